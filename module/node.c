@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gpuprof: char device nodes under /dev/gpuprof.
+ *
+ * Every node shares one cdev spanning a region of minors.  A minor maps to
+ * a struct gpuprof_node through an xarray; the common open looks the node
+ * up, refuses to open it for reading or writing unless its kind has a read
+ * or write method (root passes any permission check, and ctl is 0600 yet
+ * write-only), and hands the file to the kind's own fops with the node in
+ * ->private_data.
+ *
+ * Node names contain '/', e.g. "gpuprof/3/histogram": the driver core
+ * stores them with '!' in sysfs and, as our devnode callback leaves the
+ * name alone, turns them back into a path for devtmpfs, which creates the
+ * directories and removes them with their last node.
+ */
+#include <linux/cdev.h>
+#include <linux/device.h>
+#include <linux/fs.h>
+#include <linux/idr.h>
+#include <linux/kdev_t.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+
+#include "compat.h"
+#include "gpuprof.h"
+
+#define GPUPROF_MINORS	4096
+
+static dev_t gpuprof_devt;
+static struct cdev gpuprof_cdev;
+static struct class *gpuprof_class;
+static DEFINE_IDA(gpuprof_minors);
+static DEFINE_XARRAY(gpuprof_nodes);
+
+static char *gpuprof_devnode(GPUPROF_DEVNODE_CONST struct device *dev,
+			     umode_t *mode)
+{
+	const struct gpuprof_node *node = dev_get_drvdata(dev);
+
+	/* Also called with a NULL mode when the node is removed. */
+	if (mode && node)
+		*mode = node->file->mode;
+	/* NULL: the driver core turns the '!' of the name back into '/'. */
+	return NULL;
+}
+
+static int gpuprof_open(struct inode *inode, struct file *filp)
+{
+	const struct file_operations *fops;
+	struct gpuprof_node *node;
+
+	node = xa_load(&gpuprof_nodes, iminor(inode));
+	if (!node)
+		return -ENODEV;
+	fops = node->file->fops;
+	if ((filp->f_mode & FMODE_READ) && !fops->read && !fops->read_iter)
+		return -EACCES;
+	if ((filp->f_mode & FMODE_WRITE) && !fops->write)
+		return -EACCES;
+
+	filp->private_data = node;
+	/* replace_fops() drops the module reference of the old fops. */
+	replace_fops(filp, fops_get(fops));
+	if (filp->f_op->open)
+		return filp->f_op->open(inode, filp);
+	return 0;
+}
+
+static const struct file_operations gpuprof_open_fops = {
+	.owner = THIS_MODULE,
+	.open = gpuprof_open,
+	.llseek = noop_llseek,
+};
+
+static void gpuprof_node_release(struct device *dev)
+{
+	kfree(dev_get_drvdata(dev));
+	kfree(dev);
+}
+
+/**
+ * gpuprof_node_create - create /dev/gpuprof/@name
+ * @file: the kind of file the node serves
+ * @name: path below /dev/gpuprof, e.g. "ctl" or "3/histogram"
+ *
+ * Return: the node, or an ERR_PTR.  May sleep.
+ */
+struct gpuprof_node *gpuprof_node_create(const struct gpuprof_file *file,
+					 const char *name)
+{
+	struct gpuprof_node *node;
+	struct device *dev;
+	int minor, err;
+
+	minor = ida_alloc_max(&gpuprof_minors, GPUPROF_MINORS - 1, GFP_KERNEL);
+	if (minor < 0)
+		return ERR_PTR(minor);
+
+	err = -ENOMEM;
+	node = kzalloc(sizeof(*node), GFP_KERNEL);
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!node || !dev)
+		goto free;
+	node->file = file;
+	node->dev = dev;
+
+	err = xa_insert(&gpuprof_nodes, minor, node, GFP_KERNEL);
+	if (err)
+		goto free;
+
+	device_initialize(dev);
+	dev->devt = MKDEV(MAJOR(gpuprof_devt), minor);
+	dev->class = gpuprof_class;
+	dev->release = gpuprof_node_release;
+	dev_set_drvdata(dev, node);
+	/* The kobject layer stores each '/' of the name as '!'. */
+	err = dev_set_name(dev, GPUPROF_DEV_DIR "/%s", name);
+	if (!err)
+		err = device_add(dev);
+	if (err) {
+		xa_erase(&gpuprof_nodes, minor);
+		ida_free(&gpuprof_minors, minor);
+		put_device(dev);	/* frees node and dev */
+		return ERR_PTR(err);
+	}
+	return node;
+
+free:
+	kfree(node);
+	kfree(dev);
+	ida_free(&gpuprof_minors, minor);
+	return ERR_PTR(err);
+}
+
+/**
+ * gpuprof_node_destroy - remove a node created by gpuprof_node_create()
+ * @node: the node; may be NULL or an ERR_PTR
+ *
+ * New opens fail with -ENODEV from here on.  Files already open keep
+ * whatever reference their node kind takes on the object behind it.
+ */
+void gpuprof_node_destroy(struct gpuprof_node *node)
+{
+	int minor;
+
+	if (IS_ERR_OR_NULL(node))
+		return;
+	minor = MINOR(node->dev->devt);
+	xa_erase(&gpuprof_nodes, minor);
+	device_del(node->dev);
+	ida_free(&gpuprof_minors, minor);
+	put_device(node->dev);
+}
+
+int gpuprof_nodes_init(void)
+{
+	int err;
+
+	err = alloc_chrdev_region(&gpuprof_devt, 0, GPUPROF_MINORS,
+				  GPUPROF_DEV_DIR);
+	if (err)
+		return err;
+
+	cdev_init(&gpuprof_cdev, &gpuprof_open_fops);
+	gpuprof_cdev.owner = THIS_MODULE;
+	err = cdev_add(&gpuprof_cdev, gpuprof_devt, GPUPROF_MINORS);
+	if (err)
+		goto unregister;
+
+	gpuprof_class = gpuprof_class_create(GPUPROF_DEV_DIR);
+	if (IS_ERR(gpuprof_class)) {
+		err = PTR_ERR(gpuprof_class);
+		goto del_cdev;
+	}
+	gpuprof_class->devnode = gpuprof_devnode;
+	return 0;
+
+del_cdev:
+	cdev_del(&gpuprof_cdev);
+unregister:
+	unregister_chrdev_region(gpuprof_devt, GPUPROF_MINORS);
+	return err;
+}
+
+void gpuprof_nodes_exit(void)
+{
+	WARN_ON(!xa_empty(&gpuprof_nodes));
+	class_destroy(gpuprof_class);
+	cdev_del(&gpuprof_cdev);
+	unregister_chrdev_region(gpuprof_devt, GPUPROF_MINORS);
+	ida_destroy(&gpuprof_minors);
+}

@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# make lint: checkpatch.pl --strict (from linux-source, extracted by
+# setup.sh) over every kernel-side file.  Fails on any error or warning.
+set -eu
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cache=${GPUPROF_CACHE:-$repo/.deps}
+checkpatch=$cache/src/scripts/checkpatch.pl
+
+cd "$repo"
+lint() {
+	perl "$checkpatch" --no-tree --strict --terse --show-types \
+		--ignore FILE_PATH_CHANGES "$@"
+}
+
+# Everything but the compat header, with every check on.
+status=0
+lint -f $(ls module/*.[ch] uapi/*.h | grep -v '^module/compat.h$') ||
+	status=1
+# compat.h exists to test LINUX_VERSION_CODE, which an out-of-tree module
+# must do; only those two checks are off for it.
+lint --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON -f module/compat.h ||
+	status=1
+exit $status

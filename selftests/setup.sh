@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# One set-up step for the demo and the tests: install the Debian packages
+# gpuprof needs, then build libperf and libsubcmd from the linux-source-6.1
+# tarball and take the kselftest harness from it, all into a project-local
+# prefix ($GPUPROF_CACHE, default <repo>/.deps).  Idempotent: when nothing
+# is missing it downloads nothing and returns in well under a second.
+set -eu
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cache=${GPUPROF_CACHE:-$repo/.deps}
+srcver=6.1
+tarball=/usr/src/linux-source-$srcver.tar.xz
+
+# Packages by what needs them; kept in one list so the check below and the
+# install agree.
+packages="
+	build-essential pkg-config bison flex libelf-dev python3
+	linux-headers-amd64 linux-image-amd64 linux-source-$srcver kmod
+	qemu-system-x86 busybox-static cpio xz-utils zstd
+	libtraceevent-dev libdrm-dev linux-perf intel-gpu-tools
+"
+
+log() { echo "setup: $*" >&2; }
+
+missing_packages() {
+	local p
+	for p in $packages; do
+		dpkg-query -W -f='${db:Status-Status}\n' "$p" 2>/dev/null |
+			grep -qx installed || echo "$p"
+	done
+}
+
+install_packages() {
+	local missing
+	missing=$(missing_packages)
+	[ -z "$missing" ] && return 0
+	if [ "$(id -u)" != 0 ]; then
+		log "missing packages:" $missing
+		log "run this script as root once to install them"
+		exit 1
+	fi
+	log "installing:" $missing
+	# A fresh Debian 12 has empty package lists: update before installing.
+	apt-get update -q
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends $missing
+}
+
+# The parts of the kernel source tree we use: tools/ (libperf, libapi,
+# libsubcmd, the kselftest harness) and checkpatch.pl with its data files.
+extract_source() {
+	local dst=$cache/src
+	[ -f "$dst/.extracted-$srcver" ] && return 0
+	log "extracting tools/ and checkpatch from $tarball"
+	rm -rf "$dst"
+	mkdir -p "$dst"
+	tar -xJf "$tarball" -C "$dst" --strip-components=1 \
+		"linux-source-$srcver/tools" \
+		"linux-source-$srcver/scripts/checkpatch.pl" \
+		"linux-source-$srcver/scripts/spelling.txt" \
+		"linux-source-$srcver/scripts/const_structs.checkpatch"
+	touch "$dst/.extracted-$srcver"
+}
+
+# libperf (with the libapi it depends on) and libsubcmd as static
+# libraries, installed with their headers and libperf.pc under $cache/prefix.
+build_libs() {
+	local src=$cache/src prefix=$cache/prefix
+	[ -f "$prefix/.built-$srcver" ] && return 0
+	log "building libperf, libapi and libsubcmd"
+	rm -rf "$prefix"
+	make -s -C "$src/tools/lib/perf" prefix="$prefix" libdir_relative=lib \
+		install_lib install_headers install_pkgconfig >/dev/null
+	install -m 644 "$src/tools/lib/api/libapi.a" "$prefix/lib/"
+	# Static only: perf-gpu must not depend on a library outside the system.
+	rm -f "$prefix"/lib/libperf.so*
+	make -s -C "$src/tools/lib/subcmd" prefix="$prefix" \
+		libdir_relative=lib install >/dev/null
+	touch "$prefix/.built-$srcver"
+}
+
+install_harness() {
+	local inc=$cache/include sel=$cache/src/tools/testing/selftests
+	[ -f "$inc/kselftest_harness.h" ] && return 0
+	mkdir -p "$inc"
+	install -m 644 "$sel/kselftest_harness.h" "$sel/kselftest.h" "$inc/"
+}
+
+install_packages
+extract_source
+build_libs
+install_harness

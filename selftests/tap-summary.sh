@@ -1,0 +1,21 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tap-summary.sh LOG...: count the TAP results of kselftest-harness
+# programs in LOGs and print "N passed, N failed, N skipped".  A program
+# that exited non-zero without reporting a failed test (a crash, a
+# sanitizer abort, a harness error) counts as one more failure, and so
+# does a log with no result at all.  Exit status 1 when anything failed.
+awk '
+	/^# program: /		{ prog = $3; bad = 0; next }
+	/^ok [0-9]+ .*# SKIP/	{ skip++; next }
+	/^ok [0-9]+ /		{ pass++; seen++; next }
+	/^not ok [0-9]+ /	{ fail++; bad++; seen++; next }
+	/^# exit: /		{ if ($3 != 0 && !bad) { fail++;
+				  printf("# %s exited %s\n", prog, $3) } }
+	END {
+		if (!seen && !skip) { fail++; print "# no test results" }
+		printf("%d passed, %d failed, %d skipped\n", pass, fail, skip)
+		exit fail != 0
+	}
+' "$@"

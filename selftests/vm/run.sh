@@ -1,0 +1,231 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# run.sh [--kver VER] [--timeout SECONDS] [--results DIR] -- COMMAND [ARGS...]
+#
+# Boots an installed Debian kernel under QEMU with the host's root shared
+# read-only over 9p and runs COMMAND inside as root, in the caller's $PWD,
+# after `modprobe vgem`.  COMMAND's stdout/stderr come out on ours; the exit
+# status is COMMAND's, or 124 (timeout), 125 (COMMAND succeeded but the
+# kernel log shows BUG/WARNING/Oops/...), 126 (the guest never got to run
+# COMMAND).  See DESIGN.md section 8.
+#
+# Environment: KVER (like --kver), GPUPROF_CACHE (default <repo>/.deps),
+# GPUPROF_VM_ACCEL=kvm|tcg (skip the KVM probe); GPUPROF_* variables are
+# passed on to COMMAND, which also gets GPUPROF_IN_VM=1.
+set -eu
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+cache=${GPUPROF_CACHE:-$repo/.deps}/vm
+bug_re='BUG:|WARNING:|Oops|Call Trace|still has objects'
+
+usage() {
+	echo "usage: $0 [--kver VER] [--timeout SECONDS] [--results DIR] -- COMMAND [ARGS...]" >&2
+	exit 2
+}
+
+kver=${KVER:-}
+timeout=600
+results=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kver) [ $# -ge 2 ] || usage; kver=$2; shift 2 ;;
+	--timeout) [ $# -ge 2 ] || usage; timeout=$2; shift 2 ;;
+	--results) [ $# -ge 2 ] || usage; results=$2; shift 2 ;;
+	--) shift; break ;;
+	*) usage ;;
+	esac
+done
+[ $# -gt 0 ] || usage
+case $timeout in ''|*[!0-9]*) echo "vm: --timeout wants whole seconds" >&2; exit 2 ;; esac
+
+if [ -z "$kver" ]; then
+	# Newest installed amd64 kernel that has its modules.
+	for f in $(ls /boot/vmlinuz-*-amd64 2>/dev/null | sort -V); do
+		v=${f#/boot/vmlinuz-}
+		[ -d "/lib/modules/$v" ] && kver=$v
+	done
+	[ -n "$kver" ] || { echo "vm: no /boot/vmlinuz-*-amd64 with modules" >&2; exit 126; }
+fi
+kernel=/boot/vmlinuz-$kver
+[ -r "$kernel" ] && [ -d "/lib/modules/$kver" ] ||
+	{ echo "vm: kernel $kver is not installed" >&2; exit 126; }
+
+mkdir -p "$cache"
+
+# The initramfs, keyed by kernel version and a hash of what goes into it
+# (init, the builder, and the module tree's modules.dep as a change stamp).
+key=$( { cat "$here/init" "$here/mkinitramfs.sh"
+	 stat -c %Y "/lib/modules/$kver/modules.dep"; } | sha256sum | cut -c1-16)
+initrd=$cache/initramfs-$kver-$key.cpio
+if [ ! -e "$initrd" ]; then
+	{
+		flock 9
+		if [ ! -e "$initrd" ]; then
+			echo "vm: building $initrd" >&2
+			"$here/mkinitramfs.sh" "$kver" "$initrd"
+			# Drop stale images of this kernel.
+			for f in "$cache/initramfs-$kver-"*.cpio; do
+				[ "$f" = "$initrd" ] || rm -f "$f"
+			done
+		fi
+	} 9>"$cache/.build.lock"
+fi
+
+# KVM if it works, else TCG.  Nested KVM has been seen to hang here, so a
+# short trial boot decides, and the verdict is cached per kernel.
+accel=${GPUPROF_VM_ACCEL:-}
+if [ -z "$accel" ]; then
+	verdict=$cache/accel-$kver
+	if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
+		accel=tcg
+	elif [ -s "$verdict" ]; then
+		accel=$(cat "$verdict")
+	else
+		{
+			flock 9
+			if [ ! -s "$verdict" ]; then
+				echo "vm: probing KVM (once per kernel, verdict in $verdict)" >&2
+				probe=$cache/kvm-probe-$kver
+				rm -rf "$probe"
+				if GPUPROF_VM_ACCEL=kvm "$here/run.sh" --kver "$kver" \
+					--timeout 60 --results "$probe" -- true \
+					>/dev/null 2>"$probe.log"; then
+					echo kvm >"$verdict.tmp"
+				else
+					echo "vm: KVM does not work here, using TCG (see $probe.log)" >&2
+					echo tcg >"$verdict.tmp"
+				fi
+				mv "$verdict.tmp" "$verdict"
+			fi
+		} 9>"$cache/.probe.lock"
+		accel=$(cat "$verdict")
+	fi
+fi
+case $accel in
+kvm) accel_opts=(-accel kvm -cpu host) ;;
+tcg) accel_opts=(-accel tcg) ;;
+*) echo "vm: GPUPROF_VM_ACCEL must be kvm or tcg" >&2; exit 2 ;;
+esac
+
+keep=1
+if [ -z "$results" ]; then
+	results=$(mktemp -d "${TMPDIR:-/tmp}/gpuprof-vm.XXXXXX")
+	keep=0
+fi
+mkdir -p "$results"
+results=$(cd "$results" && pwd)
+for f in started status dmesg stdout stderr console.log qemu.log cmd.sh; do
+	rm -f "$results/$f"
+done
+: >"$results/stdout"
+: >"$results/stderr"
+
+# The guest's command as a /bin/sh script: single-quote every word.
+q() { local s=$1; printf "'%s'" "${s//\'/\'\\\'\'}"; }
+{
+	for v in $(compgen -e); do
+		case $v in GPUPROF_*) echo "export $v=$(q "${!v}")" ;; esac
+	done
+	echo "export GPUPROF_IN_VM=1"
+	echo "cd $(q "$PWD") || exit 126"
+	printf 'exec'
+	for a in "$@"; do printf ' %s' "$(q "$a")"; done
+	echo
+} >"$results/cmd.sh"
+
+# Paths inside qemu's -fsdev options need commas doubled.
+qres=${results//,/,,}
+append="console=ttyS0 quiet loglevel=3 oops=panic panic=-1 rdinit=/init"
+append+=" gpuprof_guest=$here/guest.sh"
+
+qpid=
+tails=()
+cleanup() {
+	[ -n "$qpid" ] && kill "$qpid" 2>/dev/null
+	[ ${#tails[@]} -gt 0 ] && kill "${tails[@]}" 2>/dev/null
+	return 0
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+t0=${EPOCHREALTIME/./}
+qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot \
+	"${accel_opts[@]}" -m 2G -smp 2 \
+	-kernel "$kernel" -initrd "$initrd" -append "$append" \
+	-serial "file:$results/console.log" -monitor none \
+	-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap \
+	-device virtio-9p-pci,fsdev=root,mount_tag=root \
+	-fsdev "local,id=results,path=$qres,security_model=none" \
+	-device virtio-9p-pci,fsdev=results,mount_tag=results \
+	</dev/null >"$results/qemu.log" 2>&1 &
+qpid=$!
+
+# Stream COMMAND's output while it runs; tail exits once qemu is gone, after
+# a last read.
+tail -s 0.1 -c +1 -f --pid="$qpid" "$results/stdout" &
+tails+=($!)
+tail -s 0.1 -c +1 -f --pid="$qpid" "$results/stderr" >&2 &
+tails+=($!)
+
+started=0
+timed_out=0
+deadline=$((t0 + timeout * 1000000))
+while kill -0 "$qpid" 2>/dev/null; do
+	now=${EPOCHREALTIME/./}
+	if [ $started = 0 ] && [ -e "$results/started" ]; then
+		started=1
+		us=$((now - t0))
+		printf 'vm: booted in %d.%02d s (accel %s, kernel %s)\n' \
+			$((us / 1000000)) $((us % 1000000 / 10000)) "$accel" "$kver" >&2
+	fi
+	if [ "$now" -ge $deadline ]; then
+		timed_out=1
+		kill "$qpid" 2>/dev/null || true
+		break
+	fi
+	sleep 0.02
+done
+wait "$qpid" || true
+qpid=
+wait "${tails[@]}" || true
+tails=()
+
+fail_msg() { echo "vm: $*" >&2; }
+console_tail() {
+	fail_msg "console log ($results/console.log), last lines:"
+	tail -n 40 "$results/console.log" | sed 's/^/vm: console: /' >&2 || true
+	[ -s "$results/qemu.log" ] && sed 's/^/vm: qemu: /' "$results/qemu.log" >&2
+	return 0
+}
+
+if [ $timed_out = 1 ]; then
+	fail_msg "timeout"
+	[ -e "$results/started" ] || console_tail
+	rc=124
+elif [ ! -e "$results/started" ]; then
+	fail_msg "the guest did not get to run COMMAND (boot failure)"
+	console_tail
+	rc=126
+elif [ ! -e "$results/status" ] || [ ! -e "$results/dmesg" ]; then
+	# Most likely a kernel panic (oops=panic) while COMMAND ran.
+	fail_msg "the VM stopped before COMMAND finished"
+	grep -aE "$bug_re" "$results/console.log" | sed 's/^/vm: dmesg: /' >&2 || true
+	console_tail
+	rc=125
+else
+	rc=$(cat "$results/status")
+	hits=$(grep -aE "$bug_re" "$results/dmesg" || true)
+	if [ -n "$hits" ]; then
+		printf '%s\n' "$hits" | sed 's/^/vm: dmesg: /' >&2
+		[ "$rc" != 0 ] || rc=125
+	fi
+fi
+
+if [ $rc != 0 ] || [ $keep = 1 ]; then
+	[ $rc = 0 ] || fail_msg "results kept in $results"
+else
+	rm -rf "$results"
+fi
+exit "$rc"

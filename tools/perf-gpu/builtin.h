@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * perf-gpu subcommands.  Each takes the arguments after its own name,
+ * argv[0] being that name, as perf's builtins do.
+ */
+#ifndef PERF_GPU_BUILTIN_H
+#define PERF_GPU_BUILTIN_H
+
+int cmd_list(int argc, const char **argv);
+
+#endif

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf-gpu: the "perf gpu" command.  Stock perf runs perf-<cmd> from
+ * its exec path or $PATH for a command it does not know, with the
+ * remaining arguments, so this binary gets "perf-gpu SUBCOMMAND ...".
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <subcmd/exec-cmd.h>
+#include "options.h"
+
+#include "builtin.h"
+
+#define PERF_GPU_VERSION "0.1"
+#ifndef PERF_GPU_PREFIX
+#define PERF_GPU_PREFIX "/usr/local"
+#endif
+
+struct subcommand {
+	const char *name;
+	const char *help;
+	int (*fn)(int argc, const char **argv);
+};
+
+static const struct subcommand subcommands[] = {
+	{ "list", "List GPU tracepoints and DRM devices", cmd_list },
+};
+
+#define NR_SUBCOMMANDS (sizeof(subcommands) / sizeof(subcommands[0]))
+
+static void print_usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "\n usage: perf gpu [--version] [--help] COMMAND [ARGS]\n\n");
+	fprintf(f, " The perf gpu commands are:\n");
+	for (i = 0; i < NR_SUBCOMMANDS; i++)
+		fprintf(f, "   %-10s %s\n", subcommands[i].name,
+			subcommands[i].help);
+	fprintf(f, "\n");
+}
+
+int main(int argc, const char **argv)
+{
+	size_t i;
+
+	/* The name libsubcmd's usage messages give, as perf's do. */
+	exec_cmd_init("perf gpu", PERF_GPU_PREFIX, NULL, NULL);
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		print_usage(stdout);
+		return argc < 2;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("perf gpu version %s\n", PERF_GPU_VERSION);
+		return 0;
+	}
+	for (i = 0; i < NR_SUBCOMMANDS; i++)
+		if (!strcmp(argv[1], subcommands[i].name))
+			return subcommands[i].fn(argc - 1, argv + 1);
+
+	fprintf(stderr, "perf gpu: '%s' is not a perf gpu command. See 'perf gpu --help'.\n",
+		argv[1]);
+	return 1;
+}
