@@ -22,11 +22,16 @@ build_failed() {
 	exit 1
 }
 make -s -C "$repo" tools || build_failed
+make -s -C "$repo/tools/perf-gpu" SANITIZE=1 || build_failed
 make -s -C "$sel" || build_failed
 ko=$("$sel/build-module.sh" "$kver" 2>"$logs/module-build.err") || {
 	cat "$logs/module-build.err" >&2
 	build_failed
 }
+
+# Tests run the sanitizer build of the tools; the VM runner passes GPUPROF_*
+# variables on to the guest.
+export GPUPROF_PERF_GPU=$repo/tools/perf-gpu/out/asan/perf-gpu
 
 # Host unit tests.
 for t in "$sel"/out/host/*_test; do

@@ -26,6 +26,7 @@ mnt() {
 	mount -t "$1" -o "${3:-defaults}" "$1" "$2" || log "cannot mount $1 on $2"
 }
 
+read up _ </proc/uptime; log "t=$up start"
 mnt proc /proc
 mnt sysfs /sys
 mnt devtmpfs /dev
@@ -38,6 +39,7 @@ mnt tracefs /sys/kernel/tracing
 mnt debugfs /sys/kernel/debug
 hostname gpuprof-vm 2>/dev/null
 
+read up _ </proc/uptime; log "t=$up mounts done"
 modprobe vgem || log "modprobe vgem failed"
 # devtmpfs creates the nodes asynchronously from the module load.
 i=0
@@ -46,6 +48,7 @@ while [ ! -e /dev/dri/renderD128 ] && [ $i -lt 100 ]; do
 	i=$((i + 1))
 done
 
+read up _ </proc/uptime; log "t=$up vgem done"
 # run.sh times the boot up to this marker.
 : >"$R/started"
 /bin/sh "$R/cmd.sh" </dev/null >>"$R/stdout" 2>>"$R/stderr"

@@ -51,8 +51,11 @@ static void print_fields(const char *system, const char *event)
 
 static int print_event(const char *system, const char *event, void *arg)
 {
+	char name[256];
+
 	(void)arg;
-	printf("  %s:%-50s [Tracepoint event]\n", system, event);
+	snprintf(name, sizeof(name), "%s:%s", system, event);
+	printf("  %-50s [Tracepoint event]\n", name);
 	if (verbose)
 		print_fields(system, event);
 	return 0;

@@ -1,0 +1,15 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# make demo: boot the test VM, load gpuprof.ko and show what it serves.
+# demo-guest.sh is the part that runs inside.
+set -eu
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+sel=$repo/selftests
+kver=${KVER:-$("$sel/kver.sh")}
+
+make -s -C "$repo" tools
+ko=$("$sel/build-module.sh" "$kver" 2>/dev/null)
+cd "$repo"
+exec "$sel/vm/run.sh" --kver "$kver" -- "$sel/demo-guest.sh" "$ko"

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Run a program from a test and capture its output and exit status.
+ */
+#ifndef GPUPROF_TEST_RUN_H
+#define GPUPROF_TEST_RUN_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+/*
+ * Run the shell command made from @fmt with stderr joined to stdout; put
+ * the output, NUL-terminated, in @out.  Returns the exit status, 128 + N
+ * when killed by signal N, or -1 when it could not be run.
+ */
+__attribute__((format(printf, 3, 4)))
+static inline int run_cmd(char *out, size_t size, const char *fmt, ...)
+{
+	char cmd[4096];
+	size_t len = 0, n;
+	va_list ap;
+	FILE *f;
+	int st;
+
+	va_start(ap, fmt);
+	n = vsnprintf(cmd, sizeof(cmd) - 8, fmt, ap);
+	va_end(ap);
+	if (n >= sizeof(cmd) - 8)
+		return -1;
+	snprintf(cmd + n, sizeof(cmd) - n, " 2>&1");
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	while (len + 1 < size && (n = fread(out + len, 1, size - 1 - len, f)))
+		len += n;
+	/* Drain what does not fit so the child never blocks on a pipe. */
+	while (fgetc(f) != EOF)
+		;
+	out[len] = '\0';
+	st = pclose(f);
+	if (st < 0)
+		return -1;
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return WEXITSTATUS(st);
+}
+
+/* The perf-gpu binary under test, from $GPUPROF_PERF_GPU. */
+static inline const char *perf_gpu_path(void)
+{
+	const char *p = getenv("GPUPROF_PERF_GPU");
+
+	return p ? p : "perf-gpu";
+}
+
+#endif
