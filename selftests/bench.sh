@@ -18,7 +18,7 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 # A command that only exits measures the boot alone.
 "$sel/vm/run.sh" --kver "$kver" -- true 2>"$out"
-sed -n 's/^vm: booted in \([0-9.]*\) s (accel \([a-z]*\).*/BENCH vm_boot_to_shell_s \1 s (\2)/p' "$out"
+sed -n "s/^vm: booted in \([0-9.]*\) s (accel \([a-z]*\).*/BENCH vm_boot_to_shell_s \1 s\n# accel \2/p" "$out"
 
 GPUPROF_KO=$ko "$sel/vm/run.sh" --kver "$kver" -- \
 	env GPUPROF_KO="$ko" "$sel/out/bench/module_load_bench"

@@ -33,13 +33,18 @@ ko=$("$sel/build-module.sh" "$kver" 2>"$logs/module-build.err") || {
 # variables on to the guest.
 export GPUPROF_PERF_GPU=$repo/tools/perf-gpu/out/asan/perf-gpu
 
-# Host unit tests.
-for t in "$sel"/out/host/*_test; do
-	[ -x "$t" ] || continue
-	echo "# program: $(basename "$t")"
-	ASAN_OPTIONS=abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1 "$t"
-	echo "# exit: $?"
-done 2>&1 | tee "$logs/host.log"
+# Host unit tests, and the kernel coding style as one more test.
+{
+	for t in "$sel"/out/host/*_test; do
+		[ -x "$t" ] || continue
+		echo "# program: $(basename "$t")"
+		ASAN_OPTIONS=abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1 "$t"
+		echo "# exit: $?"
+	done
+	echo "# program: lint"
+	if "$sel/lint.sh"; then echo "ok 1 checkpatch"; else echo "not ok 1 checkpatch"; fi
+	echo "# exit: 0"
+} 2>&1 | tee "$logs/host.log"
 
 # Device tests: one VM boot runs them all.
 cd "$repo"
