@@ -23,4 +23,11 @@
 #define GPUPROF_DEVNODE_CONST
 #endif
 
+/* 6.10 dropped the source argument of __assign_str(). */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define gpuprof_assign_str(field, src)	__assign_str(field)
+#else
+#define gpuprof_assign_str(field, src)	__assign_str(field, src)
+#endif
+
 #endif /* _GPUPROF_COMPAT_H */

@@ -1,23 +1,41 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * gpuprof: internal interfaces between the files of the module.
+ *
+ * Locking.  gpuprof_lock (a mutex) serialises ctl and pctl commands and
+ * every change of mode or of the target list made from process context.
+ * gpuprof_data_lock (a spinlock, taken with interrupts off) protects all
+ * that the probes touch: targets' histograms, the target list, the job,
+ * context, client and buffer tables, and the timeline registry.  Probes
+ * run with preemption off, possibly in interrupt context: under the data
+ * lock they never sleep and allocate only with GFP_ATOMIC, bounded by the
+ * limits in uapi/gpuprof.h, counting in gpuprof_drops what does not fit.
  */
 #ifndef _GPUPROF_H
 #define _GPUPROF_H
 
+#include <linux/atomic.h>
 #include <linux/fs.h>
+#include <linux/hashtable.h>
+#include <linux/kref.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include "../uapi/gpuprof.h"
 
+struct gpuprof_target;
+
 /**
  * struct gpuprof_file - one kind of file in /dev/gpuprof
- * @name: node name below /dev/gpuprof (a per-target kind gets "N/" prepended)
+ * @name: node name (below /dev/gpuprof, or below a target's directory)
  * @mode: permission bits of the node
  * @fops: the file operations that take over after the common open; a kind
  *	opens for reading only with a read method, for writing only with a
- *	write method
+ *	write method.  For a per-target kind, ->private_data holds a target
+ *	reference which the kind's release must drop (gpuprof_target_put()).
  */
 struct gpuprof_file {
 	const char *name;
@@ -28,28 +46,179 @@ struct gpuprof_file {
 /**
  * struct gpuprof_node - one char device node
  * @file: what kind of file it is
+ * @target: the target a per-target node belongs to, NULL for global nodes
  * @dev: the device behind the node, registered with the gpuprof class
  */
 struct gpuprof_node {
 	const struct gpuprof_file *file;
+	struct gpuprof_target *target;
 	struct device *dev;
+};
+
+enum gpuprof_mode {
+	GPUPROF_IDLE,
+	GPUPROF_TIME,		/* "start" */
+	GPUPROF_COVERAGE,	/* "startcp" */
+	GPUPROF_MEMORY,		/* "startmp" */
+};
+
+/* The per-target files, in the order of gpuprof_target.nodes. */
+enum {
+	GPUPROF_T_NAME,
+	GPUPROF_T_PATH,
+	GPUPROF_T_HISTOGRAM,
+	GPUPROF_T_PCTL,
+	GPUPROF_T_NR_FILES,
+};
+
+/**
+ * struct gpuprof_target - one numbered directory /dev/gpuprof/N
+ * @ref: held by the target list and by each open file of the target
+ * @link: in gpuprof_targets (data lock)
+ * @id: N; ids are never reused while the module is loaded
+ * @ended: set by "end": files of the target then return -ENODEV
+ * @by_path: @name is matched against the executable path, not the comm
+ * @tgid: the one process an automatic target stands for, else 0
+ * @hist: histogram keys (struct gpuprof_hkey), data lock
+ * @nr_keys: keys in @hist
+ * @ctxid: the OA context id bound by pctl, valid when @ctxid_bound
+ * @ctxid_bound: whether @ctxid is bound
+ * @node_lock: serialises creating and destroying @nodes
+ * @nodes: the target's files, created in process context by @node_work
+ * @node_work: creates the nodes of a target made by a probe
+ * @name: the name given to "module", or the comm of an automatic target
+ * @path: the executable path, "" if not known yet; written once, under the
+ *	data lock, with @path_known
+ * @path_known: whether @path is final
+ */
+struct gpuprof_target {
+	struct kref ref;
+	struct list_head link;
+	u32 id;
+	bool ended;
+	bool by_path;
+	pid_t tgid;
+	DECLARE_HASHTABLE(hist, 6);
+	u32 nr_keys;
+	u64 ctxid;
+	bool ctxid_bound;
+	struct mutex node_lock;		/* see @node_lock above */
+	struct gpuprof_node *nodes[GPUPROF_T_NR_FILES];
+	struct work_struct node_work;
+	char name[GPUPROF_PATH_MAX + 1];
+	char path[GPUPROF_PATH_MAX + 1];
+	bool path_known;
+};
+
+/* Counters of what the bounded tables could not take, shown in status. */
+struct gpuprof_drops {
+	atomic64_t targets;
+	atomic64_t jobs;
+	atomic64_t clients;
+	atomic64_t buffers;
+	atomic64_t timelines;
+	atomic64_t timeline_names_cut;
+	atomic64_t hist_keys;
+	atomic64_t paths;
+	atomic64_t unattributed_jobs;
 };
 
 /* Global profiler state; gpuprof_lock serialises every change to it. */
 struct gpuprof_state {
+	enum gpuprof_mode mode;		/* written under both locks */
+	enum gpuprof_mode hist_mode;	/* what the histograms hold */
 	unsigned int interval_ms;
+	bool names_given;		/* "module NAME" given: data lock */
 };
 
 extern struct mutex gpuprof_lock;
+extern spinlock_t gpuprof_data_lock;
 extern struct gpuprof_state gpuprof;
+extern struct gpuprof_drops gpuprof_drops;
+extern struct list_head gpuprof_targets;
+extern atomic_t gpuprof_nr_targets;
+extern struct workqueue_struct *gpuprof_wq;
 
 extern const struct gpuprof_file gpuprof_ctl_file;
 extern const struct gpuprof_file gpuprof_status_file;
+extern const struct gpuprof_file gpuprof_timelines_file;
+extern const struct gpuprof_file gpuprof_marker_file;
 
+/* node.c */
 int gpuprof_nodes_init(void);
 void gpuprof_nodes_exit(void);
 struct gpuprof_node *gpuprof_node_create(const struct gpuprof_file *file,
+					 struct gpuprof_target *target,
 					 const char *name);
 void gpuprof_node_destroy(struct gpuprof_node *node);
+
+/* target.c */
+int gpuprof_target_caches_init(void);
+void gpuprof_target_caches_exit(void);
+struct gpuprof_target *gpuprof_target_new(const char *name, gfp_t gfp);
+void gpuprof_target_publish(struct gpuprof_target *t);
+void gpuprof_target_get(struct gpuprof_target *t);
+void gpuprof_target_put(struct gpuprof_target *t);
+void gpuprof_targets_remove(bool named_only);
+void gpuprof_target_hist_add(struct gpuprof_target *t, u32 key, s64 delta,
+			     u64 tick);
+void gpuprof_target_hist_clear(struct gpuprof_target *t);
+void gpuprof_targets_hist_clear(void);
+
+struct gpuprof_pair {
+	u32 key;
+	u64 value;
+};
+
+u32 gpuprof_target_hist_snapshot(struct gpuprof_target *t,
+				 struct gpuprof_pair *pairs);
+
+/* client.c: which target a process's GPU work belongs to */
+int gpuprof_clients_init(void);
+void gpuprof_clients_exit(void);
+struct gpuprof_target *gpuprof_client_target(struct task_struct *task);
+void gpuprof_clients_flush(void);
+
+/* timeline.c */
+int gpuprof_timelines_init(void);
+void gpuprof_timelines_exit(void);
+int gpuprof_timeline_id(const char *driver, const char *timeline);
+u32 gpuprof_timelines_count(void);
+
+/* fence.c: jobs from dma_fence tracepoints, and time sampling */
+int gpuprof_fence_init(void);
+void gpuprof_fence_exit(void);
+int gpuprof_fence_start(void);
+void gpuprof_fence_stop(void);
+void gpuprof_fence_set_interval(unsigned int ms);
+u32 gpuprof_jobs_in_flight(void);
+void gpuprof_fence_disown_ended(void);
+
+/* gem.c: GEM buffers from kprobes, for memory profiling */
+int gpuprof_gem_init(void);
+void gpuprof_gem_exit(void);
+int gpuprof_gem_start(void);
+void gpuprof_gem_stop(void);
+u32 gpuprof_buffers_live(void);
+void gpuprof_gem_disown_ended(void);
+
+/* target_files.c: the files of a target directory */
+extern const struct gpuprof_file gpuprof_name_file;
+extern const struct gpuprof_file gpuprof_path_file;
+extern const struct gpuprof_file gpuprof_histogram_file;
+extern const struct gpuprof_file gpuprof_pctl_file;
+
+/* ctl.c: the parser shared by ctl and pctl */
+#define GPUPROF_CTL_MAX_FIELDS	(GPUPROF_CTL_MAX / 2)
+
+struct gpuprof_cmd {
+	int nfields;
+	char *field[GPUPROF_CTL_MAX_FIELDS];
+};
+
+void gpuprof_ctl_exit(void);
+ssize_t gpuprof_cmd_write(const char __user *ubuf, size_t len,
+			  int (*run)(struct gpuprof_cmd *cmd, void *arg),
+			  void *arg);
 
 #endif /* _GPUPROF_H */

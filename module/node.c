@@ -6,8 +6,8 @@
  * a struct gpuprof_node through an xarray; the common open looks the node
  * up, refuses to open it for reading or writing unless its kind has a read
  * or write method (root passes any permission check, and ctl is 0600 yet
- * write-only), and hands the file to the kind's own fops with the node in
- * ->private_data.
+ * write-only), and hands the file to the kind's own fops, with a reference
+ * to the node's target, if any, in ->private_data.
  *
  * Node names contain '/', e.g. "gpuprof/3/histogram": the driver core
  * stores them with '!' in sysfs and, as our devnode callback leaves the
@@ -47,24 +47,46 @@ static char *gpuprof_devnode(GPUPROF_DEVNODE_CONST struct device *dev,
 
 static int gpuprof_open(struct inode *inode, struct file *filp)
 {
-	const struct file_operations *fops;
+	const struct file_operations *fops = NULL;
+	struct gpuprof_target *target = NULL;
 	struct gpuprof_node *node;
+	int err;
 
+	/*
+	 * Under the xarray lock the node cannot be destroyed, and a node
+	 * keeps its target alive: take the reference the file will hold.
+	 */
+	xa_lock(&gpuprof_nodes);
 	node = xa_load(&gpuprof_nodes, iminor(inode));
+	if (node) {
+		fops = node->file->fops;
+		target = node->target;
+		if (target)
+			gpuprof_target_get(target);
+	}
+	xa_unlock(&gpuprof_nodes);
 	if (!node)
 		return -ENODEV;
-	fops = node->file->fops;
-	if ((filp->f_mode & FMODE_READ) && !fops->read && !fops->read_iter)
-		return -EACCES;
-	if ((filp->f_mode & FMODE_WRITE) && !fops->write)
-		return -EACCES;
 
-	filp->private_data = node;
+	err = -EACCES;
+	if ((filp->f_mode & FMODE_READ) && !fops->read && !fops->read_iter)
+		goto put;
+	if ((filp->f_mode & FMODE_WRITE) && !fops->write)
+		goto put;
+
+	filp->private_data = target;
 	/* replace_fops() drops the module reference of the old fops. */
 	replace_fops(filp, fops_get(fops));
-	if (filp->f_op->open)
-		return filp->f_op->open(inode, filp);
-	return 0;
+	if (!filp->f_op->open)
+		return 0;
+	err = filp->f_op->open(inode, filp);
+	if (!err)
+		return 0;
+	/* A failed open is not released: the reference is ours to drop. */
+put:
+	if (target)
+		gpuprof_target_put(target);
+	return err;
 }
 
 static const struct file_operations gpuprof_open_fops = {
@@ -82,11 +104,14 @@ static void gpuprof_node_release(struct device *dev)
 /**
  * gpuprof_node_create - create /dev/gpuprof/@name
  * @file: the kind of file the node serves
+ * @target: the target the node belongs to, NULL for a global node; the
+ *	caller keeps it alive until gpuprof_node_destroy()
  * @name: path below /dev/gpuprof, e.g. "ctl" or "3/histogram"
  *
  * Return: the node, or an ERR_PTR.  May sleep.
  */
 struct gpuprof_node *gpuprof_node_create(const struct gpuprof_file *file,
+					 struct gpuprof_target *target,
 					 const char *name)
 {
 	struct gpuprof_node *node;
@@ -103,6 +128,7 @@ struct gpuprof_node *gpuprof_node_create(const struct gpuprof_file *file,
 	if (!node || !dev)
 		goto free;
 	node->file = file;
+	node->target = target;
 	node->dev = dev;
 
 	err = xa_insert(&gpuprof_nodes, minor, node, GFP_KERNEL);
@@ -138,7 +164,7 @@ free:
  * @node: the node; may be NULL or an ERR_PTR
  *
  * New opens fail with -ENODEV from here on.  Files already open keep
- * whatever reference their node kind takes on the object behind it.
+ * their reference to the node's target.
  */
 void gpuprof_node_destroy(struct gpuprof_node *node)
 {

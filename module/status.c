@@ -1,19 +1,57 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * gpuprof: /dev/gpuprof/status, "key: value" lines in the style of
- * drm-usage-stats.
+ * drm-usage-stats: the mode, the settings, table sizes, and every counter
+ * of what was dropped or could not be attributed.
  */
 #include <linux/fs.h>
 #include <linux/seq_file.h>
 
 #include "gpuprof.h"
 
+static const char *const gpuprof_mode_names[] = {
+	[GPUPROF_IDLE] = "idle",
+	[GPUPROF_TIME] = "time",
+	[GPUPROF_COVERAGE] = "coverage",
+	[GPUPROF_MEMORY] = "memory",
+};
+
+static void gpuprof_show_count(struct seq_file *m, const char *key,
+			       atomic64_t *v)
+{
+	seq_printf(m, "%s: %lld\n", key, (long long)atomic64_read(v));
+}
+
 static int gpuprof_status_show(struct seq_file *m, void *v)
 {
+	struct gpuprof_target *t;
+	u32 targets = 0;
+
+	spin_lock_irq(&gpuprof_data_lock);
+	list_for_each_entry(t, &gpuprof_targets, link)
+		targets++;
+	spin_unlock_irq(&gpuprof_data_lock);
+
 	mutex_lock(&gpuprof_lock);
-	seq_puts(m, "mode: idle\n");
+	seq_printf(m, "mode: %s\n", gpuprof_mode_names[gpuprof.mode]);
 	seq_printf(m, "interval_ms: %u\n", gpuprof.interval_ms);
 	mutex_unlock(&gpuprof_lock);
+	seq_printf(m, "targets: %u\n", targets);
+	seq_printf(m, "timelines: %u\n", gpuprof_timelines_count());
+	seq_printf(m, "jobs_in_flight: %u\n", gpuprof_jobs_in_flight());
+	seq_printf(m, "buffers_live: %u\n", gpuprof_buffers_live());
+	gpuprof_show_count(m, "dropped_targets", &gpuprof_drops.targets);
+	gpuprof_show_count(m, "dropped_jobs", &gpuprof_drops.jobs);
+	gpuprof_show_count(m, "dropped_clients", &gpuprof_drops.clients);
+	gpuprof_show_count(m, "dropped_buffers", &gpuprof_drops.buffers);
+	gpuprof_show_count(m, "dropped_timelines", &gpuprof_drops.timelines);
+	gpuprof_show_count(m, "dropped_histogram_keys",
+			   &gpuprof_drops.hist_keys);
+	gpuprof_show_count(m, "unattributed_jobs",
+			   &gpuprof_drops.unattributed_jobs);
+	gpuprof_show_count(m, "timeline_names_cut",
+			   &gpuprof_drops.timeline_names_cut);
+	gpuprof_show_count(m, "unreadable_paths", &gpuprof_drops.paths);
 	return 0;
 }
 

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gpuprof: GPU jobs from the dma_fence tracepoints, which every DRM driver
+ * fires, and time sampling.
+ *
+ * A job is a fence.  dma_fence_init runs in the submitting task, which
+ * owns the job; dma_fence_signaled ends it, dma_fence_destroy forgets one
+ * that never signaled.  Fences of one context signal in order, so the
+ * oldest job in flight on a context is the one running: a job runs from
+ * max(its init, the previous job's signal on its context) to its signal.
+ * Jobs are kept per context in init order; the head of each list is
+ * running.
+ *
+ * Time profiling counts, per sampling interval, one sample for every
+ * (target, timeline) that had a job running at some point of it: at each
+ * tick for the heads of all contexts, and at a signal for the job ending.
+ * Coverage profiling counts signaled jobs.
+ */
+#include <linux/dma-fence.h>
+#include <linux/hashtable.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/tracepoint.h>
+
+#include "gpuprof.h"
+
+struct gpuprof_ctx {
+	struct hlist_node node;		/* in gpuprof_ctx_hash */
+	struct list_head link;		/* in gpuprof_ctxs */
+	struct list_head jobs;		/* in flight, oldest first */
+	u64 context;
+};
+
+struct gpuprof_job {
+	struct hlist_node node;		/* in gpuprof_job_hash, by fence */
+	struct list_head link;		/* in ctx->jobs */
+	struct gpuprof_ctx *ctx;
+	const struct dma_fence *fence;	/* a key only, never dereferenced */
+	struct gpuprof_target *owner;	/* NULL: no target's */
+	u32 timeline;
+};
+
+static struct kmem_cache *gpuprof_job_cache;
+static struct kmem_cache *gpuprof_ctx_cache;
+static DEFINE_HASHTABLE(gpuprof_job_hash, 10);
+static DEFINE_HASHTABLE(gpuprof_ctx_hash, 8);
+static LIST_HEAD(gpuprof_ctxs);
+static u32 gpuprof_nr_jobs;
+
+/* Sampling: intervals ended so far; the one in progress is tick + 1. */
+static struct hrtimer gpuprof_timer;
+static u64 gpuprof_tick;
+static unsigned int gpuprof_timer_ms;
+
+static struct gpuprof_ctx *gpuprof_ctx_get(u64 context)
+{
+	struct gpuprof_ctx *ctx;
+
+	hash_for_each_possible(gpuprof_ctx_hash, ctx, node, context)
+		if (ctx->context == context)
+			return ctx;
+	ctx = kmem_cache_alloc(gpuprof_ctx_cache, GFP_ATOMIC | __GFP_NOWARN);
+	if (!ctx)
+		return NULL;
+	ctx->context = context;
+	INIT_LIST_HEAD(&ctx->jobs);
+	hash_add(gpuprof_ctx_hash, &ctx->node, context);
+	list_add_tail(&ctx->link, &gpuprof_ctxs);
+	return ctx;
+}
+
+static struct gpuprof_job *gpuprof_job_find(const struct dma_fence *fence)
+{
+	struct gpuprof_job *job;
+
+	hash_for_each_possible(gpuprof_job_hash, job, node, (unsigned long)fence)
+		if (job->fence == fence)
+			return job;
+	return NULL;
+}
+
+/* Forget @job; the next job of its context, if any, is running now. */
+static void gpuprof_job_free(struct gpuprof_job *job)
+{
+	struct gpuprof_ctx *ctx = job->ctx;
+
+	hash_del(&job->node);
+	list_del(&job->link);
+	kmem_cache_free(gpuprof_job_cache, job);
+	gpuprof_nr_jobs--;
+	if (list_empty(&ctx->jobs)) {
+		hash_del(&ctx->node);
+		list_del(&ctx->link);
+		kmem_cache_free(gpuprof_ctx_cache, ctx);
+	}
+}
+
+static void gpuprof_fence_init_probe(void *data, struct dma_fence *fence)
+{
+	const char *driver = fence->ops->get_driver_name(fence);
+	const char *timeline = fence->ops->get_timeline_name(fence);
+	struct gpuprof_target *owner = NULL;
+	struct gpuprof_job *job;
+	struct gpuprof_ctx *ctx;
+	unsigned long flags;
+	int tl;
+
+	spin_lock_irqsave(&gpuprof_data_lock, flags);
+	if (gpuprof.mode != GPUPROF_TIME && gpuprof.mode != GPUPROF_COVERAGE)
+		goto out;
+	/* A recycled fence whose end we missed is a new job now. */
+	job = gpuprof_job_find(fence);
+	if (job)
+		gpuprof_job_free(job);
+
+	tl = gpuprof_timeline_id(driver, timeline);
+	if (tl < 0)
+		goto out;
+	/* Work made by the kernel itself is no process's. */
+	if (in_task() && !(current->flags & PF_KTHREAD))
+		owner = gpuprof_client_target(current);
+	else
+		atomic64_inc(&gpuprof_drops.unattributed_jobs);
+
+	if (gpuprof_nr_jobs >= GPUPROF_MAX_JOBS)
+		goto drop;
+	job = kmem_cache_alloc(gpuprof_job_cache, GFP_ATOMIC | __GFP_NOWARN);
+	if (!job)
+		goto drop;
+	ctx = gpuprof_ctx_get(fence->context);
+	if (!ctx) {
+		kmem_cache_free(gpuprof_job_cache, job);
+		goto drop;
+	}
+	job->fence = fence;
+	job->owner = owner;
+	job->timeline = tl;
+	job->ctx = ctx;
+	list_add_tail(&job->link, &ctx->jobs);
+	hash_add(gpuprof_job_hash, &job->node, (unsigned long)fence);
+	gpuprof_nr_jobs++;
+out:
+	spin_unlock_irqrestore(&gpuprof_data_lock, flags);
+	return;
+drop:
+	atomic64_inc(&gpuprof_drops.jobs);
+	spin_unlock_irqrestore(&gpuprof_data_lock, flags);
+}
+
+static void gpuprof_fence_signaled_probe(void *data, struct dma_fence *fence)
+{
+	struct gpuprof_job *job;
+	unsigned long flags;
+
+	spin_lock_irqsave(&gpuprof_data_lock, flags);
+	job = gpuprof_job_find(fence);
+	if (!job)
+		goto out;
+	if (job->owner && gpuprof.mode == GPUPROF_COVERAGE)
+		gpuprof_target_hist_add(job->owner, job->timeline, 1, 0);
+	else if (job->owner && gpuprof.mode == GPUPROF_TIME)
+		gpuprof_target_hist_add(job->owner, job->timeline, 1,
+					gpuprof_tick + 1);
+	gpuprof_job_free(job);
+out:
+	spin_unlock_irqrestore(&gpuprof_data_lock, flags);
+}
+
+static void gpuprof_fence_destroy_probe(void *data, struct dma_fence *fence)
+{
+	struct gpuprof_job *job;
+	unsigned long flags;
+
+	spin_lock_irqsave(&gpuprof_data_lock, flags);
+	job = gpuprof_job_find(fence);
+	if (job)
+		gpuprof_job_free(job);
+	spin_unlock_irqrestore(&gpuprof_data_lock, flags);
+}
+
+static enum hrtimer_restart gpuprof_timer_fn(struct hrtimer *timer)
+{
+	struct gpuprof_job *job;
+	struct gpuprof_ctx *ctx;
+	unsigned long flags;
+
+	spin_lock_irqsave(&gpuprof_data_lock, flags);
+	gpuprof_tick++;
+	list_for_each_entry(ctx, &gpuprof_ctxs, link) {
+		job = list_first_entry(&ctx->jobs, struct gpuprof_job, link);
+		if (job->owner)
+			gpuprof_target_hist_add(job->owner, job->timeline, 1,
+						gpuprof_tick);
+	}
+	spin_unlock_irqrestore(&gpuprof_data_lock, flags);
+
+	hrtimer_forward_now(timer, ms_to_ktime(READ_ONCE(gpuprof_timer_ms)));
+	return HRTIMER_RESTART;
+}
+
+struct gpuprof_probe {
+	const char *name;
+	void *func;
+	struct tracepoint *tp;
+};
+
+static struct gpuprof_probe gpuprof_probes[] = {
+	{ "dma_fence_init", gpuprof_fence_init_probe },
+	{ "dma_fence_signaled", gpuprof_fence_signaled_probe },
+	{ "dma_fence_destroy", gpuprof_fence_destroy_probe },
+};
+
+static void gpuprof_find_tracepoint(struct tracepoint *tp, void *priv)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(gpuprof_probes); i++)
+		if (!strcmp(tp->name, gpuprof_probes[i].name))
+			gpuprof_probes[i].tp = tp;
+}
+
+static void gpuprof_probes_unregister(size_t n)
+{
+	while (n--)
+		tracepoint_probe_unregister(gpuprof_probes[n].tp,
+					    gpuprof_probes[n].func, NULL);
+	/* No probe runs once this returns: the tables may go. */
+	tracepoint_synchronize_unregister();
+}
+
+/* Forget every job in flight: their ends would not be seen. */
+static void gpuprof_jobs_free(void)
+{
+	struct gpuprof_job *job;
+	struct hlist_node *tmp;
+	int bkt;
+
+	spin_lock_irq(&gpuprof_data_lock);
+	hash_for_each_safe(gpuprof_job_hash, bkt, tmp, job, node)
+		gpuprof_job_free(job);
+	spin_unlock_irq(&gpuprof_data_lock);
+}
+
+/**
+ * gpuprof_fence_start - attach the probes; in time mode, start sampling
+ *
+ * Called under gpuprof_lock after the mode is set.
+ */
+int gpuprof_fence_start(void)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(gpuprof_probes); i++) {
+		err = tracepoint_probe_register(gpuprof_probes[i].tp,
+						gpuprof_probes[i].func, NULL);
+		if (err) {
+			gpuprof_probes_unregister(i);
+			gpuprof_jobs_free();
+			return err;
+		}
+	}
+	if (gpuprof.mode == GPUPROF_TIME) {
+		WRITE_ONCE(gpuprof_timer_ms, gpuprof.interval_ms);
+		hrtimer_start(&gpuprof_timer, ms_to_ktime(gpuprof_timer_ms),
+			      HRTIMER_MODE_REL_SOFT);
+	}
+	return 0;
+}
+
+/* Called under gpuprof_lock, before the mode goes back to idle. */
+void gpuprof_fence_stop(void)
+{
+	hrtimer_cancel(&gpuprof_timer);
+	gpuprof_probes_unregister(ARRAY_SIZE(gpuprof_probes));
+	gpuprof_jobs_free();
+}
+
+/* A new interval takes effect from the next tick on. */
+void gpuprof_fence_set_interval(unsigned int ms)
+{
+	WRITE_ONCE(gpuprof_timer_ms, ms);
+}
+
+/* Jobs of ended targets are no one's now; called with the data lock held. */
+void gpuprof_fence_disown_ended(void)
+{
+	struct gpuprof_job *job;
+	int bkt;
+
+	lockdep_assert_held(&gpuprof_data_lock);
+	hash_for_each(gpuprof_job_hash, bkt, job, node)
+		if (job->owner && READ_ONCE(job->owner->ended))
+			job->owner = NULL;
+}
+
+u32 gpuprof_jobs_in_flight(void)
+{
+	return READ_ONCE(gpuprof_nr_jobs);
+}
+
+int gpuprof_fence_init(void)
+{
+	size_t i;
+
+	for_each_kernel_tracepoint(gpuprof_find_tracepoint, NULL);
+	for (i = 0; i < ARRAY_SIZE(gpuprof_probes); i++) {
+		if (!gpuprof_probes[i].tp) {
+			pr_err("gpuprof: no tracepoint %s\n",
+			       gpuprof_probes[i].name);
+			return -ENOENT;
+		}
+	}
+	gpuprof_job_cache = KMEM_CACHE(gpuprof_job, 0);
+	gpuprof_ctx_cache = KMEM_CACHE(gpuprof_ctx, 0);
+	if (!gpuprof_job_cache || !gpuprof_ctx_cache) {
+		kmem_cache_destroy(gpuprof_ctx_cache);
+		kmem_cache_destroy(gpuprof_job_cache);
+		return -ENOMEM;
+	}
+	hrtimer_init(&gpuprof_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	gpuprof_timer.function = gpuprof_timer_fn;
+	return 0;
+}
+
+void gpuprof_fence_exit(void)
+{
+	kmem_cache_destroy(gpuprof_ctx_cache);
+	kmem_cache_destroy(gpuprof_job_cache);
+}

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gpuprof: GPU buffers for memory profiling.
+ *
+ * Every GEM object, shmem-backed or not, passes through the exported
+ * drm_gem_private_object_init(dev, obj, size) in the creating task, and
+ * drm_gem_object_release(obj) when it goes (drm_gem_object_init() calls
+ * the former, so probing it too would count shmem objects twice).  Kprobes
+ * on the two keep a table of live objects, each accounted to the target of
+ * the creating process under its size class.  The probes exist only while
+ * memory profiling runs; stopping forgets the table, as releases that
+ * follow could not be seen, and the histograms keep the live bytes of the
+ * moment profiling stopped.
+ */
+#include <linux/hashtable.h>
+#include <linux/kprobes.h>
+#include <linux/log2.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include "gpuprof.h"
+
+struct gpuprof_buf {
+	struct hlist_node node;
+	const void *obj;		/* a key only, never dereferenced */
+	struct gpuprof_target *owner;	/* NULL: no target's */
+	u64 size;
+};
+
+static struct kmem_cache *gpuprof_buf_cache;
+static DEFINE_HASHTABLE(gpuprof_buf_hash, 12);
+static u32 gpuprof_nr_bufs;
+
+/* The size class of @size: the smallest k with size <= 2^k. */
+static u32 gpuprof_size_class(u64 size)
+{
+	return size <= 1 ? 0 : fls64(size - 1);
+}
+
+static struct gpuprof_buf *gpuprof_buf_find(const void *obj)
+{
+	struct gpuprof_buf *buf;
+
+	hash_for_each_possible(gpuprof_buf_hash, buf, node, (unsigned long)obj)
+		if (buf->obj == obj)
+			return buf;
+	return NULL;
+}
+
+static void gpuprof_buf_free(struct gpuprof_buf *buf)
+{
+	if (buf->owner)
+		gpuprof_target_hist_add(buf->owner,
+					gpuprof_size_class(buf->size),
+					-(s64)buf->size, 0);
+	hash_del(&buf->node);
+	kmem_cache_free(gpuprof_buf_cache, buf);
+	gpuprof_nr_bufs--;
+}
+
+static int gpuprof_gem_init_probe(struct kprobe *p, struct pt_regs *regs)
+{
+	const void *obj = (const void *)regs_get_kernel_argument(regs, 1);
+	u64 size = regs_get_kernel_argument(regs, 2);
+	struct gpuprof_target *owner = NULL;
+	struct gpuprof_buf *buf;
+	unsigned long flags;
+
+	spin_lock_irqsave(&gpuprof_data_lock, flags);
+	if (gpuprof.mode != GPUPROF_MEMORY)
+		goto out;
+	/* An object re-initialised without a release we saw. */
+	buf = gpuprof_buf_find(obj);
+	if (buf)
+		gpuprof_buf_free(buf);
+	if (in_task() && !(current->flags & PF_KTHREAD))
+		owner = gpuprof_client_target(current);
+	if (!owner)
+		goto out;	/* only target's buffers are tracked */
+
+	buf = NULL;
+	if (gpuprof_nr_bufs < GPUPROF_MAX_BUFFERS)
+		buf = kmem_cache_alloc(gpuprof_buf_cache,
+				       GFP_ATOMIC | __GFP_NOWARN);
+	if (!buf) {
+		atomic64_inc(&gpuprof_drops.buffers);
+		goto out;
+	}
+	buf->obj = obj;
+	buf->owner = owner;
+	buf->size = size;
+	hash_add(gpuprof_buf_hash, &buf->node, (unsigned long)obj);
+	gpuprof_nr_bufs++;
+	gpuprof_target_hist_add(owner, gpuprof_size_class(size), size, 0);
+out:
+	spin_unlock_irqrestore(&gpuprof_data_lock, flags);
+	return 0;
+}
+
+static int gpuprof_gem_release_probe(struct kprobe *p, struct pt_regs *regs)
+{
+	const void *obj = (const void *)regs_get_kernel_argument(regs, 0);
+	struct gpuprof_buf *buf;
+	unsigned long flags;
+
+	spin_lock_irqsave(&gpuprof_data_lock, flags);
+	buf = gpuprof_buf_find(obj);
+	if (buf)
+		gpuprof_buf_free(buf);
+	spin_unlock_irqrestore(&gpuprof_data_lock, flags);
+	return 0;
+}
+
+static struct kprobe gpuprof_gem_kprobes[] = {
+	{
+		.symbol_name = "drm_gem_private_object_init",
+		.pre_handler = gpuprof_gem_init_probe,
+	},
+	{
+		.symbol_name = "drm_gem_object_release",
+		.pre_handler = gpuprof_gem_release_probe,
+	},
+};
+
+static struct kprobe *gpuprof_gem_kprobe_ptrs[] = {
+	&gpuprof_gem_kprobes[0], &gpuprof_gem_kprobes[1],
+};
+
+/*
+ * Forget every buffer without touching the histograms: they keep the
+ * live bytes of the moment.
+ */
+static void gpuprof_bufs_forget(void)
+{
+	struct gpuprof_buf *buf;
+	struct hlist_node *tmp;
+	int bkt;
+
+	spin_lock_irq(&gpuprof_data_lock);
+	hash_for_each_safe(gpuprof_buf_hash, bkt, tmp, buf, node) {
+		hash_del(&buf->node);
+		kmem_cache_free(gpuprof_buf_cache, buf);
+	}
+	gpuprof_nr_bufs = 0;
+	spin_unlock_irq(&gpuprof_data_lock);
+}
+
+/**
+ * gpuprof_gem_start - attach the kprobes
+ *
+ * Called under gpuprof_lock after the mode is set.  Fails with -ENOENT
+ * when drm.ko is not loaded (no GPU driver, nothing to profile).
+ */
+int gpuprof_gem_start(void)
+{
+	size_t i;
+
+	/* A kprobe is registered afresh each time: clear what the last set. */
+	for (i = 0; i < ARRAY_SIZE(gpuprof_gem_kprobes); i++) {
+		gpuprof_gem_kprobes[i].addr = NULL;
+		gpuprof_gem_kprobes[i].flags = 0;
+	}
+	return register_kprobes(gpuprof_gem_kprobe_ptrs,
+				ARRAY_SIZE(gpuprof_gem_kprobe_ptrs));
+}
+
+/* Called under gpuprof_lock, after the mode went back to idle. */
+void gpuprof_gem_stop(void)
+{
+	/* Waits for running handlers. */
+	unregister_kprobes(gpuprof_gem_kprobe_ptrs,
+			   ARRAY_SIZE(gpuprof_gem_kprobe_ptrs));
+	gpuprof_bufs_forget();
+}
+
+/* Buffers of ended targets are no one's; called with the data lock held. */
+void gpuprof_gem_disown_ended(void)
+{
+	struct gpuprof_buf *buf;
+	int bkt;
+
+	lockdep_assert_held(&gpuprof_data_lock);
+	hash_for_each(gpuprof_buf_hash, bkt, buf, node)
+		if (buf->owner && READ_ONCE(buf->owner->ended))
+			buf->owner = NULL;
+}
+
+u32 gpuprof_buffers_live(void)
+{
+	return READ_ONCE(gpuprof_nr_bufs);
+}
+
+int gpuprof_gem_init(void)
+{
+	gpuprof_buf_cache = KMEM_CACHE(gpuprof_buf, 0);
+	return gpuprof_buf_cache ? 0 : -ENOMEM;
+}
+
+void gpuprof_gem_exit(void)
+{
+	kmem_cache_destroy(gpuprof_buf_cache);
+}

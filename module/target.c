@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gpuprof: targets, the numbered directories, and their histograms.
+ *
+ * A target is made either by "module NAME" (process context) or by a
+ * probe, the first time a process submits GPU work while no names were
+ * given (atomic context).  Either way it is put on gpuprof_targets at
+ * once, so the probes can account to it; its files are created afterwards
+ * by a work item, as creating a device node sleeps.
+ *
+ * A histogram is a small hash table of keys.  Most targets use a few
+ * timelines or size classes, so keys are allocated as they are first
+ * used, from a cache, with GFP_ATOMIC, up to GPUPROF_MAX_HIST_KEYS in all.
+ */
+#include <linux/hashtable.h>
+#include <linux/kref.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+
+#include "gpuprof.h"
+
+/**
+ * struct gpuprof_hkey - one key of a histogram
+ * @node: in the target's hist table
+ * @key: timeline id or size class
+ * @value: samples, jobs or live bytes; keys whose value is 0 are not shown
+ * @tick: time profiling: the last sampling interval this key counted, so
+ *	a key gets at most one sample per interval
+ */
+struct gpuprof_hkey {
+	struct hlist_node node;
+	u32 key;
+	u64 value;
+	u64 tick;
+};
+
+static struct kmem_cache *gpuprof_target_cache;
+static struct kmem_cache *gpuprof_hkey_cache;
+static atomic_t gpuprof_nr_hkeys = ATOMIC_INIT(0);
+static atomic_t gpuprof_last_id = ATOMIC_INIT(0);
+
+LIST_HEAD(gpuprof_targets);
+atomic_t gpuprof_nr_targets = ATOMIC_INIT(0);
+
+static void gpuprof_target_create_nodes(struct work_struct *work);
+
+/**
+ * gpuprof_target_new - allocate a target and give it an id
+ * @name: its name; longer than GPUPROF_PATH_MAX bytes is cut
+ * @gfp: GFP_KERNEL from a command, GFP_ATOMIC from a probe
+ *
+ * Return: the target, holding one reference (the list's), or NULL when
+ * GPUPROF_MAX_TARGETS are alive or memory is short.  The caller publishes
+ * it with gpuprof_target_publish() or frees it with gpuprof_target_put().
+ */
+struct gpuprof_target *gpuprof_target_new(const char *name, gfp_t gfp)
+{
+	struct gpuprof_target *t;
+
+	if (atomic_inc_return(&gpuprof_nr_targets) > GPUPROF_MAX_TARGETS)
+		goto full;
+	t = kmem_cache_zalloc(gpuprof_target_cache, gfp | __GFP_NOWARN);
+	if (!t)
+		goto full;
+	kref_init(&t->ref);
+	INIT_LIST_HEAD(&t->link);
+	hash_init(t->hist);
+	mutex_init(&t->node_lock);
+	INIT_WORK(&t->node_work, gpuprof_target_create_nodes);
+	strscpy(t->name, name, sizeof(t->name));
+	/* Ids are given when a target is made, so they only ever grow. */
+	t->id = atomic_inc_return(&gpuprof_last_id);
+	return t;
+
+full:
+	atomic_dec(&gpuprof_nr_targets);
+	return NULL;
+}
+
+static void gpuprof_hist_free(struct gpuprof_target *t)
+{
+	struct gpuprof_hkey *k;
+	struct hlist_node *tmp;
+	int bkt;
+
+	hash_for_each_safe(t->hist, bkt, tmp, k, node) {
+		hash_del(&k->node);
+		kmem_cache_free(gpuprof_hkey_cache, k);
+		atomic_dec(&gpuprof_nr_hkeys);
+	}
+	t->nr_keys = 0;
+}
+
+static void gpuprof_target_release(struct kref *ref)
+{
+	struct gpuprof_target *t = container_of(ref, struct gpuprof_target,
+						ref);
+
+	gpuprof_hist_free(t);
+	mutex_destroy(&t->node_lock);
+	kmem_cache_free(gpuprof_target_cache, t);
+	atomic_dec(&gpuprof_nr_targets);
+}
+
+void gpuprof_target_get(struct gpuprof_target *t)
+{
+	kref_get(&t->ref);
+}
+
+/* Process context only: the last put frees the target. */
+void gpuprof_target_put(struct gpuprof_target *t)
+{
+	kref_put(&t->ref, gpuprof_target_release);
+}
+
+/**
+ * gpuprof_target_publish - put a new target on the list, make its files
+ * @t: from gpuprof_target_new()
+ *
+ * Called with the data lock held; the files are made by a work item,
+ * which holds a reference of its own.
+ */
+void gpuprof_target_publish(struct gpuprof_target *t)
+{
+	lockdep_assert_held(&gpuprof_data_lock);
+	list_add_tail(&t->link, &gpuprof_targets);
+	kref_get(&t->ref);
+	queue_work(gpuprof_wq, &t->node_work);
+}
+
+static void gpuprof_target_create_nodes(struct work_struct *work)
+{
+	struct gpuprof_target *t = container_of(work, struct gpuprof_target,
+						node_work);
+	static const struct gpuprof_file *const files[GPUPROF_T_NR_FILES] = {
+		[GPUPROF_T_NAME] = &gpuprof_name_file,
+		[GPUPROF_T_PATH] = &gpuprof_path_file,
+		[GPUPROF_T_HISTOGRAM] = &gpuprof_histogram_file,
+		[GPUPROF_T_PCTL] = &gpuprof_pctl_file,
+	};
+	char name[32];
+	int i;
+
+	mutex_lock(&t->node_lock);
+	/* "end" may have come first: then the target has no files at all. */
+	for (i = 0; i < GPUPROF_T_NR_FILES && !READ_ONCE(t->ended); i++) {
+		snprintf(name, sizeof(name), "%u/%s", t->id, files[i]->name);
+		t->nodes[i] = gpuprof_node_create(files[i], t, name);
+		if (IS_ERR(t->nodes[i]))
+			pr_warn_ratelimited("gpuprof: no node %s: %ld\n", name,
+					    PTR_ERR(t->nodes[i]));
+	}
+	mutex_unlock(&t->node_lock);
+	gpuprof_target_put(t);
+}
+
+static void gpuprof_target_end(struct gpuprof_target *t)
+{
+	int i;
+
+	mutex_lock(&t->node_lock);
+	for (i = 0; i < GPUPROF_T_NR_FILES; i++) {
+		gpuprof_node_destroy(t->nodes[i]);
+		t->nodes[i] = NULL;
+	}
+	mutex_unlock(&t->node_lock);
+}
+
+/**
+ * gpuprof_targets_remove - end targets and free them
+ * @named_only: only those made by "module NAME" ("module"), else all
+ *	("end")
+ *
+ * Called under gpuprof_lock; profiling may be running.  Under the data
+ * lock the targets leave the list and every table forgets them, so no
+ * probe can reach them afterwards; the names to match are cleared too.
+ * Their files go, and open ones return -ENODEV until closed.
+ */
+void gpuprof_targets_remove(bool named_only)
+{
+	struct gpuprof_target *t, *tmp;
+	LIST_HEAD(ended);
+
+	lockdep_assert_held(&gpuprof_lock);
+	spin_lock_irq(&gpuprof_data_lock);
+	list_for_each_entry_safe(t, tmp, &gpuprof_targets, link) {
+		if (named_only && t->tgid)
+			continue;
+		/* Also tells a pending node_work not to make the files. */
+		WRITE_ONCE(t->ended, true);
+		list_move_tail(&t->link, &ended);
+	}
+	gpuprof.names_given = false;
+	gpuprof_clients_flush();
+	gpuprof_fence_disown_ended();
+	gpuprof_gem_disown_ended();
+	spin_unlock_irq(&gpuprof_data_lock);
+
+	list_for_each_entry_safe(t, tmp, &ended, link) {
+		list_del_init(&t->link);
+		gpuprof_target_end(t);
+		gpuprof_target_put(t);
+	}
+}
+
+/**
+ * gpuprof_target_hist_add - add @delta to key @key of @t's histogram
+ * @t: the target
+ * @key: timeline id or size class
+ * @delta: what to add; the value never goes below 0
+ * @tick: when non-zero, the sampling interval this is a sample of: a key
+ *	already sampled in that interval is left alone
+ *
+ * Called with the data lock held.
+ */
+void gpuprof_target_hist_add(struct gpuprof_target *t, u32 key, s64 delta,
+			     u64 tick)
+{
+	struct gpuprof_hkey *k;
+
+	lockdep_assert_held(&gpuprof_data_lock);
+	hash_for_each_possible(t->hist, k, node, key)
+		if (k->key == key)
+			goto found;
+
+	if (delta <= 0)
+		return;
+	if (atomic_inc_return(&gpuprof_nr_hkeys) > GPUPROF_MAX_HIST_KEYS)
+		goto drop;
+	k = kmem_cache_zalloc(gpuprof_hkey_cache, GFP_ATOMIC | __GFP_NOWARN);
+	if (!k)
+		goto drop;
+	k->key = key;
+	hash_add(t->hist, &k->node, key);
+	t->nr_keys++;
+found:
+	if (tick) {
+		if (k->tick == tick)
+			return;
+		k->tick = tick;
+	}
+	if (delta < 0 && k->value < (u64)-delta)
+		k->value = 0;
+	else
+		k->value += delta;
+	return;
+
+drop:
+	atomic_dec(&gpuprof_nr_hkeys);
+	atomic64_inc(&gpuprof_drops.hist_keys);
+}
+
+/* Zero @t's histogram; called with the data lock held. */
+void gpuprof_target_hist_clear(struct gpuprof_target *t)
+{
+	lockdep_assert_held(&gpuprof_data_lock);
+	gpuprof_hist_free(t);
+}
+
+void gpuprof_targets_hist_clear(void)
+{
+	struct gpuprof_target *t;
+
+	spin_lock_irq(&gpuprof_data_lock);
+	list_for_each_entry(t, &gpuprof_targets, link)
+		gpuprof_hist_free(t);
+	spin_unlock_irq(&gpuprof_data_lock);
+}
+
+/**
+ * gpuprof_target_hist_snapshot - copy @t's non-zero keys, sorted by key
+ * @t: the target
+ * @pairs: key/value pairs, room for GPUPROF_MAX_TIMELINES
+ *
+ * Return: the number of pairs.
+ */
+u32 gpuprof_target_hist_snapshot(struct gpuprof_target *t,
+				 struct gpuprof_pair *pairs)
+{
+	struct gpuprof_hkey *k;
+	u32 n = 0;
+	int bkt;
+
+	spin_lock_irq(&gpuprof_data_lock);
+	hash_for_each(t->hist, bkt, k, node) {
+		if (!k->value || n == GPUPROF_MAX_TIMELINES)
+			continue;
+		pairs[n].key = k->key;
+		pairs[n].value = k->value;
+		n++;
+	}
+	spin_unlock_irq(&gpuprof_data_lock);
+	return n;
+}
+
+int gpuprof_target_caches_init(void)
+{
+	gpuprof_target_cache = KMEM_CACHE(gpuprof_target, 0);
+	gpuprof_hkey_cache = KMEM_CACHE(gpuprof_hkey, 0);
+	if (gpuprof_target_cache && gpuprof_hkey_cache)
+		return 0;
+	kmem_cache_destroy(gpuprof_hkey_cache);
+	kmem_cache_destroy(gpuprof_target_cache);
+	return -ENOMEM;
+}
+
+void gpuprof_target_caches_exit(void)
+{
+	kmem_cache_destroy(gpuprof_hkey_cache);
+	kmem_cache_destroy(gpuprof_target_cache);
+}

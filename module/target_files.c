@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gpuprof: the files of a target directory /dev/gpuprof/N: name, path,
+ * histogram (read-only snapshots) and pctl (per-target commands).
+ *
+ * A read-only file is a text snapshot made when it is opened, so every
+ * read of one open file description sees the same content, whatever the
+ * buffer size or offsets used.  A read ends at the end of a line whenever
+ * at least one whole line fits; only a buffer too small for the line at
+ * the offset gets part of it (so byte-at-a-time readers such as a shell's
+ * "read" still work).  Once the target is ended, reads return -ENODEV.
+ */
+#include <linux/fs.h>
+#include <linux/ctype.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "gpuprof.h"
+
+struct gpuprof_snap {
+	struct gpuprof_target *target;
+	size_t len;
+	char text[];
+};
+
+static struct gpuprof_snap *gpuprof_snap_alloc(size_t size)
+{
+	return kvmalloc(struct_size_t(struct gpuprof_snap, text, size),
+			GFP_KERNEL);
+}
+
+static ssize_t gpuprof_snap_read(struct file *filp, char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	struct gpuprof_snap *snap = filp->private_data;
+	size_t pos, n;
+
+	if (READ_ONCE(snap->target->ended))
+		return -ENODEV;
+	if (*ppos < 0)
+		return -EINVAL;
+	if (*ppos >= snap->len)
+		return 0;
+	pos = *ppos;
+	n = min(count, snap->len - pos);
+	if (pos + n < snap->len) {
+		size_t whole = n;
+
+		/* Back up to the end of the last line that fits. */
+		while (whole && snap->text[pos + whole - 1] != '\n')
+			whole--;
+		if (whole)
+			n = whole;
+	}
+	if (copy_to_user(ubuf, snap->text + pos, n))
+		return -EFAULT;
+	*ppos += n;
+	return n;
+}
+
+static loff_t gpuprof_snap_llseek(struct file *filp, loff_t off, int whence)
+{
+	struct gpuprof_snap *snap = filp->private_data;
+
+	return fixed_size_llseek(filp, off, whence, snap->len);
+}
+
+static int gpuprof_snap_release(struct inode *inode, struct file *filp)
+{
+	struct gpuprof_snap *snap = filp->private_data;
+
+	gpuprof_target_put(snap->target);
+	kvfree(snap);
+	return 0;
+}
+
+/* Open a file whose content is one line of text, @s and a newline. */
+static int gpuprof_snap_open_line(struct file *filp, const char *s)
+{
+	struct gpuprof_target *t = filp->private_data;
+	struct gpuprof_snap *snap;
+	size_t len = strlen(s);
+
+	snap = gpuprof_snap_alloc(len + 1);
+	if (!snap)
+		return -ENOMEM;
+	memcpy(snap->text, s, len);
+	snap->text[len] = '\n';
+	snap->len = len + 1;
+	snap->target = t;
+	filp->private_data = snap;
+	return 0;
+}
+
+static int gpuprof_name_open(struct inode *inode, struct file *filp)
+{
+	struct gpuprof_target *t = filp->private_data;
+
+	/* The name never changes once the target is made. */
+	return gpuprof_snap_open_line(filp, t->name);
+}
+
+static int gpuprof_path_open(struct inode *inode, struct file *filp)
+{
+	struct gpuprof_target *t = filp->private_data;
+	char path[GPUPROF_PATH_MAX + 1] = "";
+	int err;
+
+	/* A comm target learns its path from the first process matched. */
+	spin_lock_irq(&gpuprof_data_lock);
+	if (t->path_known)
+		strscpy(path, t->path, sizeof(path));
+	spin_unlock_irq(&gpuprof_data_lock);
+	if (!path[0]) {
+		/* Unknown: an empty file, not an empty line. */
+		err = gpuprof_snap_open_line(filp, "");
+		if (!err)
+			((struct gpuprof_snap *)filp->private_data)->len = 0;
+		return err;
+	}
+	return gpuprof_snap_open_line(filp, path);
+}
+
+static int gpuprof_pair_cmp(const void *a, const void *b)
+{
+	const struct gpuprof_pair *x = a, *y = b;
+
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/* "key value\n": at most 10 + 1 + 20 + 1 bytes. */
+#define GPUPROF_PAIR_TEXT_MAX 32
+
+static int gpuprof_histogram_open(struct inode *inode, struct file *filp)
+{
+	struct gpuprof_target *t = filp->private_data;
+	struct gpuprof_pair *pairs;
+	struct gpuprof_snap *snap;
+	size_t len = 0;
+	u32 i, n;
+
+	pairs = kvmalloc_array(GPUPROF_MAX_TIMELINES, sizeof(*pairs),
+			       GFP_KERNEL);
+	if (!pairs)
+		return -ENOMEM;
+	n = gpuprof_target_hist_snapshot(t, pairs);
+	sort(pairs, n, sizeof(*pairs), gpuprof_pair_cmp, NULL);
+
+	snap = gpuprof_snap_alloc((size_t)n * GPUPROF_PAIR_TEXT_MAX);
+	if (!snap) {
+		kvfree(pairs);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		len += scnprintf(snap->text + len, GPUPROF_PAIR_TEXT_MAX,
+				 "%u %llu\n", pairs[i].key, pairs[i].value);
+	kvfree(pairs);
+	snap->len = len;
+	snap->target = t;
+	filp->private_data = snap;
+	return 0;
+}
+
+#define GPUPROF_SNAP_FOPS(open_fn) {		\
+	.owner = THIS_MODULE,			\
+	.open = open_fn,			\
+	.read = gpuprof_snap_read,		\
+	.llseek = gpuprof_snap_llseek,		\
+	.release = gpuprof_snap_release,	\
+}
+
+static const struct file_operations gpuprof_name_fops =
+	GPUPROF_SNAP_FOPS(gpuprof_name_open);
+static const struct file_operations gpuprof_path_fops =
+	GPUPROF_SNAP_FOPS(gpuprof_path_open);
+static const struct file_operations gpuprof_histogram_fops =
+	GPUPROF_SNAP_FOPS(gpuprof_histogram_open);
+
+const struct gpuprof_file gpuprof_name_file = {
+	.name = "name",
+	.mode = 0444,
+	.fops = &gpuprof_name_fops,
+};
+
+const struct gpuprof_file gpuprof_path_file = {
+	.name = "path",
+	.mode = 0444,
+	.fops = &gpuprof_path_fops,
+};
+
+const struct gpuprof_file gpuprof_histogram_file = {
+	.name = "histogram",
+	.mode = 0444,
+	.fops = &gpuprof_histogram_fops,
+};
+
+/* pctl: "reset", "ctxid HEX", "unbind". */
+static int gpuprof_pctl_run(struct gpuprof_cmd *cmd, void *arg)
+{
+	struct gpuprof_target *t = arg;
+	const char *verb = cmd->field[0];
+	u64 ctxid = 0;
+	bool bind;
+
+	if (READ_ONCE(t->ended))
+		return -ENODEV;
+	if (!strcmp(verb, "ctxid") && cmd->nfields == 2) {
+		/* Hex digits, "0x" allowed; no sign, no empty number. */
+		if (!isxdigit(cmd->field[1][0]) ||
+		    kstrtou64(cmd->field[1], 16, &ctxid))
+			return -EINVAL;
+		bind = true;
+	} else if (!strcmp(verb, "unbind") && cmd->nfields == 1) {
+		bind = false;
+	} else if (!strcmp(verb, "reset") && cmd->nfields == 1) {
+		spin_lock_irq(&gpuprof_data_lock);
+		gpuprof_target_hist_clear(t);
+		spin_unlock_irq(&gpuprof_data_lock);
+		return 0;
+	} else {
+		return -EINVAL;
+	}
+	spin_lock_irq(&gpuprof_data_lock);
+	t->ctxid = ctxid;
+	t->ctxid_bound = bind;
+	spin_unlock_irq(&gpuprof_data_lock);
+	return 0;
+}
+
+static ssize_t gpuprof_pctl_write(struct file *filp, const char __user *ubuf,
+				  size_t len, loff_t *ppos)
+{
+	return gpuprof_cmd_write(ubuf, len, gpuprof_pctl_run,
+				 filp->private_data);
+}
+
+static int gpuprof_pctl_release(struct inode *inode, struct file *filp)
+{
+	gpuprof_target_put(filp->private_data);
+	return 0;
+}
+
+static const struct file_operations gpuprof_pctl_fops = {
+	.owner = THIS_MODULE,
+	.write = gpuprof_pctl_write,
+	.release = gpuprof_pctl_release,
+	.llseek = noop_llseek,
+};
+
+const struct gpuprof_file gpuprof_pctl_file = {
+	.name = "pctl",
+	.mode = 0200,
+	.fops = &gpuprof_pctl_fops,
+};

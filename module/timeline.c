@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gpuprof: timelines, the key space of time and coverage histograms, and
+ * /dev/gpuprof/timelines, which lists them as "id driver timeline" lines.
+ *
+ * A timeline is the pair of names a fence's get_driver_name() and
+ * get_timeline_name() return, not its context number: some drivers (vgem)
+ * take a new context for every fence.  Ids are given in order of first
+ * sight and kept until the module is unloaded, so an id always means the
+ * same timeline.  Entries are written once and published by the count
+ * (release/acquire), so the file is read without the data lock.
+ */
+#include <linux/hashtable.h>
+#include <linux/jhash.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "gpuprof.h"
+
+struct gpuprof_timeline {
+	struct hlist_node node;
+	u32 id;
+	u32 hash;
+	char driver[GPUPROF_TIMELINE_NAME_MAX + 1];
+	char timeline[GPUPROF_TIMELINE_NAME_MAX + 1];
+};
+
+static struct kmem_cache *gpuprof_timeline_cache;
+static DEFINE_HASHTABLE(gpuprof_timeline_hash, 8);
+static struct gpuprof_timeline *gpuprof_timeline_by_id[GPUPROF_MAX_TIMELINES];
+static u32 gpuprof_nr_timelines;
+
+/*
+ * Copy a name, cut to the limit, with bytes that would break the line
+ * format replaced: the driver is one word, the timeline the rest of the
+ * line.  Returns true when the name was cut.
+ */
+static bool gpuprof_copy_name(char *dst, const char *src, bool one_word)
+{
+	size_t i;
+
+	for (i = 0; src[i] && i < GPUPROF_TIMELINE_NAME_MAX; i++) {
+		unsigned char c = src[i];
+
+		if (c < 0x20 || c == 0x7f || (one_word && c == ' '))
+			c = '_';
+		dst[i] = c;
+	}
+	dst[i] = '\0';
+	return src[i] != '\0';
+}
+
+/**
+ * gpuprof_timeline_id - the id of timeline (@driver, @timeline)
+ * @driver: the fence's driver name
+ * @timeline: the fence's timeline name
+ *
+ * Called with the data lock held.  Return: the id, or -ENOSPC when the
+ * key space is full or memory is short (counted as a dropped timeline).
+ */
+int gpuprof_timeline_id(const char *driver, const char *timeline)
+{
+	char d[GPUPROF_TIMELINE_NAME_MAX + 1], t[GPUPROF_TIMELINE_NAME_MAX + 1];
+	struct gpuprof_timeline *tl;
+	bool cut;
+	u32 hash;
+
+	lockdep_assert_held(&gpuprof_data_lock);
+	cut = gpuprof_copy_name(d, driver, true);
+	cut |= gpuprof_copy_name(t, timeline, false);
+	hash = jhash(t, strlen(t), jhash(d, strlen(d), 0));
+
+	hash_for_each_possible(gpuprof_timeline_hash, tl, node, hash)
+		if (tl->hash == hash && !strcmp(tl->driver, d) &&
+		    !strcmp(tl->timeline, t))
+			return tl->id;
+
+	if (gpuprof_nr_timelines == GPUPROF_MAX_TIMELINES)
+		goto drop;
+	tl = kmem_cache_alloc(gpuprof_timeline_cache, GFP_ATOMIC | __GFP_NOWARN);
+	if (!tl)
+		goto drop;
+	if (cut)
+		atomic64_inc(&gpuprof_drops.timeline_names_cut);
+	tl->id = gpuprof_nr_timelines;
+	tl->hash = hash;
+	strscpy(tl->driver, d, sizeof(tl->driver));
+	strscpy(tl->timeline, t, sizeof(tl->timeline));
+	hash_add(gpuprof_timeline_hash, &tl->node, hash);
+	gpuprof_timeline_by_id[tl->id] = tl;
+	/* Readers of the file take the count without the lock. */
+	smp_store_release(&gpuprof_nr_timelines, tl->id + 1);
+	return tl->id;
+
+drop:
+	atomic64_inc(&gpuprof_drops.timelines);
+	return -ENOSPC;
+}
+
+u32 gpuprof_timelines_count(void)
+{
+	/* Pairs with the release in gpuprof_timeline_id(). */
+	return smp_load_acquire(&gpuprof_nr_timelines);
+}
+
+static void *gpuprof_timelines_start(struct seq_file *m, loff_t *pos)
+{
+	return *pos < gpuprof_timelines_count() ?
+		gpuprof_timeline_by_id[*pos] : NULL;
+}
+
+static void *gpuprof_timelines_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return gpuprof_timelines_start(m, pos);
+}
+
+static void gpuprof_timelines_stop(struct seq_file *m, void *v)
+{
+}
+
+static int gpuprof_timelines_show(struct seq_file *m, void *v)
+{
+	const struct gpuprof_timeline *tl = v;
+
+	seq_printf(m, "%u %s %s\n", tl->id, tl->driver, tl->timeline);
+	return 0;
+}
+
+static const struct seq_operations gpuprof_timelines_seq_ops = {
+	.start = gpuprof_timelines_start,
+	.next = gpuprof_timelines_next,
+	.stop = gpuprof_timelines_stop,
+	.show = gpuprof_timelines_show,
+};
+
+static int gpuprof_timelines_open(struct inode *inode, struct file *filp)
+{
+	filp->private_data = NULL;	/* seq_open() insists */
+	return seq_open(filp, &gpuprof_timelines_seq_ops);
+}
+
+static const struct file_operations gpuprof_timelines_fops = {
+	.owner = THIS_MODULE,
+	.open = gpuprof_timelines_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};
+
+const struct gpuprof_file gpuprof_timelines_file = {
+	.name = "timelines",
+	.mode = 0444,
+	.fops = &gpuprof_timelines_fops,
+};
+
+int gpuprof_timelines_init(void)
+{
+	gpuprof_timeline_cache = KMEM_CACHE(gpuprof_timeline, 0);
+	return gpuprof_timeline_cache ? 0 : -ENOMEM;
+}
+
+void gpuprof_timelines_exit(void)
+{
+	u32 i;
+
+	for (i = 0; i < gpuprof_nr_timelines; i++)
+		kmem_cache_free(gpuprof_timeline_cache,
+				gpuprof_timeline_by_id[i]);
+	gpuprof_nr_timelines = 0;
+	hash_init(gpuprof_timeline_hash);
+	kmem_cache_destroy(gpuprof_timeline_cache);
+}
