@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gpuwork: GPU work on vgem for the device tests, run as a process of
+ * its own so it can be matched by name and path and can exit.
+ *
+ *   gpuwork [-n COMM] fences K [HOLD_MS]   K jobs, each held HOLD_MS
+ *   gpuwork [-n COMM] buffer BYTES         hold a BYTES dumb buffer until
+ *                                           stdin closes ("ready" printed)
+ *
+ * -n sets the process name first (the name a target matches).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../lib/vgem.h"
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts))
+		;
+}
+
+static int fences(int fd, long k, unsigned int hold_ms)
+{
+	uint32_t handle;
+	uint64_t size;
+	long i;
+	int f, err;
+
+	err = vgem_bo_create(fd, 64, 64, &handle, &size);
+	if (err)
+		return fprintf(stderr, "gpuwork: create: %s\n", strerror(-err)), 1;
+	for (i = 0; i < k; i++) {
+		f = vgem_fence_attach(fd, handle);
+		if (f < 0)
+			return fprintf(stderr, "gpuwork: attach: %s\n", strerror(-f)), 1;
+		if (hold_ms)
+			sleep_ms(hold_ms);
+		err = vgem_fence_signal(fd, f);
+		if (err)
+			return fprintf(stderr, "gpuwork: signal: %s\n", strerror(-err)), 1;
+	}
+	return 0;
+}
+
+static int buffer(int fd, unsigned long bytes)
+{
+	uint32_t handle;
+	uint64_t size;
+	char c;
+	int err;
+
+	/* 1024 pixels of 32 bits make a 4 KiB row. */
+	if (bytes % 4096)
+		return fprintf(stderr, "gpuwork: BYTES must be a multiple of 4096\n"), 2;
+	err = vgem_bo_create(fd, 1024, bytes / 4096, &handle, &size);
+	if (err)
+		return fprintf(stderr, "gpuwork: create: %s\n", strerror(-err)), 1;
+	printf("ready %llu\n", (unsigned long long)size);
+	fflush(stdout);
+	while (read(0, &c, 1) > 0)
+		;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int fd;
+
+	if (argc > 2 && !strcmp(argv[1], "-n")) {
+		prctl(PR_SET_NAME, argv[2]);
+		argv += 2;
+		argc -= 2;
+	}
+	fd = vgem_open();
+	if (fd < 0)
+		return fprintf(stderr, "gpuwork: no vgem device\n"), 1;
+	if (argc >= 3 && !strcmp(argv[1], "fences"))
+		return fences(fd, atol(argv[2]), argc > 3 ? atoi(argv[3]) : 0);
+	if (argc == 3 && !strcmp(argv[1], "buffer"))
+		return buffer(fd, strtoul(argv[2], NULL, 0));
+	fprintf(stderr, "usage: gpuwork [-n COMM] fences K [HOLD_MS] | buffer BYTES\n");
+	return 2;
+}

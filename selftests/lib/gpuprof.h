@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Helpers for the device tests: ctl commands, status keys, targets,
+ * timelines and histograms as a user would read them from /dev/gpuprof.
+ */
+#ifndef GPUPROF_TEST_GPUPROF_H
+#define GPUPROF_TEST_GPUPROF_H
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "files.h"
+
+#define GP "/dev/gpuprof"
+
+static inline int ctl(const char *cmd)
+{
+	return write_file(GP "/ctl", cmd);
+}
+
+/* The value of "key: value" in status as a number, or -1. */
+static inline long long status_num(const char *key)
+{
+	char buf[4096], *p;
+	size_t klen = strlen(key);
+
+	if (read_file(GP "/status", buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, klen) && p[klen] == ':')
+			return strtoll(p + klen + 1, NULL, 10);
+	return -1;
+}
+
+/* The value of "key: value" in status as text, in @out. */
+static inline int status_str(const char *key, char *out, size_t size)
+{
+	char buf[4096], *p, *end;
+	size_t klen = strlen(key);
+
+	if (read_file(GP "/status", buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, key, klen) || p[klen] != ':')
+			continue;
+		p += klen + 2;
+		end = strchr(p, '\n');
+		snprintf(out, size, "%.*s", end ? (int)(end - p) : (int)strlen(p), p);
+		return 0;
+	}
+	return -1;
+}
+
+static inline void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts))
+		;
+}
+
+static inline int is_number(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+/* Ids of the target directories, ascending; their number. */
+static inline int target_ids(int *ids, int max)
+{
+	struct dirent *d;
+	int n = 0, i, j, t;
+	DIR *dir = opendir(GP);
+
+	if (!dir)
+		return -errno;
+	while ((d = readdir(dir)))
+		if (is_number(d->d_name) && n < max)
+			ids[n++] = atoi(d->d_name);
+	closedir(dir);
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && ids[j - 1] > ids[j]; j--)
+			t = ids[j], ids[j] = ids[j - 1], ids[j - 1] = t;
+	return n;
+}
+
+/* Read /dev/gpuprof/ID/FILE into @buf; bytes or -errno. */
+static inline ssize_t target_file(int id, const char *file, char *buf,
+				  size_t size)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), GP "/%d/%s", id, file);
+	return read_file(path, buf, size);
+}
+
+/*
+ * The id of the target named @name, waiting up to a second for its files
+ * (a probe makes a target at once, its files a moment later); -1 if none.
+ */
+static inline int find_target(const char *name)
+{
+	char buf[512], want[512];
+	int ids[1024], n, i, tries;
+
+	snprintf(want, sizeof(want), "%s\n", name);
+	for (tries = 0; tries < 100; tries++) {
+		n = target_ids(ids, 1024);
+		for (i = 0; i < n; i++)
+			if (target_file(ids[i], "name", buf, sizeof(buf)) > 0 &&
+			    !strcmp(buf, want))
+				return ids[i];
+		sleep_ms(10);
+	}
+	return -1;
+}
+
+/* The id of timeline "driver timeline" in /dev/gpuprof/timelines, or -1. */
+static inline int timeline_id(const char *driver, const char *timeline)
+{
+	char buf[65536], want[256], *p;
+
+	if (read_file(GP "/timelines", buf, sizeof(buf)) < 0)
+		return -1;
+	snprintf(want, sizeof(want), " %s %s\n", driver, timeline);
+	for (p = buf; *p; p = strchr(p, '\n') + 1) {
+		char *sp = strchr(p, ' ');
+		size_t len = strlen(want);
+
+		if (sp && !strncmp(sp, want, len))
+			return atoi(p);
+		if (!strchr(p, '\n'))
+			break;
+	}
+	return -1;
+}
+
+/* Value of @key in target @id's histogram; 0 if absent, -1 on error. */
+static inline long long hist_value(int id, unsigned int key)
+{
+	char buf[1 << 17], *p;
+	unsigned int k;
+	unsigned long long v;
+
+	if (target_file(id, "histogram", buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; *p; ) {
+		if (sscanf(p, "%u %llu", &k, &v) != 2)
+			return -1;
+		if (k == key)
+			return v;
+		p = strchr(p, '\n');
+		if (!p)
+			return -1;
+		p++;
+	}
+	return 0;
+}
+
+/* The path of gpuwork, which is built beside the test programs. */
+static inline const char *gpuwork_path(void)
+{
+	static char path[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (path[0])
+		return path;
+	n = readlink("/proc/self/exe", path, sizeof(path) - 16);
+	if (n < 0)
+		return "gpuwork";
+	path[n] = '\0';
+	slash = strrchr(path, '/');
+	strcpy(slash + 1, "gpuwork");
+	return path;
+}
+
+/* Run gpuwork with @args; its exit status. */
+static inline int gpuwork(const char *args)
+{
+	char cmd[PATH_MAX + 256];
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "%s %s", gpuwork_path(), args);
+	st = system(cmd);
+	return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
+}
+
+#endif
