@@ -50,6 +50,11 @@ while [ ! -e /dev/dri/renderD128 ] && [ $i -lt 100 ]; do
 	i=$((i + 1))
 done
 
+# Boot quietly (loglevel=3), but let warnings and oopses the command causes
+# reach the console log: with oops=panic the log buffer is not saved, so the
+# console is the only record of what led to a panic.
+echo 5 >/proc/sys/kernel/printk
+
 # run.sh times the boot up to this marker.
 : >"$R/started"
 /bin/sh "$R/cmd.sh" </dev/null >>"$R/stdout" 2>>"$R/stderr"

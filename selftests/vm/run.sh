@@ -19,6 +19,11 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cache=${GPUPROF_CACHE:-$repo/.deps}/vm
 bug_re='BUG:|WARNING:|Oops|Call Trace|still has objects'
+# A KVM boot that has not reached COMMAND after this long is taken as hung
+# (TCG gets there in ~3 s).
+kvm_boot_limit=30
+auto_kvm=0
+args=("$@")	# for the re-exec when KVM turns out to hang
 
 usage() {
 	echo "usage: $0 [--kver VER] [--timeout SECONDS] [--results DIR] -- COMMAND [ARGS...]" >&2
@@ -93,8 +98,8 @@ fi
 # KVM if it works, else TCG.  Nested KVM has been seen to hang here, so a
 # short trial boot decides, and the verdict is cached per kernel.
 accel=${GPUPROF_VM_ACCEL:-}
+verdict=$cache/accel-$kver
 if [ -z "$accel" ]; then
-	verdict=$cache/accel-$kver
 	if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
 		accel=tcg
 	elif [ -s "$verdict" ]; then
@@ -106,8 +111,11 @@ if [ -z "$accel" ]; then
 				echo "vm: probing KVM (once per kernel, verdict in $verdict)" >&2
 				probe=$cache/kvm-probe-$kver
 				rm -rf "$probe"
-				if GPUPROF_VM_ACCEL=kvm "$here/run.sh" --kver "$kver" \
-					--timeout 60 --results "$probe" -- true \
+				# From /: the caller's directory may not exist
+				# in the guest (e.g. under /tmp).
+				if (cd / && GPUPROF_VM_ACCEL=kvm "$here/run.sh" \
+					--kver "$kver" --timeout $kvm_boot_limit \
+					--results "$probe" -- true) \
 					>/dev/null 2>"$probe.log"; then
 					echo kvm >"$verdict.tmp"
 				else
@@ -119,6 +127,8 @@ if [ -z "$accel" ]; then
 		} 9>"$cache/.probe.lock"
 		accel=$(cat "$verdict")
 	fi
+	# A cached "kvm" may still hang now and then: watch the boot.
+	[ "$accel" = kvm ] && auto_kvm=1
 fi
 case $accel in
 # -arch-capabilities: qemu 7.2 aborts setting that MSR under nested KVM here.
@@ -147,7 +157,8 @@ q() { local s=$1; printf "'%s'" "${s//\'/\'\\\'\'}"; }
 		case $v in GPUPROF_*) echo "export $v=$(q "${!v}")" ;; esac
 	done
 	echo "export GPUPROF_IN_VM=1"
-	echo "cd $(q "$PWD") || exit 126"
+	# /tmp, /var/tmp and /run are the guest's own tmpfs.
+	echo "cd $(q "$PWD") || { echo 'vm: no such directory in the VM' >&2; exit 126; }"
 	printf 'exec'
 	for a in "$@"; do printf ' %s' "$(q "$a")"; done
 	echo
@@ -189,26 +200,51 @@ tails+=($!)
 
 started=0
 timed_out=0
+kvm_hung=0
 deadline=$((t0 + timeout * 1000000))
-while kill -0 "$qpid" 2>/dev/null; do
-	now=${EPOCHREALTIME/./}
-	if [ $started = 0 ] && [ -e "$results/started" ]; then
-		started=1
-		us=$((now - t0))
-		printf 'vm: booted in %d.%02d s (accel %s, kernel %s)\n' \
-			$((us / 1000000)) $((us % 1000000 / 10000)) "$accel" "$kver" >&2
-	fi
-	if [ "$now" -ge $deadline ]; then
-		timed_out=1
-		kill "$qpid" 2>/dev/null || true
+kvm_deadline=$((t0 + kvm_boot_limit * 1000000))
+# bash reports a job killed by a signal ("Aborted ...") on stderr at some
+# later command; keep that out of our stderr (fd 3 is the real one).
+exec 3>&2
+{
+	while kill -0 "$qpid"; do
+		now=${EPOCHREALTIME/./}
+		if [ $started = 0 ] && [ -e "$results/started" ]; then
+			started=1
+			us=$((now - t0))
+			printf 'vm: booted in %d.%02d s (accel %s, kernel %s)\n' \
+				$((us / 1000000)) $((us % 1000000 / 10000)) \
+				"$accel" "$kver" >&3
+		fi
+		if [ "$now" -ge $deadline ]; then
+			timed_out=1
+		elif [ $started = 0 ] && [ $auto_kvm = 1 ] &&
+		     [ "$now" -ge $kvm_deadline ]; then
+			kvm_hung=1
+		else
+			sleep 0.02
+			continue
+		fi
+		kill "$qpid" || true
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			kill -0 "$qpid" || break
+			sleep 0.5
+		done
+		kill -KILL "$qpid" || true
 		break
-	fi
-	sleep 0.02
-done
-wait "$qpid" || true
-qpid=
-wait "${tails[@]}" || true
-tails=()
+	done
+	wait "$qpid" || true
+	qpid=
+	wait "${tails[@]}" || true
+	tails=()
+} 2>/dev/null
+
+if [ $kvm_hung = 1 ]; then
+	echo "vm: KVM boot hung, using TCG from now on ($verdict)" >&2
+	echo tcg >"$verdict.tmp.$$" && mv "$verdict.tmp.$$" "$verdict"
+	[ $keep = 1 ] || rm -rf "$results"
+	exec "$here/run.sh" "${args[@]}"
+fi
 
 fail_msg() { echo "vm: $*" >&2; }
 console_tail() {
@@ -229,7 +265,7 @@ elif [ ! -e "$results/started" ]; then
 elif [ ! -e "$results/status" ] || [ ! -e "$results/dmesg" ]; then
 	# Most likely a kernel panic (oops=panic) while COMMAND ran.
 	fail_msg "the VM stopped before COMMAND finished"
-	grep -aE "$bug_re" "$results/console.log" | sed 's/^/vm: dmesg: /' >&2 || true
+	grep -aE "$bug_re|Kernel panic" "$results/console.log" | sed 's/^/vm: dmesg: /' >&2 || true
 	console_tail
 	rc=125
 else

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Lifetimes: unloading while files are open, many load/start/unload
+ * cycles, unloading while profiling runs, and who may start profiling.
+ * Leaks show as "still has objects" at kmem_cache_destroy in dmesg,
+ * which fails the VM run.
+ */
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "../lib/gpuprof.h"
+#include "../lib/kmod.h"
+
+static int unload_refused(int err)
+{
+	return err == -EBUSY || err == -EAGAIN;
+}
+
+TEST(unload_fails_while_any_file_is_open)
+{
+	static const char *const files[] = {
+		"ctl", "status", "timelines", "marker",
+		"1/name", "1/path", "1/histogram", "1/pctl",
+	};
+	char path[64];
+	size_t i;
+	int fd, err;
+
+	ASSERT_EQ(0, gpuprof_load(NULL));
+	ASSERT_EQ(0, ctl("module lt_open\n"));
+	ASSERT_EQ(1, find_target("lt_open"));
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), GP "/%s", files[i]);
+		fd = open(path, strstr(path, "ctl") || strstr(path, "marker") ?
+			  O_WRONLY : O_RDONLY);
+		ASSERT_LE(0, fd) TH_LOG("%s: %s", path, strerror(errno));
+		err = gpuprof_unload();
+		EXPECT_TRUE(unload_refused(err)) TH_LOG("%s: unload %d", path, err);
+		close(fd);
+	}
+	EXPECT_EQ(0, gpuprof_unload());
+}
+
+TEST(fifty_load_start_stop_unload_cycles)
+{
+	static const char *const modes[] = { "start\n", "startcp\n", "startmp\n" };
+	char cmd[64];
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		ASSERT_EQ(0, gpuprof_load(NULL)) TH_LOG("cycle %d", i);
+		ASSERT_EQ(0, ctl(i % 2 ? "module lt_cycle\n" : "interval 1\n"));
+		ASSERT_EQ(0, ctl(modes[i % 3]));
+		snprintf(cmd, sizeof(cmd), "-n lt_cycle fences %d", 1 + i % 4);
+		ASSERT_EQ(0, gpuwork(cmd));
+		/* Every fourth cycle unloads with profiling running. */
+		if (i % 4)
+			ASSERT_EQ(0, ctl("stop\n"));
+		ASSERT_EQ(0, gpuprof_unload()) TH_LOG("cycle %d", i);
+	}
+}
+
+TEST(unload_with_jobs_in_flight)
+{
+	char cmd[PATH_MAX + 32];
+	int i;
+
+	ASSERT_EQ(0, gpuprof_load(NULL));
+	ASSERT_EQ(0, ctl("interval 1\n"));
+	ASSERT_EQ(0, ctl("start\n"));
+	/* A fence still held when the module goes: its signal finds no probe. */
+	snprintf(cmd, sizeof(cmd), "%s fences 1 2000 &", gpuwork_path());
+	ASSERT_EQ(0, system(cmd));
+	for (i = 0; i < 150 && status_num("jobs_in_flight") < 1; i++)
+		sleep_ms(10);
+	EXPECT_EQ(1, status_num("jobs_in_flight"));
+	ASSERT_EQ(0, gpuprof_unload());
+	/* Let the fence signal with the module gone. */
+	sleep_ms(2000);
+}
+
+/* In a child with no capabilities at all (uid 0 still owns ctl). */
+static int ctl_without_caps(const char *cmd)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {};
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (syscall(SYS_capset, &hdr, data))
+			_exit(100);
+		_exit(-ctl(cmd));
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+TEST(starting_needs_perfmon_or_sys_admin)
+{
+	char mode[32];
+
+	ASSERT_EQ(0, gpuprof_load(NULL));
+	EXPECT_EQ(EPERM, ctl_without_caps("start\n"));
+	EXPECT_EQ(EPERM, ctl_without_caps("startcp\n"));
+	EXPECT_EQ(EPERM, ctl_without_caps("startmp\n"));
+	ASSERT_EQ(0, status_str("mode", mode, sizeof(mode)));
+	EXPECT_STREQ("idle", mode);
+	/* Other commands are for whoever may write ctl. */
+	EXPECT_EQ(0, ctl_without_caps("module lt_nocap\n"));
+	EXPECT_EQ(0, ctl_without_caps("interval 10\n"));
+	EXPECT_EQ(0, gpuprof_unload());
+}
+
+TEST_HARNESS_MAIN
