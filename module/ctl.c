@@ -164,6 +164,9 @@ static int gpuprof_cmd_module(struct gpuprof_cmd *cmd)
 	/* Processes seen so far are matched again, against the new list. */
 	gpuprof_clients_flush();
 	spin_unlock_irq(&gpuprof_data_lock);
+	/* The directories exist when the write returns. */
+	for (i = 0; i < n; i++)
+		gpuprof_target_wait_nodes(new[i]);
 	return 0;
 }
 

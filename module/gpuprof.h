@@ -157,6 +157,7 @@ int gpuprof_target_caches_init(void);
 void gpuprof_target_caches_exit(void);
 struct gpuprof_target *gpuprof_target_new(const char *name, gfp_t gfp);
 void gpuprof_target_publish(struct gpuprof_target *t);
+void gpuprof_target_wait_nodes(struct gpuprof_target *t);
 void gpuprof_target_get(struct gpuprof_target *t);
 void gpuprof_target_put(struct gpuprof_target *t);
 void gpuprof_targets_remove(bool named_only);

@@ -129,6 +129,15 @@ void gpuprof_target_publish(struct gpuprof_target *t)
 	queue_work(gpuprof_wq, &t->node_work);
 }
 
+/*
+ * Wait until @t's files exist; the caller holds a reference (the list's,
+ * under gpuprof_lock).  The work takes no lock a caller of this holds.
+ */
+void gpuprof_target_wait_nodes(struct gpuprof_target *t)
+{
+	flush_work(&t->node_work);
+}
+
 static void gpuprof_target_create_nodes(struct work_struct *work)
 {
 	struct gpuprof_target *t = container_of(work, struct gpuprof_target,

@@ -12,6 +12,7 @@ kver=${KVER:-$("$sel/kver.sh")}
 
 make -s -C "$sel"
 ko=$("$sel/build-module.sh" "$kver" 2>/dev/null)
+fencegen=$("$sel/build-module.sh" "$kver" selftests/fencegen 2>/dev/null)
 
 cd "$repo"
 out=$(mktemp)
@@ -20,5 +21,7 @@ trap 'rm -f "$out"' EXIT
 "$sel/vm/run.sh" --kver "$kver" -- true 2>"$out"
 sed -n "s/^vm: booted in \([0-9.]*\) s (accel \([a-z]*\).*/BENCH vm_boot_to_shell_s \1 s\n# accel \2/p" "$out"
 
-GPUPROF_KO=$ko "$sel/vm/run.sh" --kver "$kver" -- \
-	env GPUPROF_KO="$ko" "$sel/out/bench/module_load_bench"
+# The benchmarks that need the module share one more boot.
+GPUPROF_KO=$ko GPUPROF_FENCEGEN_KO=$fencegen \
+	"$sel/vm/run.sh" --kver "$kver" -- sh -c '
+	for b in "$0"/out/bench/*_bench; do "$b" || exit 1; done' "$sel"

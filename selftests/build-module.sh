@@ -1,27 +1,36 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# build-module.sh KVER: build gpuprof.ko for kernel KVER in its own
-# directory, $GPUPROF_CACHE/build/KVER, and print the module's path.
-# Kbuild puts objects beside the sources, so the directory mirrors the
-# sources as symlinks: builds for several kernels never mix objects.
+# build-module.sh KVER [DIR]: build the module whose Kbuild is in DIR (a
+# path in the repository; default ".", gpuprof.ko) for kernel KVER in a
+# directory of its own, $GPUPROF_CACHE/build/KVER/DIR, and print the
+# module's path.  Kbuild puts objects beside the sources, so that
+# directory mirrors the sources as symlinks: builds for several kernels
+# never mix objects.
 set -eu
 
 kver=$1
+dir=${2:-.}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cache=${GPUPROF_CACHE:-$repo/.deps}
 kdir=/usr/src/linux-headers-$kver
-out=$cache/build/$kver
+out=$cache/build/$kver${2:+/$2}
 
 [ -d "$kdir" ] || { echo "build-module: no headers at $kdir" >&2; exit 1; }
 mkdir -p "$out"
 # Re-mirror each time: sources may have been added or removed.  Only the
 # sources: an in-tree build's objects must not leak in.
 find "$out" -type l -delete
-(cd "$repo" && find Kbuild module uapi -name Kbuild -o -name '*.[ch]') |
+if [ "$dir" = . ]; then
+	sources="Kbuild module uapi"
+else
+	sources=$dir
+fi
+(cd "$repo" && find $sources -name Kbuild -o -name '*.[ch]') |
 while read -r f; do
+	f=${f#"$dir"/}
 	mkdir -p "$out/$(dirname "$f")"
-	ln -s "$repo/$f" "$out/$f"
+	ln -s "$repo/$dir/$f" "$out/$f"
 done
 make -s -C "$kdir" M="$out" modules >&2
-echo "$out/gpuprof.ko"
+ls "$out"/*.ko

@@ -24,7 +24,9 @@ build_failed() {
 make -s -C "$repo" tools || build_failed
 make -s -C "$repo/tools/perf-gpu" SANITIZE=1 || build_failed
 make -s -C "$sel" || build_failed
-ko=$("$sel/build-module.sh" "$kver" 2>"$logs/module-build.err") || {
+ko=$("$sel/build-module.sh" "$kver" 2>"$logs/module-build.err") &&
+fencegen=$("$sel/build-module.sh" "$kver" selftests/fencegen \
+	2>>"$logs/module-build.err") || {
 	cat "$logs/module-build.err" >&2
 	build_failed
 }
@@ -32,6 +34,7 @@ ko=$("$sel/build-module.sh" "$kver" 2>"$logs/module-build.err") || {
 # Tests run the sanitizer build of the tools; the VM runner passes GPUPROF_*
 # variables on to the guest.
 export GPUPROF_PERF_GPU=$repo/tools/perf-gpu/out/asan/perf-gpu
+export GPUPROF_FENCEGEN_KO=$fencegen
 
 # Host unit tests, and the kernel coding style as one more test.
 {

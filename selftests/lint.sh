@@ -17,7 +17,8 @@ lint() {
 
 # Everything but the compat header, with every check on.
 status=0
-lint -f $(ls module/*.[ch] uapi/*.h | grep -v '^module/compat.h$') ||
+lint -f $(ls module/*.[ch] uapi/*.h selftests/fencegen/*.c |
+	grep -v '^module/compat.h$') ||
 	status=1
 # compat.h exists to test LINUX_VERSION_CODE, which an out-of-tree module
 # must do; only those two checks are off for it.

@@ -62,14 +62,15 @@ TEST_F(gp, marker_fires_the_tracepoint)
 	EXPECT_NE(NULL, strstr(self->buf, want)) TH_LOG("%s", self->buf);
 }
 
-TEST_F(gp, stock_perf_records_the_marker)
+/* perf starts slowly under TCG: give it more than the default 30 s. */
+TEST_F_TIMEOUT(gp, stock_perf_records_the_marker, 180)
 {
 	char out[16384];
 
 	if (run_cmd(out, sizeof(out), "perf --version"))
 		SKIP(return, "no perf");
 	ASSERT_EQ(0, run_cmd(out, sizeof(out),
-			     "perf record -q -e gpuprof:gpuprof_mark -o /tmp/mark.data "
+			     "perf record -q -N -B -e gpuprof:gpuprof_mark -o /tmp/mark.data "
 			     "-- sh -c 'echo begin perf_mark > " MARKER "'"))
 		TH_LOG("%s", out);
 	ASSERT_EQ(0, run_cmd(out, sizeof(out), "perf script -i /tmp/mark.data"));

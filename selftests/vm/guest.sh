@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Runs as PID 1 inside the test VM (started by ./init after switch_root into
-# the host's root, which is read-only 9p).  Sets up the usual mounts, loads
+# the host's root, which is read-only 9p).  Checks the usual mounts, loads
 # vgem, runs the command that run.sh wrote to $R/cmd.sh, stores its exit
 # status and the kernel log in $R (the results export) and powers off.
 

@@ -26,7 +26,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp"/{bin,dev,proc,newroot,lib/modules}
 cp "$busybox" "$tmp/bin/busybox"
-for a in sh mount umount insmod mkdir switch_root cat echo; do
+for a in sh mount insmod mkdir cp switch_root; do
 	ln -s busybox "$tmp/bin/$a"
 done
 install -m 755 "$here/init" "$tmp/init"

@@ -47,15 +47,17 @@ case $timeout in ''|*[!0-9]*) echo "vm: --timeout wants whole seconds" >&2; exit
 
 if [ -z "$kver" ]; then
 	# Newest installed amd64 kernel that has its modules.
-	for f in $(ls /boot/vmlinuz-*-amd64 2>/dev/null | sort -V); do
+	for f in $(printf '%s\n' /boot/vmlinuz-*-amd64 | sort -V); do
 		v=${f#/boot/vmlinuz-}
 		[ -d "/lib/modules/$v" ] && kver=$v
 	done
 	[ -n "$kver" ] || { echo "vm: no /boot/vmlinuz-*-amd64 with modules" >&2; exit 126; }
 fi
 kernel=/boot/vmlinuz-$kver
-[ -r "$kernel" ] && [ -d "/lib/modules/$kver" ] ||
-	{ echo "vm: kernel $kver is not installed" >&2; exit 126; }
+if [ ! -r "$kernel" ] || [ ! -d "/lib/modules/$kver" ]; then
+	echo "vm: kernel $kver is not installed" >&2
+	exit 126
+fi
 
 mkdir -p "$cache"
 
@@ -130,8 +132,9 @@ if [ -z "$accel" ]; then
 	# A cached "kvm" may still hang now and then: watch the boot.
 	[ "$accel" = kvm ] && auto_kvm=1
 fi
-case $accel in
 # -arch-capabilities: qemu 7.2 aborts setting that MSR under nested KVM here.
+# shellcheck disable=SC2054 # the commas belong to qemu's option
+case $accel in
 kvm) accel_opts=(-accel kvm -cpu host,-arch-capabilities) ;;
 tcg) accel_opts=(-accel tcg) ;;
 *) echo "vm: GPUPROF_VM_ACCEL must be kvm or tcg" >&2; exit 2 ;;
@@ -149,6 +152,10 @@ for f in started status dmesg stdout stderr console.log qemu.log cmd.sh; do
 done
 : >"$results/stdout"
 : >"$results/stderr"
+
+case $PWD/ in /tmp/*|/var/tmp/*|/run/*|/dev/*|/proc/*|/sys/*)
+	echo "vm: warning: $PWD is hidden in the VM (its own tmpfs or pseudo fs there)" >&2 ;;
+esac
 
 # The guest's command as a /bin/sh script: single-quote every word.
 q() { local s=$1; printf "'%s'" "${s//\'/\'\\\'\'}"; }
@@ -171,6 +178,7 @@ append+=" gpuprof_guest=$here/guest.sh"
 
 qpid=
 tails=()
+# shellcheck disable=SC2317 # called from the trap
 cleanup() {
 	[ -n "$qpid" ] && kill "$qpid" 2>/dev/null
 	[ ${#tails[@]} -gt 0 ] && kill "${tails[@]}" 2>/dev/null
@@ -270,6 +278,7 @@ elif [ ! -e "$results/status" ] || [ ! -e "$results/dmesg" ]; then
 	rc=125
 else
 	rc=$(cat "$results/status")
+	case $rc in ''|*[!0-9]*) fail_msg "bad exit status '$rc'"; rc=125 ;; esac
 	hits=$(grep -aE "$bug_re" "$results/dmesg" || true)
 	if [ -n "$hits" ]; then
 		printf '%s\n' "$hits" | sed 's/^/vm: dmesg: /' >&2
@@ -277,8 +286,8 @@ else
 	fi
 fi
 
-if [ $rc != 0 ] || [ $keep = 1 ]; then
-	[ $rc = 0 ] || fail_msg "results kept in $results"
+if [ "$rc" != 0 ] || [ $keep = 1 ]; then
+	[ "$rc" = 0 ] || fail_msg "results kept in $results"
 else
 	rm -rf "$results"
 fi
