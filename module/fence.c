@@ -173,6 +173,12 @@ static void gpuprof_fence_destroy_probe(void *data, struct dma_fence *fence)
 	struct gpuprof_job *job;
 	unsigned long flags;
 
+	/*
+	 * Most fences die signaled, and their job went at the signal: skip
+	 * the lock.  One signaled before profiling started has no job either.
+	 */
+	if (test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &fence->flags))
+		return;
 	spin_lock_irqsave(&gpuprof_data_lock, flags);
 	job = gpuprof_job_find(fence);
 	if (job)

@@ -23,6 +23,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 
 #include "../uapi/gpuprof.h"
 
@@ -79,7 +80,7 @@ enum {
  * @ended: set by "end": files of the target then return -ENODEV
  * @by_path: @name is matched against the executable path, not the comm
  * @tgid: the one process an automatic target stands for, else 0
- * @hist: histogram keys (struct gpuprof_hkey), data lock
+ * @hist: histogram keys (struct gpuprof_hkey) by key, data lock
  * @nr_keys: keys in @hist
  * @ctxid: the OA context id bound by pctl, valid when @ctxid_bound
  * @ctxid_bound: whether @ctxid is bound
@@ -98,7 +99,7 @@ struct gpuprof_target {
 	bool ended;
 	bool by_path;
 	pid_t tgid;
-	DECLARE_HASHTABLE(hist, 6);
+	struct xarray hist;
 	u32 nr_keys;
 	u64 ctxid;
 	bool ctxid_bound;
@@ -171,8 +172,8 @@ struct gpuprof_pair {
 	u64 value;
 };
 
-u32 gpuprof_target_hist_snapshot(struct gpuprof_target *t,
-				 struct gpuprof_pair *pairs);
+struct gpuprof_pair *gpuprof_target_hist_snapshot(struct gpuprof_target *t,
+						  u32 *npairs);
 
 /* client.c: which target a process's GPU work belongs to */
 int gpuprof_clients_init(void);

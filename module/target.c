@@ -8,28 +8,29 @@
  * once, so the probes can account to it; its files are created afterwards
  * by a work item, as creating a device node sleeps.
  *
- * A histogram is a small hash table of keys.  Most targets use a few
- * timelines or size classes, so keys are allocated as they are first
+ * A histogram is an xarray indexed by key: sparse, as most targets use a
+ * few timelines or size classes, quick to look up from a probe, and
+ * walked in key order when printed.  Keys are allocated as they are first
  * used, from a cache, with GFP_ATOMIC, up to GPUPROF_MAX_HIST_KEYS in all.
+ * The xarray is only touched under the data lock, so its own lock is
+ * always taken with interrupts off.
  */
-#include <linux/hashtable.h>
 #include <linux/kref.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 
 #include "gpuprof.h"
 
 /**
  * struct gpuprof_hkey - one key of a histogram
- * @node: in the target's hist table
  * @key: timeline id or size class
  * @value: samples, jobs or live bytes; keys whose value is 0 are not shown
  * @tick: time profiling: the last sampling interval this key counted, so
  *	a key gets at most one sample per interval
  */
 struct gpuprof_hkey {
-	struct hlist_node node;
 	u32 key;
 	u64 value;
 	u64 tick;
@@ -65,7 +66,7 @@ struct gpuprof_target *gpuprof_target_new(const char *name, gfp_t gfp)
 		goto full;
 	kref_init(&t->ref);
 	INIT_LIST_HEAD(&t->link);
-	hash_init(t->hist);
+	xa_init(&t->hist);
 	mutex_init(&t->node_lock);
 	INIT_WORK(&t->node_work, gpuprof_target_create_nodes);
 	strscpy(t->name, name, sizeof(t->name));
@@ -81,14 +82,13 @@ full:
 static void gpuprof_hist_free(struct gpuprof_target *t)
 {
 	struct gpuprof_hkey *k;
-	struct hlist_node *tmp;
-	int bkt;
+	unsigned long key;
 
-	hash_for_each_safe(t->hist, bkt, tmp, k, node) {
-		hash_del(&k->node);
+	xa_for_each(&t->hist, key, k) {
 		kmem_cache_free(gpuprof_hkey_cache, k);
 		atomic_dec(&gpuprof_nr_hkeys);
 	}
+	xa_destroy(&t->hist);
 	t->nr_keys = 0;
 }
 
@@ -229,9 +229,9 @@ void gpuprof_target_hist_add(struct gpuprof_target *t, u32 key, s64 delta,
 	struct gpuprof_hkey *k;
 
 	lockdep_assert_held(&gpuprof_data_lock);
-	hash_for_each_possible(t->hist, k, node, key)
-		if (k->key == key)
-			goto found;
+	k = xa_load(&t->hist, key);
+	if (k)
+		goto found;
 
 	if (delta <= 0)
 		return;
@@ -241,7 +241,10 @@ void gpuprof_target_hist_add(struct gpuprof_target *t, u32 key, s64 delta,
 	if (!k)
 		goto drop;
 	k->key = key;
-	hash_add(t->hist, &k->node, key);
+	if (xa_err(xa_store(&t->hist, key, k, GFP_ATOMIC | __GFP_NOWARN))) {
+		kmem_cache_free(gpuprof_hkey_cache, k);
+		goto drop;
+	}
 	t->nr_keys++;
 found:
 	if (tick) {
@@ -278,29 +281,43 @@ void gpuprof_targets_hist_clear(void)
 }
 
 /**
- * gpuprof_target_hist_snapshot - copy @t's non-zero keys, sorted by key
+ * gpuprof_target_hist_snapshot - copy @t's non-zero keys, in key order
  * @t: the target
- * @pairs: key/value pairs, room for GPUPROF_MAX_TIMELINES
+ * @npairs: set to the number of pairs
  *
- * Return: the number of pairs.
+ * Return: the pairs (kvfree() them), or NULL when memory is short.
  */
-u32 gpuprof_target_hist_snapshot(struct gpuprof_target *t,
-				 struct gpuprof_pair *pairs)
+struct gpuprof_pair *gpuprof_target_hist_snapshot(struct gpuprof_target *t,
+						  u32 *npairs)
 {
+	struct gpuprof_pair *pairs;
 	struct gpuprof_hkey *k;
-	u32 n = 0;
-	int bkt;
+	unsigned long key;
+	u32 cap, n;
 
-	spin_lock_irq(&gpuprof_data_lock);
-	hash_for_each(t->hist, bkt, k, node) {
-		if (!k->value || n == GPUPROF_MAX_TIMELINES)
+	for (;;) {
+		cap = READ_ONCE(t->nr_keys) + 1;
+		pairs = kvmalloc_array(cap, sizeof(*pairs), GFP_KERNEL);
+		if (!pairs)
+			return NULL;
+		spin_lock_irq(&gpuprof_data_lock);
+		if (t->nr_keys < cap)
+			break;
+		/* Keys came meanwhile: all of them, or it is no snapshot. */
+		spin_unlock_irq(&gpuprof_data_lock);
+		kvfree(pairs);
+	}
+	n = 0;
+	xa_for_each(&t->hist, key, k) {
+		if (!k->value)
 			continue;
-		pairs[n].key = k->key;
+		pairs[n].key = key;
 		pairs[n].value = k->value;
 		n++;
 	}
 	spin_unlock_irq(&gpuprof_data_lock);
-	return n;
+	*npairs = n;
+	return pairs;
 }
 
 int gpuprof_target_caches_init(void)

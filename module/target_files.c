@@ -15,7 +15,7 @@
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
+#include <linux/math64.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -125,15 +125,34 @@ static int gpuprof_path_open(struct inode *inode, struct file *filp)
 	return gpuprof_snap_open_line(filp, path);
 }
 
-static int gpuprof_pair_cmp(const void *a, const void *b)
+/*
+ * @v in decimal at @s, without a NUL; returns the length.  Histograms of
+ * thousands of keys are printed at every open: vsnprintf() would cost
+ * several times more.
+ */
+static size_t gpuprof_put_u64(char *s, u64 v)
 {
-	const struct gpuprof_pair *x = a, *y = b;
+	char tmp[20];
+	size_t n = 0, i;
 
-	return (x->key > y->key) - (x->key < y->key);
+	do {
+		tmp[n++] = '0' + do_div(v, 10);
+	} while (v);
+	for (i = 0; i < n; i++)
+		s[i] = tmp[n - 1 - i];
+	return n;
 }
 
-/* "key value\n": at most 10 + 1 + 20 + 1 bytes. */
-#define GPUPROF_PAIR_TEXT_MAX 32
+static size_t gpuprof_u64_len(u64 v)
+{
+	size_t n = 1;
+
+	while (v >= 10) {
+		v = div_u64(v, 10);
+		n++;
+	}
+	return n;
+}
 
 static int gpuprof_histogram_open(struct inode *inode, struct file *filp)
 {
@@ -143,21 +162,25 @@ static int gpuprof_histogram_open(struct inode *inode, struct file *filp)
 	size_t len = 0;
 	u32 i, n;
 
-	pairs = kvmalloc_array(GPUPROF_MAX_TIMELINES, sizeof(*pairs),
-			       GFP_KERNEL);
+	/* In key order already; size the text exactly. */
+	pairs = gpuprof_target_hist_snapshot(t, &n);
 	if (!pairs)
 		return -ENOMEM;
-	n = gpuprof_target_hist_snapshot(t, pairs);
-	sort(pairs, n, sizeof(*pairs), gpuprof_pair_cmp, NULL);
-
-	snap = gpuprof_snap_alloc((size_t)n * GPUPROF_PAIR_TEXT_MAX);
+	for (i = 0; i < n; i++)
+		len += gpuprof_u64_len(pairs[i].key) +
+		       gpuprof_u64_len(pairs[i].value) + 2;
+	snap = gpuprof_snap_alloc(len);
 	if (!snap) {
 		kvfree(pairs);
 		return -ENOMEM;
 	}
-	for (i = 0; i < n; i++)
-		len += scnprintf(snap->text + len, GPUPROF_PAIR_TEXT_MAX,
-				 "%u %llu\n", pairs[i].key, pairs[i].value);
+	len = 0;
+	for (i = 0; i < n; i++) {
+		len += gpuprof_put_u64(snap->text + len, pairs[i].key);
+		snap->text[len++] = ' ';
+		len += gpuprof_put_u64(snap->text + len, pairs[i].value);
+		snap->text[len++] = '\n';
+	}
 	kvfree(pairs);
 	snap->len = len;
 	snap->target = t;

@@ -13,8 +13,8 @@
 #include "../lib/kmod.h"
 #include "../lib/vgem.h"
 
-#define ROUNDS 7
-#define JOBS 4000
+#define ROUNDS 11
+#define JOBS 20000
 
 /* Jobs per second of one round of JOBS attach + signal pairs. */
 static double fence_rate(int fd, uint32_t handle)
