@@ -20,8 +20,8 @@ repo=$(cd "$here/../.." && pwd)
 cache=${GPUPROF_CACHE:-$repo/.deps}/vm
 bug_re='BUG:|WARNING:|Oops|Call Trace|still has objects'
 # A KVM boot that has not reached COMMAND after this long is taken as hung
-# (TCG gets there in ~3 s).
-kvm_boot_limit=30
+# (TCG gets there in 3 to 6 s, KVM would be quicker still).
+kvm_boot_limit=15
 auto_kvm=0
 args=("$@")	# for the re-exec when KVM turns out to hang
 
@@ -153,7 +153,18 @@ done
 : >"$results/stdout"
 : >"$results/stderr"
 
-case $PWD/ in /tmp/*|/var/tmp/*|/run/*|/dev/*|/proc/*|/sys/*)
+# The guest has its own tmpfs on /tmp, /var/tmp and /run.  A checkout
+# there (CI may clone into /tmp) is exported again and mounted at its own
+# path over the guest's tmpfs, so the repository looks the same inside.
+work_opts=()
+case $repo/ in /tmp/*|/var/tmp/*|/run/*)
+	work_opts=(-fsdev "local,id=work,path=${repo//,/,,},security_model=none,multidevs=remap"
+		   -device virtio-9p-pci,fsdev=work,mount_tag=work)
+	;;
+esac
+case $PWD/ in
+"$repo"/*) ;;
+/tmp/*|/var/tmp/*|/run/*|/dev/*|/proc/*|/sys/*)
 	echo "vm: warning: $PWD is hidden in the VM (its own tmpfs or pseudo fs there)" >&2 ;;
 esac
 
@@ -175,6 +186,7 @@ q() { local s=$1; printf "'%s'" "${s//\'/\'\\\'\'}"; }
 qres=${results//,/,,}
 append="console=ttyS0 quiet loglevel=3 oops=panic panic=-1 rdinit=/init"
 append+=" gpuprof_guest=$here/guest.sh"
+[ ${#work_opts[@]} = 0 ] || append+=" gpuprof_work=$repo"
 
 qpid=
 tails=()
@@ -196,6 +208,7 @@ qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot \
 	-device virtio-9p-pci,fsdev=root,mount_tag=root \
 	-fsdev "local,id=results,path=$qres,security_model=none" \
 	-device virtio-9p-pci,fsdev=results,mount_tag=results \
+	"${work_opts[@]}" \
 	</dev/null >"$results/qemu.log" 2>&1 &
 qpid=$!
 
