@@ -188,8 +188,12 @@ static int gpuprof_start(enum gpuprof_mode mode)
 		return 0;
 	if (gpuprof.mode != GPUPROF_IDLE)
 		return -EBUSY;
-	/* Histograms hold one mode's keys; another mode starts afresh. */
-	if (gpuprof.hist_mode != mode)
+	/*
+	 * Histograms hold one mode's keys; another mode starts afresh.  So
+	 * does memory profiling always: live bytes are a level, and buffers
+	 * released while stopped were not seen going.
+	 */
+	if (gpuprof.hist_mode != mode || mode == GPUPROF_MEMORY)
 		gpuprof_targets_hist_clear();
 	gpuprof.hist_mode = mode;
 

@@ -2,21 +2,47 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The demo inside the test VM: each step is shown as the command a user
-# would type, then its output.
+# would type, then its output.  The GPU is vgem, the kernel's virtual GEM
+# driver: its fences are real dma_fences; the "game" is gpuwork, a test
+# program that submits fences and holds buffers on it.
 ko=$1
-PATH=$(cd "$(dirname "$0")/../tools/perf-gpu" && pwd):$PATH
+sel=$(cd "$(dirname "$0")" && pwd)
+PATH=$sel/../tools/perf-gpu:$sel/out/device:$PATH
 
 step() {
 	printf '\n$ %s\n' "$1"
 	eval "$1"
 }
 
-step 'uname -r'
 step "insmod $ko"
 step 'ls -l /dev/gpuprof'
-step 'cat /dev/gpuprof/status'
-step 'echo interval 50 > /dev/gpuprof/ctl'
-step 'cat /dev/gpuprof/status'
-step '/bin/echo interval 0 > /dev/gpuprof/ctl    # out of range: refused'
+
+echo
+echo "# Coverage: count the GPU jobs of two programs."
+step 'echo module game editor > /dev/gpuprof/ctl'
+step 'echo startcp > /dev/gpuprof/ctl'
+step 'gpuwork -n game fences 25; gpuwork -n editor fences 3; gpuwork -n other fences 9'
+step 'echo stop > /dev/gpuprof/ctl'
+step 'cat /dev/gpuprof/timelines'
+step 'for d in /dev/gpuprof/[0-9]*; do echo "$d $(cat $d/name): $(cat $d/histogram)"; done'
+step "awk '{ jobs += \$2 } END { print jobs, \"jobs\" }' /dev/gpuprof/1/histogram"
+
+echo
+echo "# Time: a job held 1 s, sampled every 50 ms."
+step 'echo reset > /dev/gpuprof/ctl; echo interval 50 > /dev/gpuprof/ctl; echo start > /dev/gpuprof/ctl'
+step 'gpuwork -n game fences 1 1000'
+step 'echo stop > /dev/gpuprof/ctl; cat /dev/gpuprof/1/histogram'
+
+echo
+echo "# Memory: live GPU buffer bytes by size class (20 = up to 1 MiB)."
+step 'echo startmp > /dev/gpuprof/ctl'
+step '(sleep 1 | gpuwork -n game buffer 1048576 >/dev/null &) ; sleep 0.5; cat /dev/gpuprof/1/histogram'
+step 'sleep 1; cat /dev/gpuprof/1/histogram; echo "(empty: the buffer went with its process)"'
+step 'echo end > /dev/gpuprof/ctl; cat /dev/gpuprof/status'
+
+echo
+echo "# Markers from an application, recorded by the distribution's perf."
+step "perf record -q -N -B -e gpuprof:gpuprof_mark -o /tmp/demo.data -- sh -c 'echo begin frame 1 > /dev/gpuprof/marker; echo end frame 1 > /dev/gpuprof/marker'"
+step 'perf script -i /tmp/demo.data'
 step 'perf gpu list'
 step 'rmmod gpuprof'

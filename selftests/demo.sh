@@ -10,6 +10,7 @@ sel=$repo/selftests
 kver=${KVER:-$("$sel/kver.sh")}
 
 make -s -C "$repo" tools
+make -s -C "$sel"
 ko=$("$sel/build-module.sh" "$kver" 2>/dev/null)
 cd "$repo"
 exec "$sel/vm/run.sh" --kver "$kver" -- "$sel/demo-guest.sh" "$ko"

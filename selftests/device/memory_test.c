@@ -126,6 +126,27 @@ TEST_F(gp, buffers_of_other_processes_are_not_counted)
 	ASSERT_EQ(0, ctl("stop\n"));
 }
 
+TEST_F(gp, stop_keeps_live_bytes_and_startmp_starts_afresh)
+{
+	struct holder a;
+	int id;
+
+	ASSERT_EQ(0, ctl("module mem_again\n"));
+	ASSERT_EQ(0, ctl("startmp\n"));
+	ASSERT_EQ(0, hold_buffer(&a, "mem_again", 8192));
+	ASSERT_EQ(0, ctl("stop\n"));
+	id = find_target("mem_again");
+	/* Stopped: the level of the moment stays, though the buffer goes. */
+	ASSERT_EQ(0, release_buffer(&a));
+	ASSERT_LT(0, target_file(id, "histogram", self->buf, sizeof(self->buf)));
+	EXPECT_STREQ("13 8192\n", self->buf);
+	/* Its release was not seen: a new start cannot carry it on. */
+	ASSERT_EQ(0, ctl("startmp\n"));
+	EXPECT_EQ(0, target_file(id, "histogram", self->buf, sizeof(self->buf)));
+	EXPECT_EQ(0, status_num("buffers_live"));
+	ASSERT_EQ(0, ctl("stop\n"));
+}
+
 /*
  * A histogram of several lines read with every buffer size from 1 byte
  * up gives the same text, and reads end at line ends when a line fits.
