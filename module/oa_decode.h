@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gpuprof: decoding i915 OA reports and the OA record stream.  Plain C on
+ * __u32-style types, compiled into the module and into the tools alike
+ * (oa_report.c, oa_stream.c); the formats themselves are in
+ * uapi/gpuprof_oa.h.
+ */
+#ifndef _GPUPROF_OA_DECODE_H
+#define _GPUPROF_OA_DECODE_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+#endif
+
+#include "../uapi/gpuprof_oa.h"
+
+/* Generations whose OA reports differ; 7 is Haswell. */
+#define GPUPROF_OA_GEN_HSW	7
+
+/**
+ * struct gpuprof_oa_layout - where a report format keeps what
+ * @size: bytes of a report
+ * @gen: the generation this layout is for
+ * @n_a40: 40-bit A counters A0.., low 32 bits at @a40_low_off, high 8
+ *	bits one byte each at @a40_high_off
+ * @n_a: 32-bit A counters A@first_a.. at @a_off
+ * @n_b: B counters at @b_off
+ * @n_c: C counters at @c_off
+ */
+struct gpuprof_oa_layout {
+	__u16 size;
+	__u8 gen;
+	__u8 n_a40;
+	__u16 a40_low_off;
+	__u16 a40_high_off;
+	__u8 n_a;
+	__u8 first_a;
+	__u16 a_off;
+	__u8 n_b;
+	__u16 b_off;
+	__u8 n_c;
+	__u16 c_off;
+};
+
+/* The header fields of one report. */
+struct gpuprof_oa_report {
+	__u32 reason;		/* GPUPROF_OA_REASON_* bits; 0 on Haswell */
+	__u32 timestamp;	/* the low 32 bits of the OA timestamp */
+	__u32 ctx_id;		/* GPUPROF_OA_NO_CONTEXT when not valid */
+	__u32 gpu_ticks;	/* GPU clock ticks, gen8+ (0 on Haswell) */
+};
+
+/* Counter deltas summed over pairs of reports. */
+struct gpuprof_oa_deltas {
+	__u64 deltas;		/* pairs summed */
+	__u64 timestamp;	/* OA timestamp ticks */
+	__u64 gpu_ticks;
+	__u64 a[GPUPROF_OA_A_COUNTERS];
+	__u64 b[GPUPROF_OA_B_COUNTERS];
+	__u64 c[GPUPROF_OA_C_COUNTERS];
+};
+
+unsigned int gpuprof_oa_gen_of_device(__u32 device_id);
+int gpuprof_oa_layout(unsigned int gen, __u32 format,
+		      struct gpuprof_oa_layout *out);
+void gpuprof_oa_report_header(const struct gpuprof_oa_layout *l,
+			      const void *report,
+			      struct gpuprof_oa_report *out);
+__u64 gpuprof_oa_a40(const struct gpuprof_oa_layout *l, const void *report,
+		     unsigned int i);
+void gpuprof_oa_accumulate(const struct gpuprof_oa_layout *l,
+			   const void *r0, const void *r1,
+			   struct gpuprof_oa_deltas *acc);
+__u64 gpuprof_oa_unwrap(__u64 last, __u32 ts32);
+
+/* Correlation of the OA timestamp with CLOCK_MONOTONIC. */
+#define GPUPROF_OA_CLOCK_POINTS 16
+
+struct gpuprof_oa_clock {
+	__u64 freq;		/* OA timestamp Hz */
+	unsigned int n;		/* points held, oldest first */
+	__u64 cpu[GPUPROF_OA_CLOCK_POINTS];
+	__u64 gpu[GPUPROF_OA_CLOCK_POINTS];
+};
+
+void gpuprof_oa_clock_init(struct gpuprof_oa_clock *c, __u64 freq);
+int gpuprof_oa_clock_add(struct gpuprof_oa_clock *c, __u64 cpu_ns,
+			 __u64 gpu);
+int gpuprof_oa_clock_to_cpu(const struct gpuprof_oa_clock *c, __u64 gpu,
+			    __u64 *cpu_ns);
+__u64 gpuprof_oa_ticks_to_ns(__u64 ticks, __u64 freq);
+
+/* The OA record stream, parsed as it arrives, records split anywhere. */
+#define GPUPROF_OA_RECORD_MAX	65535	/* a u16 size */
+
+/* Why a stream was refused (struct gpuprof_oa_stream.error). */
+enum gpuprof_oa_error {
+	GPUPROF_OA_OK,
+	GPUPROF_OA_ERR_SIZE,		/* below the header, or wrong for the type */
+	GPUPROF_OA_ERR_NO_INFO,		/* a report before DEVICE_INFO */
+	GPUPROF_OA_ERR_DEVICE,		/* device or format not known */
+	GPUPROF_OA_ERR_VERSION,		/* a version other than 1 */
+	GPUPROF_OA_ERR_TRUNCATED,	/* the stream ended inside a record */
+};
+
+/**
+ * struct gpuprof_oa_stream - parser state of one stream
+ * @buf: room for one record, GPUPROF_OA_RECORD_MAX bytes, the caller's
+ * @have: bytes of the record being assembled in @buf
+ * @size: its size, from its header, once @have covers the header
+ * @info: the DEVICE_INFO, valid when @have_info
+ * @have_info: a valid DEVICE_INFO was seen
+ * @layout: the report layout DEVICE_INFO declared
+ * @error: why the stream was refused; then it takes nothing more
+ * @records: records taken whole, by kind
+ */
+struct gpuprof_oa_stream {
+	__u8 *buf;
+	__u32 have;
+	__u32 size;
+	struct gpuprof_oa_device_info info;
+	bool have_info;
+	struct gpuprof_oa_layout layout;
+	enum gpuprof_oa_error error;
+	__u64 records;
+	__u64 samples;
+	__u64 report_lost;
+	__u64 buffer_lost;
+	__u64 correlations;
+	__u64 unknown;
+};
+
+/*
+ * Called for each valid record, with the header and @h->size - 8 bytes
+ * of payload; SAMPLE records carry @s->layout.size bytes of report.
+ */
+typedef void (*gpuprof_oa_record_fn)(void *arg,
+				     const struct gpuprof_oa_stream *s,
+				     const struct gpuprof_oa_record_header *h,
+				     const void *payload);
+
+void gpuprof_oa_stream_init(struct gpuprof_oa_stream *s, __u8 *buf);
+int gpuprof_oa_stream_feed(struct gpuprof_oa_stream *s, const void *data,
+			   size_t len, gpuprof_oa_record_fn fn, void *arg);
+int gpuprof_oa_stream_end(struct gpuprof_oa_stream *s);
+const char *gpuprof_oa_error_name(enum gpuprof_oa_error e);
+
+#endif /* _GPUPROF_OA_DECODE_H */

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gpuprof: i915 OA report decoding, shared by the module and the tools.
+ *
+ * A report is a header and counters.  Haswell's header is the report id
+ * and the timestamp; gen8 and later add the context id (dword 2, valid
+ * when a bit of dword 0 says so: bit 25 on gen8, 16 later) and GPU clock
+ * ticks (dword 3), and put the reason in dword 0 from bit 19 up (six bits,
+ * seven on gen12).  Counters are 32 bits, except A0..A31 of the
+ * A32u40_A4u32_B8_C8 format: 40 bits, the low 32 in dwords 4..35 and the
+ * high 8 one byte each from byte 160.  Deltas between two reports use the
+ * arithmetic of each counter's width, so a wrap is a small delta.
+ */
+#ifdef __KERNEL__
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/string.h>
+#else
+#include <string.h>
+#endif
+
+#include "oa_decode.h"
+
+/* Little-endian loads at any alignment (reports come from byte streams). */
+static __u32 gpuprof_oa_u32(const void *report, unsigned int off)
+{
+	const __u8 *p = (const __u8 *)report + off;
+
+	return p[0] | (p[1] << 8) | (p[2] << 16) | ((__u32)p[3] << 24);
+}
+
+struct gpuprof_oa_device {
+	__u16 mask;
+	__u16 id;
+	__u8 gen;
+};
+
+/* PCI device ids by generation; exact ids before the ranges they are in. */
+static const struct gpuprof_oa_device gpuprof_oa_devices[] = {
+	{ 0xffff, 0x0a84, 9 },	/* Broxton, amid Haswell's 0x0a.. */
+	{ 0xffff, 0x87c0, 9 },	/* Kaby Lake */
+	{ 0xffff, 0x87ca, 9 },	/* Coffee Lake */
+	{ 0xfff0, 0x22b0, 8 },	/* Cherryview */
+	{ 0xfff0, 0x3180, 9 },	/* Gemini Lake */
+	{ 0xff00, 0x0400, GPUPROF_OA_GEN_HSW },
+	{ 0xff00, 0x0a00, GPUPROF_OA_GEN_HSW },
+	{ 0xff00, 0x0c00, GPUPROF_OA_GEN_HSW },
+	{ 0xff00, 0x0d00, GPUPROF_OA_GEN_HSW },
+	{ 0xff00, 0x1600, 8 },	/* Broadwell */
+	{ 0xff00, 0x1900, 9 },	/* Skylake */
+	{ 0xff00, 0x1a00, 9 },	/* Broxton */
+	{ 0xff00, 0x5a00, 9 },	/* Broxton */
+	{ 0xff00, 0x5900, 9 },	/* Kaby Lake */
+	{ 0xff00, 0x3e00, 9 },	/* Coffee Lake */
+	{ 0xff00, 0x9b00, 9 },	/* Comet Lake */
+	{ 0xff00, 0x8a00, 11 },	/* Ice Lake */
+	{ 0xff00, 0x4500, 11 },	/* Elkhart Lake */
+	{ 0xff00, 0x4e00, 11 },	/* Jasper Lake */
+	{ 0xff00, 0x9a00, 12 },	/* Tiger Lake */
+	{ 0xff00, 0x4c00, 12 },	/* Rocket Lake */
+	{ 0xff00, 0x4600, 12 },	/* Alder Lake */
+	{ 0xff00, 0x4900, 12 },	/* DG1 */
+	{ 0xff00, 0xa700, 12 },	/* Raptor Lake */
+};
+
+/**
+ * gpuprof_oa_gen_of_device - the OA generation of an Intel GPU
+ * @device_id: its PCI device id
+ *
+ * Return: 7 (Haswell), 8, 9, 11 or 12; 0 for a device not known here.
+ */
+unsigned int gpuprof_oa_gen_of_device(__u32 device_id)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(gpuprof_oa_devices); i++)
+		if ((device_id & gpuprof_oa_devices[i].mask) ==
+		    gpuprof_oa_devices[i].id)
+			return gpuprof_oa_devices[i].gen;
+	return 0;
+}
+
+#define L(sz, ...) { .size = sz, __VA_ARGS__ }
+
+/* Byte offsets: Haswell's formats, then those of gen8 and later. */
+static const struct gpuprof_oa_layout gpuprof_oa_hsw[GPUPROF_OA_FORMAT_MAX] = {
+	[GPUPROF_OA_FORMAT_A13] = L(64, .n_a = 13, .a_off = 12),
+	[GPUPROF_OA_FORMAT_A29] = L(128, .n_a = 29, .a_off = 12),
+	[GPUPROF_OA_FORMAT_A13_B8_C8] = L(128, .n_a = 13, .a_off = 12,
+					  .n_b = 8, .b_off = 64,
+					  .n_c = 8, .c_off = 96),
+	[GPUPROF_OA_FORMAT_B4_C8] = L(64, .n_b = 4, .b_off = 16,
+				      .n_c = 8, .c_off = 32),
+	[GPUPROF_OA_FORMAT_A45_B8_C8] = L(256, .n_a = 45, .a_off = 12,
+					  .n_b = 8, .b_off = 192,
+					  .n_c = 8, .c_off = 224),
+	[GPUPROF_OA_FORMAT_B4_C8_A16] = L(128, .n_b = 4, .b_off = 16,
+					  .n_c = 8, .c_off = 32, .n_a = 16,
+					  .first_a = 29, .a_off = 60),
+	[GPUPROF_OA_FORMAT_C4_B8] = L(64, .n_c = 4, .c_off = 16,
+				      .n_b = 8, .b_off = 28),
+};
+
+static const struct gpuprof_oa_layout gpuprof_oa_gen8[GPUPROF_OA_FORMAT_MAX] = {
+	[GPUPROF_OA_FORMAT_C4_B8] = L(64, .n_c = 4, .c_off = 16,
+				      .n_b = 8, .b_off = 32),
+	[GPUPROF_OA_FORMAT_A12] = L(64, .n_a = 12, .first_a = 7, .a_off = 12),
+	[GPUPROF_OA_FORMAT_A12_B8_C8] = L(128, .n_a = 12, .first_a = 7,
+					  .a_off = 12, .n_b = 8, .b_off = 64,
+					  .n_c = 8, .c_off = 96),
+	[GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8] = L(256, .n_a40 = 32,
+						   .a40_low_off = 16,
+						   .a40_high_off = 160,
+						   .n_a = 4, .first_a = 32,
+						   .a_off = 144,
+						   .n_b = 8, .b_off = 192,
+						   .n_c = 8, .c_off = 224),
+};
+
+/**
+ * gpuprof_oa_layout - the layout of @format on generation @gen
+ * @gen: from gpuprof_oa_gen_of_device()
+ * @format: GPUPROF_OA_FORMAT_*
+ * @out: the layout
+ *
+ * Return: 0, or -1 when that generation has no such format.
+ */
+int gpuprof_oa_layout(unsigned int gen, __u32 format,
+		      struct gpuprof_oa_layout *out)
+{
+	const struct gpuprof_oa_layout *table;
+
+	if (format >= GPUPROF_OA_FORMAT_MAX)
+		return -1;
+	switch (gen) {
+	case GPUPROF_OA_GEN_HSW:
+		table = gpuprof_oa_hsw;
+		break;
+	case 8:
+	case 9:
+	case 11:
+	case 12:
+		/* Kernel 6.1 offers all four on gen12 too. */
+		table = gpuprof_oa_gen8;
+		break;
+	default:
+		return -1;
+	}
+	if (!table[format].size)
+		return -1;
+	*out = table[format];
+	out->gen = gen;
+	return 0;
+}
+
+/* Decode the header of @report, which has @l->size bytes. */
+void gpuprof_oa_report_header(const struct gpuprof_oa_layout *l,
+			      const void *report,
+			      struct gpuprof_oa_report *out)
+{
+	__u32 dw0 = gpuprof_oa_u32(report, 0);
+	__u32 valid;
+
+	out->timestamp = gpuprof_oa_u32(report, 4);
+	if (l->gen == GPUPROF_OA_GEN_HSW) {
+		/* No reason field, no context id, no clock in the header. */
+		out->reason = 0;
+		out->ctx_id = GPUPROF_OA_NO_CONTEXT;
+		out->gpu_ticks = 0;
+		return;
+	}
+	out->reason = (dw0 >> 19) & (l->gen >= 12 ? 0x7f : 0x3f);
+	valid = l->gen == 8 ? 1u << 25 : 1u << 16;
+	out->ctx_id = dw0 & valid ? gpuprof_oa_u32(report, 8) :
+		      GPUPROF_OA_NO_CONTEXT;
+	out->gpu_ticks = gpuprof_oa_u32(report, 12);
+}
+
+/* The 40-bit value of counter A@i (i < @l->n_a40). */
+__u64 gpuprof_oa_a40(const struct gpuprof_oa_layout *l, const void *report,
+		     unsigned int i)
+{
+	const __u8 *high = (const __u8 *)report + l->a40_high_off;
+
+	return gpuprof_oa_u32(report, l->a40_low_off + 4 * i) |
+	       ((__u64)high[i] << 32);
+}
+
+static __u32 gpuprof_oa_delta32(const void *r0, const void *r1,
+				unsigned int off)
+{
+	return gpuprof_oa_u32(r1, off) - gpuprof_oa_u32(r0, off);
+}
+
+/**
+ * gpuprof_oa_accumulate - add the deltas from report @r0 to report @r1
+ * @l: their layout
+ * @r0: the earlier report
+ * @r1: the later report
+ * @acc: where the deltas are summed
+ */
+void gpuprof_oa_accumulate(const struct gpuprof_oa_layout *l,
+			   const void *r0, const void *r1,
+			   struct gpuprof_oa_deltas *acc)
+{
+	unsigned int i;
+
+	acc->deltas++;
+	acc->timestamp += gpuprof_oa_delta32(r0, r1, 4);
+	if (l->gen != GPUPROF_OA_GEN_HSW)
+		acc->gpu_ticks += gpuprof_oa_delta32(r0, r1, 12);
+	for (i = 0; i < l->n_a40; i++)
+		acc->a[i] += (gpuprof_oa_a40(l, r1, i) -
+			      gpuprof_oa_a40(l, r0, i)) & ((1ull << 40) - 1);
+	for (i = 0; i < l->n_a; i++)
+		acc->a[l->first_a + i] +=
+			gpuprof_oa_delta32(r0, r1, l->a_off + 4 * i);
+	for (i = 0; i < l->n_b; i++)
+		acc->b[i] += gpuprof_oa_delta32(r0, r1, l->b_off + 4 * i);
+	for (i = 0; i < l->n_c; i++)
+		acc->c[i] += gpuprof_oa_delta32(r0, r1, l->c_off + 4 * i);
+}
+
+/**
+ * gpuprof_oa_unwrap - extend a 32-bit OA timestamp to 64 bits
+ * @last: the previous 64-bit timestamp (or a correlation point)
+ * @ts32: the new low 32 bits
+ *
+ * Return: the value with low bits @ts32 nearest to @last; reports come
+ * in order, so a smaller low half after a large one is a wrap forward.
+ */
+__u64 gpuprof_oa_unwrap(__u64 last, __u32 ts32)
+{
+	__u64 v = (last & ~0xffffffffull) | ts32;
+
+	if (v + 0x80000000ull < last)
+		v += 1ull << 32;
+	else if (v > last + 0x80000000ull && v >= (1ull << 32))
+		v -= 1ull << 32;
+	return v;
+}
+
+/* @ticks of a clock of @freq Hz in ns, without overflow for any u64. */
+__u64 gpuprof_oa_ticks_to_ns(__u64 ticks, __u64 freq)
+{
+	__u64 secs, rest;
+
+	if (!freq)
+		return 0;
+#ifdef __KERNEL__
+	secs = div64_u64_rem(ticks, freq, &rest);
+	return secs * 1000000000ull + div64_u64(rest * 1000000000ull, freq);
+#else
+	secs = ticks / freq;
+	rest = ticks % freq;
+	return secs * 1000000000ull + rest * 1000000000ull / freq;
+#endif
+}
+
+void gpuprof_oa_clock_init(struct gpuprof_oa_clock *c, __u64 freq)
+{
+	memset(c, 0, sizeof(*c));
+	c->freq = freq;
+}
+
+/**
+ * gpuprof_oa_clock_add - add a correlation point
+ * @c: the clock
+ * @cpu_ns: CLOCK_MONOTONIC at the point
+ * @gpu: the 64-bit OA timestamp at the point
+ *
+ * Return: 0, or -1 for a point that does not move both clocks forward.
+ * The oldest point goes when the clock is full.
+ */
+int gpuprof_oa_clock_add(struct gpuprof_oa_clock *c, __u64 cpu_ns, __u64 gpu)
+{
+	if (c->n && (cpu_ns <= c->cpu[c->n - 1] || gpu <= c->gpu[c->n - 1]))
+		return -1;
+	if (c->n == GPUPROF_OA_CLOCK_POINTS) {
+		memmove(c->cpu, c->cpu + 1, sizeof(c->cpu[0]) * (c->n - 1));
+		memmove(c->gpu, c->gpu + 1, sizeof(c->gpu[0]) * (c->n - 1));
+		c->n--;
+	}
+	c->cpu[c->n] = cpu_ns;
+	c->gpu[c->n] = gpu;
+	c->n++;
+	return 0;
+}
+
+/**
+ * gpuprof_oa_clock_to_cpu - CLOCK_MONOTONIC ns of OA timestamp @gpu
+ * @c: the clock
+ * @gpu: a 64-bit OA timestamp
+ * @cpu_ns: the result
+ *
+ * Between two points: linear interpolation between them; outside: from
+ * the nearest point at the nominal frequency.  Return: 0, or -1 when the
+ * clock has no point yet.
+ */
+int gpuprof_oa_clock_to_cpu(const struct gpuprof_oa_clock *c, __u64 gpu,
+			    __u64 *cpu_ns)
+{
+	unsigned int i;
+	__u64 dg, dc;
+
+	if (!c->n)
+		return -1;
+	if (gpu <= c->gpu[0]) {
+		dc = gpuprof_oa_ticks_to_ns(c->gpu[0] - gpu, c->freq);
+		*cpu_ns = dc < c->cpu[0] ? c->cpu[0] - dc : 0;
+		return 0;
+	}
+	for (i = 1; i < c->n; i++) {
+		if (gpu > c->gpu[i])
+			continue;
+		dg = c->gpu[i] - c->gpu[i - 1];
+		dc = c->cpu[i] - c->cpu[i - 1];
+		/* A 128-bit product: points may be hours apart. */
+#ifdef __KERNEL__
+		*cpu_ns = c->cpu[i - 1] +
+			  mul_u64_u64_div_u64(gpu - c->gpu[i - 1], dc, dg);
+#else
+		*cpu_ns = c->cpu[i - 1] +
+			  (__u64)((__uint128_t)(gpu - c->gpu[i - 1]) * dc / dg);
+#endif
+		return 0;
+	}
+	*cpu_ns = c->cpu[c->n - 1] +
+		  gpuprof_oa_ticks_to_ns(gpu - c->gpu[c->n - 1], c->freq);
+	return 0;
+}
