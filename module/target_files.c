@@ -29,8 +29,11 @@ struct gpuprof_snap {
 
 static struct gpuprof_snap *gpuprof_snap_alloc(size_t size)
 {
-	return kvmalloc(struct_size_t(struct gpuprof_snap, text, size),
-			GFP_KERNEL);
+	struct gpuprof_snap *snap;
+
+	/* struct_size() only looks at the type; 6.1 has no struct_size_t(). */
+	snap = kvmalloc(struct_size(snap, text, size), GFP_KERNEL);
+	return snap;
 }
 
 static ssize_t gpuprof_snap_read(struct file *filp, char __user *ubuf,
