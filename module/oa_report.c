@@ -73,6 +73,8 @@ unsigned int gpuprof_oa_gen_of_device(__u32 device_id)
 {
 	size_t i;
 
+	if (device_id > 0xffff)
+		return 0;
 	for (i = 0; i < ARRAY_SIZE(gpuprof_oa_devices); i++)
 		if ((device_id & gpuprof_oa_devices[i].mask) ==
 		    gpuprof_oa_devices[i].id)

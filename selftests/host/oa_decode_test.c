@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The shared OA decoder (module/oa_report.c, module/oa_stream.c) on
+ * reports built by hand, with expectations computed by hand.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "../../module/oa_decode.h"
+
+static void put32(uint8_t *r, unsigned int off, uint32_t v)
+{
+	r[off] = v;
+	r[off + 1] = v >> 8;
+	r[off + 2] = v >> 16;
+	r[off + 3] = v >> 24;
+}
+
+static void put40(uint8_t *r, unsigned int i, uint64_t v)
+{
+	put32(r, 16 + 4 * i, (uint32_t)v);
+	r[160 + i] = v >> 32;
+}
+
+TEST(generation_of_device_ids)
+{
+	EXPECT_EQ(12, gpuprof_oa_gen_of_device(0x9a49));	/* Tiger Lake */
+	EXPECT_EQ(9, gpuprof_oa_gen_of_device(0x0a84));	/* Broxton */
+	EXPECT_EQ(7, gpuprof_oa_gen_of_device(0x0a16));	/* Haswell */
+	EXPECT_EQ(7, gpuprof_oa_gen_of_device(0x0412));
+	EXPECT_EQ(8, gpuprof_oa_gen_of_device(0x1616));	/* Broadwell */
+	EXPECT_EQ(8, gpuprof_oa_gen_of_device(0x22b0));	/* Cherryview */
+	EXPECT_EQ(9, gpuprof_oa_gen_of_device(0x5917));	/* Kaby Lake */
+	EXPECT_EQ(11, gpuprof_oa_gen_of_device(0x8a52));	/* Ice Lake */
+	EXPECT_EQ(12, gpuprof_oa_gen_of_device(0x4680));	/* Alder Lake */
+	EXPECT_EQ(0, gpuprof_oa_gen_of_device(0x1234));
+	EXPECT_EQ(0, gpuprof_oa_gen_of_device(0x10009a49));
+}
+
+TEST(every_format_has_its_size_where_it_exists)
+{
+	static const struct { unsigned int gen, fmt, size; } ok[] = {
+		{ 7, 1, 64 }, { 7, 2, 128 }, { 7, 3, 128 }, { 7, 4, 64 },
+		{ 7, 5, 256 }, { 7, 6, 128 }, { 7, 7, 64 },
+		{ 8, 7, 64 }, { 8, 8, 64 }, { 8, 9, 128 }, { 8, 10, 256 },
+		{ 9, 10, 256 }, { 11, 8, 64 }, { 12, 9, 128 }, { 12, 10, 256 },
+	};
+	static const struct { unsigned int gen, fmt; } missing[] = {
+		{ 7, 8 }, { 7, 10 }, { 8, 5 }, { 12, 1 }, { 12, 0 },
+		{ 12, 11 }, { 10, 10 }, { 0, 10 }, { 12, 0xffffffff },
+	};
+	struct gpuprof_oa_layout l;
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		ASSERT_EQ(0, gpuprof_oa_layout(ok[i].gen, ok[i].fmt, &l));
+		EXPECT_EQ(ok[i].size, l.size);
+		EXPECT_EQ(ok[i].gen, l.gen);
+	}
+	for (i = 0; i < sizeof(missing) / sizeof(missing[0]); i++)
+		EXPECT_EQ(-1, gpuprof_oa_layout(missing[i].gen, missing[i].fmt, &l));
+}
+
+TEST(gen12_header_reason_context_and_ticks)
+{
+	uint8_t r[256] = {};
+	struct gpuprof_oa_layout l;
+	struct gpuprof_oa_report h;
+
+	ASSERT_EQ(0, gpuprof_oa_layout(12, 10, &l));
+	/* Reason TIMER | bit 6 (gen12 only), context valid (bit 16). */
+	put32(r, 0, (0x41u << 19) | (1u << 16) | 0x5);
+	put32(r, 4, 0xdeadbeef);
+	put32(r, 8, 0x1234);
+	put32(r, 12, 777);
+	gpuprof_oa_report_header(&l, r, &h);
+	EXPECT_EQ(0x41, h.reason);
+	EXPECT_EQ(0xdeadbeef, h.timestamp);
+	EXPECT_EQ(0x1234, h.ctx_id);
+	EXPECT_EQ(777, h.gpu_ticks);
+
+	/* Gen9: six reason bits; gen8: the valid bit is 25, not 16. */
+	l.gen = 9;
+	gpuprof_oa_report_header(&l, r, &h);
+	EXPECT_EQ(0x01, h.reason);
+	EXPECT_EQ(0x1234, h.ctx_id);
+	l.gen = 8;
+	put32(r, 0, (0x01u << 19) | (1u << 16));
+	gpuprof_oa_report_header(&l, r, &h);
+	EXPECT_EQ(GPUPROF_OA_NO_CONTEXT, h.ctx_id);
+	put32(r, 0, (0x08u << 19) | (1u << 25));
+	gpuprof_oa_report_header(&l, r, &h);
+	EXPECT_EQ(GPUPROF_OA_REASON_CTX_SWITCH, h.reason);
+	EXPECT_EQ(0x1234, h.ctx_id);
+}
+
+TEST(haswell_has_no_context_and_no_reason)
+{
+	uint8_t r[256];
+	struct gpuprof_oa_layout l;
+	struct gpuprof_oa_report h;
+
+	memset(r, 0xff, sizeof(r));
+	put32(r, 4, 42);
+	ASSERT_EQ(0, gpuprof_oa_layout(7, 5, &l));
+	gpuprof_oa_report_header(&l, r, &h);
+	EXPECT_EQ(0, h.reason);
+	EXPECT_EQ(42, h.timestamp);
+	EXPECT_EQ(GPUPROF_OA_NO_CONTEXT, h.ctx_id);
+	EXPECT_EQ(0, h.gpu_ticks);
+}
+
+TEST(a32u40_deltas_with_40_and_32_bit_wraps)
+{
+	uint8_t r0[256] = {}, r1[256] = {};
+	struct gpuprof_oa_deltas d = {};
+	struct gpuprof_oa_layout l;
+
+	ASSERT_EQ(0, gpuprof_oa_layout(12, 10, &l));
+	put32(r0, 4, 0xfffffff0);	/* timestamp wraps: +0x20 */
+	put32(r1, 4, 0x00000010);
+	put32(r0, 12, 100);		/* clock ticks: +900 */
+	put32(r1, 12, 1000);
+	put40(r0, 5, 0xfffffffff0ull);	/* A5 wraps at 40 bits: +0x20 */
+	put40(r1, 5, 0x0000000010ull);
+	put40(r0, 31, 0x00ffffffffull);	/* A31 carries into the high byte */
+	put40(r1, 31, 0x0100000004ull);
+	put32(r0, 144 + 4, 100);	/* A33 */
+	put32(r1, 144 + 4, 350);
+	put32(r0, 192 + 12, 0xffffffff);	/* B3 wraps at 32 bits */
+	put32(r1, 192 + 12, 1);
+	put32(r0, 224 + 28, 5);		/* C7 */
+	put32(r1, 224 + 28, 12);
+	gpuprof_oa_accumulate(&l, r0, r1, &d);
+	gpuprof_oa_accumulate(&l, r0, r1, &d);
+	EXPECT_EQ(2, d.deltas);
+	EXPECT_EQ(0x40, d.timestamp);
+	EXPECT_EQ(1800, d.gpu_ticks);
+	EXPECT_EQ(0x40, d.a[5]);
+	EXPECT_EQ(10, d.a[31]);
+	EXPECT_EQ(500, d.a[33]);
+	EXPECT_EQ(4, d.b[3]);
+	EXPECT_EQ(14, d.c[7]);
+	EXPECT_EQ(0, d.a[0]);
+	EXPECT_EQ(0, d.a[32]);
+	EXPECT_EQ(0x0100000004ull, gpuprof_oa_a40(&l, r1, 31));
+}
+
+TEST(haswell_a45_b8_c8_offsets)
+{
+	uint8_t r0[256] = {}, r1[256] = {};
+	struct gpuprof_oa_deltas d = {};
+	struct gpuprof_oa_layout l;
+
+	ASSERT_EQ(0, gpuprof_oa_layout(7, 5, &l));
+	put32(r1, 12, 3);		/* A0 */
+	put32(r1, 12 + 44 * 4, 44);	/* A44 */
+	put32(r1, 192, 8);		/* B0 */
+	put32(r1, 252, 9);		/* C7 */
+	put32(r1, 12, 3);
+	gpuprof_oa_accumulate(&l, r0, r1, &d);
+	EXPECT_EQ(3, d.a[0]);
+	EXPECT_EQ(44, d.a[44]);
+	EXPECT_EQ(8, d.b[0]);
+	EXPECT_EQ(9, d.c[7]);
+	EXPECT_EQ(0, d.gpu_ticks);
+}
+
+TEST(gen8_small_formats)
+{
+	uint8_t r0[128] = {}, r1[128] = {};
+	struct gpuprof_oa_deltas d = {};
+	struct gpuprof_oa_layout l;
+
+	/* A12: A7..A18 from byte 12. */
+	ASSERT_EQ(0, gpuprof_oa_layout(9, GPUPROF_OA_FORMAT_A12, &l));
+	put32(r1, 12, 7);
+	put32(r1, 12 + 11 * 4, 18);
+	gpuprof_oa_accumulate(&l, r0, r1, &d);
+	EXPECT_EQ(7, d.a[7]);
+	EXPECT_EQ(18, d.a[18]);
+	EXPECT_EQ(0, d.a[19]);
+
+	/* A12_B8_C8: B from byte 64, C from 96. */
+	memset(&d, 0, sizeof(d));
+	ASSERT_EQ(0, gpuprof_oa_layout(9, GPUPROF_OA_FORMAT_A12_B8_C8, &l));
+	put32(r1, 64 + 4, 21);
+	put32(r1, 96 + 28, 37);
+	gpuprof_oa_accumulate(&l, r0, r1, &d);
+	EXPECT_EQ(21, d.b[1]);
+	EXPECT_EQ(37, d.c[7]);
+
+	/* C4_B8: C0..C3 from byte 16, B from 32 (28 on Haswell). */
+	memset(&d, 0, sizeof(d));
+	memset(r1, 0, sizeof(r1));
+	ASSERT_EQ(0, gpuprof_oa_layout(9, GPUPROF_OA_FORMAT_C4_B8, &l));
+	put32(r1, 16 + 12, 43);
+	put32(r1, 32, 50);
+	gpuprof_oa_accumulate(&l, r0, r1, &d);
+	EXPECT_EQ(43, d.c[3]);
+	EXPECT_EQ(50, d.b[0]);
+	memset(&d, 0, sizeof(d));
+	ASSERT_EQ(0, gpuprof_oa_layout(7, GPUPROF_OA_FORMAT_C4_B8, &l));
+	gpuprof_oa_accumulate(&l, r0, r1, &d);
+	EXPECT_EQ(50, d.b[1]);
+}
+
+TEST(timestamp_unwrap)
+{
+	uint64_t t = 0xf0000000ull;	/* a correlation point */
+	static const uint32_t seq[] = {
+		0x30000000, 0x70000000, 0xb0000000, 0xf0000000, 0x30000000,
+		0x70000000,
+	};
+	static const uint64_t want[] = {
+		0x130000000ull, 0x170000000ull, 0x1b0000000ull,
+		0x1f0000000ull, 0x230000000ull, 0x270000000ull,
+	};
+	size_t i;
+
+	/* Two wraps, each step a quarter of the range. */
+	for (i = 0; i < 6; i++) {
+		t = gpuprof_oa_unwrap(t, seq[i]);
+		EXPECT_EQ(want[i], t);
+	}
+	EXPECT_EQ(0x200000010ull, gpuprof_oa_unwrap(0x1fffffff0ull, 0x10));
+	/* A little backwards across a wrap stays backwards. */
+	EXPECT_EQ(0x1fffffff0ull, gpuprof_oa_unwrap(0x200000010ull, 0xfffffff0));
+	EXPECT_EQ(0x10ull, gpuprof_oa_unwrap(0x5, 0x10));
+	EXPECT_EQ(0xfffffff0ull, gpuprof_oa_unwrap(0x10, 0xfffffff0));
+}
+
+TEST(correlation_interpolates_and_extrapolates)
+{
+	struct gpuprof_oa_clock c;
+	__u64 ns;
+
+	gpuprof_oa_clock_init(&c, 19200000);
+	EXPECT_EQ(-1, gpuprof_oa_clock_to_cpu(&c, 0, &ns));
+	ASSERT_EQ(0, gpuprof_oa_clock_add(&c, 1000000000, 100000000));
+	/* The GPU clock ran 1% fast between these points. */
+	ASSERT_EQ(0, gpuprof_oa_clock_add(&c, 2000000000, 119392000));
+	EXPECT_EQ(-1, gpuprof_oa_clock_add(&c, 2000000000, 119392001));
+	EXPECT_EQ(-1, gpuprof_oa_clock_add(&c, 2000000001, 119392000));
+	ASSERT_EQ(0, gpuprof_oa_clock_to_cpu(&c, 109696000, &ns));
+	EXPECT_EQ(1500000000, ns);
+	/* Outside the points, the nominal rate: 19200 ticks = 1 ms. */
+	ASSERT_EQ(0, gpuprof_oa_clock_to_cpu(&c, 119392000 + 19200, &ns));
+	EXPECT_EQ(2001000000, ns);
+	ASSERT_EQ(0, gpuprof_oa_clock_to_cpu(&c, 100000000 - 19200, &ns));
+	EXPECT_EQ(999000000, ns);
+	EXPECT_EQ(1000000000ull, gpuprof_oa_ticks_to_ns(19200000, 19200000));
+	/* No overflow on the way: 2^56 ticks (a billion hours) at 19.2 MHz. */
+	EXPECT_EQ(3752999689475413333ull,
+		  gpuprof_oa_ticks_to_ns(1ull << 56, 19200000));
+}
+
+TEST(the_clock_keeps_its_newest_points)
+{
+	struct gpuprof_oa_clock c;
+	__u64 ns;
+	int i;
+
+	gpuprof_oa_clock_init(&c, 1000000000);
+	for (i = 1; i <= GPUPROF_OA_CLOCK_POINTS + 4; i++)
+		ASSERT_EQ(0, gpuprof_oa_clock_add(&c, i * 1000ull, i * 2000ull));
+	EXPECT_EQ(GPUPROF_OA_CLOCK_POINTS, c.n);
+	EXPECT_EQ(5000, c.cpu[0]);
+	ASSERT_EQ(0, gpuprof_oa_clock_to_cpu(&c, 11000, &ns));
+	EXPECT_EQ(5500, ns);
+}
+
+TEST_HARNESS_MAIN
