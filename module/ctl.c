@@ -239,7 +239,7 @@ static int gpuprof_cmd_simple(const char *verb)
 		return 0;
 	}
 	if (!strcmp(verb, "reset")) {
-		gpuprof_targets_hist_clear();
+		gpuprof_targets_reset();
 		return 0;
 	}
 	return -EINVAL;

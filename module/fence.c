@@ -40,7 +40,22 @@ struct gpuprof_job {
 	const struct dma_fence *fence;	/* a key only, never dereferenced */
 	struct gpuprof_target *owner;	/* NULL: no target's */
 	u32 timeline;
+	u64 start_ns;			/* running since; set once at the head */
 };
+
+/*
+ * Running intervals of ended jobs, oldest first in a ring, so OA reports
+ * that arrive after the job ended are still attributed (DESIGN.md 5.3).
+ */
+struct gpuprof_run {
+	struct gpuprof_target *owner;
+	u64 start_ns;
+	u64 end_ns;
+};
+
+#define GPUPROF_RUN_HISTORY 4096
+static struct gpuprof_run gpuprof_runs[GPUPROF_RUN_HISTORY];
+static u32 gpuprof_runs_next;	/* where the next run goes */
 
 static struct kmem_cache *gpuprof_job_cache;
 static struct kmem_cache *gpuprof_ctx_cache;
@@ -81,15 +96,32 @@ static struct gpuprof_job *gpuprof_job_find(const struct dma_fence *fence)
 	return NULL;
 }
 
-/* Forget @job; the next job of its context, if any, is running now. */
+/*
+ * Forget @job, which ends now; a running one goes to the history, and the
+ * next job of its context, if any, runs from now.
+ */
 static void gpuprof_job_free(struct gpuprof_job *job)
 {
 	struct gpuprof_ctx *ctx = job->ctx;
+	bool was_running = list_first_entry(&ctx->jobs, struct gpuprof_job,
+					    link) == job;
+	u64 now = ktime_get_ns();
 
+	if (was_running && job->owner) {
+		struct gpuprof_run *run = &gpuprof_runs[gpuprof_runs_next];
+
+		run->owner = job->owner;
+		run->start_ns = job->start_ns;
+		run->end_ns = now;
+		gpuprof_runs_next = (gpuprof_runs_next + 1) % GPUPROF_RUN_HISTORY;
+	}
 	hash_del(&job->node);
 	list_del(&job->link);
 	kmem_cache_free(gpuprof_job_cache, job);
 	gpuprof_nr_jobs--;
+	if (was_running && !list_empty(&ctx->jobs))
+		list_first_entry(&ctx->jobs, struct gpuprof_job,
+				 link)->start_ns = now;
 	if (list_empty(&ctx->jobs)) {
 		hash_del(&ctx->node);
 		list_del(&ctx->link);
@@ -138,6 +170,8 @@ static void gpuprof_fence_init_probe(void *data, struct dma_fence *fence)
 	job->owner = owner;
 	job->timeline = tl;
 	job->ctx = ctx;
+	/* Alone on its context it runs now; else from the previous signal. */
+	job->start_ns = list_empty(&ctx->jobs) ? ktime_get_ns() : 0;
 	list_add_tail(&job->link, &ctx->jobs);
 	hash_add(gpuprof_job_hash, &job->node, (unsigned long)fence);
 	gpuprof_nr_jobs++;
@@ -294,12 +328,66 @@ void gpuprof_fence_set_interval(unsigned int ms)
 void gpuprof_fence_disown_ended(void)
 {
 	struct gpuprof_job *job;
-	int bkt;
+	int bkt, i;
 
 	lockdep_assert_held(&gpuprof_data_lock);
 	hash_for_each(gpuprof_job_hash, bkt, job, node)
 		if (job->owner && READ_ONCE(job->owner->ended))
 			job->owner = NULL;
+	for (i = 0; i < GPUPROF_RUN_HISTORY; i++)
+		if (gpuprof_runs[i].owner &&
+		    READ_ONCE(gpuprof_runs[i].owner->ended))
+			gpuprof_runs[i].owner = NULL;
+}
+
+static int gpuprof_add_unique(struct gpuprof_target **out, int n, int max,
+			      struct gpuprof_target *t)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (out[i] == t)
+			return n;
+	if (n < max)
+		out[n++] = t;
+	return n;
+}
+
+/**
+ * gpuprof_targets_running_at - the targets with a job running at @t_ns
+ * @t_ns: a CLOCK_MONOTONIC time, now or in the recent past
+ * @out: the targets, each once
+ * @max: room in @out
+ *
+ * Called with the data lock held.  Looks at the jobs running now and at
+ * the history of ended ones.  Return: the number of targets in @out.
+ */
+int gpuprof_targets_running_at(u64 t_ns, struct gpuprof_target **out,
+			       int max)
+{
+	struct gpuprof_job *job;
+	struct gpuprof_ctx *ctx;
+	struct gpuprof_run *run;
+	int n = 0;
+	u32 i, idx;
+
+	lockdep_assert_held(&gpuprof_data_lock);
+	list_for_each_entry(ctx, &gpuprof_ctxs, link) {
+		job = list_first_entry(&ctx->jobs, struct gpuprof_job, link);
+		if (job->owner && job->start_ns <= t_ns)
+			n = gpuprof_add_unique(out, n, max, job->owner);
+	}
+	/* Newest first: runs end in order, so stop at one that ended before. */
+	for (i = 1; i <= GPUPROF_RUN_HISTORY; i++) {
+		idx = (gpuprof_runs_next + GPUPROF_RUN_HISTORY - i) %
+		      GPUPROF_RUN_HISTORY;
+		run = &gpuprof_runs[idx];
+		if (!run->end_ns || run->end_ns < t_ns)
+			break;
+		if (run->owner && run->start_ns <= t_ns)
+			n = gpuprof_add_unique(out, n, max, run->owner);
+	}
+	return n;
 }
 
 u32 gpuprof_jobs_in_flight(void)

@@ -26,6 +26,7 @@
 #include <linux/xarray.h>
 
 #include "../uapi/gpuprof.h"
+#include "oa_decode.h"
 
 struct gpuprof_target;
 
@@ -69,6 +70,7 @@ enum {
 	GPUPROF_T_PATH,
 	GPUPROF_T_HISTOGRAM,
 	GPUPROF_T_PCTL,
+	GPUPROF_T_COUNTERS,
 	GPUPROF_T_NR_FILES,
 };
 
@@ -91,6 +93,9 @@ enum {
  * @path: the executable path, "" if not known yet; written once, under the
  *	data lock, with @path_known
  * @path_known: whether @path is final
+ * @oa: OA counter deltas attributed to the target, data lock
+ * @oa_reports: OA reports attributed to it
+ * @oa_gen: the OA generation of the stream they came from
  */
 struct gpuprof_target {
 	struct kref ref;
@@ -109,6 +114,33 @@ struct gpuprof_target {
 	char name[GPUPROF_PATH_MAX + 1];
 	char path[GPUPROF_PATH_MAX + 1];
 	bool path_known;
+	struct gpuprof_oa_deltas oa;
+	u64 oa_reports;
+	unsigned int oa_gen;
+};
+
+enum gpuprof_oa_state {
+	GPUPROF_OA_STREAM_NONE,
+	GPUPROF_OA_STREAM_OPEN,
+	GPUPROF_OA_STREAM_CLOSED,
+	GPUPROF_OA_STREAM_REFUSED,
+};
+
+/* What /dev/gpuprof/oa took and could not; data lock. */
+struct gpuprof_oa_stats {
+	enum gpuprof_oa_state state;
+	enum gpuprof_oa_error last_error;
+	u64 streams;
+	u64 bytes;
+	u64 reports;
+	u64 report_lost;
+	u64 buffer_lost;
+	u64 rejected_streams;
+	u64 unattributed;
+	u64 unplaced;
+	u64 switch_deltas;
+	u64 other_reasons;
+	u64 learned;
 };
 
 /* Counters of what the bounded tables could not take, shown in status. */
@@ -144,6 +176,8 @@ extern const struct gpuprof_file gpuprof_ctl_file;
 extern const struct gpuprof_file gpuprof_status_file;
 extern const struct gpuprof_file gpuprof_timelines_file;
 extern const struct gpuprof_file gpuprof_marker_file;
+extern const struct gpuprof_file gpuprof_oa_file;
+extern struct gpuprof_oa_stats gpuprof_oa_stats;
 
 /* node.c */
 int gpuprof_nodes_init(void);
@@ -166,6 +200,8 @@ void gpuprof_target_hist_add(struct gpuprof_target *t, u32 key, s64 delta,
 			     u64 tick);
 void gpuprof_target_hist_clear(struct gpuprof_target *t);
 void gpuprof_targets_hist_clear(void);
+void gpuprof_target_reset(struct gpuprof_target *t);
+void gpuprof_targets_reset(void);
 
 struct gpuprof_pair {
 	u32 key;
@@ -195,6 +231,11 @@ void gpuprof_fence_stop(void);
 void gpuprof_fence_set_interval(unsigned int ms);
 u32 gpuprof_jobs_in_flight(void);
 void gpuprof_fence_disown_ended(void);
+int gpuprof_targets_running_at(u64 t_ns, struct gpuprof_target **out,
+			       int max);
+
+/* oa.c */
+void gpuprof_oa_disown_ended(void);
 
 /* gem.c: GEM buffers from kprobes, for memory profiling */
 int gpuprof_gem_init(void);
@@ -209,6 +250,7 @@ extern const struct gpuprof_file gpuprof_name_file;
 extern const struct gpuprof_file gpuprof_path_file;
 extern const struct gpuprof_file gpuprof_histogram_file;
 extern const struct gpuprof_file gpuprof_pctl_file;
+extern const struct gpuprof_file gpuprof_counters_file;
 
 /* ctl.c: the parser shared by ctl and pctl */
 #define GPUPROF_CTL_MAX_FIELDS	(GPUPROF_CTL_MAX / 2)

@@ -25,6 +25,7 @@ static const struct gpuprof_file *const gpuprof_global_files[] = {
 	&gpuprof_status_file,
 	&gpuprof_timelines_file,
 	&gpuprof_marker_file,
+	&gpuprof_oa_file,
 };
 
 static struct gpuprof_node *gpuprof_global_nodes[ARRAY_SIZE(gpuprof_global_files)];

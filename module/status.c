@@ -22,14 +22,43 @@ static void gpuprof_show_count(struct seq_file *m, const char *key,
 	seq_printf(m, "%s: %lld\n", key, (long long)atomic64_read(v));
 }
 
+static const char *const gpuprof_oa_state_names[] = {
+	[GPUPROF_OA_STREAM_NONE] = "none",
+	[GPUPROF_OA_STREAM_OPEN] = "open",
+	[GPUPROF_OA_STREAM_CLOSED] = "closed",
+	[GPUPROF_OA_STREAM_REFUSED] = "refused",
+};
+
+static void gpuprof_show_oa(struct seq_file *m,
+			    const struct gpuprof_oa_stats *s)
+{
+	seq_printf(m, "oa_stream: %s\n", gpuprof_oa_state_names[s->state]);
+	if (s->state == GPUPROF_OA_STREAM_REFUSED)
+		seq_printf(m, "oa_stream_error: %s\n",
+			   gpuprof_oa_error_name(s->last_error));
+	seq_printf(m, "oa_streams: %llu\n", s->streams);
+	seq_printf(m, "oa_bytes: %llu\n", s->bytes);
+	seq_printf(m, "oa_reports: %llu\n", s->reports);
+	seq_printf(m, "oa_report_lost: %llu\n", s->report_lost);
+	seq_printf(m, "oa_buffer_lost: %llu\n", s->buffer_lost);
+	seq_printf(m, "oa_rejected_streams: %llu\n", s->rejected_streams);
+	seq_printf(m, "oa_unattributed_reports: %llu\n", s->unattributed);
+	seq_printf(m, "oa_unplaced_reports: %llu\n", s->unplaced);
+	seq_printf(m, "oa_context_switch_deltas: %llu\n", s->switch_deltas);
+	seq_printf(m, "oa_other_reasons: %llu\n", s->other_reasons);
+	seq_printf(m, "oa_learned_contexts: %llu\n", s->learned);
+}
+
 static int gpuprof_status_show(struct seq_file *m, void *v)
 {
+	struct gpuprof_oa_stats oa;
 	struct gpuprof_target *t;
 	u32 targets = 0;
 
 	spin_lock_irq(&gpuprof_data_lock);
 	list_for_each_entry(t, &gpuprof_targets, link)
 		targets++;
+	oa = gpuprof_oa_stats;
 	spin_unlock_irq(&gpuprof_data_lock);
 
 	mutex_lock(&gpuprof_lock);
@@ -52,6 +81,7 @@ static int gpuprof_status_show(struct seq_file *m, void *v)
 	gpuprof_show_count(m, "timeline_names_cut",
 			   &gpuprof_drops.timeline_names_cut);
 	gpuprof_show_count(m, "unreadable_paths", &gpuprof_drops.paths);
+	gpuprof_show_oa(m, &oa);
 	return 0;
 }
 

@@ -147,6 +147,7 @@ static void gpuprof_target_create_nodes(struct work_struct *work)
 		[GPUPROF_T_PATH] = &gpuprof_path_file,
 		[GPUPROF_T_HISTOGRAM] = &gpuprof_histogram_file,
 		[GPUPROF_T_PCTL] = &gpuprof_pctl_file,
+		[GPUPROF_T_COUNTERS] = &gpuprof_counters_file,
 	};
 	char name[32];
 	int i;
@@ -204,6 +205,7 @@ void gpuprof_targets_remove(bool named_only)
 	gpuprof_clients_flush();
 	gpuprof_fence_disown_ended();
 	gpuprof_gem_disown_ended();
+	gpuprof_oa_disown_ended();
 	spin_unlock_irq(&gpuprof_data_lock);
 
 	list_for_each_entry_safe(t, tmp, &ended, link) {
@@ -268,6 +270,25 @@ void gpuprof_target_hist_clear(struct gpuprof_target *t)
 {
 	lockdep_assert_held(&gpuprof_data_lock);
 	gpuprof_hist_free(t);
+}
+
+/* "reset": zero @t's histogram and OA counters; data lock held. */
+void gpuprof_target_reset(struct gpuprof_target *t)
+{
+	lockdep_assert_held(&gpuprof_data_lock);
+	gpuprof_hist_free(t);
+	memset(&t->oa, 0, sizeof(t->oa));
+	t->oa_reports = 0;
+}
+
+void gpuprof_targets_reset(void)
+{
+	struct gpuprof_target *t;
+
+	spin_lock_irq(&gpuprof_data_lock);
+	list_for_each_entry(t, &gpuprof_targets, link)
+		gpuprof_target_reset(t);
+	spin_unlock_irq(&gpuprof_data_lock);
 }
 
 void gpuprof_targets_hist_clear(void)

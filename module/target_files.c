@@ -191,6 +191,52 @@ static int gpuprof_histogram_open(struct inode *inode, struct file *filp)
 	return 0;
 }
 
+/* "name value" lines of the OA counters (DESIGN.md 5.4). */
+static int gpuprof_counters_open(struct inode *inode, struct file *filp)
+{
+	struct gpuprof_target *t = filp->private_data;
+	struct gpuprof_oa_deltas *oa;
+	struct gpuprof_snap *snap;
+	unsigned int i, n_a;
+	u64 reports, mhz;
+	size_t len = 0, size = 4096;
+
+	oa = kmalloc(sizeof(*oa), GFP_KERNEL);
+	snap = gpuprof_snap_alloc(size);
+	if (!oa || !snap) {
+		kfree(oa);
+		kvfree(snap);
+		return -ENOMEM;
+	}
+	spin_lock_irq(&gpuprof_data_lock);
+	*oa = t->oa;
+	reports = t->oa_reports;
+	/* Haswell's A45 format has A counters past A35. */
+	n_a = t->oa_gen == GPUPROF_OA_GEN_HSW ? GPUPROF_OA_A_COUNTERS : 36;
+	spin_unlock_irq(&gpuprof_data_lock);
+
+	/* oa->timestamp holds ns here (see gpuprof_oa_add()). */
+	mhz = oa->timestamp ? div64_u64(oa->gpu_ticks * 1000, oa->timestamp) : 0;
+	len += scnprintf(snap->text + len, size - len,
+			 "gpu_time_ns %llu\ngpu_clock_ticks %llu\n"
+			 "avg_gpu_freq_mhz %llu\nreports %llu\n",
+			 oa->timestamp, oa->gpu_ticks, mhz, reports);
+	for (i = 0; i < n_a; i++)
+		len += scnprintf(snap->text + len, size - len, "a%u %llu\n",
+				 i, oa->a[i]);
+	for (i = 0; i < GPUPROF_OA_B_COUNTERS; i++)
+		len += scnprintf(snap->text + len, size - len, "b%u %llu\n",
+				 i, oa->b[i]);
+	for (i = 0; i < GPUPROF_OA_C_COUNTERS; i++)
+		len += scnprintf(snap->text + len, size - len, "c%u %llu\n",
+				 i, oa->c[i]);
+	kfree(oa);
+	snap->len = len;
+	snap->target = t;
+	filp->private_data = snap;
+	return 0;
+}
+
 #define GPUPROF_SNAP_FOPS(open_fn) {		\
 	.owner = THIS_MODULE,			\
 	.open = open_fn,			\
@@ -205,6 +251,8 @@ static const struct file_operations gpuprof_path_fops =
 	GPUPROF_SNAP_FOPS(gpuprof_path_open);
 static const struct file_operations gpuprof_histogram_fops =
 	GPUPROF_SNAP_FOPS(gpuprof_histogram_open);
+static const struct file_operations gpuprof_counters_fops =
+	GPUPROF_SNAP_FOPS(gpuprof_counters_open);
 
 const struct gpuprof_file gpuprof_name_file = {
 	.name = "name",
@@ -222,6 +270,12 @@ const struct gpuprof_file gpuprof_histogram_file = {
 	.name = "histogram",
 	.mode = 0444,
 	.fops = &gpuprof_histogram_fops,
+};
+
+const struct gpuprof_file gpuprof_counters_file = {
+	.name = "counters",
+	.mode = 0444,
+	.fops = &gpuprof_counters_fops,
 };
 
 /* pctl: "reset", "ctxid HEX", "unbind". */
@@ -244,7 +298,7 @@ static int gpuprof_pctl_run(struct gpuprof_cmd *cmd, void *arg)
 		bind = false;
 	} else if (!strcmp(verb, "reset") && cmd->nfields == 1) {
 		spin_lock_irq(&gpuprof_data_lock);
-		gpuprof_target_hist_clear(t);
+		gpuprof_target_reset(t);
 		spin_unlock_irq(&gpuprof_data_lock);
 		return 0;
 	} else {

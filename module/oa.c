@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gpuprof: /dev/gpuprof/oa, which takes an i915-perf OA record stream
+ * (DESIGN.md section 5) and attributes its reports to targets, and each
+ * target's counters file.
+ *
+ * A report is a time sample at its timestamp, placed on CLOCK_MONOTONIC
+ * through the stream's correlation points.  The counter deltas from the
+ * previous report go to the target bound to the report's context id (pctl
+ * ctxid, or learned: when exactly one target has a job running while that
+ * id is seen), else are split evenly among the targets with a job running
+ * at that time, else to no one (counted).  A delta across a change of
+ * context is not accumulated for either side; one across lost reports is
+ * not taken at all.  In time profiling, a timer report also adds a sample
+ * under the OA unit's own timeline (driver "i915-oa", the metric set).
+ *
+ * One stream at a time: a second writer gets -EBUSY.  A stream the parser
+ * refuses stays refused (-EINVAL) until the file is closed.
+ */
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "gpuprof.h"
+#include "oa_decode.h"
+
+#define GPUPROF_OA_CHUNK	16384
+#define GPUPROF_OA_LEARNED	64
+
+struct gpuprof_oa_in {
+	struct mutex lock;		/* one write at a time */
+	struct gpuprof_oa_stream stream;
+	struct gpuprof_oa_clock clock;
+	bool have_ts;
+	u64 last_ts;			/* 64-bit OA timestamp of the last report */
+	bool have_prev;
+	struct gpuprof_oa_report prev;
+	int timeline;			/* the OA timeline id, or -1 */
+	struct gpuprof_oa_deltas d;	/* scratch, for one report */
+	u8 prev_report[GPUPROF_OA_REPORT_MAX];
+	u8 chunk[GPUPROF_OA_CHUNK];
+	u8 record[GPUPROF_OA_RECORD_MAX];
+};
+
+/* Counters shown in status, and the learned bindings: data lock. */
+struct gpuprof_oa_stats gpuprof_oa_stats;
+static atomic_t gpuprof_oa_writers = ATOMIC_INIT(0);
+
+static struct {
+	u32 ctx_id;
+	struct gpuprof_target *target;
+} gpuprof_oa_learned[GPUPROF_OA_LEARNED];
+static u32 gpuprof_oa_learned_next;
+
+static struct gpuprof_target *gpuprof_oa_bound(u32 ctx_id)
+{
+	struct gpuprof_target *t;
+	int i;
+
+	list_for_each_entry(t, &gpuprof_targets, link)
+		if (t->ctxid_bound && t->ctxid == ctx_id)
+			return t;
+	for (i = 0; i < GPUPROF_OA_LEARNED; i++)
+		if (gpuprof_oa_learned[i].target &&
+		    gpuprof_oa_learned[i].ctx_id == ctx_id)
+			return gpuprof_oa_learned[i].target;
+	return NULL;
+}
+
+static void gpuprof_oa_learn(u32 ctx_id, struct gpuprof_target *t)
+{
+	u32 i = gpuprof_oa_learned_next;
+
+	gpuprof_oa_learned[i].ctx_id = ctx_id;
+	gpuprof_oa_learned[i].target = t;
+	gpuprof_oa_learned_next = (i + 1) % GPUPROF_OA_LEARNED;
+	gpuprof_oa_stats.learned++;
+}
+
+/* Targets leaving: forget what was learned of them.  Data lock held. */
+void gpuprof_oa_disown_ended(void)
+{
+	int i;
+
+	lockdep_assert_held(&gpuprof_data_lock);
+	for (i = 0; i < GPUPROF_OA_LEARNED; i++)
+		if (gpuprof_oa_learned[i].target &&
+		    READ_ONCE(gpuprof_oa_learned[i].target->ended))
+			gpuprof_oa_learned[i].target = NULL;
+}
+
+/* Whom a report of @ctx_id at @t_ns belongs to; data lock held. */
+static int gpuprof_oa_attribute(u32 ctx_id, u64 t_ns,
+				struct gpuprof_target **who, int max)
+{
+	int n;
+
+	if (ctx_id != GPUPROF_OA_NO_CONTEXT) {
+		who[0] = gpuprof_oa_bound(ctx_id);
+		if (who[0])
+			return 1;
+	}
+	n = gpuprof_targets_running_at(t_ns, who, max);
+	if (n == 1 && ctx_id != GPUPROF_OA_NO_CONTEXT)
+		gpuprof_oa_learn(ctx_id, who[0]);
+	return n;
+}
+
+/* Add 1/@n of @d to @t's counters. */
+static void gpuprof_oa_add(struct gpuprof_target *t,
+			   const struct gpuprof_oa_deltas *d, u64 time_ns,
+			   unsigned int gen, unsigned int n)
+{
+	struct gpuprof_oa_deltas *acc = &t->oa;
+	int i;
+
+	acc->deltas++;
+	acc->timestamp += div_u64(time_ns, n);
+	acc->gpu_ticks += div_u64(d->gpu_ticks, n);
+	for (i = 0; i < GPUPROF_OA_A_COUNTERS; i++)
+		acc->a[i] += div_u64(d->a[i], n);
+	for (i = 0; i < GPUPROF_OA_B_COUNTERS; i++)
+		acc->b[i] += div_u64(d->b[i], n);
+	for (i = 0; i < GPUPROF_OA_C_COUNTERS; i++)
+		acc->c[i] += div_u64(d->c[i], n);
+	t->oa_gen = gen;
+}
+
+static void gpuprof_oa_sample(struct gpuprof_oa_in *in, const void *report)
+{
+	const struct gpuprof_oa_layout *l = &in->stream.layout;
+	struct gpuprof_target *who[16];
+	struct gpuprof_oa_deltas *d = NULL;
+	struct gpuprof_oa_report r;
+	u64 ts, t_ns, time_ns = 0;
+	int n, i;
+
+	gpuprof_oa_report_header(l, report, &r);
+	if (!in->have_ts) {
+		/* No correlation point yet: it cannot be placed in time. */
+		spin_lock_irq(&gpuprof_data_lock);
+		gpuprof_oa_stats.unplaced++;
+		spin_unlock_irq(&gpuprof_data_lock);
+		return;
+	}
+	ts = gpuprof_oa_unwrap(in->last_ts, r.timestamp);
+	in->last_ts = ts;
+	gpuprof_oa_clock_to_cpu(&in->clock, ts, &t_ns);
+
+	/* Deltas from the previous report of the same context only. */
+	if (in->have_prev && in->prev.ctx_id == r.ctx_id) {
+		d = &in->d;
+		memset(d, 0, sizeof(*d));
+		gpuprof_oa_accumulate(l, in->prev_report, report, d);
+		time_ns = gpuprof_oa_ticks_to_ns(d->timestamp,
+						 in->stream.info.timestamp_frequency);
+	}
+
+	spin_lock_irq(&gpuprof_data_lock);
+	gpuprof_oa_stats.reports++;
+	if (in->have_prev && in->prev.ctx_id != r.ctx_id)
+		gpuprof_oa_stats.switch_deltas++;
+	if (r.reason & ~(GPUPROF_OA_REASON_TIMER | GPUPROF_OA_REASON_CTX_SWITCH))
+		gpuprof_oa_stats.other_reasons++;
+	n = gpuprof_oa_attribute(r.ctx_id, t_ns, who, ARRAY_SIZE(who));
+	if (!n)
+		gpuprof_oa_stats.unattributed++;
+	for (i = 0; i < n; i++) {
+		if (d)
+			gpuprof_oa_add(who[i], d, time_ns, l->gen, n);
+		who[i]->oa_reports++;
+		if (gpuprof.mode == GPUPROF_TIME && in->timeline >= 0 &&
+		    (r.reason & GPUPROF_OA_REASON_TIMER))
+			gpuprof_target_hist_add(who[i], in->timeline, 1, 0);
+	}
+	spin_unlock_irq(&gpuprof_data_lock);
+
+	memcpy(in->prev_report, report, l->size);
+	in->prev = r;
+	in->have_prev = true;
+}
+
+static void gpuprof_oa_record(void *arg, const struct gpuprof_oa_stream *s,
+			      const struct gpuprof_oa_record_header *h,
+			      const void *payload)
+{
+	struct gpuprof_oa_in *in = arg;
+	const struct gpuprof_oa_correlation *c = payload;
+	int tl;
+
+	switch (h->type) {
+	case GPUPROF_OA_RECORD_SAMPLE:
+		gpuprof_oa_sample(in, payload);
+		break;
+	case GPUPROF_OA_RECORD_REPORT_LOST:
+	case GPUPROF_OA_RECORD_BUFFER_LOST:
+		/* A delta across the gap would count what was lost. */
+		in->have_prev = false;
+		spin_lock_irq(&gpuprof_data_lock);
+		if (h->type == GPUPROF_OA_RECORD_REPORT_LOST)
+			gpuprof_oa_stats.report_lost++;
+		else
+			gpuprof_oa_stats.buffer_lost++;
+		spin_unlock_irq(&gpuprof_data_lock);
+		break;
+	case GPUPROF_OA_RECORD_DEVICE_INFO:
+		gpuprof_oa_clock_init(&in->clock, s->info.timestamp_frequency);
+		in->have_ts = false;
+		in->have_prev = false;
+		spin_lock_irq(&gpuprof_data_lock);
+		tl = gpuprof_timeline_id("i915-oa", s->info.metric_set_name);
+		spin_unlock_irq(&gpuprof_data_lock);
+		in->timeline = tl;
+		break;
+	case GPUPROF_OA_RECORD_TIMESTAMP_CORRELATION:
+		/* A point that goes backwards is ignored, not fatal. */
+		if (gpuprof_oa_clock_add(&in->clock, c->cpu_timestamp,
+					 c->gpu_timestamp) == 0 && !in->have_ts) {
+			in->last_ts = c->gpu_timestamp;
+			in->have_ts = true;
+		}
+		break;
+	}
+}
+
+static int gpuprof_oa_open(struct inode *inode, struct file *filp)
+{
+	struct gpuprof_oa_in *in;
+
+	if (atomic_cmpxchg(&gpuprof_oa_writers, 0, 1))
+		return -EBUSY;
+	in = kvzalloc(sizeof(*in), GFP_KERNEL);
+	if (!in) {
+		atomic_set(&gpuprof_oa_writers, 0);
+		return -ENOMEM;
+	}
+	mutex_init(&in->lock);
+	gpuprof_oa_stream_init(&in->stream, in->record);
+	in->timeline = -1;
+	filp->private_data = in;
+	spin_lock_irq(&gpuprof_data_lock);
+	gpuprof_oa_stats.streams++;
+	gpuprof_oa_stats.state = GPUPROF_OA_STREAM_OPEN;
+	spin_unlock_irq(&gpuprof_data_lock);
+	return 0;
+}
+
+static void gpuprof_oa_refused(struct gpuprof_oa_in *in)
+{
+	spin_lock_irq(&gpuprof_data_lock);
+	gpuprof_oa_stats.rejected_streams++;
+	gpuprof_oa_stats.last_error = in->stream.error;
+	gpuprof_oa_stats.state = GPUPROF_OA_STREAM_REFUSED;
+	spin_unlock_irq(&gpuprof_data_lock);
+}
+
+static ssize_t gpuprof_oa_write(struct file *filp, const char __user *ubuf,
+				size_t len, loff_t *ppos)
+{
+	struct gpuprof_oa_in *in = filp->private_data;
+	size_t done = 0, n;
+	ssize_t ret = 0;
+
+	mutex_lock(&in->lock);
+	if (in->stream.error) {
+		ret = -EINVAL;
+		goto out;
+	}
+	while (done < len) {
+		n = min_t(size_t, len - done, GPUPROF_OA_CHUNK);
+		if (copy_from_user(in->chunk, ubuf + done, n)) {
+			ret = -EFAULT;
+			break;
+		}
+		if (gpuprof_oa_stream_feed(&in->stream, in->chunk, n,
+					   gpuprof_oa_record, in)) {
+			gpuprof_oa_refused(in);
+			ret = -EINVAL;
+			break;
+		}
+		done += n;
+	}
+	spin_lock_irq(&gpuprof_data_lock);
+	gpuprof_oa_stats.bytes += done;
+	spin_unlock_irq(&gpuprof_data_lock);
+out:
+	mutex_unlock(&in->lock);
+	return ret ? ret : done;
+}
+
+static int gpuprof_oa_release(struct inode *inode, struct file *filp)
+{
+	struct gpuprof_oa_in *in = filp->private_data;
+	bool refused = in->stream.error;
+
+	/* A record cut short by the writer going away is refused too. */
+	if (!refused && gpuprof_oa_stream_end(&in->stream))
+		gpuprof_oa_refused(in);
+	spin_lock_irq(&gpuprof_data_lock);
+	if (gpuprof_oa_stats.state == GPUPROF_OA_STREAM_OPEN)
+		gpuprof_oa_stats.state = GPUPROF_OA_STREAM_CLOSED;
+	spin_unlock_irq(&gpuprof_data_lock);
+	mutex_destroy(&in->lock);
+	kvfree(in);
+	atomic_set(&gpuprof_oa_writers, 0);
+	return 0;
+}
+
+static const struct file_operations gpuprof_oa_fops = {
+	.owner = THIS_MODULE,
+	.open = gpuprof_oa_open,
+	.write = gpuprof_oa_write,
+	.release = gpuprof_oa_release,
+	.llseek = noop_llseek,
+};
+
+const struct gpuprof_file gpuprof_oa_file = {
+	.name = "oa",
+	.mode = 0600,
+	.fops = &gpuprof_oa_fops,
+};
