@@ -3,18 +3,19 @@
  * gpuprof: which target a process's GPU work belongs to.
  *
  * A process is matched once, the first time one of its threads submits
- * work while profiling, and the answer is cached in a table keyed by tgid
- * and the start time of the group leader (so a reused pid is a new
- * client).  With names given by "module", a NAME with a '/' matches the
- * executable's path and any other NAME the comm; without names every
- * process gets a target of its own.  The table is bounded: when full, the
- * entries of processes that have exited are swept out, and if none has,
- * the answer is simply not cached (counted as a dropped client).
+ * work while profiling, and the answer is cached in a table keyed by tgid,
+ * the start time of the group leader (so a reused pid is a new client)
+ * and its exec count (so is a process after execve()).  With names given
+ * by "module", a NAME with a '/' matches the executable (the file the
+ * path named when "module" ran: device and inode) and any other NAME the
+ * process name; without names every process gets a target of its own.
+ * The table is bounded: when full, the entries of processes that have
+ * exited are swept out, and if none has, the answer is simply not cached
+ * (counted as a dropped client).
  */
-#include <linux/dcache.h>
-#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/hashtable.h>
+#include <linux/jiffies.h>
 #include <linux/mm_types.h>
 #include <linux/pid.h>
 #include <linux/rcupdate.h>
@@ -23,94 +24,115 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "gpuprof.h"
 
 struct gpuprof_client {
 	struct hlist_node node;
 	pid_t tgid;
 	u64 start_time;
+	u64 exec_id;
 	struct gpuprof_target *target;	/* NULL: matches no target */
 };
 
 static struct kmem_cache *gpuprof_client_cache;
 static DEFINE_HASHTABLE(gpuprof_clients, 10);
 static u32 gpuprof_nr_clients;
-
-/* d_path() output, used under the data lock only. */
-static char gpuprof_path_buf[GPUPROF_PATH_MAX + 1];
+static unsigned long gpuprof_last_sweep;
 
 /*
- * The executable path of @task, in gpuprof_path_buf; NULL when it has
- * none or it is longer than GPUPROF_PATH_MAX (no NAME can be that long).
+ * The process name: the group leader's comm, as a process renames its
+ * threads at will.  Read without task_lock(): that lock is taken with
+ * interrupts on elsewhere, and we hold the data lock, which interrupts
+ * take.  A racing rename gives a mix of two names at worst.
  */
-static const char *gpuprof_exe_path(struct task_struct *task)
+static void gpuprof_process_comm(struct task_struct *task, char *comm)
 {
-	struct file *exe = NULL;
-	const char *path = NULL;
-	struct mm_struct *mm = task->mm;
-
-	if (!mm)
-		return NULL;
-	rcu_read_lock();
-	exe = rcu_dereference(mm->exe_file);
-	if (exe && !get_file_rcu(exe))
-		exe = NULL;
-	rcu_read_unlock();
-	if (!exe)
-		return NULL;
-	path = d_path(&exe->f_path, gpuprof_path_buf, sizeof(gpuprof_path_buf));
-	fput(exe);
-	if (IS_ERR(path)) {
-		atomic64_inc(&gpuprof_drops.paths);
-		return NULL;
-	}
-	return path;
+	memcpy(comm, task->group_leader->comm, TASK_COMM_LEN);
+	comm[TASK_COMM_LEN - 1] = '\0';
 }
 
-static void gpuprof_set_path(struct gpuprof_target *t, const char *path)
+/*
+ * The identity of @task's executable, compared with that of a path NAME
+ * resolved by "module".  Under RCU only: a path lookup (d_path()) takes
+ * locks that must not nest in the data lock.  Return: false if none.
+ */
+static bool gpuprof_exe_id(struct task_struct *task, dev_t *dev,
+			   unsigned long *ino)
 {
-	if (t->path_known || !path)
+	struct file *exe;
+	struct inode *inode;
+	bool found = false;
+
+	if (!task->mm)
+		return false;
+	rcu_read_lock();
+	exe = rcu_dereference(task->mm->exe_file);
+	inode = exe ? READ_ONCE(exe->f_inode) : NULL;
+	if (inode) {
+		*dev = inode->i_sb->s_dev;
+		*ino = inode->i_ino;
+		found = true;
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/*
+ * Have @t learn its path from @task's executable: take a reference to
+ * the file here, print its path later in process context (the target's
+ * work).  Data lock held.
+ */
+static void gpuprof_learn_path(struct gpuprof_target *t,
+			       struct task_struct *task)
+{
+	if (t->path_known || t->path_file || !task->mm)
 		return;
-	strscpy(t->path, path, sizeof(t->path));
-	t->path_known = true;
+	rcu_read_lock();
+	t->path_file = gpuprof_get_exe_file(task->mm);
+	rcu_read_unlock();
+	if (t->path_file)
+		gpuprof_target_kick(t);
 }
 
 static struct gpuprof_target *gpuprof_match(struct task_struct *task)
 {
 	struct gpuprof_target *t;
-	const char *path = NULL;
-	bool path_done = false;
 	char comm[TASK_COMM_LEN];
+	unsigned long ino = 0;
+	dev_t dev = 0;
+	bool have_id;
 
-	get_task_comm(comm, task);
+	gpuprof_process_comm(task, comm);
 	if (!gpuprof.names_given) {
+		/* Its own directory, if it had one before names came and went. */
+		list_for_each_entry(t, &gpuprof_targets, link)
+			if (t->tgid == task->tgid &&
+			    t->start_time == task->group_leader->start_time &&
+			    t->exec_id == READ_ONCE(task->group_leader->self_exec_id))
+				return t;
 		t = gpuprof_target_new(comm, GFP_ATOMIC);
 		if (!t) {
 			atomic64_inc(&gpuprof_drops.targets);
 			return NULL;
 		}
 		t->tgid = task->tgid;
-		gpuprof_set_path(t, gpuprof_exe_path(task));
+		t->start_time = task->group_leader->start_time;
+		t->exec_id = READ_ONCE(task->group_leader->self_exec_id);
 		gpuprof_target_publish(t);
+		gpuprof_learn_path(t, task);
 		return t;
 	}
 
+	have_id = gpuprof_exe_id(task, &dev, &ino);
 	list_for_each_entry(t, &gpuprof_targets, link) {
 		if (t->tgid)
 			continue;	/* automatic targets match no one else */
 		if (t->by_path) {
-			if (!path_done) {
-				path = gpuprof_exe_path(task);
-				path_done = true;
-			}
-			if (path && !strcmp(path, t->name))
+			if (have_id && t->exe_dev == dev && t->exe_ino == ino)
 				return t;
 		} else if (!strcmp(comm, t->name)) {
-			if (!path_done) {
-				path = gpuprof_exe_path(task);
-				path_done = true;
-			}
-			gpuprof_set_path(t, path);
+			gpuprof_learn_path(t, task);
 			return t;
 		}
 	}
@@ -129,12 +151,19 @@ static bool gpuprof_client_alive(const struct gpuprof_client *c)
 	return alive;
 }
 
+/*
+ * Drop the entries of processes that have exited; at most once a second,
+ * as it walks the whole table with interrupts off.
+ */
 static void gpuprof_clients_sweep(void)
 {
 	struct gpuprof_client *c;
 	struct hlist_node *tmp;
 	int bkt;
 
+	if (gpuprof_last_sweep && time_before(jiffies, gpuprof_last_sweep + HZ))
+		return;
+	gpuprof_last_sweep = jiffies;
 	hash_for_each_safe(gpuprof_clients, bkt, tmp, c, node) {
 		if (gpuprof_client_alive(c))
 			continue;
@@ -153,12 +182,14 @@ static void gpuprof_clients_sweep(void)
 struct gpuprof_target *gpuprof_client_target(struct task_struct *task)
 {
 	u64 start = task->group_leader->start_time;
+	u64 exec_id = READ_ONCE(task->group_leader->self_exec_id);
 	struct gpuprof_target *target;
 	struct gpuprof_client *c;
 
 	lockdep_assert_held(&gpuprof_data_lock);
 	hash_for_each_possible(gpuprof_clients, c, node, task->tgid)
-		if (c->tgid == task->tgid && c->start_time == start)
+		if (c->tgid == task->tgid && c->start_time == start &&
+		    c->exec_id == exec_id)
 			return c->target;
 
 	if (gpuprof_nr_clients >= GPUPROF_MAX_CLIENTS)
@@ -178,17 +209,22 @@ struct gpuprof_target *gpuprof_client_target(struct task_struct *task)
 	target = gpuprof_match(task);
 	c->tgid = task->tgid;
 	c->start_time = start;
+	c->exec_id = exec_id;
 	c->target = target;
 	hash_add(gpuprof_clients, &c->node, c->tgid);
 	gpuprof_nr_clients++;
 	return target;
 }
 
-/*
- * Forget every client: their targets may be about to go, or the names to
- * match against have changed.  Called with the data lock held.
+/**
+ * gpuprof_clients_forget - forget clients, so they are matched again
+ * @all: every client (the names to match against changed); else only
+ *	those of ended targets and those that matched nothing (targets
+ *	went, the names may have), keeping automatic targets' processes
+ *
+ * Called with the data lock held.
  */
-void gpuprof_clients_flush(void)
+void gpuprof_clients_forget(bool all)
 {
 	struct gpuprof_client *c;
 	struct hlist_node *tmp;
@@ -196,10 +232,12 @@ void gpuprof_clients_flush(void)
 
 	lockdep_assert_held(&gpuprof_data_lock);
 	hash_for_each_safe(gpuprof_clients, bkt, tmp, c, node) {
+		if (!all && c->target && !READ_ONCE(c->target->ended))
+			continue;
 		hash_del(&c->node);
 		kmem_cache_free(gpuprof_client_cache, c);
+		gpuprof_nr_clients--;
 	}
-	gpuprof_nr_clients = 0;
 }
 
 int gpuprof_clients_init(void)

@@ -30,4 +30,42 @@
 #define gpuprof_assign_str(field, src)	__assign_str(field, src)
 #endif
 
+/*
+ * A reference to an mm's executable, under rcu_read_lock().  6.7 made
+ * files SLAB_TYPESAFE_BY_RCU and get_file_rcu() take the __rcu pointer.
+ */
+#include <linux/fs.h>
+#include <linux/mm_types.h>
+#include <linux/rcupdate.h>
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+static inline struct file *gpuprof_get_exe_file(struct mm_struct *mm)
+{
+	return get_file_rcu(&mm->exe_file);
+}
+#else
+static inline struct file *gpuprof_get_exe_file(struct mm_struct *mm)
+{
+	struct file *f = rcu_dereference(mm->exe_file);
+
+	return f && get_file_rcu(f) ? f : NULL;
+}
+#endif
+
+/* 6.13 replaced hrtimer_init() and setting ->function by hrtimer_setup(). */
+#include <linux/hrtimer.h>
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define gpuprof_hrtimer_setup(timer, fn, clock, mode) \
+	hrtimer_setup(timer, fn, clock, mode)
+#else
+static inline void gpuprof_hrtimer_setup(struct hrtimer *timer,
+					 enum hrtimer_restart (*fn)(struct hrtimer *),
+					 clockid_t clock, enum hrtimer_mode mode)
+{
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
+}
+#endif
+
 #endif /* _GPUPROF_COMPAT_H */

@@ -11,6 +11,8 @@
 #include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
+#include <linux/namei.h>
+#include <linux/path.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -119,11 +121,37 @@ static bool gpuprof_have_name(const char *name)
 	return found;
 }
 
+/*
+ * A path NAME names a file: match processes whose executable is that
+ * file (device and inode), which needs no path lookup in a probe.
+ */
+static int gpuprof_resolve_exe(struct gpuprof_target *t, const char *name)
+{
+	struct inode *inode;
+	struct path path;
+	int err;
+
+	err = kern_path(name, LOOKUP_FOLLOW, &path);
+	if (err)
+		return err;
+	inode = d_backing_inode(path.dentry);
+	if (!S_ISREG(inode->i_mode)) {
+		path_put(&path);
+		return -EINVAL;
+	}
+	t->exe_dev = inode->i_sb->s_dev;
+	t->exe_ino = inode->i_ino;
+	path_put(&path);
+	strscpy(t->path, name, sizeof(t->path));
+	t->path_known = true;
+	return 0;
+}
+
 /* "module NAME...": add targets; "module": remove the named ones. */
 static int gpuprof_cmd_module(struct gpuprof_cmd *cmd)
 {
 	struct gpuprof_target *new[GPUPROF_MODULE_MAX_NAMES];
-	int i, j, n = 0;
+	int i, j, n = 0, err;
 
 	if (cmd->nfields == 1) {
 		gpuprof_targets_remove(true);
@@ -151,8 +179,13 @@ static int gpuprof_cmd_module(struct gpuprof_cmd *cmd)
 		}
 		new[n]->by_path = strchr(name, '/');
 		if (new[n]->by_path) {
-			strscpy(new[n]->path, name, sizeof(new[n]->path));
-			new[n]->path_known = true;
+			err = gpuprof_resolve_exe(new[n], name);
+			if (err) {
+				gpuprof_target_put(new[n]);
+				while (n--)
+					gpuprof_target_put(new[n]);
+				return err;
+			}
 		}
 		n++;
 	}
@@ -162,7 +195,7 @@ static int gpuprof_cmd_module(struct gpuprof_cmd *cmd)
 		gpuprof_target_publish(new[i]);
 	gpuprof.names_given = true;
 	/* Processes seen so far are matched again, against the new list. */
-	gpuprof_clients_flush();
+	gpuprof_clients_forget(true);
 	spin_unlock_irq(&gpuprof_data_lock);
 	/* The directories exist when the write returns. */
 	for (i = 0; i < n; i++)
@@ -188,6 +221,15 @@ static int gpuprof_start(enum gpuprof_mode mode)
 		return 0;
 	if (gpuprof.mode != GPUPROF_IDLE)
 		return -EBUSY;
+
+	/* Probes first, while idle they do nothing: a failure changes nothing. */
+	if (mode == GPUPROF_MEMORY)
+		err = gpuprof_gem_start();
+	else
+		err = gpuprof_fence_start();
+	if (err)
+		return err;
+
 	/*
 	 * Histograms hold one mode's keys; another mode starts afresh.  So
 	 * does memory profiling always: live bytes are a level, and buffers
@@ -196,15 +238,10 @@ static int gpuprof_start(enum gpuprof_mode mode)
 	if (gpuprof.hist_mode != mode || mode == GPUPROF_MEMORY)
 		gpuprof_targets_hist_clear();
 	gpuprof.hist_mode = mode;
-
 	gpuprof_set_mode(mode);
-	if (mode == GPUPROF_MEMORY)
-		err = gpuprof_gem_start();
-	else
-		err = gpuprof_fence_start();
-	if (err)
-		gpuprof_set_mode(GPUPROF_IDLE);
-	return err;
+	if (mode != GPUPROF_MEMORY)
+		gpuprof_fence_run();
+	return 0;
 }
 
 static void gpuprof_stop(void)
@@ -240,6 +277,10 @@ static int gpuprof_cmd_simple(const char *verb)
 	}
 	if (!strcmp(verb, "reset")) {
 		gpuprof_targets_reset();
+		/* Buffers already counted must not be taken off again. */
+		spin_lock_irq(&gpuprof_data_lock);
+		gpuprof_gem_disown(NULL);
+		spin_unlock_irq(&gpuprof_data_lock);
 		return 0;
 	}
 	return -EINVAL;

@@ -24,6 +24,7 @@
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
 
+#include "compat.h"
 #include "gpuprof.h"
 
 struct gpuprof_ctx {
@@ -246,10 +247,14 @@ struct gpuprof_probe {
 	struct tracepoint *tp;
 };
 
+/*
+ * The ends before the beginning: attached in this order and detached in
+ * the reverse, no job is ever seen starting without its end being seen.
+ */
 static struct gpuprof_probe gpuprof_probes[] = {
-	{ "dma_fence_init", gpuprof_fence_init_probe },
 	{ "dma_fence_signaled", gpuprof_fence_signaled_probe },
 	{ "dma_fence_destroy", gpuprof_fence_destroy_probe },
+	{ "dma_fence_init", gpuprof_fence_init_probe },
 };
 
 static void gpuprof_find_tracepoint(struct tracepoint *tp, void *priv)
@@ -284,9 +289,10 @@ static void gpuprof_jobs_free(void)
 }
 
 /**
- * gpuprof_fence_start - attach the probes; in time mode, start sampling
+ * gpuprof_fence_start - attach the probes
  *
- * Called under gpuprof_lock after the mode is set.
+ * Called under gpuprof_lock with the mode still idle, so the probes do
+ * nothing until gpuprof_fence_run() follows.
  */
 int gpuprof_fence_start(void)
 {
@@ -298,16 +304,20 @@ int gpuprof_fence_start(void)
 						gpuprof_probes[i].func, NULL);
 		if (err) {
 			gpuprof_probes_unregister(i);
-			gpuprof_jobs_free();
 			return err;
 		}
 	}
-	if (gpuprof.mode == GPUPROF_TIME) {
-		WRITE_ONCE(gpuprof_timer_ms, gpuprof.interval_ms);
-		hrtimer_start(&gpuprof_timer, ms_to_ktime(gpuprof_timer_ms),
-			      HRTIMER_MODE_REL_SOFT);
-	}
 	return 0;
+}
+
+/* The mode is set: in time profiling, start sampling. */
+void gpuprof_fence_run(void)
+{
+	if (gpuprof.mode != GPUPROF_TIME)
+		return;
+	WRITE_ONCE(gpuprof_timer_ms, gpuprof.interval_ms);
+	hrtimer_start(&gpuprof_timer, ms_to_ktime(gpuprof_timer_ms),
+		      HRTIMER_MODE_REL_SOFT);
 }
 
 /* Called under gpuprof_lock, before the mode goes back to idle. */
@@ -414,8 +424,8 @@ int gpuprof_fence_init(void)
 		kmem_cache_destroy(gpuprof_job_cache);
 		return -ENOMEM;
 	}
-	hrtimer_init(&gpuprof_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	gpuprof_timer.function = gpuprof_timer_fn;
+	gpuprof_hrtimer_setup(&gpuprof_timer, gpuprof_timer_fn, CLOCK_MONOTONIC,
+			      HRTIMER_MODE_REL_SOFT);
 	return 0;
 }
 

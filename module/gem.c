@@ -32,10 +32,12 @@ static struct kmem_cache *gpuprof_buf_cache;
 static DEFINE_HASHTABLE(gpuprof_buf_hash, 12);
 static u32 gpuprof_nr_bufs;
 
-/* The size class of @size: the smallest k with size <= 2^k. */
+/* The size class of @size: the smallest k with size <= 2^k, at most 63. */
 static u32 gpuprof_size_class(u64 size)
 {
-	return size <= 1 ? 0 : fls64(size - 1);
+	if (size <= 1)
+		return 0;
+	return min_t(u32, fls64(size - 1), GPUPROF_MEM_CLASSES - 1);
 }
 
 static struct gpuprof_buf *gpuprof_buf_find(const void *obj)
@@ -76,6 +78,8 @@ static int gpuprof_gem_init_probe(struct kprobe *p, struct pt_regs *regs)
 		gpuprof_buf_free(buf);
 	if (in_task() && !(current->flags & PF_KTHREAD))
 		owner = gpuprof_client_target(current);
+	else
+		atomic64_inc(&gpuprof_drops.unattributed_buffers);
 	if (!owner)
 		goto out;	/* only target's buffers are tracked */
 
@@ -183,6 +187,21 @@ void gpuprof_gem_disown_ended(void)
 	lockdep_assert_held(&gpuprof_data_lock);
 	hash_for_each(gpuprof_buf_hash, bkt, buf, node)
 		if (buf->owner && READ_ONCE(buf->owner->ended))
+			buf->owner = NULL;
+}
+
+/*
+ * "reset": the buffers of @t (NULL: of every target) count no more, so
+ * their release does not take from what is counted after.  Data lock.
+ */
+void gpuprof_gem_disown(struct gpuprof_target *t)
+{
+	struct gpuprof_buf *buf;
+	int bkt;
+
+	lockdep_assert_held(&gpuprof_data_lock);
+	hash_for_each(gpuprof_buf_hash, bkt, buf, node)
+		if (!t || buf->owner == t)
 			buf->owner = NULL;
 }
 

@@ -82,17 +82,22 @@ enum {
  * @ended: set by "end": files of the target then return -ENODEV
  * @by_path: @name is matched against the executable path, not the comm
  * @tgid: the one process an automatic target stands for, else 0
+ * @start_time: with @tgid and @exec_id, which process that is
+ * @exec_id: its group leader's self_exec_id
  * @hist: histogram keys (struct gpuprof_hkey) by key, data lock
  * @nr_keys: keys in @hist
  * @ctxid: the OA context id bound by pctl, valid when @ctxid_bound
  * @ctxid_bound: whether @ctxid is bound
  * @node_lock: serialises creating and destroying @nodes
- * @nodes: the target's files, created in process context by @node_work
- * @node_work: creates the nodes of a target made by a probe
+ * @nodes: the target's files, created in process context by @work
+ * @work: makes the files, and prints @path_file into @path
  * @name: the name given to "module", or the comm of an automatic target
+ * @exe_dev: with @exe_ino, the executable a path NAME resolved to
+ * @exe_ino: see @exe_dev
  * @path: the executable path, "" if not known yet; written once, under the
  *	data lock, with @path_known
  * @path_known: whether @path is final
+ * @path_file: the executable a probe saw, until @work prints its path
  * @oa: OA counter deltas attributed to the target, data lock
  * @oa_reports: OA reports attributed to it
  * @oa_gen: the OA generation of the stream they came from
@@ -104,16 +109,21 @@ struct gpuprof_target {
 	bool ended;
 	bool by_path;
 	pid_t tgid;
+	u64 start_time;
+	u64 exec_id;
 	struct xarray hist;
 	u32 nr_keys;
 	u64 ctxid;
 	bool ctxid_bound;
 	struct mutex node_lock;		/* see @node_lock above */
 	struct gpuprof_node *nodes[GPUPROF_T_NR_FILES];
-	struct work_struct node_work;
+	struct work_struct work;
 	char name[GPUPROF_PATH_MAX + 1];
+	dev_t exe_dev;
+	unsigned long exe_ino;
 	char path[GPUPROF_PATH_MAX + 1];
 	bool path_known;
+	struct file *path_file;
 	struct gpuprof_oa_deltas oa;
 	u64 oa_reports;
 	unsigned int oa_gen;
@@ -154,6 +164,7 @@ struct gpuprof_drops {
 	atomic64_t hist_keys;
 	atomic64_t paths;
 	atomic64_t unattributed_jobs;
+	atomic64_t unattributed_buffers;
 };
 
 /* Global profiler state; gpuprof_lock serialises every change to it. */
@@ -193,6 +204,7 @@ void gpuprof_target_caches_exit(void);
 struct gpuprof_target *gpuprof_target_new(const char *name, gfp_t gfp);
 void gpuprof_target_publish(struct gpuprof_target *t);
 void gpuprof_target_wait_nodes(struct gpuprof_target *t);
+void gpuprof_target_kick(struct gpuprof_target *t);
 void gpuprof_target_get(struct gpuprof_target *t);
 void gpuprof_target_put(struct gpuprof_target *t);
 void gpuprof_targets_remove(bool named_only);
@@ -215,7 +227,7 @@ struct gpuprof_pair *gpuprof_target_hist_snapshot(struct gpuprof_target *t,
 int gpuprof_clients_init(void);
 void gpuprof_clients_exit(void);
 struct gpuprof_target *gpuprof_client_target(struct task_struct *task);
-void gpuprof_clients_flush(void);
+void gpuprof_clients_forget(bool all);
 
 /* timeline.c */
 int gpuprof_timelines_init(void);
@@ -227,6 +239,7 @@ u32 gpuprof_timelines_count(void);
 int gpuprof_fence_init(void);
 void gpuprof_fence_exit(void);
 int gpuprof_fence_start(void);
+void gpuprof_fence_run(void);
 void gpuprof_fence_stop(void);
 void gpuprof_fence_set_interval(unsigned int ms);
 u32 gpuprof_jobs_in_flight(void);
@@ -244,6 +257,7 @@ int gpuprof_gem_start(void);
 void gpuprof_gem_stop(void);
 u32 gpuprof_buffers_live(void);
 void gpuprof_gem_disown_ended(void);
+void gpuprof_gem_disown(struct gpuprof_target *t);
 
 /* target_files.c: the files of a target directory */
 extern const struct gpuprof_file gpuprof_name_file;

@@ -118,7 +118,7 @@ static void __exit gpuprof_exit(void)
 	gpuprof_fence_exit();
 	gpuprof_timelines_exit();
 	spin_lock_irq(&gpuprof_data_lock);
-	gpuprof_clients_flush();
+	gpuprof_clients_forget(true);
 	spin_unlock_irq(&gpuprof_data_lock);
 	gpuprof_clients_exit();
 	destroy_workqueue(gpuprof_wq);

@@ -78,6 +78,8 @@ static int gpuprof_status_show(struct seq_file *m, void *v)
 			   &gpuprof_drops.hist_keys);
 	gpuprof_show_count(m, "unattributed_jobs",
 			   &gpuprof_drops.unattributed_jobs);
+	gpuprof_show_count(m, "unattributed_buffers",
+			   &gpuprof_drops.unattributed_buffers);
 	gpuprof_show_count(m, "timeline_names_cut",
 			   &gpuprof_drops.timeline_names_cut);
 	gpuprof_show_count(m, "unreadable_paths", &gpuprof_drops.paths);

@@ -15,6 +15,8 @@
  * The xarray is only touched under the data lock, so its own lock is
  * always taken with interrupts off.
  */
+#include <linux/file.h>
+#include <linux/fs.h>
 #include <linux/kref.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -44,7 +46,7 @@ static atomic_t gpuprof_last_id = ATOMIC_INIT(0);
 LIST_HEAD(gpuprof_targets);
 atomic_t gpuprof_nr_targets = ATOMIC_INIT(0);
 
-static void gpuprof_target_create_nodes(struct work_struct *work);
+static void gpuprof_target_work(struct work_struct *work);
 
 /**
  * gpuprof_target_new - allocate a target and give it an id
@@ -68,10 +70,8 @@ struct gpuprof_target *gpuprof_target_new(const char *name, gfp_t gfp)
 	INIT_LIST_HEAD(&t->link);
 	xa_init(&t->hist);
 	mutex_init(&t->node_lock);
-	INIT_WORK(&t->node_work, gpuprof_target_create_nodes);
+	INIT_WORK(&t->work, gpuprof_target_work);
 	strscpy(t->name, name, sizeof(t->name));
-	/* Ids are given when a target is made, so they only ever grow. */
-	t->id = atomic_inc_return(&gpuprof_last_id);
 	return t;
 
 full:
@@ -98,6 +98,8 @@ static void gpuprof_target_release(struct kref *ref)
 						ref);
 
 	gpuprof_hist_free(t);
+	if (t->path_file)
+		fput(t->path_file);
 	mutex_destroy(&t->node_lock);
 	kmem_cache_free(gpuprof_target_cache, t);
 	atomic_dec(&gpuprof_nr_targets);
@@ -115,18 +117,31 @@ void gpuprof_target_put(struct gpuprof_target *t)
 }
 
 /**
- * gpuprof_target_publish - put a new target on the list, make its files
+ * gpuprof_target_publish - give a new target its id, put it on the list
  * @t: from gpuprof_target_new()
  *
- * Called with the data lock held; the files are made by a work item,
- * which holds a reference of its own.
+ * Called with the data lock held.  Ids are given here, in list order, so
+ * they only ever grow and a command that fails uses none.  The files are
+ * made by the target's work item.
  */
 void gpuprof_target_publish(struct gpuprof_target *t)
 {
 	lockdep_assert_held(&gpuprof_data_lock);
+	t->id = atomic_inc_return(&gpuprof_last_id);
 	list_add_tail(&t->link, &gpuprof_targets);
+	gpuprof_target_kick(t);
+}
+
+/*
+ * Have @t's work item run: it makes the files and prints a path learned
+ * meanwhile.  Any context; the caller holds a reference (the list's).
+ */
+void gpuprof_target_kick(struct gpuprof_target *t)
+{
 	kref_get(&t->ref);
-	queue_work(gpuprof_wq, &t->node_work);
+	/* Already queued: that run will do it, and holds its own reference. */
+	if (!queue_work(gpuprof_wq, &t->work))
+		kref_put(&t->ref, gpuprof_target_release);
 }
 
 /*
@@ -135,13 +150,11 @@ void gpuprof_target_publish(struct gpuprof_target *t)
  */
 void gpuprof_target_wait_nodes(struct gpuprof_target *t)
 {
-	flush_work(&t->node_work);
+	flush_work(&t->work);
 }
 
-static void gpuprof_target_create_nodes(struct work_struct *work)
+static void gpuprof_target_create_nodes(struct gpuprof_target *t)
 {
-	struct gpuprof_target *t = container_of(work, struct gpuprof_target,
-						node_work);
 	static const struct gpuprof_file *const files[GPUPROF_T_NR_FILES] = {
 		[GPUPROF_T_NAME] = &gpuprof_name_file,
 		[GPUPROF_T_PATH] = &gpuprof_path_file,
@@ -155,6 +168,8 @@ static void gpuprof_target_create_nodes(struct work_struct *work)
 	mutex_lock(&t->node_lock);
 	/* "end" may have come first: then the target has no files at all. */
 	for (i = 0; i < GPUPROF_T_NR_FILES && !READ_ONCE(t->ended); i++) {
+		if (t->nodes[i])
+			continue;
 		snprintf(name, sizeof(name), "%u/%s", t->id, files[i]->name);
 		t->nodes[i] = gpuprof_node_create(files[i], t, name);
 		if (IS_ERR(t->nodes[i]))
@@ -162,6 +177,41 @@ static void gpuprof_target_create_nodes(struct work_struct *work)
 					    PTR_ERR(t->nodes[i]));
 	}
 	mutex_unlock(&t->node_lock);
+}
+
+/* Print the path of the executable a probe took a reference to. */
+static void gpuprof_target_print_path(struct gpuprof_target *t)
+{
+	struct file *exe;
+	char *buf, *path;
+
+	spin_lock_irq(&gpuprof_data_lock);
+	exe = t->path_file;
+	t->path_file = NULL;
+	spin_unlock_irq(&gpuprof_data_lock);
+	if (!exe)
+		return;
+	buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	path = buf ? d_path(&exe->f_path, buf, PATH_MAX) : ERR_PTR(-ENOMEM);
+	spin_lock_irq(&gpuprof_data_lock);
+	if (IS_ERR(path) || strlen(path) > GPUPROF_PATH_MAX) {
+		atomic64_inc(&gpuprof_drops.paths);
+	} else if (!t->path_known) {
+		strscpy(t->path, path, sizeof(t->path));
+		t->path_known = true;
+	}
+	spin_unlock_irq(&gpuprof_data_lock);
+	kfree(buf);
+	fput(exe);
+}
+
+static void gpuprof_target_work(struct work_struct *work)
+{
+	struct gpuprof_target *t = container_of(work, struct gpuprof_target,
+						work);
+
+	gpuprof_target_create_nodes(t);
+	gpuprof_target_print_path(t);
 	gpuprof_target_put(t);
 }
 
@@ -197,12 +247,12 @@ void gpuprof_targets_remove(bool named_only)
 	list_for_each_entry_safe(t, tmp, &gpuprof_targets, link) {
 		if (named_only && t->tgid)
 			continue;
-		/* Also tells a pending node_work not to make the files. */
+		/* Also tells a pending work item not to make the files. */
 		WRITE_ONCE(t->ended, true);
 		list_move_tail(&t->link, &ended);
 	}
 	gpuprof.names_given = false;
-	gpuprof_clients_flush();
+	gpuprof_clients_forget(false);
 	gpuprof_fence_disown_ended();
 	gpuprof_gem_disown_ended();
 	gpuprof_oa_disown_ended();

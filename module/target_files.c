@@ -299,6 +299,7 @@ static int gpuprof_pctl_run(struct gpuprof_cmd *cmd, void *arg)
 	} else if (!strcmp(verb, "reset") && cmd->nfields == 1) {
 		spin_lock_irq(&gpuprof_data_lock);
 		gpuprof_target_reset(t);
+		gpuprof_gem_disown(t);
 		spin_unlock_irq(&gpuprof_data_lock);
 		return 0;
 	} else {

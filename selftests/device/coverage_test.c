@@ -94,6 +94,29 @@ TEST_F(gp, without_names_every_process_gets_a_directory)
 	EXPECT_EQ(0, strncmp(self->buf, gpuwork_path(), strlen(gpuwork_path())));
 }
 
+TEST_F(gp, clearing_names_keeps_a_process_in_its_own_directory)
+{
+	char cmd[PATH_MAX + 64];
+	int ids[16], n, i, named = 0;
+
+	ASSERT_EQ(0, ctl("startcp\n"));
+	/* One process, jobs 400 ms apart, across "module x" and "module". */
+	snprintf(cmd, sizeof(cmd), "%s -n auto_keep fences 5 400 &",
+		 gpuwork_path());
+	ASSERT_EQ(0, system(cmd));
+	ASSERT_LT(0, find_target("auto_keep"));
+	ASSERT_EQ(0, ctl("module someone_else\n"));
+	ASSERT_EQ(0, ctl("module\n"));
+	sleep_ms(2500);
+	ASSERT_EQ(0, ctl("stop\n"));
+	n = target_ids(ids, 16);
+	for (i = 0; i < n; i++)
+		if (target_file(ids[i], "name", self->buf, sizeof(self->buf)) > 0 &&
+		    !strcmp(self->buf, "auto_keep\n"))
+			named++;
+	EXPECT_EQ(1, named);
+}
+
 TEST_F(gp, a_name_with_a_slash_matches_the_executable_path)
 {
 	char cmd[PATH_MAX + 16], want[PATH_MAX + 16];

@@ -104,6 +104,17 @@ BAD(write_over_256_bytes, "module "
     "a b c d e f g h i j k l m n o p a b c d e f g h i j k l m n o p "
     "a b c d e f g h i j k l m n o p a b c d e f g h i j k l m n o p\n");
 
+/* A path NAME must name a regular file that exists now. */
+FIXTURE_VARIANT_ADD(ctl, path_that_does_not_exist) {
+	.cmd = "module /no/such/program\n", .err = -ENOENT,
+};
+FIXTURE_VARIANT_ADD(ctl, path_that_is_not_a_file) {
+	.cmd = "module /dev/null\n", .err = -EINVAL,
+};
+FIXTURE_VARIANT_ADD(ctl, good_name_then_missing_path) {
+	.cmd = "module fine_name /no/such/program\n", .err = -ENOENT,
+};
+
 TEST_F(ctl, is_refused_and_changes_nothing)
 {
 	size_t len = variant->len ? variant->len : strlen(variant->cmd);

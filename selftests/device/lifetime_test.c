@@ -85,6 +85,35 @@ TEST(unload_with_jobs_in_flight)
 	sleep_ms(2000);
 }
 
+TEST(a_start_that_fails_changes_nothing)
+{
+	char mode[32], path[64];
+	int id;
+
+	ASSERT_EQ(0, gpuprof_load(NULL));
+	ASSERT_EQ(0, ctl("module lt_fail\n"));
+	ASSERT_EQ(0, ctl("startcp\n"));
+	ASSERT_EQ(0, gpuwork("-n lt_fail fences 3"));
+	ASSERT_EQ(0, ctl("stop\n"));
+	id = find_target("lt_fail");
+	/* Without drm.ko, memory profiling has nothing to probe. */
+	ASSERT_EQ(0, system("rmmod vgem drm_shmem_helper drm 2>/dev/null"));
+	EXPECT_EQ(-ENOENT, ctl("startmp\n"));
+	EXPECT_EQ(0, system("modprobe vgem"));
+	ASSERT_EQ(0, status_str("mode", mode, sizeof(mode)));
+	EXPECT_STREQ("idle", mode);
+	EXPECT_EQ(3, hist_value(id, timeline_id("vgem", "unbound")));
+	/* Still coverage data: a new startcp adds to it. */
+	snprintf(path, sizeof(path), "/dev/dri/card0");
+	for (int i = 0; i < 100 && access(path, F_OK); i++)
+		sleep_ms(10);
+	ASSERT_EQ(0, ctl("startcp\n"));
+	ASSERT_EQ(0, gpuwork("-n lt_fail fences 2"));
+	ASSERT_EQ(0, ctl("stop\n"));
+	EXPECT_EQ(5, hist_value(id, timeline_id("vgem", "unbound")));
+	EXPECT_EQ(0, gpuprof_unload());
+}
+
 /* In a child with no capabilities at all (uid 0 still owns ctl). */
 static int ctl_without_caps(const char *cmd)
 {

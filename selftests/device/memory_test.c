@@ -147,6 +147,26 @@ TEST_F(gp, stop_keeps_live_bytes_and_startmp_starts_afresh)
 	ASSERT_EQ(0, ctl("stop\n"));
 }
 
+TEST_F(gp, reset_forgets_the_buffers_it_zeroed)
+{
+	struct holder a, b;
+	int id;
+
+	ASSERT_EQ(0, ctl("module mem_reset\n"));
+	ASSERT_EQ(0, ctl("startmp\n"));
+	ASSERT_EQ(0, hold_buffer(&a, "mem_reset", 1 << 20));
+	ASSERT_EQ(0, ctl("reset\n"));
+	ASSERT_EQ(0, hold_buffer(&b, "mem_reset", 1 << 20));
+	id = find_target("mem_reset");
+	/* A goes: it was counted before the reset, not after. */
+	ASSERT_EQ(0, release_buffer(&a));
+	ASSERT_LT(0, target_file(id, "histogram", self->buf, sizeof(self->buf)));
+	EXPECT_STREQ("20 1048576\n", self->buf);
+	ASSERT_EQ(0, release_buffer(&b));
+	EXPECT_EQ(0, target_file(id, "histogram", self->buf, sizeof(self->buf)));
+	ASSERT_EQ(0, ctl("stop\n"));
+}
+
 /*
  * A histogram of several lines read with every buffer size from 1 byte
  * up gives the same text, and reads end at line ends when a line fits.
