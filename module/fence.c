@@ -9,7 +9,8 @@
  * oldest job in flight on a context is the one running: a job runs from
  * max(its init, the previous job's signal on its context) to its signal.
  * Jobs are kept per context in init order; the head of each list is
- * running.
+ * running.  Fences that only gather others (chain, array, the stub) are
+ * no jobs, and of drm_sched's pair only the "finished" fence is one.
  *
  * Time profiling counts, per sampling interval, one sample for every
  * (target, timeline) that had a job running at some point of it: at each
@@ -130,6 +131,47 @@ static void gpuprof_job_free(struct gpuprof_job *job)
 	}
 }
 
+/* Fences that are not jobs: containers of other fences, and the stub. */
+static bool gpuprof_fence_is_container(const char *driver)
+{
+	return !strcmp(driver, "dma_fence_chain") ||
+	       !strcmp(driver, "dma_fence_array") || !strcmp(driver, "stub");
+}
+
+/*
+ * drm_sched makes two fences per job, back to back in the submitting
+ * task: "scheduled" on context c, then "finished" on c + 1, with one lock
+ * and one seqno.  The finished fence is the job; the last fence seen
+ * initialised tells when the one before it was its scheduled half.
+ */
+static struct {
+	const struct dma_fence *fence;
+	spinlock_t *lock;	/* compared, never taken */
+	u64 context;
+	u64 seqno;
+} gpuprof_last_init;
+
+static void gpuprof_drop_sched_half(const struct dma_fence *fence,
+				    const char *driver)
+{
+	struct gpuprof_job *half;
+
+	if (gpuprof_last_init.fence && !strcmp(driver, "drm_sched") &&
+	    fence->lock == gpuprof_last_init.lock &&
+	    fence->seqno == gpuprof_last_init.seqno &&
+	    fence->context == gpuprof_last_init.context + 1) {
+		half = gpuprof_job_find(gpuprof_last_init.fence);
+		if (half) {
+			half->owner = NULL;	/* no run of its own either */
+			gpuprof_job_free(half);
+		}
+	}
+	gpuprof_last_init.fence = fence;
+	gpuprof_last_init.lock = fence->lock;
+	gpuprof_last_init.context = fence->context;
+	gpuprof_last_init.seqno = fence->seqno;
+}
+
 static void gpuprof_fence_init_probe(void *data, struct dma_fence *fence)
 {
 	const char *driver = fence->ops->get_driver_name(fence);
@@ -140,6 +182,8 @@ static void gpuprof_fence_init_probe(void *data, struct dma_fence *fence)
 	unsigned long flags;
 	int tl;
 
+	if (gpuprof_fence_is_container(driver))
+		return;
 	spin_lock_irqsave(&gpuprof_data_lock, flags);
 	if (gpuprof.mode != GPUPROF_TIME && gpuprof.mode != GPUPROF_COVERAGE)
 		goto out;
@@ -147,6 +191,7 @@ static void gpuprof_fence_init_probe(void *data, struct dma_fence *fence)
 	job = gpuprof_job_find(fence);
 	if (job)
 		gpuprof_job_free(job);
+	gpuprof_drop_sched_half(fence, driver);
 
 	tl = gpuprof_timeline_id(driver, timeline);
 	if (tl < 0)
@@ -283,6 +328,7 @@ static void gpuprof_jobs_free(void)
 	int bkt;
 
 	spin_lock_irq(&gpuprof_data_lock);
+	gpuprof_last_init.fence = NULL;
 	hash_for_each_safe(gpuprof_job_hash, bkt, tmp, job, node)
 		gpuprof_job_free(job);
 	spin_unlock_irq(&gpuprof_data_lock);

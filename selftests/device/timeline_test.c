@@ -41,6 +41,30 @@ TEST_F(gp, one_key_per_driver_and_timeline)
 	EXPECT_STREQ("0 2\n1 3\n2 1\n", self->buf);
 }
 
+TEST_F(gp, a_drm_sched_job_is_one_job_and_containers_none)
+{
+	char want[64];
+	int me;
+
+	ASSERT_EQ(0, fencegen_load());
+	ASSERT_EQ(0, ctl("startcp\n"));
+	ASSERT_EQ(0, fence("!drm_sched gfx_ring\n"));
+	ASSERT_EQ(0, fence("!drm_sched gfx_ring\n"));
+	ASSERT_EQ(0, fence("!drm_sched gfx_ring\n"));
+	/* Containers of other fences are no jobs of their own. */
+	ASSERT_EQ(0, fence("dma_fence_chain unbound\n"));
+	ASSERT_EQ(0, fence("dma_fence_array unbound\n"));
+	ASSERT_EQ(0, ctl("stop\n"));
+
+	ASSERT_LT(0, read_file(GP "/timelines", self->buf, sizeof(self->buf)));
+	EXPECT_STREQ("0 drm_sched gfx_ring\n", self->buf);
+	snprintf(want, sizeof(want), "%.15s", program_invocation_short_name);
+	me = find_target(want);
+	ASSERT_LT(0, me);
+	ASSERT_LT(0, target_file(me, "histogram", self->buf, sizeof(self->buf)));
+	EXPECT_STREQ("0 3\n", self->buf);
+}
+
 TEST_F(gp, names_are_cleaned_and_cut)
 {
 	char names[300], want[300];

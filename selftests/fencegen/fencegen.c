@@ -8,11 +8,14 @@
  * makes one fence on a new context in the writer's task, with those names
  * (TIMELINE is the rest of the write, bytes as given, a trailing newline
  * dropped), signals it and drops it: dma_fence_init, _signaled and
- * _destroy fire as for a driver's job.
+ * _destroy fire as for a driver's job.  DRIVER "!drm_sched" makes a job
+ * the way drm_sched does: two fences named "drm_sched" TIMELINE, sharing
+ * a lock and a seqno, "scheduled" on context c and "finished" on c + 1.
  */
 #include <linux/debugfs.h>
 #include <linux/dma-fence.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -42,6 +45,69 @@ static const struct dma_fence_ops fencegen_ops = {
 	.get_timeline_name = fencegen_timeline_name,
 };
 
+/* drm_sched's pair of fences, in one allocation. */
+struct fencegen_pair {
+	struct dma_fence scheduled;
+	struct dma_fence finished;
+	spinlock_t lock;	/* the pair's, as drm_sched has one per job */
+	atomic_t refs;		/* fences not yet released */
+	struct rcu_head rcu;
+	char timeline[FENCEGEN_NAME_MAX];
+};
+
+static const char *fencegen_pair_driver_name(struct dma_fence *f)
+{
+	return "drm_sched";
+}
+
+static const char *fencegen_pair_timeline_name(struct dma_fence *f)
+{
+	struct fencegen_pair *p = f->context & 1 ?
+		container_of(f, struct fencegen_pair, finished) :
+		container_of(f, struct fencegen_pair, scheduled);
+
+	return p->timeline;
+}
+
+static void fencegen_pair_release(struct dma_fence *f)
+{
+	struct fencegen_pair *p = f->context & 1 ?
+		container_of(f, struct fencegen_pair, finished) :
+		container_of(f, struct fencegen_pair, scheduled);
+
+	if (atomic_dec_and_test(&p->refs))
+		kfree_rcu(p, rcu);
+}
+
+static const struct dma_fence_ops fencegen_pair_ops = {
+	.get_driver_name = fencegen_pair_driver_name,
+	.get_timeline_name = fencegen_pair_timeline_name,
+	.release = fencegen_pair_release,
+};
+
+static int fencegen_pair(const char *timeline)
+{
+	struct fencegen_pair *p;
+	u64 context;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	strscpy(p->timeline, timeline, sizeof(p->timeline));
+	spin_lock_init(&p->lock);
+	atomic_set(&p->refs, 2);
+	/* An even context for "scheduled", so c + 1 tells the two apart. */
+	context = dma_fence_context_alloc(3);
+	context += context & 1;
+	dma_fence_init(&p->scheduled, &fencegen_pair_ops, &p->lock, context, 1);
+	dma_fence_init(&p->finished, &fencegen_pair_ops, &p->lock, context + 1, 1);
+	dma_fence_signal(&p->scheduled);
+	dma_fence_signal(&p->finished);
+	dma_fence_put(&p->scheduled);
+	dma_fence_put(&p->finished);
+	return 0;
+}
+
 static ssize_t fencegen_write(struct file *filp, const char __user *ubuf,
 			      size_t len, loff_t *ppos)
 {
@@ -62,6 +128,12 @@ static ssize_t fencegen_write(struct file *filp, const char __user *ubuf,
 		return -EINVAL;
 	}
 	*sp = '\0';
+	if (!strcmp(buf, "!drm_sched")) {
+		int err = fencegen_pair(sp + 1);
+
+		kfree(buf);
+		return err ? err : len;
+	}
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
 	if (!f) {
 		kfree(buf);
