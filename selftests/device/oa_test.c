@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * /dev/gpuprof/oa: OA record streams built here, report by report, with
+ * counters that rise by known steps, attributed to targets whose vgem
+ * fences run at the reports' times; and streams that are broken in every
+ * way the parser must refuse, after which the device still works.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "../lib/fixture.h"
+#include "../lib/oa_build.h"
+
+#define OA GP "/oa"
+#define G0 1000000000ull	/* the GPU timestamp of the first report */
+#define TICK_1MS 19200u	/* 1 ms of the 19.2 MHz OA clock */
+#define NO_CTX GPUPROF_OA_NO_CONTEXT
+#define TIMER GPUPROF_OA_REASON_TIMER
+
+/* Write @b to the oa node @chunk bytes at a time; 0 or the first -errno. */
+static int oa_write(const struct oa_buf *b, size_t len, size_t chunk)
+{
+	size_t off = 0, n;
+	int fd, err = 0;
+
+	fd = open(OA, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	while (off < len && !err) {
+		n = len - off < chunk ? len - off : chunk;
+		if (write(fd, b->data + off, n) != (ssize_t)n)
+			err = -errno;
+		off += n;
+	}
+	close(fd);
+	return err;
+}
+
+/* N timer reports 1 ms apart from CPU time @t0, with correlations. */
+static void oa_stream(struct oa_buf *b, uint64_t t0, unsigned int n,
+		      uint32_t ctx)
+{
+	unsigned int i;
+
+	oa_header(b, 0x9a49, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
+	oa_correlation(b, t0, G0);
+	for (i = 0; i < n; i++)
+		oa_report(b, i, G0 + i * TICK_1MS, ctx, TIMER);
+	oa_correlation(b, t0 + n * 1000000ull, G0 + n * TICK_1MS);
+}
+
+/* The value of @name in target @id's counters file, or -1. */
+static long long counter(int id, const char *name)
+{
+	char buf[4096], *p;
+	size_t len = strlen(name);
+
+	if (target_file(id, "counters", buf, sizeof(buf)) <= 0)
+		return -1;
+	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, name, len) && p[len] == ' ')
+			return strtoll(p + len + 1, NULL, 10);
+	return -1;
+}
+
+/* Start gpuwork holding one fence for @ms; wait until it is running. */
+static pid_t hold_fence(const char *name, unsigned int ms, long long jobs)
+{
+	char cmd[PATH_MAX + 64];
+	pid_t pid;
+	int i;
+
+	snprintf(cmd, sizeof(cmd), "exec %s -n %s fences 1 %u", gpuwork_path(),
+		 name, ms);
+	pid = fork();
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	for (i = 0; i < 300 && status_num("jobs_in_flight") < jobs; i++)
+		sleep_ms(10);
+	return pid;
+}
+
+static void reap(pid_t pid)
+{
+	int st;
+
+	kill(pid, SIGTERM);
+	waitpid(pid, &st, 0);
+}
+
+TEST_F(gp, oa_is_a_write_only_node_with_one_writer)
+{
+	struct stat st;
+	int fd;
+
+	ASSERT_EQ(0, stat(OA, &st));
+	EXPECT_TRUE(S_ISCHR(st.st_mode));
+	EXPECT_EQ(0600, st.st_mode & 07777);
+	EXPECT_EQ(-1, open(OA, O_RDONLY));
+	EXPECT_EQ(EACCES, errno);
+	fd = open(OA, O_WRONLY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, open(OA, O_WRONLY));
+	EXPECT_EQ(EBUSY, errno);
+	close(fd);
+	fd = open(OA, O_WRONLY);
+	EXPECT_LE(0, fd);
+	close(fd);
+}
+
+TEST_F(gp, a_running_target_gets_exactly_the_deltas_of_its_reports)
+{
+	struct oa_buf b = {};
+	pid_t pid;
+	int id, tl;
+
+	ASSERT_EQ(0, ctl("module oa_run\n"));
+	ASSERT_EQ(0, ctl("interval 1000\n"));
+	ASSERT_EQ(0, ctl("start\n"));
+	pid = hold_fence("oa_run", 4000, 1);
+	id = find_target("oa_run");
+	ASSERT_LT(0, id);
+	/* 100 reports over the next 100 ms, well inside the fence. */
+	oa_stream(&b, mono_ns(), 100, NO_CTX);
+	ASSERT_EQ(0, oa_write(&b, b.len, 4096));
+	EXPECT_EQ(100, status_num("oa_reports"));
+	EXPECT_EQ(0, status_num("oa_unattributed_reports"));
+	EXPECT_EQ(100, counter(id, "reports"));
+	/* 99 deltas of each step. */
+	EXPECT_EQ(9900, counter(id, "a0"));
+	EXPECT_EQ(693, counter(id, "a33"));
+	EXPECT_EQ(495, counter(id, "b1"));
+	EXPECT_EQ(297, counter(id, "c2"));
+	EXPECT_EQ(0, counter(id, "a1"));
+	EXPECT_EQ(99000, counter(id, "gpu_clock_ticks"));
+	EXPECT_EQ(99000000, counter(id, "gpu_time_ns"));
+	EXPECT_EQ(1, counter(id, "avg_gpu_freq_mhz"));
+	/* Each timer report is a sample on the OA unit's own timeline. */
+	tl = timeline_id("i915-oa", "RenderBasic");
+	ASSERT_LE(0, tl);
+	EXPECT_EQ(100, hist_value(id, tl));
+	ASSERT_EQ(0, ctl("stop\n"));
+	reap(pid);
+	free(b.data);
+}
+
+TEST_F(gp, reports_when_no_job_runs_are_no_ones)
+{
+	struct oa_buf b = {};
+	int id;
+
+	ASSERT_EQ(0, ctl("module oa_idle\n"));
+	ASSERT_EQ(0, ctl("startcp\n"));
+	id = find_target("oa_idle");
+	oa_stream(&b, mono_ns() - 10000000000ull, 50, NO_CTX);
+	ASSERT_EQ(0, oa_write(&b, b.len, 1 << 20));
+	EXPECT_EQ(50, status_num("oa_unattributed_reports"));
+	EXPECT_EQ(0, counter(id, "reports"));
+	EXPECT_EQ(0, counter(id, "a0"));
+	free(b.data);
+}
+
+TEST_F(gp, a_bound_context_wins_over_running_jobs)
+{
+	struct oa_buf b = {};
+	char path[64];
+	pid_t pid;
+	int runner, bound;
+
+	ASSERT_EQ(0, ctl("module oa_runner oa_bound\n"));
+	ASSERT_EQ(0, ctl("startcp\n"));
+	runner = find_target("oa_runner");
+	bound = find_target("oa_bound");
+	snprintf(path, sizeof(path), GP "/%d/pctl", bound);
+	ASSERT_EQ(0, write_file(path, "ctxid 42\n"));
+	pid = hold_fence("oa_runner", 4000, 1);
+	oa_stream(&b, mono_ns(), 10, 0x42);
+	ASSERT_EQ(0, oa_write(&b, b.len, 4096));
+	EXPECT_EQ(10, counter(bound, "reports"));
+	EXPECT_EQ(900, counter(bound, "a0"));
+	EXPECT_EQ(0, counter(runner, "reports"));
+	reap(pid);
+	free(b.data);
+}
+
+TEST_F(gp, a_context_seen_with_one_running_target_is_learned)
+{
+	struct oa_buf b = {};
+	pid_t pid;
+	int id;
+
+	ASSERT_EQ(0, ctl("module oa_learn\n"));
+	ASSERT_EQ(0, ctl("startcp\n"));
+	pid = hold_fence("oa_learn", 4000, 1);
+	id = find_target("oa_learn");
+	oa_stream(&b, mono_ns(), 5, 0x77);
+	ASSERT_EQ(0, oa_write(&b, b.len, 4096));
+	EXPECT_EQ(5, counter(id, "reports"));
+	EXPECT_LE(1, status_num("oa_learned_contexts"));
+	reap(pid);
+	/* Later, with no job running, the context still tells who it is. */
+	free(b.data);
+	memset(&b, 0, sizeof(b));
+	oa_stream(&b, mono_ns() + 5000000000ull, 5, 0x77);
+	ASSERT_EQ(0, oa_write(&b, b.len, 4096));
+	EXPECT_EQ(10, counter(id, "reports"));
+	EXPECT_EQ(0, status_num("oa_unattributed_reports"));
+	free(b.data);
+}
+
+TEST_F(gp, reports_split_evenly_among_running_targets)
+{
+	struct oa_buf b = {};
+	pid_t p1, p2;
+	int a, c;
+
+	ASSERT_EQ(0, ctl("module oa_half1 oa_half2\n"));
+	ASSERT_EQ(0, ctl("startcp\n"));
+	p1 = hold_fence("oa_half1", 4000, 1);
+	p2 = hold_fence("oa_half2", 4000, 2);
+	a = find_target("oa_half1");
+	c = find_target("oa_half2");
+	oa_stream(&b, mono_ns(), 11, NO_CTX);
+	ASSERT_EQ(0, oa_write(&b, b.len, 4096));
+	/* 10 deltas of 100 in A0, halved. */
+	EXPECT_EQ(500, counter(a, "a0"));
+	EXPECT_EQ(500, counter(c, "a0"));
+	EXPECT_EQ(11, counter(a, "reports"));
+	EXPECT_EQ(11, counter(c, "reports"));
+	reap(p1);
+	reap(p2);
+	free(b.data);
+}
+
+TEST_F(gp, no_delta_across_a_context_switch_or_a_loss)
+{
+	struct oa_buf b = {};
+	char path[64];
+	int id;
+
+	ASSERT_EQ(0, ctl("module oa_sw\n"));
+	id = find_target("oa_sw");
+	snprintf(path, sizeof(path), GP "/%d/pctl", id);
+	ASSERT_EQ(0, write_file(path, "ctxid 5\n"));
+	oa_header(&b, 0x9a49, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
+	oa_correlation(&b, mono_ns(), G0);
+	/* ctx 5, 5, 9 (switch), 5 (switch), 5, lost, 5: two deltas count. */
+	oa_report(&b, 0, G0, 5, TIMER);
+	oa_report(&b, 1, G0 + TICK_1MS, 5, TIMER);
+	oa_report(&b, 2, G0 + 2 * TICK_1MS, 9, GPUPROF_OA_REASON_CTX_SWITCH);
+	oa_report(&b, 3, G0 + 3 * TICK_1MS, 5, GPUPROF_OA_REASON_CTX_SWITCH);
+	oa_report(&b, 4, G0 + 4 * TICK_1MS, 5, TIMER);
+	oa_record(&b, GPUPROF_OA_RECORD_REPORT_LOST, NULL, 0);
+	oa_report(&b, 6, G0 + 6 * TICK_1MS, 5, TIMER);
+	ASSERT_EQ(0, oa_write(&b, b.len, 7));
+	EXPECT_EQ(200, counter(id, "a0"));
+	/* Context 9 is bound to no one, and no job runs. */
+	EXPECT_EQ(5, counter(id, "reports"));
+	EXPECT_EQ(1, status_num("oa_unattributed_reports"));
+	EXPECT_EQ(2, status_num("oa_context_switch_deltas"));
+	EXPECT_EQ(1, status_num("oa_report_lost"));
+	free(b.data);
+}
+
+TEST_F(gp, any_write_size_gives_the_same_result)
+{
+	struct oa_buf b = {};
+	char path[64];
+	int id;
+
+	ASSERT_EQ(0, ctl("module oa_bytes\n"));
+	id = find_target("oa_bytes");
+	snprintf(path, sizeof(path), GP "/%d/pctl", id);
+	ASSERT_EQ(0, write_file(path, "ctxid 3\n"));
+	oa_stream(&b, mono_ns(), 20, 3);
+	ASSERT_EQ(0, oa_write(&b, b.len, 1));
+	ASSERT_EQ(0, oa_write(&b, b.len, 13));
+	ASSERT_EQ(0, oa_write(&b, b.len, b.len));
+	EXPECT_EQ(60, counter(id, "reports"));
+	EXPECT_EQ(3 * 1900, counter(id, "a0"));
+	free(b.data);
+}
+
+/* Each way a stream can be broken, then a good stream still works. */
+FIXTURE(bad) {
+	struct oa_buf b;
+};
+
+FIXTURE_VARIANT(bad) {
+	int kind;
+};
+
+enum { SIZE0, SIZE4, SAMPLE_FIRST, WRONG_SIZE, UNKNOWN_DEVICE, VERSION2,
+       FORMAT_NOT_ON_GEN, CUT_SHORT };
+
+FIXTURE_VARIANT_ADD(bad, size_0) { .kind = SIZE0 };
+FIXTURE_VARIANT_ADD(bad, size_below_the_header) { .kind = SIZE4 };
+FIXTURE_VARIANT_ADD(bad, sample_before_device_info) { .kind = SAMPLE_FIRST };
+FIXTURE_VARIANT_ADD(bad, report_size_not_the_format) { .kind = WRONG_SIZE };
+FIXTURE_VARIANT_ADD(bad, unknown_device) { .kind = UNKNOWN_DEVICE };
+FIXTURE_VARIANT_ADD(bad, version_2) { .kind = VERSION2 };
+FIXTURE_VARIANT_ADD(bad, haswell_format_on_gen12) { .kind = FORMAT_NOT_ON_GEN };
+FIXTURE_VARIANT_ADD(bad, size_past_the_end) { .kind = CUT_SHORT };
+
+FIXTURE_SETUP(bad)
+{
+	memset(&self->b, 0, sizeof(self->b));
+	ASSERT_EQ(0, gpuprof_load(NULL));
+}
+
+FIXTURE_TEARDOWN(bad)
+{
+	free(self->b.data);
+	EXPECT_EQ(0, gpuprof_unload());
+}
+
+TEST_F(bad, is_refused_and_the_device_goes_on)
+{
+	struct gpuprof_oa_version v2 = { .version = 2 };
+	struct oa_buf *b = &self->b, good = {};
+	uint8_t report[128] = {};
+	char state[32];
+	int err;
+
+	switch (variant->kind) {
+	case SIZE0:
+		oa_record_raw(b, GPUPROF_OA_RECORD_VERSION, 0, NULL, 0);
+		break;
+	case SIZE4:
+		oa_record_raw(b, GPUPROF_OA_RECORD_VERSION, 4, NULL, 0);
+		break;
+	case SAMPLE_FIRST:
+		oa_report(b, 0, 0, NO_CTX, TIMER);
+		break;
+	case WRONG_SIZE:
+		oa_header(b, 0x9a49, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
+		oa_record(b, GPUPROF_OA_RECORD_SAMPLE, report, sizeof(report));
+		break;
+	case UNKNOWN_DEVICE:
+		oa_header(b, 0x1234, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
+		break;
+	case VERSION2:
+		oa_record(b, GPUPROF_OA_RECORD_VERSION, &v2, sizeof(v2));
+		break;
+	case FORMAT_NOT_ON_GEN:
+		oa_header(b, 0x9a49, GPUPROF_OA_FORMAT_A45_B8_C8);
+		break;
+	case CUT_SHORT:
+		oa_header(b, 0x9a49, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
+		oa_report(b, 0, 0, NO_CTX, TIMER);
+		b->len -= 10;	/* the last record claims more than comes */
+		break;
+	}
+	err = oa_write(b, b->len, 4096);
+	/* A cut record is only known to be cut when the writer closes. */
+	EXPECT_EQ(variant->kind == CUT_SHORT ? 0 : -EINVAL, err);
+	EXPECT_EQ(1, status_num("oa_rejected_streams"));
+	ASSERT_EQ(0, status_str("oa_stream", state, sizeof(state)));
+	EXPECT_STREQ("refused", state);
+
+	oa_stream(&good, mono_ns(), 3, NO_CTX);
+	EXPECT_EQ(0, oa_write(&good, good.len, 4096));
+	EXPECT_EQ(1, status_num("oa_rejected_streams"));
+	EXPECT_EQ(3, status_num("oa_reports"));
+	free(good.data);
+}
+
+TEST_F(gp, a_stream_cut_at_every_byte_is_refused_only_mid_record)
+{
+	struct oa_buf b = {};
+	size_t cut, boundaries = 0, off = 0;
+
+	oa_stream(&b, mono_ns(), 3, NO_CTX);
+	for (cut = 0; cut <= b.len; cut++) {
+		/* Record boundaries: where a prefix is a whole stream. */
+		if (cut == off) {
+			boundaries++;
+			if (off < b.len)
+				off += ((struct gpuprof_oa_record_header *)
+					(b.data + off))->size;
+		}
+		ASSERT_EQ(0, oa_write(&b, cut, 4096)) TH_LOG("cut %zu", cut);
+	}
+	EXPECT_EQ((long long)(b.len + 1 - boundaries),
+		  status_num("oa_rejected_streams"));
+	EXPECT_EQ(0, status_num("unattributed_jobs"));
+	free(b.data);
+}
+
+TEST_HARNESS_MAIN
