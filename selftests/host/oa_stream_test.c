@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * OA recordings as their readers see them: the gpuprof-oa command line
+ * that writes them, and IGT's i915-perf-reader (a real peer) reading
+ * what we write, checked against the shared decoder's reading.
+ *
+ * gpuprof-oa is $GPUPROF_OA, else beside $GPUPROF_PERF_GPU, else the
+ * sanitizer build in this checkout's tools/perf-gpu/out/asan/.
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "../lib/run.h"
+#include "../../module/oa_decode.h"
+#include "../../tools/perf-gpu/oa-sim.h"
+
+#define MS 1000000ull
+#define OUT_SIZE (4 << 20)
+
+static const char *gpuprof_oa(void)
+{
+	static char path[PATH_MAX];
+	const char *p = getenv("GPUPROF_OA");
+	char *slash;
+	ssize_t n;
+
+	if (p)
+		return p;
+	p = getenv("GPUPROF_PERF_GPU");
+	if (p && strchr(p, '/')) {
+		snprintf(path, sizeof(path), "%.*s/gpuprof-oa",
+			 (int)(strrchr(p, '/') - p), p);
+		return path;
+	}
+	/* This test is selftests/out/host/oa_stream_test. */
+	n = readlink("/proc/self/exe", path, sizeof(path) - 64);
+	if (n < 0)
+		return "gpuprof-oa";
+	path[n] = '\0';
+	slash = strrchr(path, '/');
+	strcpy(slash, "/../../../tools/perf-gpu/out/asan/gpuprof-oa");
+	return path;
+}
+
+static bool have_igt_reader(void)
+{
+	char out[256];
+
+	return run_cmd(out, sizeof(out), "command -v i915-perf-reader") == 0;
+}
+
+/* What our decoder makes of a recording. */
+struct reading {
+	struct gpuprof_oa_stream s;
+	__u32 ctx[1 << 16];
+	__u32 reason[1 << 16];
+	size_t n;
+};
+
+static void on_record(void *arg, const struct gpuprof_oa_stream *s,
+		      const struct gpuprof_oa_record_header *h,
+		      const void *payload)
+{
+	struct reading *r = arg;
+	struct gpuprof_oa_report rep;
+
+	if (h->type != GPUPROF_OA_RECORD_SAMPLE || r->n == 1 << 16)
+		return;
+	gpuprof_oa_report_header(&s->layout, payload, &rep);
+	r->ctx[r->n] = rep.ctx_id;
+	r->reason[r->n++] = rep.reason;
+}
+
+static int read_file(const char *path, struct reading *r)
+{
+	static __u8 rbuf[GPUPROF_OA_RECORD_MAX];
+	__u8 buf[4096];
+	size_t k;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return -1;
+	memset(r, 0, sizeof(*r));
+	gpuprof_oa_stream_init(&r->s, rbuf);
+	while ((k = fread(buf, 1, sizeof(buf), f)))
+		if (gpuprof_oa_stream_feed(&r->s, buf, k, on_record, r))
+			break;
+	fclose(f);
+	return gpuprof_oa_stream_end(&r->s);
+}
+
+/*
+ * The context ids IGT's reader lists ("hw_id=0x..."), one per run of
+ * reports with the same context: a run ends at a report in another
+ * context; the last run counts only if it has two reports or more.
+ */
+static size_t igt_timelines(const struct reading *r, __u32 *ids, size_t max)
+{
+	size_t i, start = 0, n = 0;
+
+	for (i = 1; i < r->n && n < max; i++) {
+		if (r->ctx[i] == r->ctx[start])
+			continue;
+		ids[n++] = r->ctx[start];
+		start = i;
+	}
+	if (r->n && start != r->n - 1 && n < max)
+		ids[n++] = r->ctx[start];
+	return n;
+}
+
+static unsigned long field(const char *out, const char *name)
+{
+	const char *p = strstr(out, name);
+
+	return p ? strtoul(p + strlen(name), NULL, 0) : ULONG_MAX;
+}
+
+FIXTURE(oa) {
+	char dir[64];
+	char file[128];
+	char *out;
+	struct reading r;
+};
+
+FIXTURE_SETUP(oa)
+{
+	strcpy(self->dir, "/tmp/gpuprof-oa-test.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	snprintf(self->file, sizeof(self->file), "%s/rec", self->dir);
+	self->out = malloc(OUT_SIZE);
+	ASSERT_NE(NULL, self->out);
+}
+
+FIXTURE_TEARDOWN(oa)
+{
+	char out[256];
+
+	run_cmd(out, sizeof(out), "rm -rf '%s'", self->dir);
+	free(self->out);
+}
+
+/*
+ * Run i915-perf-reader -r on self->file and compare with our reading:
+ * the same reports, correlation points and contexts, the metric set
+ * found by name and its uuid ours (no "different HW configuration"),
+ * and a reason line for every report but the last.
+ */
+static void check_igt_reader(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(oa) *self)
+{
+	static __u32 ids[1 << 16];
+	size_t n_ids, i, timers = 0, switches = 0;
+	const char *p;
+
+	ASSERT_EQ(0, read_file(self->file, &self->r))
+		TH_LOG("%s", gpuprof_oa_error_name(self->r.s.error));
+	ASSERT_LT(self->r.n, 1 << 16);
+	n_ids = igt_timelines(&self->r, ids, 1 << 16);
+	for (i = 0; i + 1 < self->r.n; i++) {
+		timers += self->r.reason[i] == GPUPROF_OA_REASON_TIMER;
+		switches += self->r.reason[i] == GPUPROF_OA_REASON_CTX_SWITCH;
+	}
+
+	ASSERT_EQ(0, run_cmd(self->out, OUT_SIZE, "i915-perf-reader -r '%s'",
+			     self->file)) TH_LOG("%.2000s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "device=0x9a49(tigerlake) graphics_ver=12"));
+	EXPECT_NE(NULL, strstr(self->out,
+			       "Metric used : RenderBasic (Render Metrics Basic set) uuid=0fc397c0-4833-492c-9ccd-4929d574d5b8\n"));
+	EXPECT_EQ(NULL, strstr(self->out, "WARNING"));
+	EXPECT_EQ(self->r.s.samples, field(self->out, "\nReports: "));
+	EXPECT_EQ(n_ids, field(self->out, "\nContext switches: "));
+	EXPECT_EQ(self->r.s.correlations / 2,
+		  field(self->out, "\nTimestamp correlation points: "));
+
+	p = self->out;
+	for (i = 0; i < n_ids; i++) {
+		p = strstr(p, "\nhw_id=");
+		ASSERT_NE(NULL, p) TH_LOG("timeline %zu of %zu", i, n_ids);
+		p += strlen("\nhw_id=");
+		ASSERT_EQ(ids[i], strtoul(p, NULL, 0)) TH_LOG("timeline %zu", i);
+	}
+	EXPECT_EQ(NULL, strstr(p, "\nhw_id="));
+
+	for (i = 0, p = self->out; (p = strstr(p, " = timer\n")); p++)
+		i++;
+	EXPECT_EQ(timers, i);
+	for (i = 0, p = self->out; (p = strstr(p, " = context-switch\n")); p++)
+		i++;
+	EXPECT_EQ(switches, i);
+}
+
+TEST_F(oa, igt_reader_reads_a_gpuprof_oa_recording)
+{
+	if (!have_igt_reader())
+		SKIP(return, "i915-perf-reader not installed (package intel-gpu-tools)");
+	ASSERT_EQ(0, run_cmd(self->out, OUT_SIZE,
+			     "%s --sim --seed 21 --contexts 3 --duration 2.5 --period 1000000 --loss-every 50 --buffer-loss-every 400 -o '%s'",
+			     gpuprof_oa(), self->file)) TH_LOG("%s", self->out);
+	check_igt_reader(_metadata, self);
+	/* 2.5 s at 853333 ns: 2929 or 2930 timer reports, and switches. */
+	EXPECT_GT(self->r.s.samples, 2930);
+	EXPECT_EQ(self->r.s.samples / 50, self->r.s.report_lost);
+	EXPECT_EQ(self->r.s.samples / 400, self->r.s.buffer_lost);
+	EXPECT_EQ(4, self->r.s.correlations / 2);
+}
+
+/* Over a wrap of the 32-bit timestamp, with a context switch close
+ * before it: IGT's reader needs the point at the wrap to place it. */
+TEST_F(oa, igt_reader_reads_a_wrapped_recording)
+{
+	struct oa_sim_config cfg = {
+		.seed = 2, .period_ns = 100 * MS,
+		/* 10 s before a wrap. */
+		.start_gpu_ts = (5ull << 32) - 10 * OA_SIM_TIMESTAMP_HZ,
+	};
+	struct oa_sim_interval iv[] = {
+		{ 1000 * MS, 9999 * MS, 0x100 },	/* ends 1 ms before the wrap */
+		{ 9999 * MS, 10100 * MS, 0x101 },
+		{ 12000 * MS, 19000 * MS, 0x100 },
+	};
+	struct oa_writer w;
+	struct oa_sim s;
+	FILE *f;
+
+	if (!have_igt_reader())
+		SKIP(return, "i915-perf-reader not installed (package intel-gpu-tools)");
+	f = fopen(self->file, "wb");
+	ASSERT_NE(NULL, f);
+	oa_writer_init(&w, f);
+	ASSERT_EQ(0, oa_sim_init(&s, &cfg, &w));
+	ASSERT_EQ(0, oa_sim_run(&s, 20000 * MS, iv, 3));
+	ASSERT_EQ(0, oa_sim_finish(&s));
+	ASSERT_EQ(0, fclose(f));
+	/* 0, 1..20 s, the end (20 s + 1 tick) and the last tick before
+	 * the wrap. */
+	EXPECT_EQ(22 + 1, s.correlations);
+	check_igt_reader(_metadata, self);
+}
+
+/* A long recording from the command line: 300 s wraps at least once. */
+TEST_F(oa, igt_reader_reads_a_long_recording)
+{
+	if (!have_igt_reader())
+		SKIP(return, "i915-perf-reader not installed (package intel-gpu-tools)");
+	ASSERT_EQ(0, run_cmd(self->out, OUT_SIZE,
+			     "%s --sim --seed 8 --contexts 4 --duration 300 --period 100000000 -o '%s'",
+			     gpuprof_oa(), self->file)) TH_LOG("%s", self->out);
+	check_igt_reader(_metadata, self);
+}
+
+TEST_F(oa, same_seed_same_file_and_stdout_is_the_same)
+{
+	char out[256];
+	const char *oa = gpuprof_oa();
+	const char *args = "--sim --seed 5 --duration 0.3 --period 200000 --contexts 2";
+
+	ASSERT_EQ(0, run_cmd(self->out, OUT_SIZE, "%s %s -o '%s'", oa, args,
+			     self->file)) TH_LOG("%s", self->out);
+	EXPECT_EQ(0, run_cmd(self->out, OUT_SIZE, "%s %s -o '%s.2'", oa, args,
+			     self->file));
+	EXPECT_EQ(0, run_cmd(out, sizeof(out), "cmp '%s' '%s.2'", self->file,
+			     self->file)) TH_LOG("%s", out);
+	EXPECT_EQ(0, run_cmd(self->out, OUT_SIZE, "%s %s > '%s.3'", oa, args,
+			     self->file));
+	EXPECT_EQ(0, run_cmd(out, sizeof(out), "cmp '%s' '%s.3'", self->file,
+			     self->file)) TH_LOG("%s", out);
+	EXPECT_EQ(0, run_cmd(self->out, OUT_SIZE, "%s %s --seed 6 -o '%s.4'",
+			     oa, args, self->file));
+	EXPECT_NE(0, run_cmd(out, sizeof(out), "cmp -s '%s' '%s.4'", self->file,
+			     self->file));
+	/* 0.3 s at 213333 ns (exponent 11): 1406 timer reports, +-1. */
+	ASSERT_EQ(0, read_file(self->file, &self->r));
+	EXPECT_GE(self->r.s.samples, 1405);
+}
+
+/* Each bad invocation: exit status 1 and exactly this one line. */
+TEST_F(oa, bad_arguments_give_one_line_errors)
+{
+	static const struct { const char *args, *line; } c[] = {
+		{ "--sim --period abc", "gpuprof-oa: --period: 'abc' is not a number from 0 to 18446744073709551615\n" },
+		{ "--sim --period -5", "gpuprof-oa: --period: '-5' is not a number from 0 to 18446744073709551615\n" },
+		{ "--sim --period 0", "gpuprof-oa: --period must be above 0 ns\n" },
+		{ "--sim --seed 99999999999999999999", "gpuprof-oa: --seed: '99999999999999999999' is not a number from 0 to 18446744073709551615\n" },
+		{ "--sim --duration 1e3", "gpuprof-oa: --duration: '1e3' is not a duration in seconds (0 to 1000000, at most 9 decimals)\n" },
+		{ "--sim --duration 0.0000000001", "gpuprof-oa: --duration: '0.0000000001' is not a duration in seconds (0 to 1000000, at most 9 decimals)\n" },
+		{ "--sim --duration 0.0005", "gpuprof-oa: --duration is shorter than one report period (853333 ns): the recording would have no report\n" },
+		{ "--sim --period 1 --duration 100", "gpuprof-oa: that is 961538461 reports, more than 100000000: raise --period or lower --duration\n" },
+		{ "--sim --contexts 65", "gpuprof-oa: --contexts: '65' is not a number from 0 to 64\n" },
+		{ "--sim --loss-every x", "gpuprof-oa: --loss-every: 'x' is not a number from 0 to 4294967295\n" },
+		{ "--sim -o /nonexistent/rec", "gpuprof-oa: /nonexistent/rec: No such file or directory\n" },
+		{ "--sim -o /dev/full", "gpuprof-oa: writing /dev/full: No space left on device\n" },
+		{ "", "gpuprof-oa: no mode given: --sim is the only one so far\n" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		EXPECT_EQ(1, run_cmd(self->out, OUT_SIZE, "%s %s", gpuprof_oa(),
+				     c[i].args)) TH_LOG("%s", c[i].args);
+		EXPECT_STREQ(c[i].line, self->out);
+	}
+}
+
+TEST_F(oa, unknown_option_is_a_usage_error)
+{
+	EXPECT_EQ(129, run_cmd(self->out, OUT_SIZE, "%s --sim --frob", gpuprof_oa()));
+	EXPECT_NE(NULL, strstr(self->out, "Error: unknown option `frob'")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "Usage: gpuprof-oa --sim"));
+}
+
+TEST_HARNESS_MAIN
