@@ -241,6 +241,7 @@ static int gpuprof_start(enum gpuprof_mode mode)
 	gpuprof_set_mode(mode);
 	if (mode != GPUPROF_MEMORY)
 		gpuprof_fence_run();
+	gpuprof_oa_helper_start();
 	return 0;
 }
 
@@ -250,6 +251,7 @@ static void gpuprof_stop(void)
 
 	if (mode == GPUPROF_IDLE)
 		return;
+	gpuprof_oa_helper_stop();
 	gpuprof_set_mode(GPUPROF_IDLE);
 	if (mode == GPUPROF_MEMORY)
 		gpuprof_gem_stop();

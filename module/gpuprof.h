@@ -250,6 +250,12 @@ int gpuprof_targets_running_at(u64 t_ns, struct gpuprof_target **out,
 /* oa.c */
 void gpuprof_oa_disown_ended(void);
 
+/* oa_helper.c */
+struct seq_file;
+void gpuprof_oa_helper_start(void);
+void gpuprof_oa_helper_stop(void);
+void gpuprof_oa_helper_show(struct seq_file *m);
+
 /* gem.c: GEM buffers from kprobes, for memory profiling */
 int gpuprof_gem_init(void);
 void gpuprof_gem_exit(void);

@@ -64,6 +64,7 @@ static int gpuprof_status_show(struct seq_file *m, void *v)
 	mutex_lock(&gpuprof_lock);
 	seq_printf(m, "mode: %s\n", gpuprof_mode_names[gpuprof.mode]);
 	seq_printf(m, "interval_ms: %u\n", gpuprof.interval_ms);
+	gpuprof_oa_helper_show(m);
 	mutex_unlock(&gpuprof_lock);
 	seq_printf(m, "targets: %u\n", targets);
 	seq_printf(m, "timelines: %u\n", gpuprof_timelines_count());

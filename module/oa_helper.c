@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gpuprof: the OA pump as a usermode helper.  i915-perf data leaves i915
+ * only through read() on its stream fd, which the kernel cannot call (the
+ * fd has no read_iter), so a userspace program, gpuprof-oa, reads it and
+ * writes /dev/gpuprof/oa.  With oa_helper=PATH the module starts
+ * "PATH --device -o /dev/gpuprof/oa" when profiling starts and stops it,
+ * with SIGTERM and then SIGKILL, when profiling stops.  A helper that
+ * cannot be started does not stop profiling: status says why.
+ */
+#include <linux/delay.h>
+#include <linux/moduleparam.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/seq_file.h>
+#include <linux/umh.h>
+
+#include "gpuprof.h"
+
+static char *oa_helper;
+module_param(oa_helper, charp, 0444);
+MODULE_PARM_DESC(oa_helper,
+		 "program started with profiling to feed /dev/gpuprof/oa (gpuprof-oa)");
+
+/* The running helper, and how the last start went; gpuprof_lock. */
+static struct pid *gpuprof_helper;
+static int gpuprof_helper_err;
+
+static int gpuprof_helper_init(struct subprocess_info *info, struct cred *new)
+{
+	struct pid **pid = info->data;
+
+	/* Runs in the new process, before the exec. */
+	*pid = get_pid(task_pid(current));
+	return 0;
+}
+
+/* Called under gpuprof_lock when profiling starts. */
+void gpuprof_oa_helper_start(void)
+{
+	struct subprocess_info *info;
+	struct pid *pid = NULL;
+	char *argv[5], *envp[3];
+
+	lockdep_assert_held(&gpuprof_lock);
+	if (!oa_helper || !*oa_helper || gpuprof_helper)
+		return;
+	/* The helper's exec copies these; they need not outlive the call. */
+	argv[0] = oa_helper;
+	argv[1] = "--device";
+	argv[2] = "-o";
+	argv[3] = "/dev/" GPUPROF_DEV_DIR "/oa";
+	argv[4] = NULL;
+	envp[0] = "HOME=/";
+	envp[1] = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+	envp[2] = NULL;
+	info = call_usermodehelper_setup(oa_helper, argv, envp, GFP_KERNEL,
+					 gpuprof_helper_init, NULL, &pid);
+	if (!info) {
+		gpuprof_helper_err = -ENOMEM;
+		return;
+	}
+	gpuprof_helper_err = call_usermodehelper_exec(info, UMH_WAIT_EXEC);
+	if (gpuprof_helper_err) {
+		put_pid(pid);
+		pr_warn_ratelimited("gpuprof: cannot start oa_helper %s: %d\n",
+				    oa_helper, gpuprof_helper_err);
+		return;
+	}
+	gpuprof_helper = pid;
+}
+
+static bool gpuprof_helper_gone(struct pid *pid, unsigned int ms)
+{
+	bool gone;
+
+	for (;;) {
+		rcu_read_lock();
+		gone = !pid_task(pid, PIDTYPE_PID);
+		rcu_read_unlock();
+		if (gone || !ms)
+			return gone;
+		msleep(20);
+		ms = ms > 20 ? ms - 20 : 0;
+	}
+}
+
+/* Called under gpuprof_lock when profiling stops: no orphan is left. */
+void gpuprof_oa_helper_stop(void)
+{
+	struct pid *pid = gpuprof_helper;
+
+	lockdep_assert_held(&gpuprof_lock);
+	if (!pid)
+		return;
+	gpuprof_helper = NULL;
+	kill_pid(pid, SIGTERM, 1);
+	if (!gpuprof_helper_gone(pid, 3000)) {
+		kill_pid(pid, SIGKILL, 1);
+		gpuprof_helper_gone(pid, 3000);
+	}
+	put_pid(pid);
+}
+
+/* The "oa_helper:" line of status; gpuprof_lock held. */
+void gpuprof_oa_helper_show(struct seq_file *m)
+{
+	lockdep_assert_held(&gpuprof_lock);
+	if (!oa_helper || !*oa_helper)
+		seq_puts(m, "oa_helper: none\n");
+	else if (gpuprof_helper && !gpuprof_helper_gone(gpuprof_helper, 0))
+		seq_printf(m, "oa_helper: running %d\n", pid_nr(gpuprof_helper));
+	else if (gpuprof_helper_err)
+		seq_printf(m, "oa_helper: failed %d\n", gpuprof_helper_err);
+	else if (gpuprof_helper)
+		seq_puts(m, "oa_helper: exited\n");
+	else
+		seq_puts(m, "oa_helper: stopped\n");
+}
