@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Replaying a simulated recording (gpuprof-oa --sim) with "cat rec >
+ * /dev/gpuprof/oa" after a vgem fence of a named target ran: the target
+ * gets exactly the counter deltas that the module's rules give it, which
+ * the test works out itself from the recording (decoded with the shared
+ * decoder) and from the fence's running interval (read from tracefs on
+ * the CLOCK_MONOTONIC trace clock).  The recording starts before the
+ * fence and ends after it.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "../lib/fixture.h"
+#include "../../module/oa_decode.h"
+
+#define TRACING "/sys/kernel/tracing"
+#define REC "/tmp/gpuprof_replay.rec"
+/*
+ * No report this near the fence's ends: the trace clock and the module's
+ * clock read the same event apart by up to some hundred microseconds
+ * under TCG (at 50 us, 2 of 3600 reports fell on the wrong side).
+ */
+#define MARGIN_NS 1000000ull
+
+/* The fence's running interval, from the trace of its init and signal. */
+static int fence_interval(uint64_t *start, uint64_t *end)
+{
+	static char buf[1 << 20];
+	double t;
+	char *p;
+
+	*start = *end = 0;
+	if (read_file(TRACING "/trace", buf, sizeof(buf)) <= 0)
+		return -1;
+	for (p = buf; (p = strstr(p, ": dma_fence_")); p++) {
+		char *line = p, *ts;
+
+		while (line > buf && line[-1] != '\n')
+			line--;
+		/* "comm-pid [cpu] flags  secs.usecs: event: ..." */
+		ts = p;
+		while (ts > line && ts[-1] != ' ')
+			ts--;
+		t = strtod(ts, NULL);
+		if (!strncmp(p, ": dma_fence_init: driver=vgem", 29) && !*start)
+			*start = (uint64_t)(t * 1e9 + 0.5);
+		if (!strncmp(p, ": dma_fence_signaled: driver=vgem", 33) && !*end)
+			*end = (uint64_t)(t * 1e9 + 0.5);
+	}
+	return *start && *end > *start ? 0 : -1;
+}
+
+/* What the module should make of the recording; see module/oa.c. */
+struct expect {
+	uint64_t fence_start, fence_end;
+	struct gpuprof_oa_clock clock;
+	bool have_ts, have_prev;
+	uint64_t last_ts;
+	struct gpuprof_oa_report prev;
+	uint8_t prev_report[GPUPROF_OA_REPORT_MAX];
+	uint32_t learned[64];
+	int nlearned;
+	struct gpuprof_oa_deltas got;	/* timestamp in ns, as the module */
+	uint64_t reports, unattributed, near_edges;
+};
+
+static bool learned(struct expect *e, uint32_t ctx)
+{
+	for (int i = 0; i < e->nlearned; i++)
+		if (e->learned[i] == ctx)
+			return true;
+	return false;
+}
+
+static void on_record(void *arg, const struct gpuprof_oa_stream *s,
+		      const struct gpuprof_oa_record_header *h,
+		      const void *payload)
+{
+	struct expect *e = arg;
+	const struct gpuprof_oa_correlation *c = payload;
+	struct gpuprof_oa_deltas d = {};
+	struct gpuprof_oa_report r;
+	__u64 ts, t;
+	bool ours;
+
+	if (h->type == GPUPROF_OA_RECORD_DEVICE_INFO)
+		gpuprof_oa_clock_init(&e->clock, s->info.timestamp_frequency);
+	if (h->type == GPUPROF_OA_RECORD_TIMESTAMP_CORRELATION &&
+	    !gpuprof_oa_clock_add(&e->clock, c->cpu_timestamp, c->gpu_timestamp) &&
+	    !e->have_ts) {
+		e->last_ts = c->gpu_timestamp;
+		e->have_ts = true;
+	}
+	if (h->type != GPUPROF_OA_RECORD_SAMPLE)
+		return;
+	gpuprof_oa_report_header(&s->layout, payload, &r);
+	ts = gpuprof_oa_unwrap(e->last_ts, r.timestamp);
+	e->last_ts = ts;
+	gpuprof_oa_clock_to_cpu(&e->clock, ts, &t);
+	if ((t > e->fence_start - MARGIN_NS && t < e->fence_start + MARGIN_NS) ||
+	    (t > e->fence_end - MARGIN_NS && t < e->fence_end + MARGIN_NS))
+		e->near_edges++;
+
+	/* Bound by learning, else running at t: one target, ours. */
+	ours = (r.ctx_id != GPUPROF_OA_NO_CONTEXT && learned(e, r.ctx_id)) ||
+	       (t >= e->fence_start && t <= e->fence_end);
+	if (ours && r.ctx_id != GPUPROF_OA_NO_CONTEXT && !learned(e, r.ctx_id))
+		e->learned[e->nlearned++] = r.ctx_id;
+	if (ours) {
+		e->reports++;
+		if (e->have_prev && e->prev.ctx_id == r.ctx_id) {
+			gpuprof_oa_accumulate(&s->layout, e->prev_report, payload, &d);
+			e->got.timestamp += gpuprof_oa_ticks_to_ns(d.timestamp,
+						s->info.timestamp_frequency);
+			e->got.gpu_ticks += d.gpu_ticks;
+			for (int i = 0; i < GPUPROF_OA_A_COUNTERS; i++)
+				e->got.a[i] += d.a[i];
+			for (int i = 0; i < 8; i++) {
+				e->got.b[i] += d.b[i];
+				e->got.c[i] += d.c[i];
+			}
+		}
+	} else {
+		e->unattributed++;
+	}
+	memcpy(e->prev_report, payload, s->layout.size);
+	e->prev = r;
+	e->have_prev = true;
+}
+
+static int expect_from(const char *path, struct expect *e)
+{
+	static uint8_t rec[1 << 22], buf[GPUPROF_OA_RECORD_MAX];
+	struct gpuprof_oa_stream s;
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, rec, sizeof(rec));
+	close(fd);
+	if (n <= 0 || n == sizeof(rec))
+		return -1;
+	gpuprof_oa_stream_init(&s, buf);
+	if (gpuprof_oa_stream_feed(&s, rec, n, on_record, e) ||
+	    gpuprof_oa_stream_end(&s))
+		return -1;
+	return 0;
+}
+
+static const char *gpuprof_oa(void)
+{
+	static char path[PATH_MAX];
+	char *slash;
+
+	snprintf(path, sizeof(path) - 16, "%s", getenv("GPUPROF_PERF_GPU") ?: "");
+	slash = strrchr(path, '/');
+	if (!slash)
+		return "gpuprof-oa";
+	strcpy(slash + 1, "gpuprof-oa");
+	return path;
+}
+
+static long long counter(int id, const char *name)
+{
+	char buf[4096], *p;
+	size_t len = strlen(name);
+
+	if (target_file(id, "counters", buf, sizeof(buf)) <= 0)
+		return -1;
+	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, name, len) && p[len] == ' ')
+			return strtoll(p + len + 1, NULL, 10);
+	return -1;
+}
+
+TEST_F_TIMEOUT(gp, replay_gives_the_target_the_deltas_of_its_interval, 120)
+{
+	struct expect *e = calloc(1, sizeof(*e));
+	char cmd[PATH_MAX * 2], name[16];
+	uint64_t start;
+	int id, i, tries;
+
+	ASSERT_EQ(0, write_file(TRACING "/trace_clock", "mono"));
+	ASSERT_EQ(0, write_file(TRACING "/trace", ""));
+	ASSERT_EQ(0, write_file(TRACING "/events/dma_fence/dma_fence_init/enable", "1"));
+	ASSERT_EQ(0, write_file(TRACING "/events/dma_fence/dma_fence_signaled/enable", "1"));
+	ASSERT_EQ(0, ctl("module oa_replay\n"));
+	ASSERT_EQ(0, ctl("startcp\n"));
+	ASSERT_EQ(0, gpuwork("-n oa_replay fences 1 1500"));
+	write_file(TRACING "/events/dma_fence/enable", "0");
+	ASSERT_EQ(0, fence_interval(&e->fence_start, &e->fence_end));
+	id = find_target("oa_replay");
+	ASSERT_LT(0, id);
+
+	/*
+	 * 2.5 s of two contexts taking turns, from 0.5 s before the fence;
+	 * shifted until no report lies within the margin of its ends.
+	 */
+	for (tries = 0; tries < 16; tries++) {
+		struct expect keep = *e;
+
+		start = e->fence_start - 500000000ull + tries * 853333ull;
+		snprintf(cmd, sizeof(cmd),
+			 "%s --sim --seed 7 --contexts 2 --period 10000000 "
+			 "--duration 2.5 --start-ns %llu -o " REC, gpuprof_oa(),
+			 (unsigned long long)start);
+		ASSERT_EQ(0, system(cmd));
+		memset(e, 0, sizeof(*e));
+		e->fence_start = keep.fence_start;
+		e->fence_end = keep.fence_end;
+		ASSERT_EQ(0, expect_from(REC, e));
+		if (!e->near_edges)
+			break;
+	}
+	ASSERT_EQ(0, e->near_edges);
+	TH_LOG("fence ran %llu ns; %llu reports ours, %llu no one's",
+	       (unsigned long long)(e->fence_end - e->fence_start),
+	       (unsigned long long)e->reports, (unsigned long long)e->unattributed);
+	ASSERT_LT(50, e->reports);
+	ASSERT_LT(20, e->unattributed);
+
+	snprintf(cmd, sizeof(cmd), "cat " REC " > " GP "/oa");
+	ASSERT_EQ(0, system(cmd));
+	EXPECT_EQ((long long)e->reports, counter(id, "reports"));
+	EXPECT_EQ((long long)e->unattributed, status_num("oa_unattributed_reports"));
+	EXPECT_EQ((long long)e->got.timestamp, counter(id, "gpu_time_ns"));
+	EXPECT_EQ((long long)e->got.gpu_ticks, counter(id, "gpu_clock_ticks"));
+	for (i = 0; i < 36; i++) {
+		snprintf(name, sizeof(name), "a%d", i);
+		EXPECT_EQ((long long)e->got.a[i], counter(id, name)) TH_LOG("%s", name);
+	}
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "b%d", i);
+		EXPECT_EQ((long long)e->got.b[i], counter(id, name));
+		snprintf(name, sizeof(name), "c%d", i);
+		EXPECT_EQ((long long)e->got.c[i], counter(id, name));
+	}
+	EXPECT_LT(0, e->got.a[0]);
+	write_file(TRACING "/trace_clock", "local");
+	free(e);
+}
+
+TEST_HARNESS_MAIN
