@@ -68,4 +68,11 @@ static inline void gpuprof_hrtimer_setup(struct hrtimer *timer,
 }
 #endif
 
+/* 6.12 moved the unaligned access helpers to linux/. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
 #endif /* _GPUPROF_COMPAT_H */

@@ -15,18 +15,29 @@
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/string.h>
+
+#include "compat.h"
 #else
+#include <endian.h>
 #include <string.h>
 #endif
 
 #include "oa_decode.h"
 
-/* Little-endian loads at any alignment (reports come from byte streams). */
-static __u32 gpuprof_oa_u32(const void *report, unsigned int off)
+/*
+ * Little-endian loads at any alignment (reports come from byte streams);
+ * one load instruction where the CPU allows it.
+ */
+static inline __u32 gpuprof_oa_u32(const void *report, unsigned int off)
 {
-	const __u8 *p = (const __u8 *)report + off;
+#ifdef __KERNEL__
+	return get_unaligned_le32((const __u8 *)report + off);
+#else
+	__u32 v;
 
-	return p[0] | (p[1] << 8) | (p[2] << 16) | ((__u32)p[3] << 24);
+	memcpy(&v, (const __u8 *)report + off, sizeof(v));
+	return le32toh(v);
+#endif
 }
 
 struct gpuprof_oa_device {

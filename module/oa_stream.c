@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * gpuprof: the OA record stream parser, shared by the module and the
- * tools.  Bytes arrive in pieces of any size; a record is assembled in
- * the caller's buffer and checked whole before anyone sees it: its size
+ * tools.  Bytes arrive in pieces of any size; a record split between
+ * pieces is assembled in the caller's buffer, one that arrives whole is
+ * used where it lies, and either is checked before anyone sees it: its size
  * against the header and its type, a report against the format that
  * DEVICE_INFO declared.  The first bad record stops the stream: sizes
  * are what delimit records, so nothing after a bad one can be trusted.
@@ -70,11 +71,12 @@ static __u32 gpuprof_oa_record_size(const struct gpuprof_oa_stream *s,
 	return 0;
 }
 
-/* Check the whole record in s->buf and take what the stream needs of it. */
+/* Check the whole record at @rec and take what the stream needs of it. */
 static enum gpuprof_oa_error gpuprof_oa_record(struct gpuprof_oa_stream *s,
-					       __u32 type, __u32 size)
+					       const __u8 *rec, __u32 type,
+					       __u32 size)
 {
-	const __u8 *payload = s->buf + HDR;
+	const __u8 *payload = rec + HDR;
 	__u32 want;
 
 	if (type == GPUPROF_OA_RECORD_SAMPLE && !s->have_info)
@@ -143,7 +145,28 @@ int gpuprof_oa_stream_feed(struct gpuprof_oa_stream *s, const void *data,
 	if (s->error)
 		return -1;
 	while (len) {
-		/* The header first, then the rest its size announces. */
+		/* A whole record in the input is checked where it lies. */
+		if (!s->have && len >= HDR) {
+			__u32 size = p[6] | (p[7] << 8);
+
+			if (size < HDR) {
+				s->error = GPUPROF_OA_ERR_SIZE;
+				return -1;
+			}
+			if (size <= len) {
+				s->error = gpuprof_oa_record(s, p, gpuprof_oa_le32(p),
+							     size);
+				if (s->error)
+					return -1;
+				if (fn)
+					fn(arg, s, (const struct gpuprof_oa_record_header *)p,
+					   p + HDR);
+				p += size;
+				len -= size;
+				continue;
+			}
+		}
+		/* Else it is assembled: the header first, then the rest. */
 		need = s->have < HDR ? HDR : s->size;
 		take = need - s->have;
 		if (take > len)
@@ -164,7 +187,8 @@ int gpuprof_oa_stream_feed(struct gpuprof_oa_stream *s, const void *data,
 		if (s->have < s->size)
 			continue;
 
-		s->error = gpuprof_oa_record(s, gpuprof_oa_le32(s->buf), s->size);
+		s->error = gpuprof_oa_record(s, s->buf, gpuprof_oa_le32(s->buf),
+					     s->size);
 		if (s->error)
 			return -1;
 		if (fn)

@@ -21,7 +21,20 @@ trap 'rm -f "$out"' EXIT
 "$sel/vm/run.sh" --kver "$kver" -- true 2>"$out"
 sed -n "s/^vm: booted in \([0-9.]*\) s (accel \([a-z]*\).*/BENCH vm_boot_to_shell_s \1 s\n# accel \2/p" "$out"
 
+# OA decoding on this machine, on a recording from the simulator.
+rec=${GPUPROF_CACHE:-$repo/.deps}/bench/oa.rec
+mkdir -p "$(dirname "$rec")"
+make -s -C "$repo/tools/perf-gpu"
+[ -s "$rec" ] || "$repo/tools/perf-gpu/gpuprof-oa" --sim --period 10000 \
+	--duration 2 -o "$rec"
+echo "# host:"
+"$sel/out/bench/oa_decode_bench" "$rec"
+
 # The benchmarks that need the module share one more boot.
+echo "# in the VM:"
 GPUPROF_KO=$ko GPUPROF_FENCEGEN_KO=$fencegen \
 	"$sel/vm/run.sh" --kver "$kver" -- sh -c '
-	for b in "$0"/out/bench/*_bench; do "$b" || exit 1; done' "$sel"
+	for b in module_load probe_overhead histogram_read; do
+		"$0/out/bench/${b}_bench" || exit 1
+	done
+	"$0/out/bench/oa_decode_bench" "$1" --ingest' "$sel" "$rec"

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * OA decoding speed: the shared decoder parsing a recording in memory
+ * and summing every pair of reports' deltas, on one core; the same from
+ * the file (mapped) against IGT's i915-perf-reader on it (when
+ * installed); and, with --ingest, the module taking the same stream
+ * through /dev/gpuprof/oa against the userspace rate (run that in the
+ * test VM, where the module can be loaded).
+ *
+ *   oa_decode_bench RECORDING [--ingest]
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../lib/bench.h"
+#include "../lib/kmod.h"
+#include "../../module/oa_decode.h"
+
+#define ROUNDS 5
+
+struct sum {
+	struct gpuprof_oa_deltas d;
+	const void *prev;
+	uint8_t prev_copy[GPUPROF_OA_REPORT_MAX];
+	__u64 reports;
+};
+
+static void on_record(void *arg, const struct gpuprof_oa_stream *s,
+		      const struct gpuprof_oa_record_header *h,
+		      const void *payload)
+{
+	struct sum *sum = arg;
+	struct gpuprof_oa_report r;
+
+	if (h->type != GPUPROF_OA_RECORD_SAMPLE)
+		return;
+	gpuprof_oa_report_header(&s->layout, payload, &r);
+	if (sum->prev)
+		gpuprof_oa_accumulate(&s->layout, sum->prev, payload, &sum->d);
+	/* A record assembled in the parser's buffer does not stay there. */
+	if ((const uint8_t *)payload >= s->buf &&
+	    (const uint8_t *)payload < s->buf + GPUPROF_OA_RECORD_MAX) {
+		memcpy(sum->prev_copy, payload, s->layout.size);
+		sum->prev = sum->prev_copy;
+	} else {
+		sum->prev = payload;
+	}
+	sum->reports++;
+}
+
+/* Seconds to decode @len bytes; the report count in *reports. */
+static double decode(const uint8_t *data, size_t len, __u64 *reports)
+{
+	static uint8_t buf[GPUPROF_OA_RECORD_MAX];
+	struct gpuprof_oa_stream s;
+	struct sum *sum = calloc(1, sizeof(*sum));
+	double t = now_us();
+
+	gpuprof_oa_stream_init(&s, buf);
+	if (gpuprof_oa_stream_feed(&s, data, len, on_record, sum))
+		*reports = 0;
+	else
+		*reports = sum->reports;
+	t = (now_us() - t) / 1e6;
+	free(sum);
+	return t;
+}
+
+/* Seconds to map @path and decode it, as a tool reading a file would. */
+static double from_file(const char *path, __u64 *reports)
+{
+	double t = now_us();
+	struct stat st;
+	void *map;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st))
+		return -1;
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -1;
+	decode(map, st.st_size, reports);
+	munmap(map, st.st_size);
+	return (now_us() - t) / 1e6;
+}
+
+/* Seconds for the module to take @len bytes through /dev/gpuprof/oa. */
+static double ingest(const uint8_t *data, size_t len)
+{
+	double t = now_us();
+	size_t off = 0;
+	ssize_t n;
+	int fd = open("/dev/gpuprof/oa", O_WRONLY);
+
+	if (fd < 0)
+		return -1;
+	while (off < len && (n = write(fd, data + off, len - off)) > 0)
+		off += n;
+	close(fd);
+	return off == len ? (now_us() - t) / 1e6 : -1;
+}
+
+/* Seconds i915-perf-reader takes over @path, or -1. */
+static double igt_reader(const char *path)
+{
+	double t;
+	pid_t pid;
+	int st;
+
+	if (access("/usr/bin/i915-perf-reader", X_OK))
+		return -1;
+	t = now_us();
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		execl("/usr/bin/i915-perf-reader", "i915-perf-reader", path,
+		      (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		return -1;
+	return (now_us() - t) / 1e6;
+}
+
+int main(int argc, char **argv)
+{
+	double decoded[ROUNDS], ours[ROUNDS], theirs[ROUNDS], mod[ROUNDS], rate;
+	bool with_ingest = argc > 2 && !strcmp(argv[2], "--ingest");
+	__u64 reports = 0;
+	struct stat st;
+	uint8_t *data;
+	int fd, r, n_igt = 0;
+
+	if (argc < 2 || (fd = open(argv[1], O_RDONLY)) < 0 || fstat(fd, &st))
+		return fprintf(stderr, "usage: oa_decode_bench RECORDING [--ingest]\n"), 1;
+	data = malloc(st.st_size);
+	if (!data || read(fd, data, st.st_size) != st.st_size)
+		return fprintf(stderr, "cannot read %s\n", argv[1]), 1;
+	close(fd);
+
+	for (r = 0; r < ROUNDS; r++) {
+		/* Decoding alone: the stream in memory. */
+		decoded[r] = decode(data, st.st_size, &reports);
+		/* The whole job from the file, as the reader does it. */
+		ours[r] = from_file(argv[1], &reports);
+		theirs[r] = igt_reader(argv[1]);
+		if (theirs[r] > 0)
+			n_igt++;
+		if (with_ingest) {
+			if (gpuprof_load(NULL) && errno != EEXIST)
+				return fprintf(stderr, "cannot load gpuprof\n"), 1;
+			mod[r] = ingest(data, st.st_size);
+			gpuprof_unload();
+		}
+	}
+	if (!reports)
+		return fprintf(stderr, "%s does not decode\n", argv[1]), 1;
+	rate = reports / median(decoded, ROUNDS);
+	printf("BENCH oa_decode_reports_per_s %.0f reports/s (%llu reports, aim > 10e6)\n",
+	       rate, (unsigned long long)reports);
+	if (n_igt == ROUNDS)
+		printf("BENCH oa_decode_time_vs_igt_reader %.3f ratio (ours %.4f s / i915-perf-reader %.4f s, aim < 0.2)\n",
+		       median(ours, ROUNDS) / median(theirs, ROUNDS),
+		       median(ours, ROUNDS), median(theirs, ROUNDS));
+	else
+		printf("# i915-perf-reader not run\n");
+	if (with_ingest)
+		printf("BENCH oa_module_ingest_vs_userspace %.3f ratio (module %.0f reports/s / userspace %.0f, aim > 0.5)\n",
+		       reports / median(mod, ROUNDS) / rate,
+		       reports / median(mod, ROUNDS), rate);
+	free(data);
+	return 0;
+}
