@@ -8,6 +8,7 @@
 ko=$1
 sel=$(cd "$(dirname "$0")" && pwd)
 PATH=$sel/../tools/perf-gpu:$sel/out/device:$PATH
+rec=/tmp/demo-oa.rec
 
 step() {
 	printf '\n$ %s\n' "$1"
@@ -39,6 +40,19 @@ step 'echo startmp > /dev/gpuprof/ctl'
 step '(sleep 1 | gpuwork -n game buffer 1048576 >/dev/null &) ; sleep 0.5; cat /dev/gpuprof/1/histogram'
 step 'sleep 1; cat /dev/gpuprof/1/histogram; echo "(empty: the buffer went with its process)"'
 step 'echo end > /dev/gpuprof/ctl; cat /dev/gpuprof/status'
+
+echo
+echo "# Intel OA counters (simulated: there is no Intel GPU here). A Tiger Lake"
+echo "# recording is replayed while the game holds a fence; its reports land"
+echo "# in the game's counters."
+step 'echo module game > /dev/gpuprof/ctl; echo startcp > /dev/gpuprof/ctl'
+step '(gpuwork -n game fences 1 3000 &); sleep 1'
+now='python3 -c "import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC))"'
+step "gpuprof-oa --sim --seed 3 --duration 0.5 --start-ns \$($now) -o $rec"
+step "i915-perf-reader $rec | head -4"
+step "cat $rec > /dev/gpuprof/oa"
+step 'head -8 /dev/gpuprof/*/counters; grep ^oa_ /dev/gpuprof/status | head -6'
+step 'sleep 2; echo end > /dev/gpuprof/ctl'
 
 echo
 echo "# Markers from an application, recorded by the distribution's perf."
