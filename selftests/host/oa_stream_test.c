@@ -295,7 +295,7 @@ TEST_F(oa, bad_arguments_give_one_line_errors)
 		{ "--sim --loss-every x", "gpuprof-oa: --loss-every: 'x' is not a number from 0 to 4294967295\n" },
 		{ "--sim -o /nonexistent/rec", "gpuprof-oa: /nonexistent/rec: No such file or directory\n" },
 		{ "--sim -o /dev/full", "gpuprof-oa: writing /dev/full: No space left on device\n" },
-		{ "", "gpuprof-oa: no mode given: --sim is the only one so far\n" },
+		{ "", "gpuprof-oa: no mode given: --sim or --device\n" },
 	};
 	size_t i;
 

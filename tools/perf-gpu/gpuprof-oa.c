@@ -5,23 +5,32 @@
  *   gpuprof-oa --sim [--seed N] [--period NS] [--duration S]
  *              [--contexts N] [--loss-every N] [--buffer-loss-every N]
  *              [--start-ns NS] [-v] [-o FILE]
+ *   gpuprof-oa --device [--node PATH] [--metric-set NAME|UUID]
+ *              [--period NS] [--duration S] [-v] [-o FILE]
  *
  * --sim writes what the simulator (oa-sim.h) makes of a schedule drawn
  * from the seed; "cat FILE > /dev/gpuprof/oa" replays it into the module.
- * A --device mode reading a real i915-perf stream belongs beside
- * run_sim(), taking the same output handling.
+ * --device records a real i915-perf OA stream (oa-i915.h) until
+ * --duration has passed or SIGINT, SIGTERM or SIGHUP comes; "-o
+ * /dev/gpuprof/oa" feeds the module live.
  */
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <subcmd/exec-cmd.h>
 #include "options.h"
 
+#include "../../module/oa_decode.h"
+#include "oa-i915.h"
 #include "oa-sim.h"
 
 #define PROG "gpuprof-oa"
@@ -167,23 +176,354 @@ static int check_sim(const struct sim_opts *o)
 	return 0;
 }
 
+/*
+ * --device: a live i915-perf stream.  A correlation point comes at the
+ * start, every half second (so never more than a second apart, whatever
+ * the wake-up latency) and at the end, after the last read, so every
+ * report lies between two points as IGT's reader wants.
+ */
+#define CORR_EVERY_NS (NSEC / 2)
+#define READ_SIZE_MAX (16u << 20)	/* the OA buffer: more never comes */
+#define DRAIN_READS 64			/* then back to the clock */
+
+struct dev_run {
+	const char *node;		/* --node, NULL: the first i915 node */
+	const char *metric_set;
+	uint64_t period_ns;		/* asked for, then rounded */
+	uint64_t duration_ns;		/* 0: until a signal */
+	bool verbose;
+	struct oa_i915 dev;
+	struct oa_i915_metric metric;
+	unsigned int exponent;
+	size_t report_size;
+	int stream;
+	int sigfd;
+	uint8_t *buf;
+	size_t size;
+	/* What was written. */
+	uint64_t reports;
+	uint64_t report_lost;
+	uint64_t buffer_lost;
+	uint64_t unknown;
+	uint64_t correlations;
+};
+
+/* Setup failed with a message out, or writing failed (main says why). */
+#define DEV_FAILED	-2
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC + ts.tv_nsec;
+}
+
+static void dev_teardown(struct dev_run *r)
+{
+	if (r->stream >= 0)
+		close(r->stream);
+	if (r->sigfd >= 0)
+		close(r->sigfd);
+	r->stream = r->sigfd = -1;
+	oa_i915_close(&r->dev);
+	free(r->buf);
+	r->buf = NULL;
+}
+
+/*
+ * The device, its metric set, the stop signals and the stream, before
+ * any output exists: a refusal leaves no file behind.  The signals are
+ * blocked and read from a signalfd in the same poll() as the stream, so
+ * one arriving between two checks is never missed.
+ */
+static int dev_setup(struct dev_run *r)
+{
+	struct gpuprof_oa_layout l;
+	sigset_t stop;
+
+	r->stream = r->sigfd = -1;
+	if (oa_i915_open(&r->dev, r->node))
+		return -1;
+	if (oa_i915_metric_set(&r->dev, r->metric_set, &r->metric) ||
+	    gpuprof_oa_layout(r->dev.gen, oa_i915_format(&r->dev), &l))
+		goto fail;
+	r->report_size = l.size;
+	r->exponent = oa_sim_exponent_for_period(r->period_ns,
+						 r->dev.timestamp_hz);
+	r->period_ns = oa_sim_exponent_to_ns(r->exponent, r->dev.timestamp_hz);
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &stop, NULL) ||
+	    (r->sigfd = signalfd(-1, &stop, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
+		fprintf(stderr, PROG ": signalfd: %s\n", strerror(errno));
+		goto fail;
+	}
+	/* A closed reader shows as EPIPE from write(), not as a kill. */
+	signal(SIGPIPE, SIG_IGN);
+
+	r->size = 64 << 10;
+	r->buf = malloc(r->size);
+	if (!r->buf) {
+		fprintf(stderr, PROG ": %s\n", strerror(ENOMEM));
+		goto fail;
+	}
+	r->stream = oa_i915_perf_open(&r->dev, &r->metric, r->exponent,
+				      r->period_ns);
+	if (r->stream < 0)
+		goto fail;
+	return 0;
+fail:
+	dev_teardown(r);
+	return -1;
+}
+
+/* i915's records of one read(), passed through; -1 on a broken one. */
+static int dev_pass(struct dev_run *r, struct oa_writer *w, const uint8_t *p,
+		    size_t n)
+{
+	struct gpuprof_oa_record_header h;
+
+	while (n >= sizeof(h)) {
+		memcpy(&h, p, sizeof(h));
+		if (h.size < sizeof(h) || h.size > n ||
+		    (h.type == GPUPROF_OA_RECORD_SAMPLE &&
+		     h.size != sizeof(h) + r->report_size)) {
+			fprintf(stderr, PROG ": %s: the i915-perf stream gave a record of type %u and %u bytes, which it never should: stopping\n",
+				r->dev.node, h.type, h.size);
+			return -1;
+		}
+		switch (h.type) {
+		case GPUPROF_OA_RECORD_SAMPLE:
+			oa_write_sample(w, p + sizeof(h), r->report_size);
+			r->reports++;
+			break;
+		case GPUPROF_OA_RECORD_REPORT_LOST:
+			oa_write_report_lost(w);
+			r->report_lost++;
+			break;
+		case GPUPROF_OA_RECORD_BUFFER_LOST:
+			oa_write_buffer_lost(w);
+			r->buffer_lost++;
+			break;
+		default:
+			/* A record type newer than this tool: its size
+			 * delimits it, and no reader would know it. */
+			r->unknown++;
+			break;
+		}
+		p += h.size;
+		n -= h.size;
+	}
+	if (n) {
+		fprintf(stderr, PROG ": %s: the i915-perf stream gave %zu bytes of a record: stopping\n",
+			r->dev.node, n);
+		return -1;
+	}
+	return 0;
+}
+
+/* Take what the stream has now; -1 when it failed (message out). */
+static int dev_drain(struct dev_run *r, struct oa_writer *w)
+{
+	uint8_t *bigger;
+	ssize_t n;
+	int reads;
+
+	for (reads = 0; reads < DRAIN_READS; reads++) {
+		n = read(r->stream, r->buf, r->size);
+		if (n > 0) {
+			if (dev_pass(r, w, r->buf, n))
+				return -1;
+			continue;
+		}
+		if (n == 0 || errno == EAGAIN)
+			return 0;
+		if (errno == EINTR)
+			continue;
+		if (errno == ENOSPC && r->size < READ_SIZE_MAX) {
+			/* Not even one record fitted: make room. */
+			bigger = realloc(r->buf, r->size * 2);
+			if (!bigger)
+				break;
+			r->buf = bigger;
+			r->size *= 2;
+			continue;
+		}
+		if (errno == EIO) {
+			fprintf(stderr, PROG ": %s: the i915-perf stream failed (EIO): i915 disabled it, after a GPU reset or because the OA unit was taken over\n",
+				r->dev.node);
+			return -1;
+		}
+		break;
+	}
+	if (reads == DRAIN_READS)
+		return 0;
+	fprintf(stderr, PROG ": %s: reading the i915-perf stream: %s\n",
+		r->dev.node, strerror(errno ? errno : ENOMEM));
+	return -1;
+}
+
+static int dev_correlate(struct dev_run *r, struct oa_writer *w)
+{
+	uint64_t cpu, gpu, window;
+
+	if (oa_i915_correlate(&r->dev, &cpu, &gpu, &window))
+		return -1;
+	r->correlations++;
+	/* A write failure sticks in @w: the caller checks w->error. */
+	oa_write_correlation(w, cpu, gpu, window);
+	return 0;
+}
+
+static int dev_header(struct dev_run *r, struct oa_writer *w)
+{
+	struct gpuprof_oa_device_info info;
+	union {	/* aligned for the struct's u16 fields */
+		struct drm_i915_query_topology_info info;
+		uint8_t bytes[4096];
+	} topo;
+	size_t len;
+
+	oa_i915_device_info(&r->dev, &r->metric, &info);
+	len = oa_i915_topology(&r->dev, &topo, sizeof(topo));
+	oa_write_version(w);
+	oa_write_device_info(w, &info);
+	oa_write_topology(w, &topo.info, len);
+	return oa_writer_flush(w);
+}
+
+/*
+ * Record until the duration is over or a stop signal comes.  Return: 0;
+ * -1 when writing failed (w->error says why); DEV_FAILED when the stream
+ * or the clock failed, with the message out.  On a stream failure the
+ * recording still gets its closing correlation point.
+ */
+static int run_device(struct dev_run *r, struct oa_writer *w)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = r->stream, .events = POLLIN },
+		{ .fd = r->sigfd, .events = POLLIN },
+	};
+	uint64_t now, end, next_corr, wake;
+	struct signalfd_siginfo si;
+	bool stream_failed = false, clock_failed = false;
+	int timeout, ret;
+
+	if (dev_header(r, w))
+		goto out;
+	if (dev_correlate(r, w)) {
+		clock_failed = true;
+		goto out;
+	}
+	now = mono_ns();
+	end = r->duration_ns ? now + r->duration_ns : UINT64_MAX;
+	next_corr = now + CORR_EVERY_NS;
+	while (!w->error) {
+		now = mono_ns();
+		if (now >= end)
+			break;
+		if (now >= next_corr) {
+			if (dev_correlate(r, w)) {
+				clock_failed = true;
+				break;
+			}
+			oa_writer_flush(w);
+			next_corr = now + CORR_EVERY_NS;
+		}
+		wake = next_corr < end ? next_corr : end;
+		timeout = (wake - now + 999999) / 1000000;
+		ret = poll(pfd, 2, timeout);
+		if (ret < 0 && errno != EINTR) {
+			fprintf(stderr, PROG ": poll: %s\n", strerror(errno));
+			stream_failed = true;
+			break;
+		}
+		if (ret > 0 && pfd[1].revents &&
+		    read(r->sigfd, &si, sizeof(si)) == sizeof(si)) {
+			if (r->verbose)
+				fprintf(stderr, PROG ": %s: stopping\n",
+					strsignal(si.ssi_signo));
+			break;
+		}
+		if (ret > 0 && pfd[0].revents) {
+			if (dev_drain(r, w)) {
+				stream_failed = true;
+				break;
+			}
+			oa_writer_flush(w);
+		}
+	}
+	/* What is left, then the closing point after all of it. */
+	if (!w->error && !stream_failed && dev_drain(r, w))
+		stream_failed = true;
+	if (!w->error && !clock_failed && dev_correlate(r, w))
+		clock_failed = true;
+	oa_writer_flush(w);
+out:
+	if (r->verbose)
+		fprintf(stderr, PROG ": %s: 0x%04x, %s (%s, id %llu), format %u, exponent %u (%llu ns): %llu reports, %llu correlation points, %llu REPORT_LOST and %llu BUFFER_LOST records, %llu records of unknown type\n",
+			r->dev.node, r->dev.device_id, r->metric.name,
+			r->metric.uuid, (unsigned long long)r->metric.id,
+			oa_i915_format(&r->dev), r->exponent,
+			(unsigned long long)r->period_ns,
+			(unsigned long long)r->reports,
+			(unsigned long long)r->correlations,
+			(unsigned long long)r->report_lost,
+			(unsigned long long)r->buffer_lost,
+			(unsigned long long)r->unknown);
+	else if (r->report_lost || r->buffer_lost)
+		fprintf(stderr, PROG ": warning: i915 lost reports: %llu REPORT_LOST and %llu BUFFER_LOST records (kept in the recording)\n",
+			(unsigned long long)r->report_lost,
+			(unsigned long long)r->buffer_lost);
+	if (w->error)
+		return -1;
+	return stream_failed || clock_failed ? DEV_FAILED : 0;
+}
+
+/* Each mode's own options, refused in the other. */
+static int only_in(const char *mode, const char *const *names,
+		   const char *const *vals, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (vals[i]) {
+			fprintf(stderr, PROG ": --%s is an option of %s only\n",
+				names[i], mode);
+			return -1;
+		}
+	return 0;
+}
+
 int main(int argc, const char **argv)
 {
 	const char *seed = NULL, *period = NULL, *duration = NULL;
 	const char *contexts = NULL, *loss = NULL, *bloss = NULL, *start = NULL;
+	const char *node = NULL, *metric_set = NULL;
 	const char *out = "-";
-	bool sim = false;
+	bool sim = false, device = false, verbose = false;
 	struct sim_opts o = {
 		.seed = 1, .period_ns = 1000000, .duration_ns = NSEC,
 		.contexts = 2,
 	};
+	struct dev_run r = { .period_ns = 1000000, .stream = -1, .sigfd = -1 };
 	const struct option options[] = {
 		OPT_BOOLEAN(0, "sim", &sim, "write a simulated Tiger Lake recording"),
+		OPT_BOOLEAN(0, "device", &device,
+			    "record the OA stream of an Intel GPU (i915-perf)"),
+		OPT_STRING(0, "node", &node, "PATH",
+			   "--device: the render node (default: the first i915 one)"),
+		OPT_STRING(0, "metric-set", &metric_set, "NAME|UUID",
+			   "--device: the metric set (default RenderBasic)"),
 		OPT_STRING(0, "seed", &seed, "N", "simulator seed (default 1)"),
 		OPT_STRING(0, "period", &period, "NS",
 			   "report period, rounded to an OA exponent (default 1000000)"),
 		OPT_STRING(0, "duration", &duration, "S",
-			   "seconds of stream time (default 1)"),
+			   "seconds of stream time (--sim default 1; --device: until a signal)"),
 		OPT_STRING(0, "contexts", &contexts, "N",
 			   "contexts taking turns on the GPU, 0 for idle (default 2)"),
 		OPT_STRING(0, "loss-every", &loss, "N",
@@ -193,15 +533,21 @@ int main(int argc, const char **argv)
 		OPT_STRING(0, "start-ns", &start, "NS",
 			   "CLOCK_MONOTONIC ns at which the stream starts, so a replay lines up with this machine's jobs"),
 		OPT_STRING('o', "output", &out, "FILE",
-			   "where the recording goes, - for stdout (default)"),
-		OPT_BOOLEAN('v', "verbose", &o.verbose,
-			    "say what was written, on stderr"),
+			   "where the recording goes, - for stdout (default); /dev/gpuprof/oa feeds the module"),
+		OPT_BOOLEAN('v', "verbose", &verbose,
+			    "say what was written, and the losses, on stderr"),
 		OPT_END()
 	};
 	const char *const usage[] = {
 		"gpuprof-oa --sim [--seed N] [--period NS] [--duration S] [--contexts N] [--loss-every N] [-o FILE]",
+		"gpuprof-oa --device [--node PATH] [--metric-set NAME|UUID] [--period NS] [--duration S] [-v] [-o FILE]",
 		NULL
 	};
+	static const char *const sim_names[] = {
+		"seed", "contexts", "loss-every", "buffer-loss-every", "start-ns",
+	};
+	static const char *const dev_names[] = { "node", "metric-set" };
+	const char *sim_vals[5], *dev_vals[2];	/* given, after parsing */
 	struct oa_writer w;
 	bool to_stdout, regular;
 	struct stat st;
@@ -212,34 +558,57 @@ int main(int argc, const char **argv)
 	argc = parse_options(argc, argv, options, usage, 0);
 	if (argc)
 		usage_with_options(usage, options);
-	/* A --device mode will open the i915-perf stream here instead and
-	 * hand its records to the same writer: a run_device() beside
-	 * run_sim(). */
-	if (!sim) {
-		fprintf(stderr, PROG ": no mode given: --sim is the only one so far\n");
+	sim_vals[0] = seed;
+	sim_vals[1] = contexts;
+	sim_vals[2] = loss;
+	sim_vals[3] = bloss;
+	sim_vals[4] = start;
+	dev_vals[0] = node;
+	dev_vals[1] = metric_set;
+	if (sim == device) {
+		fprintf(stderr, sim ? PROG ": --sim and --device are two modes: give one\n" :
+			PROG ": no mode given: --sim or --device\n");
 		return 1;
 	}
-	if ((seed && parse_u64("seed", seed, UINT64_MAX, &o.seed)) ||
-	    (period && parse_u64("period", period, UINT64_MAX, &o.period_ns)) ||
-	    (duration && parse_seconds("duration", duration, &o.duration_ns)) ||
-	    (contexts && parse_uint("contexts", contexts, OA_SIM_MAX_CONTEXTS,
-				    &o.contexts)) ||
-	    (loss && parse_uint("loss-every", loss, UINT32_MAX, &o.loss_every)) ||
-	    (bloss && parse_uint("buffer-loss-every", bloss, UINT32_MAX,
-				 &o.buffer_loss_every)) ||
-	    (start && parse_u64("start-ns", start, UINT64_MAX / 2,
-				&o.start_ns)) ||
-	    check_sim(&o))
+	o.verbose = r.verbose = verbose;
+	if (sim &&
+	    (only_in("--device", dev_names, dev_vals, 2) ||
+	     (seed && parse_u64("seed", seed, UINT64_MAX, &o.seed)) ||
+	     (period && parse_u64("period", period, UINT64_MAX, &o.period_ns)) ||
+	     (duration && parse_seconds("duration", duration, &o.duration_ns)) ||
+	     (contexts && parse_uint("contexts", contexts, OA_SIM_MAX_CONTEXTS,
+				     &o.contexts)) ||
+	     (loss && parse_uint("loss-every", loss, UINT32_MAX, &o.loss_every)) ||
+	     (bloss && parse_uint("buffer-loss-every", bloss, UINT32_MAX,
+				  &o.buffer_loss_every)) ||
+	     (start && parse_u64("start-ns", start, UINT64_MAX / 2,
+				 &o.start_ns)) ||
+	     check_sim(&o)))
 		return 1;
+	if (device &&
+	    (only_in("--sim", sim_names, sim_vals, 5) ||
+	     (period && parse_u64("period", period, UINT64_MAX, &r.period_ns)) ||
+	     (duration && parse_seconds("duration", duration, &r.duration_ns))))
+		return 1;
+	if (device && !r.period_ns) {
+		fprintf(stderr, PROG ": --period must be above 0 ns\n");
+		return 1;
+	}
+	r.node = node;
+	r.metric_set = metric_set ? metric_set : "RenderBasic";
 
 	to_stdout = !strcmp(out, "-");
 	if (to_stdout && isatty(STDOUT_FILENO)) {
 		fprintf(stderr, PROG ": not writing a binary recording to a terminal: give -o FILE or redirect\n");
 		return 1;
 	}
+	if (device && dev_setup(&r))
+		return 1;
 	f = to_stdout ? stdout : fopen(out, "wb");
 	if (!f) {
 		fprintf(stderr, PROG ": %s: %s\n", out, strerror(errno));
+		if (device)
+			dev_teardown(&r);
 		return 1;
 	}
 	/* A failed recording is removed, but only from a regular file:
@@ -247,12 +616,18 @@ int main(int argc, const char **argv)
 	regular = !to_stdout && !fstat(fileno(f), &st) && S_ISREG(st.st_mode);
 	oa_writer_init(&w, f);
 	errno = 0;
-	ret = run_sim(&o, &w);
+	ret = sim ? run_sim(&o, &w) : run_device(&r, &w);
 	err = w.error ? w.error : errno ? errno : EIO;
+	if (device)
+		dev_teardown(&r);
 	if (!to_stdout && fclose(f) && !ret) {
 		ret = -1;
 		err = errno;
 	}
+	/* A device stream that failed keeps what it recorded: the message
+	 * is out, and the recording ends with a correlation point. */
+	if (ret == DEV_FAILED)
+		return 1;
 	if (ret) {
 		fprintf(stderr, PROG ": writing %s: %s\n",
 			to_stdout ? "stdout" : out, strerror(err));
