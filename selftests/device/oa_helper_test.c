@@ -97,6 +97,67 @@ TEST(start_runs_the_pump_and_stop_ends_it)
 	EXPECT_EQ(0, gpuprof_unload());
 }
 
+/*
+ * The real pump, gpuprof-oa --device, against the i915 ioctl shim (no
+ * Intel GPU here): a wrapper gives it the shim, a fake sysfs and the
+ * shim's node; the module gives it --device -o /dev/gpuprof/oa.
+ */
+#define SYS "/tmp/gpuprof_oa_sys"
+#define UUID "0fc397c0-4833-492c-9ccd-4929d574d5b8"
+
+static int write_device_script(void)
+{
+	char repo[PATH_MAX], *p;
+	FILE *f;
+
+	snprintf(repo, sizeof(repo), "%s", gpuprof_oa());
+	p = strstr(repo, "/tools/perf-gpu/");
+	if (!p)
+		return -1;
+	*p = '\0';
+	if (system("mkdir -p " SYS "/class/drm/renderD199/device/drm/card0 "
+		   SYS "/class/drm/card0/metrics/" UUID " && "
+		   "echo 42 > " SYS "/class/drm/card0/metrics/" UUID "/id"))
+		return -1;
+	f = fopen(SCRIPT, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "#!/bin/sh\n"
+		"exec env GPUPROF_SYSFS_ROOT=" SYS " LD_PRELOAD=%s/selftests/out/libi915_shim.so "
+		"%s/tools/perf-gpu/out/gpuprof-oa \"$@\" --node /dev/dri/renderD199 "
+		"2>/tmp/gpuprof_oa_helper.err\n", repo, repo);
+	fclose(f);
+	return chmod(SCRIPT, 0755);
+}
+
+TEST(start_runs_gpuprof_oa_device_against_the_i915_shim)
+{
+	char buf[256];
+	pid_t pid;
+	int i;
+
+	ASSERT_EQ(0, write_device_script());
+	ASSERT_EQ(0, gpuprof_load("oa_helper=" SCRIPT));
+	ASSERT_EQ(0, ctl("start\n"));
+	pid = helper_pid();
+	ASSERT_LT(0, pid);
+	/* Live: 1 ms reports, a few seconds of TCG at most to see some. */
+	for (i = 0; i < 500 && status_num("oa_reports") < 50; i++)
+		sleep_ms(10);
+	EXPECT_LE(50, status_num("oa_reports"));
+	ASSERT_EQ(0, status_str("oa_stream", buf, sizeof(buf)));
+	EXPECT_STREQ("open", buf);
+	ASSERT_EQ(0, ctl("stop\n"));
+	EXPECT_EQ(-1, kill(pid, 0));
+	/* It ended its stream cleanly on SIGTERM: nothing refused. */
+	ASSERT_EQ(0, status_str("oa_stream", buf, sizeof(buf)));
+	EXPECT_STREQ("closed", buf);
+	EXPECT_EQ(0, status_num("oa_rejected_streams"));
+	if (read_file("/tmp/gpuprof_oa_helper.err", buf, sizeof(buf)) > 0)
+		TH_LOG("pump said: %s", buf);
+	EXPECT_EQ(0, gpuprof_unload());
+}
+
 TEST(a_helper_that_cannot_start_does_not_stop_profiling)
 {
 	char buf[64];
