@@ -43,7 +43,7 @@ static int write_script(void)
 	fprintf(f, "#!/bin/sh\n"
 		"exec 2>/tmp/gpuprof_oa_helper.err\n"
 		"echo \"$@\" > " ARGS "\n"
-		"%s --sim --duration 0.05 --start-ns $(awk '{ printf \"%%d\", $1 * 1000000000 }' /proc/uptime) -o \"$3\" || exit 1\n"
+		"%s --sim --duration 0.05 --start-ns now -o \"$3\" || exit 1\n"
 		"exec sleep 1000\n", gpuprof_oa());
 	fclose(f);
 	return chmod(SCRIPT, 0755);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -277,6 +278,46 @@ TEST_F(oa, same_seed_same_file_and_stdout_is_the_same)
 	/* 0.3 s at 213333 ns (exponent 11): 1406 timer reports, +-1. */
 	ASSERT_EQ(0, read_file(self->file, &self->r));
 	EXPECT_GE(self->r.s.samples, 1405);
+}
+
+/* The first correlation point of a recording, from its bytes. */
+static __u64 first_cpu_point(const char *path)
+{
+	struct gpuprof_oa_record_header h;
+	struct gpuprof_oa_correlation c;
+	__u64 cpu = 0;
+	FILE *f = fopen(path, "rb");
+
+	while (f && fread(&h, sizeof(h), 1, f) == 1 && h.size >= sizeof(h)) {
+		if (h.type == GPUPROF_OA_RECORD_TIMESTAMP_CORRELATION) {
+			if (fread(&c, sizeof(c), 1, f) == 1)
+				cpu = c.cpu_timestamp;
+			break;
+		}
+		fseek(f, h.size - sizeof(h), SEEK_CUR);
+	}
+	if (f)
+		fclose(f);
+	return cpu;
+}
+
+TEST_F(oa, start_ns_places_the_stream_on_this_clock)
+{
+	struct timespec a, b;
+	__u64 cpu;
+
+	ASSERT_EQ(0, run_cmd(self->out, OUT_SIZE,
+			     "%s --sim --duration 0.01 --start-ns 123456789000 -o '%s'",
+			     gpuprof_oa(), self->file)) TH_LOG("%s", self->out);
+	EXPECT_EQ(123456789000ull, first_cpu_point(self->file));
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	ASSERT_EQ(0, run_cmd(self->out, OUT_SIZE,
+			     "%s --sim --duration 0.01 --start-ns now -o '%s'",
+			     gpuprof_oa(), self->file)) TH_LOG("%s", self->out);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	cpu = first_cpu_point(self->file);
+	EXPECT_LE(a.tv_sec * 1000000000ull + a.tv_nsec, cpu);
+	EXPECT_GE(b.tv_sec * 1000000000ull + b.tv_nsec, cpu);
 }
 
 /* Each bad invocation: exit status 1 and exactly this one line. */

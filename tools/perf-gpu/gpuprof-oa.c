@@ -80,6 +80,18 @@ static int parse_uint(const char *opt, const char *arg, unsigned int max,
 	return 0;
 }
 
+/* --start-ns: a CLOCK_MONOTONIC time in ns, or "now". */
+static int parse_start(const char *arg, uint64_t *ns)
+{
+	struct timespec ts;
+
+	if (strcmp(arg, "now"))
+		return parse_u64("start-ns", arg, UINT64_MAX / 2, ns);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	*ns = ts.tv_sec * NSEC + ts.tv_nsec;
+	return 0;
+}
+
 /* Seconds with up to nine decimals ("2", "0.25") to ns, exactly. */
 static int parse_seconds(const char *opt, const char *arg, uint64_t *ns)
 {
@@ -531,7 +543,7 @@ int main(int argc, const char **argv)
 		OPT_STRING(0, "buffer-loss-every", &bloss, "N",
 			   "a BUFFER_LOST record after every Nth report"),
 		OPT_STRING(0, "start-ns", &start, "NS",
-			   "CLOCK_MONOTONIC ns at which the stream starts, so a replay lines up with this machine's jobs"),
+			   "CLOCK_MONOTONIC ns at which the stream starts, or now: a replay then lines up with this machine's jobs"),
 		OPT_STRING('o', "output", &out, "FILE",
 			   "where the recording goes, - for stdout (default); /dev/gpuprof/oa feeds the module"),
 		OPT_BOOLEAN('v', "verbose", &verbose,
@@ -581,8 +593,7 @@ int main(int argc, const char **argv)
 	     (loss && parse_uint("loss-every", loss, UINT32_MAX, &o.loss_every)) ||
 	     (bloss && parse_uint("buffer-loss-every", bloss, UINT32_MAX,
 				  &o.buffer_loss_every)) ||
-	     (start && parse_u64("start-ns", start, UINT64_MAX / 2,
-				 &o.start_ns)) ||
+	     (start && parse_start(start, &o.start_ns)) ||
 	     check_sim(&o)))
 		return 1;
 	if (device &&
