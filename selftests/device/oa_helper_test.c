@@ -19,20 +19,6 @@
 #define SCRIPT "/tmp/gpuprof_oa_helper.sh"
 #define ARGS "/tmp/gpuprof_oa_helper.args"
 
-static const char *gpuprof_oa(void)
-{
-	static char path[PATH_MAX];
-	char *slash;
-
-	/* gpuprof-oa lives beside perf-gpu. */
-	snprintf(path, sizeof(path) - 16, "%s", getenv("GPUPROF_PERF_GPU") ?: "");
-	slash = strrchr(path, '/');
-	if (!slash)
-		return "gpuprof-oa";
-	strcpy(slash + 1, "gpuprof-oa");
-	return path;
-}
-
 static int write_script(void)
 {
 	FILE *f = fopen(SCRIPT, "w");
@@ -44,7 +30,7 @@ static int write_script(void)
 		"exec 2>/tmp/gpuprof_oa_helper.err\n"
 		"echo \"$@\" > " ARGS "\n"
 		"%s --sim --duration 0.05 --start-ns now -o \"$3\" || exit 1\n"
-		"exec sleep 1000\n", gpuprof_oa());
+		"exec sleep 1000\n", gpuprof_oa_path());
 	fclose(f);
 	return chmod(SCRIPT, 0755);
 }
@@ -110,7 +96,7 @@ static int write_device_script(void)
 	char repo[PATH_MAX], *p;
 	FILE *f;
 
-	snprintf(repo, sizeof(repo), "%s", gpuprof_oa());
+	snprintf(repo, sizeof(repo), "%s", gpuprof_oa_path());
 	p = strstr(repo, "/tools/perf-gpu/");
 	if (!p)
 		return -1;

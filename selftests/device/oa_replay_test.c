@@ -154,32 +154,6 @@ static int expect_from(const char *path, struct expect *e)
 	return 0;
 }
 
-static const char *gpuprof_oa(void)
-{
-	static char path[PATH_MAX];
-	char *slash;
-
-	snprintf(path, sizeof(path) - 16, "%s", getenv("GPUPROF_PERF_GPU") ?: "");
-	slash = strrchr(path, '/');
-	if (!slash)
-		return "gpuprof-oa";
-	strcpy(slash + 1, "gpuprof-oa");
-	return path;
-}
-
-static long long counter(int id, const char *name)
-{
-	char buf[4096], *p;
-	size_t len = strlen(name);
-
-	if (target_file(id, "counters", buf, sizeof(buf)) <= 0)
-		return -1;
-	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, name, len) && p[len] == ' ')
-			return strtoll(p + len + 1, NULL, 10);
-	return -1;
-}
-
 TEST_F_TIMEOUT(gp, replay_gives_the_target_the_deltas_of_its_interval, 120)
 {
 	struct expect *e = calloc(1, sizeof(*e));
@@ -209,7 +183,7 @@ TEST_F_TIMEOUT(gp, replay_gives_the_target_the_deltas_of_its_interval, 120)
 		start = e->fence_start - 500000000ull + tries * 853333ull;
 		snprintf(cmd, sizeof(cmd),
 			 "%s --sim --seed 7 --contexts 2 --period 10000000 "
-			 "--duration 2.5 --start-ns %llu -o " REC, gpuprof_oa(),
+			 "--duration 2.5 --start-ns %llu -o " REC, gpuprof_oa_path(),
 			 (unsigned long long)start);
 		ASSERT_EQ(0, system(cmd));
 		memset(e, 0, sizeof(*e));
@@ -228,19 +202,19 @@ TEST_F_TIMEOUT(gp, replay_gives_the_target_the_deltas_of_its_interval, 120)
 
 	snprintf(cmd, sizeof(cmd), "cat " REC " > " GP "/oa");
 	ASSERT_EQ(0, system(cmd));
-	EXPECT_EQ((long long)e->reports, counter(id, "reports"));
+	EXPECT_EQ((long long)e->reports, oa_counter(id, "reports"));
 	EXPECT_EQ((long long)e->unattributed, status_num("oa_unattributed_reports"));
-	EXPECT_EQ((long long)e->got.timestamp, counter(id, "gpu_time_ns"));
-	EXPECT_EQ((long long)e->got.gpu_ticks, counter(id, "gpu_clock_ticks"));
+	EXPECT_EQ((long long)e->got.timestamp, oa_counter(id, "gpu_time_ns"));
+	EXPECT_EQ((long long)e->got.gpu_ticks, oa_counter(id, "gpu_clock_ticks"));
 	for (i = 0; i < 36; i++) {
 		snprintf(name, sizeof(name), "a%d", i);
-		EXPECT_EQ((long long)e->got.a[i], counter(id, name)) TH_LOG("%s", name);
+		EXPECT_EQ((long long)e->got.a[i], oa_counter(id, name)) TH_LOG("%s", name);
 	}
 	for (i = 0; i < 8; i++) {
 		snprintf(name, sizeof(name), "b%d", i);
-		EXPECT_EQ((long long)e->got.b[i], counter(id, name));
+		EXPECT_EQ((long long)e->got.b[i], oa_counter(id, name));
 		snprintf(name, sizeof(name), "c%d", i);
-		EXPECT_EQ((long long)e->got.c[i], counter(id, name));
+		EXPECT_EQ((long long)e->got.c[i], oa_counter(id, name));
 	}
 	EXPECT_LT(0, e->got.a[0]);
 	write_file(TRACING "/trace_clock", "local");

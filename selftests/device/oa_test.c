@@ -55,20 +55,6 @@ static void oa_stream(struct oa_buf *b, uint64_t t0, unsigned int n,
 	oa_correlation(b, t0 + n * 1000000ull, G0 + n * TICK_1MS);
 }
 
-/* The value of @name in target @id's counters file, or -1. */
-static long long counter(int id, const char *name)
-{
-	char buf[4096], *p;
-	size_t len = strlen(name);
-
-	if (target_file(id, "counters", buf, sizeof(buf)) <= 0)
-		return -1;
-	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, name, len) && p[len] == ' ')
-			return strtoll(p + len + 1, NULL, 10);
-	return -1;
-}
-
 /* Start gpuwork holding one fence for @ms; wait until it is running. */
 static pid_t hold_fence(const char *name, unsigned int ms, long long jobs)
 {
@@ -133,16 +119,16 @@ TEST_F(gp, a_running_target_gets_exactly_the_deltas_of_its_reports)
 	ASSERT_EQ(0, oa_write(&b, b.len, 4096));
 	EXPECT_EQ(100, status_num("oa_reports"));
 	EXPECT_EQ(0, status_num("oa_unattributed_reports"));
-	EXPECT_EQ(100, counter(id, "reports"));
+	EXPECT_EQ(100, oa_counter(id, "reports"));
 	/* 99 deltas of each step. */
-	EXPECT_EQ(9900, counter(id, "a0"));
-	EXPECT_EQ(693, counter(id, "a33"));
-	EXPECT_EQ(495, counter(id, "b1"));
-	EXPECT_EQ(297, counter(id, "c2"));
-	EXPECT_EQ(0, counter(id, "a1"));
-	EXPECT_EQ(99000, counter(id, "gpu_clock_ticks"));
-	EXPECT_EQ(99000000, counter(id, "gpu_time_ns"));
-	EXPECT_EQ(1, counter(id, "avg_gpu_freq_mhz"));
+	EXPECT_EQ(9900, oa_counter(id, "a0"));
+	EXPECT_EQ(693, oa_counter(id, "a33"));
+	EXPECT_EQ(495, oa_counter(id, "b1"));
+	EXPECT_EQ(297, oa_counter(id, "c2"));
+	EXPECT_EQ(0, oa_counter(id, "a1"));
+	EXPECT_EQ(99000, oa_counter(id, "gpu_clock_ticks"));
+	EXPECT_EQ(99000000, oa_counter(id, "gpu_time_ns"));
+	EXPECT_EQ(1, oa_counter(id, "avg_gpu_freq_mhz"));
 	/* Each timer report is a sample on the OA unit's own timeline. */
 	tl = timeline_id("i915-oa", "RenderBasic");
 	ASSERT_LE(0, tl);
@@ -163,8 +149,8 @@ TEST_F(gp, reports_when_no_job_runs_are_no_ones)
 	oa_stream(&b, mono_ns() - 10000000000ull, 50, NO_CTX);
 	ASSERT_EQ(0, oa_write(&b, b.len, 1 << 20));
 	EXPECT_EQ(50, status_num("oa_unattributed_reports"));
-	EXPECT_EQ(0, counter(id, "reports"));
-	EXPECT_EQ(0, counter(id, "a0"));
+	EXPECT_EQ(0, oa_counter(id, "reports"));
+	EXPECT_EQ(0, oa_counter(id, "a0"));
 	free(b.data);
 }
 
@@ -184,9 +170,9 @@ TEST_F(gp, a_bound_context_wins_over_running_jobs)
 	pid = hold_fence("oa_runner", 4000, 1);
 	oa_stream(&b, mono_ns(), 10, 0x42);
 	ASSERT_EQ(0, oa_write(&b, b.len, 4096));
-	EXPECT_EQ(10, counter(bound, "reports"));
-	EXPECT_EQ(900, counter(bound, "a0"));
-	EXPECT_EQ(0, counter(runner, "reports"));
+	EXPECT_EQ(10, oa_counter(bound, "reports"));
+	EXPECT_EQ(900, oa_counter(bound, "a0"));
+	EXPECT_EQ(0, oa_counter(runner, "reports"));
 	reap(pid);
 	free(b.data);
 }
@@ -203,7 +189,7 @@ TEST_F(gp, a_context_seen_with_one_running_target_is_learned)
 	id = find_target("oa_learn");
 	oa_stream(&b, mono_ns(), 5, 0x77);
 	ASSERT_EQ(0, oa_write(&b, b.len, 4096));
-	EXPECT_EQ(5, counter(id, "reports"));
+	EXPECT_EQ(5, oa_counter(id, "reports"));
 	EXPECT_LE(1, status_num("oa_learned_contexts"));
 	reap(pid);
 	/* Later, with no job running, the context still tells who it is. */
@@ -211,7 +197,7 @@ TEST_F(gp, a_context_seen_with_one_running_target_is_learned)
 	memset(&b, 0, sizeof(b));
 	oa_stream(&b, mono_ns() + 5000000000ull, 5, 0x77);
 	ASSERT_EQ(0, oa_write(&b, b.len, 4096));
-	EXPECT_EQ(10, counter(id, "reports"));
+	EXPECT_EQ(10, oa_counter(id, "reports"));
 	EXPECT_EQ(0, status_num("oa_unattributed_reports"));
 	free(b.data);
 }
@@ -231,10 +217,10 @@ TEST_F(gp, reports_split_evenly_among_running_targets)
 	oa_stream(&b, mono_ns(), 11, NO_CTX);
 	ASSERT_EQ(0, oa_write(&b, b.len, 4096));
 	/* 10 deltas of 100 in A0, halved. */
-	EXPECT_EQ(500, counter(a, "a0"));
-	EXPECT_EQ(500, counter(c, "a0"));
-	EXPECT_EQ(11, counter(a, "reports"));
-	EXPECT_EQ(11, counter(c, "reports"));
+	EXPECT_EQ(500, oa_counter(a, "a0"));
+	EXPECT_EQ(500, oa_counter(c, "a0"));
+	EXPECT_EQ(11, oa_counter(a, "reports"));
+	EXPECT_EQ(11, oa_counter(c, "reports"));
 	reap(p1);
 	reap(p2);
 	free(b.data);
@@ -261,9 +247,9 @@ TEST_F(gp, no_delta_across_a_context_switch_or_a_loss)
 	oa_record(&b, GPUPROF_OA_RECORD_REPORT_LOST, NULL, 0);
 	oa_report(&b, 6, G0 + 6 * TICK_1MS, 5, TIMER);
 	ASSERT_EQ(0, oa_write(&b, b.len, 7));
-	EXPECT_EQ(200, counter(id, "a0"));
+	EXPECT_EQ(200, oa_counter(id, "a0"));
 	/* Context 9 is bound to no one, and no job runs. */
-	EXPECT_EQ(5, counter(id, "reports"));
+	EXPECT_EQ(5, oa_counter(id, "reports"));
 	EXPECT_EQ(1, status_num("oa_unattributed_reports"));
 	EXPECT_EQ(2, status_num("oa_context_switch_deltas"));
 	EXPECT_EQ(1, status_num("oa_report_lost"));
@@ -284,8 +270,8 @@ TEST_F(gp, any_write_size_gives_the_same_result)
 	ASSERT_EQ(0, oa_write(&b, b.len, 1));
 	ASSERT_EQ(0, oa_write(&b, b.len, 13));
 	ASSERT_EQ(0, oa_write(&b, b.len, b.len));
-	EXPECT_EQ(60, counter(id, "reports"));
-	EXPECT_EQ(3 * 1900, counter(id, "a0"));
+	EXPECT_EQ(60, oa_counter(id, "reports"));
+	EXPECT_EQ(3 * 1900, oa_counter(id, "a0"));
 	free(b.data);
 }
 

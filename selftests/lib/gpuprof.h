@@ -187,6 +187,35 @@ static inline const char *gpuwork_path(void)
 	return path;
 }
 
+/* gpuprof-oa, which is built beside the perf-gpu under test. */
+static inline const char *gpuprof_oa_path(void)
+{
+	static char path[PATH_MAX];
+	const char *pg = getenv("GPUPROF_PERF_GPU");
+	char *slash;
+
+	snprintf(path, sizeof(path) - 16, "%s", pg ? pg : "");
+	slash = strrchr(path, '/');
+	if (!slash)
+		return "gpuprof-oa";
+	strcpy(slash + 1, "gpuprof-oa");
+	return path;
+}
+
+/* The value of @name in target @id's OA counters file, or -1. */
+static inline long long oa_counter(int id, const char *name)
+{
+	char buf[4096], *p;
+	size_t len = strlen(name);
+
+	if (target_file(id, "counters", buf, sizeof(buf)) <= 0)
+		return -1;
+	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, name, len) && p[len] == ' ')
+			return strtoll(p + len + 1, NULL, 10);
+	return -1;
+}
+
 /* Run gpuwork with @args; its exit status. */
 static inline int gpuwork(const char *args)
 {
