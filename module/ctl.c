@@ -253,6 +253,9 @@ static void gpuprof_stop(void)
 		return;
 	gpuprof_oa_helper_stop();
 	gpuprof_set_mode(GPUPROF_IDLE);
+	spin_lock_irq(&gpuprof_data_lock);
+	gpuprof_oa_forget_learned();
+	spin_unlock_irq(&gpuprof_data_lock);
 	if (mode == GPUPROF_MEMORY)
 		gpuprof_gem_stop();
 	else
@@ -282,6 +285,7 @@ static int gpuprof_cmd_simple(const char *verb)
 		/* Buffers already counted must not be taken off again. */
 		spin_lock_irq(&gpuprof_data_lock);
 		gpuprof_gem_disown(NULL);
+		gpuprof_oa_forget_learned();
 		spin_unlock_irq(&gpuprof_data_lock);
 		return 0;
 	}

@@ -366,7 +366,7 @@ void gpuprof_fence_run(void)
 		      HRTIMER_MODE_REL_SOFT);
 }
 
-/* Called under gpuprof_lock, before the mode goes back to idle. */
+/* Called under gpuprof_lock, once the mode is back to idle. */
 void gpuprof_fence_stop(void)
 {
 	hrtimer_cancel(&gpuprof_timer);
@@ -414,24 +414,29 @@ static int gpuprof_add_unique(struct gpuprof_target **out, int n, int max,
  * @t_ns: a CLOCK_MONOTONIC time, now or in the recent past
  * @out: the targets, each once
  * @max: room in @out
+ * @alone: set when no job of no target was running too
  *
  * Called with the data lock held.  Looks at the jobs running now and at
  * the history of ended ones.  Return: the number of targets in @out.
  */
 int gpuprof_targets_running_at(u64 t_ns, struct gpuprof_target **out,
-			       int max)
+			       int max, bool *alone)
 {
 	struct gpuprof_job *job;
 	struct gpuprof_ctx *ctx;
 	struct gpuprof_run *run;
-	int n = 0;
+	int n = 0, others = 0;
 	u32 i, idx;
 
 	lockdep_assert_held(&gpuprof_data_lock);
 	list_for_each_entry(ctx, &gpuprof_ctxs, link) {
 		job = list_first_entry(&ctx->jobs, struct gpuprof_job, link);
-		if (job->owner && job->start_ns <= t_ns)
+		if (job->start_ns > t_ns)
+			continue;
+		if (job->owner)
 			n = gpuprof_add_unique(out, n, max, job->owner);
+		else
+			others++;
 	}
 	/* Newest first: runs end in order, so stop at one that ended before. */
 	for (i = 1; i <= GPUPROF_RUN_HISTORY; i++) {
@@ -443,6 +448,8 @@ int gpuprof_targets_running_at(u64 t_ns, struct gpuprof_target **out,
 		if (run->owner && run->start_ns <= t_ns)
 			n = gpuprof_add_unique(out, n, max, run->owner);
 	}
+	/* Ended jobs of no target are not kept: "alone" is as of now. */
+	*alone = !others;
 	return n;
 }
 

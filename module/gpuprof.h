@@ -245,10 +245,11 @@ void gpuprof_fence_set_interval(unsigned int ms);
 u32 gpuprof_jobs_in_flight(void);
 void gpuprof_fence_disown_ended(void);
 int gpuprof_targets_running_at(u64 t_ns, struct gpuprof_target **out,
-			       int max);
+			       int max, bool *alone);
 
 /* oa.c */
 void gpuprof_oa_disown_ended(void);
+void gpuprof_oa_forget_learned(void);
 
 /* oa_helper.c */
 struct seq_file;

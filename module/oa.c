@@ -20,6 +20,7 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -79,6 +80,16 @@ static void gpuprof_oa_learn(u32 ctx_id, struct gpuprof_target *t)
 	gpuprof_oa_stats.learned++;
 }
 
+/*
+ * Forget every learned binding: a new stream, a new device, a reset or a
+ * stop may come with context ids that mean something else.  Data lock.
+ */
+void gpuprof_oa_forget_learned(void)
+{
+	lockdep_assert_held(&gpuprof_data_lock);
+	memset(gpuprof_oa_learned, 0, sizeof(gpuprof_oa_learned));
+}
+
 /* Targets leaving: forget what was learned of them.  Data lock held. */
 void gpuprof_oa_disown_ended(void)
 {
@@ -95,6 +106,7 @@ void gpuprof_oa_disown_ended(void)
 static int gpuprof_oa_attribute(u32 ctx_id, u64 t_ns,
 				struct gpuprof_target **who, int max)
 {
+	bool alone;
 	int n;
 
 	if (ctx_id != GPUPROF_OA_NO_CONTEXT) {
@@ -102,8 +114,9 @@ static int gpuprof_oa_attribute(u32 ctx_id, u64 t_ns,
 		if (who[0])
 			return 1;
 	}
-	n = gpuprof_targets_running_at(t_ns, who, max);
-	if (n == 1 && ctx_id != GPUPROF_OA_NO_CONTEXT)
+	n = gpuprof_targets_running_at(t_ns, who, max, &alone);
+	/* Learned only when that target's job was the only one running. */
+	if (n == 1 && alone && ctx_id != GPUPROF_OA_NO_CONTEXT)
 		gpuprof_oa_learn(ctx_id, who[0]);
 	return n;
 }
@@ -145,6 +158,9 @@ static void gpuprof_oa_sample(struct gpuprof_oa_in *in, const void *report)
 		spin_unlock_irq(&gpuprof_data_lock);
 		return;
 	}
+	/* A later correlation point is a nearer base than the last report. */
+	if (in->clock.gpu[in->clock.n - 1] > in->last_ts)
+		in->last_ts = in->clock.gpu[in->clock.n - 1];
 	ts = gpuprof_oa_unwrap(in->last_ts, r.timestamp);
 	in->last_ts = ts;
 	gpuprof_oa_clock_to_cpu(&in->clock, ts, &t_ns);
@@ -187,10 +203,13 @@ static void gpuprof_oa_record(void *arg, const struct gpuprof_oa_stream *s,
 			      const void *payload)
 {
 	struct gpuprof_oa_in *in = arg;
-	const struct gpuprof_oa_correlation *c = payload;
+	struct gpuprof_oa_correlation c;
+	u32 type;
 	int tl;
 
-	switch (h->type) {
+	/* Records lie where they arrived: at any alignment. */
+	memcpy(&type, &h->type, sizeof(type));
+	switch (type) {
 	case GPUPROF_OA_RECORD_SAMPLE:
 		gpuprof_oa_sample(in, payload);
 		break;
@@ -199,7 +218,7 @@ static void gpuprof_oa_record(void *arg, const struct gpuprof_oa_stream *s,
 		/* A delta across the gap would count what was lost. */
 		in->have_prev = false;
 		spin_lock_irq(&gpuprof_data_lock);
-		if (h->type == GPUPROF_OA_RECORD_REPORT_LOST)
+		if (type == GPUPROF_OA_RECORD_REPORT_LOST)
 			gpuprof_oa_stats.report_lost++;
 		else
 			gpuprof_oa_stats.buffer_lost++;
@@ -211,14 +230,16 @@ static void gpuprof_oa_record(void *arg, const struct gpuprof_oa_stream *s,
 		in->have_prev = false;
 		spin_lock_irq(&gpuprof_data_lock);
 		tl = gpuprof_timeline_id("i915-oa", s->info.metric_set_name);
+		gpuprof_oa_forget_learned();
 		spin_unlock_irq(&gpuprof_data_lock);
 		in->timeline = tl;
 		break;
 	case GPUPROF_OA_RECORD_TIMESTAMP_CORRELATION:
 		/* A point that goes backwards is ignored, not fatal. */
-		if (gpuprof_oa_clock_add(&in->clock, c->cpu_timestamp,
-					 c->gpu_timestamp) == 0 && !in->have_ts) {
-			in->last_ts = c->gpu_timestamp;
+		memcpy(&c, payload, sizeof(c));
+		if (gpuprof_oa_clock_add(&in->clock, c.cpu_timestamp,
+					 c.gpu_timestamp) == 0 && !in->have_ts) {
+			in->last_ts = c.gpu_timestamp;
 			in->have_ts = true;
 		}
 		break;
@@ -241,6 +262,7 @@ static int gpuprof_oa_open(struct inode *inode, struct file *filp)
 	in->timeline = -1;
 	filp->private_data = in;
 	spin_lock_irq(&gpuprof_data_lock);
+	gpuprof_oa_forget_learned();
 	gpuprof_oa_stats.streams++;
 	gpuprof_oa_stats.state = GPUPROF_OA_STREAM_OPEN;
 	spin_unlock_irq(&gpuprof_data_lock);
@@ -269,6 +291,12 @@ static ssize_t gpuprof_oa_write(struct file *filp, const char __user *ubuf,
 		goto out;
 	}
 	while (done < len) {
+		/* A long replay must not hog the CPU, and may be killed. */
+		cond_resched();
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
 		n = min_t(size_t, len - done, GPUPROF_OA_CHUNK);
 		if (copy_from_user(in->chunk, ubuf + done, n)) {
 			ret = -EFAULT;
@@ -287,6 +315,9 @@ static ssize_t gpuprof_oa_write(struct file *filp, const char __user *ubuf,
 	spin_unlock_irq(&gpuprof_data_lock);
 out:
 	mutex_unlock(&in->lock);
+	/* Bytes taken are taken: a later fault or a kill ends the write there. */
+	if (done && ret != -EINVAL)
+		return done;
 	return ret ? ret : done;
 }
 

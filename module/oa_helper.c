@@ -44,6 +44,7 @@ void gpuprof_oa_helper_start(void)
 	char *argv[5], *envp[3];
 
 	lockdep_assert_held(&gpuprof_lock);
+	/* One that would not die last time is still ours to stop. */
 	if (!oa_helper || !*oa_helper || gpuprof_helper)
 		return;
 	/* The helper's exec copies these; they need not outlive the call. */
@@ -92,14 +93,20 @@ void gpuprof_oa_helper_stop(void)
 	struct pid *pid = gpuprof_helper;
 
 	lockdep_assert_held(&gpuprof_lock);
+	gpuprof_helper_err = 0;
 	if (!pid)
 		return;
-	gpuprof_helper = NULL;
 	kill_pid(pid, SIGTERM, 1);
 	if (!gpuprof_helper_gone(pid, 3000)) {
 		kill_pid(pid, SIGKILL, 1);
-		gpuprof_helper_gone(pid, 3000);
+		if (!gpuprof_helper_gone(pid, 3000)) {
+			/* Stuck in the kernel: kept, killed again next time. */
+			pr_warn_ratelimited("gpuprof: oa_helper %d does not exit\n",
+					    pid_nr(pid));
+			return;
+		}
 	}
+	gpuprof_helper = NULL;
 	put_pid(pid);
 }
 

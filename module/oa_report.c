@@ -262,12 +262,16 @@ __u64 gpuprof_oa_ticks_to_ns(__u64 ticks, __u64 freq)
 		return 0;
 #ifdef __KERNEL__
 	secs = div64_u64_rem(ticks, freq, &rest);
-	return secs * 1000000000ull + div64_u64(rest * 1000000000ull, freq);
+	rest = mul_u64_u64_div_u64(rest, 1000000000ull, freq);
 #else
 	secs = ticks / freq;
 	rest = ticks % freq;
-	return secs * 1000000000ull + rest * 1000000000ull / freq;
+	rest = (__u64)((__uint128_t)rest * 1000000000ull / freq);
 #endif
+	/* Saturate: beyond 584 years of ns nothing is meaningful. */
+	if (secs > (~0ull - rest) / 1000000000ull)
+		return ~0ull;
+	return secs * 1000000000ull + rest;
 }
 
 void gpuprof_oa_clock_init(struct gpuprof_oa_clock *c, __u64 freq)
@@ -338,7 +342,7 @@ int gpuprof_oa_clock_to_cpu(const struct gpuprof_oa_clock *c, __u64 gpu,
 #endif
 		return 0;
 	}
-	*cpu_ns = c->cpu[c->n - 1] +
-		  gpuprof_oa_ticks_to_ns(gpu - c->gpu[c->n - 1], c->freq);
+	dc = gpuprof_oa_ticks_to_ns(gpu - c->gpu[c->n - 1], c->freq);
+	*cpu_ns = dc > ~0ull - c->cpu[c->n - 1] ? ~0ull : c->cpu[c->n - 1] + dc;
 	return 0;
 }

@@ -102,9 +102,11 @@ static enum gpuprof_oa_error gpuprof_oa_record(struct gpuprof_oa_stream *s,
 	case GPUPROF_OA_RECORD_DEVICE_INFO:
 		memcpy(&s->info, payload, sizeof(s->info));
 		s->have_info = false;
+		/* OA timestamps tick at MHz, not THz: refuse nonsense. */
 		if (gpuprof_oa_layout(gpuprof_oa_gen_of_device(s->info.device_id),
 				      s->info.oa_format, &s->layout) ||
-		    !s->info.timestamp_frequency)
+		    !s->info.timestamp_frequency ||
+		    s->info.timestamp_frequency > 10000000000ull)
 			return GPUPROF_OA_ERR_DEVICE;
 		s->info.metric_set_name[sizeof(s->info.metric_set_name) - 1] = 0;
 		s->info.metric_set_uuid[sizeof(s->info.metric_set_uuid) - 1] = 0;
@@ -123,6 +125,20 @@ static enum gpuprof_oa_error gpuprof_oa_record(struct gpuprof_oa_stream *s,
 	}
 	s->records++;
 	return GPUPROF_OA_OK;
+}
+
+/*
+ * Hand a checked record to @fn with its header copied out: records lie
+ * where they arrived, at any alignment.  The payload is bytes.
+ */
+static void gpuprof_oa_deliver(const struct gpuprof_oa_stream *s,
+			       const __u8 *rec, gpuprof_oa_record_fn fn,
+			       void *arg)
+{
+	struct gpuprof_oa_record_header h;
+
+	memcpy(&h, rec, sizeof(h));
+	fn(arg, s, &h, rec + HDR);
 }
 
 /**
@@ -159,8 +175,7 @@ int gpuprof_oa_stream_feed(struct gpuprof_oa_stream *s, const void *data,
 				if (s->error)
 					return -1;
 				if (fn)
-					fn(arg, s, (const struct gpuprof_oa_record_header *)p,
-					   p + HDR);
+					gpuprof_oa_deliver(s, p, fn, arg);
 				p += size;
 				len -= size;
 				continue;
@@ -192,8 +207,7 @@ int gpuprof_oa_stream_feed(struct gpuprof_oa_stream *s, const void *data,
 		if (s->error)
 			return -1;
 		if (fn)
-			fn(arg, s, (const struct gpuprof_oa_record_header *)s->buf,
-			   s->buf + HDR);
+			gpuprof_oa_deliver(s, s->buf, fn, arg);
 		s->have = 0;
 	}
 	return 0;

@@ -290,8 +290,10 @@ static int gpuprof_pctl_run(struct gpuprof_cmd *cmd, void *arg)
 		return -ENODEV;
 	if (!strcmp(verb, "ctxid") && cmd->nfields == 2) {
 		/* Hex digits, "0x" allowed; no sign, no empty number. */
+		/* Report context ids are 32 bits; all ones means "none". */
 		if (!isxdigit(cmd->field[1][0]) ||
-		    kstrtou64(cmd->field[1], 16, &ctxid))
+		    kstrtou64(cmd->field[1], 16, &ctxid) ||
+		    ctxid >= GPUPROF_OA_NO_CONTEXT)
 			return -EINVAL;
 		bind = true;
 	} else if (!strcmp(verb, "unbind") && cmd->nfields == 1) {

@@ -273,6 +273,10 @@ TEST_F(gp, pctl_reset_zeroes_one_target)
 	EXPECT_EQ(-EINVAL, write_file(path, "ctxid +1\n"));
 	EXPECT_EQ(-EINVAL, write_file(path, "ctxid xyz\n"));
 	EXPECT_EQ(-EINVAL, write_file(path, "ctxid 1ffffffffffffffff\n"));
+	/* Report context ids are 32 bits, and all ones means none. */
+	EXPECT_EQ(-EINVAL, write_file(path, "ctxid 100000000\n"));
+	EXPECT_EQ(-EINVAL, write_file(path, "ctxid ffffffff\n"));
+	EXPECT_EQ(0, write_file(path, "ctxid fffffffe\n"));
 	EXPECT_EQ(-EINVAL, write_file(path, "ctxid 1 2\n"));
 	EXPECT_EQ(-EINVAL, write_file(path, "reset 1\n"));
 	EXPECT_EQ(-EINVAL, write_file(path, "bogus\n"));

@@ -180,25 +180,40 @@ TEST_F(gp, a_bound_context_wins_over_running_jobs)
 TEST_F(gp, a_context_seen_with_one_running_target_is_learned)
 {
 	struct oa_buf b = {};
+	uint64_t t0;
+	unsigned int i;
 	pid_t pid;
-	int id;
+	int id, fd;
 
 	ASSERT_EQ(0, ctl("module oa_learn\n"));
 	ASSERT_EQ(0, ctl("startcp\n"));
 	pid = hold_fence("oa_learn", 4000, 1);
 	id = find_target("oa_learn");
-	oa_stream(&b, mono_ns(), 5, 0x77);
-	ASSERT_EQ(0, oa_write(&b, b.len, 4096));
+	t0 = mono_ns();
+	oa_header(&b, 0x9a49, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
+	oa_correlation(&b, t0, G0);
+	for (i = 0; i < 5; i++)
+		oa_report(&b, i, G0 + i * TICK_1MS, 0x77, TIMER);
+	fd = open(OA, O_WRONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ((ssize_t)b.len, write(fd, b.data, b.len));
 	EXPECT_EQ(5, oa_counter(id, "reports"));
 	EXPECT_LE(1, status_num("oa_learned_contexts"));
 	reap(pid);
-	/* Later, with no job running, the context still tells who it is. */
-	free(b.data);
-	memset(&b, 0, sizeof(b));
-	oa_stream(&b, mono_ns() + 5000000000ull, 5, 0x77);
-	ASSERT_EQ(0, oa_write(&b, b.len, 4096));
+	/* Later in the same stream, no job running: the context tells. */
+	b.len = 0;
+	for (i = 5; i < 10; i++)
+		oa_report(&b, i, G0 + 5000 * TICK_1MS + i * TICK_1MS, 0x77, TIMER);
+	ASSERT_EQ((ssize_t)b.len, write(fd, b.data, b.len));
+	close(fd);
 	EXPECT_EQ(10, oa_counter(id, "reports"));
 	EXPECT_EQ(0, status_num("oa_unattributed_reports"));
+	/* A new stream forgets: its ids may mean other contexts. */
+	b.len = 0;
+	oa_stream(&b, mono_ns() + 5000000000ull, 3, 0x77);
+	ASSERT_EQ(0, oa_write(&b, b.len, 4096));
+	EXPECT_EQ(10, oa_counter(id, "reports"));
+	EXPECT_EQ(3, status_num("oa_unattributed_reports"));
 	free(b.data);
 }
 
@@ -253,6 +268,34 @@ TEST_F(gp, no_delta_across_a_context_switch_or_a_loss)
 	EXPECT_EQ(1, status_num("oa_unattributed_reports"));
 	EXPECT_EQ(2, status_num("oa_context_switch_deltas"));
 	EXPECT_EQ(1, status_num("oa_report_lost"));
+	free(b.data);
+}
+
+TEST_F(gp, a_long_gap_is_placed_by_the_newer_correlation_point)
+{
+	/* 2^32 ticks less 5 s: from the first report's low 32 bits alone,
+	 * the second would seem 5 s earlier, before the fence began. */
+	const uint64_t gap = (1ull << 32) - 5ull * 19200000;
+	struct oa_buf b = {};
+	uint64_t now;
+	pid_t pid;
+	int id;
+
+	ASSERT_EQ(0, ctl("module oa_gap\n"));
+	ASSERT_EQ(0, ctl("startcp\n"));
+	pid = hold_fence("oa_gap", 4000, 1);
+	id = find_target("oa_gap");
+	now = mono_ns();
+	oa_header(&b, 0x9a49, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
+	oa_correlation(&b, now, G0);
+	oa_report(&b, 0, (uint32_t)G0, NO_CTX, TIMER);
+	/* The fence is still running then, as far as the module knows. */
+	oa_correlation(&b, now + 218700000000ull, G0 + gap);
+	oa_report(&b, 1, (uint32_t)(G0 + gap), NO_CTX, TIMER);
+	ASSERT_EQ(0, oa_write(&b, b.len, 4096));
+	EXPECT_EQ(2, oa_counter(id, "reports"));
+	EXPECT_EQ(0, status_num("oa_unattributed_reports"));
+	reap(pid);
 	free(b.data);
 }
 
