@@ -150,6 +150,7 @@ struct gpuprof_oa_stats {
 	u64 unplaced;
 	u64 switch_deltas;
 	u64 other_reasons;
+	u64 unknown;
 	u64 learned;
 };
 

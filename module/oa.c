@@ -330,6 +330,7 @@ static int gpuprof_oa_release(struct inode *inode, struct file *filp)
 	if (!refused && gpuprof_oa_stream_end(&in->stream))
 		gpuprof_oa_refused(in);
 	spin_lock_irq(&gpuprof_data_lock);
+	gpuprof_oa_stats.unknown += in->stream.unknown;
 	if (gpuprof_oa_stats.state == GPUPROF_OA_STREAM_OPEN)
 		gpuprof_oa_stats.state = GPUPROF_OA_STREAM_CLOSED;
 	spin_unlock_irq(&gpuprof_data_lock);

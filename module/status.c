@@ -46,6 +46,7 @@ static void gpuprof_show_oa(struct seq_file *m,
 	seq_printf(m, "oa_unplaced_reports: %llu\n", s->unplaced);
 	seq_printf(m, "oa_context_switch_deltas: %llu\n", s->switch_deltas);
 	seq_printf(m, "oa_other_reasons: %llu\n", s->other_reasons);
+	seq_printf(m, "oa_unknown_records: %llu\n", s->unknown);
 	seq_printf(m, "oa_learned_contexts: %llu\n", s->learned);
 }
 

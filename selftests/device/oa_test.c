@@ -299,6 +299,29 @@ TEST_F(gp, a_long_gap_is_placed_by_the_newer_correlation_point)
 	free(b.data);
 }
 
+TEST_F(gp, other_reasons_and_unknown_records_are_counted)
+{
+	struct oa_buf b = {};
+	uint8_t ext[8] = { 1, 2, 3 };
+
+	oa_header(&b, 0x9a49, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
+	oa_correlation(&b, mono_ns(), G0);
+	oa_report(&b, 0, G0, NO_CTX, TIMER);
+	/* A clock-ratio report, and one with a reason bit gen12 added. */
+	oa_report(&b, 1, G0 + TICK_1MS, NO_CTX, GPUPROF_OA_REASON_CLK_RATIO);
+	oa_report(&b, 2, G0 + 2 * TICK_1MS, NO_CTX, 0x40);
+	/* Records of a type this reader does not know are skipped. */
+	oa_record(&b, 0x10200, ext, sizeof(ext));
+	oa_record(&b, 0x10201, NULL, 0);
+	oa_report(&b, 3, G0 + 3 * TICK_1MS, NO_CTX, TIMER);
+	ASSERT_EQ(0, oa_write(&b, b.len, 4096));
+	EXPECT_EQ(4, status_num("oa_reports"));
+	EXPECT_EQ(2, status_num("oa_other_reasons"));
+	EXPECT_EQ(2, status_num("oa_unknown_records"));
+	EXPECT_EQ(0, status_num("oa_rejected_streams"));
+	free(b.data);
+}
+
 TEST_F(gp, any_write_size_gives_the_same_result)
 {
 	struct oa_buf b = {};

@@ -206,6 +206,42 @@ TEST(gen8_small_formats)
 	EXPECT_EQ(50, d.b[1]);
 }
 
+/* Haswell's other formats: one counter each, where its layout puts it. */
+TEST(haswell_small_formats)
+{
+	static const struct {
+		unsigned int fmt, off;
+		char kind;
+		unsigned int idx;
+	} cases[] = {
+		{ GPUPROF_OA_FORMAT_A13, 12 + 12 * 4, 'a', 12 },
+		{ GPUPROF_OA_FORMAT_A29, 12 + 28 * 4, 'a', 28 },
+		{ GPUPROF_OA_FORMAT_A13_B8_C8, 64 + 7 * 4, 'b', 7 },
+		{ GPUPROF_OA_FORMAT_A13_B8_C8, 96, 'c', 0 },
+		{ GPUPROF_OA_FORMAT_B4_C8, 16 + 3 * 4, 'b', 3 },
+		{ GPUPROF_OA_FORMAT_B4_C8, 32 + 7 * 4, 'c', 7 },
+		{ GPUPROF_OA_FORMAT_B4_C8_A16, 60, 'a', 29 },
+		{ GPUPROF_OA_FORMAT_B4_C8_A16, 60 + 15 * 4, 'a', 44 },
+	};
+	struct gpuprof_oa_layout l;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint8_t r0[128] = {}, r1[128] = {};
+		struct gpuprof_oa_deltas d = {};
+		__u64 got;
+
+		ASSERT_EQ(0, gpuprof_oa_layout(7, cases[i].fmt, &l));
+		put32(r0, cases[i].off, 0xfffffff0);	/* wraps: +0x21 */
+		put32(r1, cases[i].off, 0x11);
+		gpuprof_oa_accumulate(&l, r0, r1, &d);
+		got = cases[i].kind == 'a' ? d.a[cases[i].idx] :
+		      cases[i].kind == 'b' ? d.b[cases[i].idx] : d.c[cases[i].idx];
+		EXPECT_EQ(0x21, got) TH_LOG("format %u offset %u", cases[i].fmt,
+					    cases[i].off);
+	}
+}
+
 TEST(timestamp_unwrap)
 {
 	uint64_t t = 0xf0000000ull;	/* a correlation point */
