@@ -57,5 +57,9 @@ echo
 echo "# Markers from an application, recorded by the distribution's perf."
 step "perf record -q -N -B -e gpuprof:gpuprof_mark -o /tmp/demo.data -- sh -c 'echo begin frame 1 > /dev/gpuprof/marker; echo end frame 1 > /dev/gpuprof/marker'"
 step 'perf script -i /tmp/demo.data'
+echo
+echo "# perf gpu record: the GPU tracepoints into a perf.data stock perf reads."
+step 'perf gpu record -o /tmp/demo.gpu.data -- gpuwork -n game fences 3'
+step 'perf script -i /tmp/demo.gpu.data'
 step 'perf gpu list'
 step 'rmmod gpuprof'

@@ -7,5 +7,6 @@
 #define PERF_GPU_BUILTIN_H
 
 int cmd_list(int argc, const char **argv);
+int cmd_record(int argc, const char **argv);
 
 #endif

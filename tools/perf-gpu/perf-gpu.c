@@ -25,6 +25,7 @@ struct subcommand {
 
 static const struct subcommand subcommands[] = {
 	{ "list", "List GPU tracepoints and DRM devices", cmd_list },
+	{ "record", "Record GPU tracepoints into perf.data", cmd_record },
 };
 
 #define NR_SUBCOMMANDS (sizeof(subcommands) / sizeof(subcommands[0]))

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf gpu record in the test VM: vgem fences made by gpuwork, recorded
+ * for a command, a pid and system-wide, read back by the distribution's
+ * perf script and perf report.  Expected counts are what gpuwork was
+ * told to make.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "../lib/gpuprof.h"
+#include "../lib/run.h"
+
+#define SIGNALED "dma_fence:dma_fence_signaled:"
+#define INIT "dma_fence:dma_fence_init:"
+#define MAX_PIDS 16
+
+/* What perf script showed: per (comm, pid), the fence events. */
+struct tally {
+	struct {
+		char comm[32];
+		int pid;
+		long signaled, init;
+	} who[MAX_PIDS];
+	int nr;
+	long lines;
+	int time_went_back;
+};
+
+FIXTURE(rec) {
+	char dir[64];
+	char data[128];
+	char out[65536];
+	struct tally t;
+};
+
+FIXTURE_SETUP(rec)
+{
+	snprintf(self->dir, sizeof(self->dir), "/tmp/perf_gpu_record.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	snprintf(self->data, sizeof(self->data), "%s/perf.data", self->dir);
+	memset(&self->t, 0, sizeof(self->t));
+}
+
+FIXTURE_TEARDOWN(rec)
+{
+	char out[256];
+
+	run_cmd(out, sizeof(out), "rm -rf '%s'", self->dir);
+}
+
+/*
+ * perf script's default lines, "COMM PID [CPU] SECS.USECS: EVENT: ...",
+ * counted per process.  0, or -1 when perf script fails.
+ */
+static int tally(FIXTURE_DATA(rec) *self)
+{
+	unsigned long long sec, usec, last = 0;
+	char path[160], *line = NULL, comm[32], ev[128];
+	size_t cap = 0;
+	int pid, cpu, i;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/script.txt", self->dir);
+	if (run_cmd(self->out, sizeof(self->out), "perf script -i %s > %s",
+		    self->data, path))
+		return -1;
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (getline(&line, &cap, f) > 0) {
+		if (sscanf(line, "%31s %d [%d] %llu.%llu: %127s", comm, &pid,
+			   &cpu, &sec, &usec, ev) != 6)
+			continue;
+		self->t.lines++;
+		if (sec * 1000000 + usec < last)
+			self->t.time_went_back = 1;
+		last = sec * 1000000 + usec;
+		for (i = 0; i < self->t.nr; i++)
+			if (self->t.who[i].pid == pid &&
+			    !strcmp(self->t.who[i].comm, comm))
+				break;
+		if (i == self->t.nr) {
+			if (i == MAX_PIDS)
+				continue;
+			snprintf(self->t.who[i].comm, 32, "%s", comm);
+			self->t.who[i].pid = pid;
+			self->t.nr++;
+		}
+		if (!strcmp(ev, SIGNALED))
+			self->t.who[i].signaled++;
+		else if (!strcmp(ev, INIT))
+			self->t.who[i].init++;
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+/* The tally entry of @comm, or NULL. */
+static int find_comm(const struct tally *t, const char *comm)
+{
+	int i;
+
+	for (i = 0; i < t->nr; i++)
+		if (!strcmp(t->who[i].comm, comm))
+			return i;
+	return -1;
+}
+
+static long signaled_total(const struct tally *t)
+{
+	long n = 0;
+	int i;
+
+	for (i = 0; i < t->nr; i++)
+		n += t->who[i].signaled;
+	return n;
+}
+
+/* gpuwork as a child of the test, its pid known. */
+static pid_t spawn_gpuwork(const char *comm, const char *k, const char *hold)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		execl(gpuwork_path(), "gpuwork", "-n", comm, "fences", k, hold,
+		      (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+static int reap(pid_t pid)
+{
+	int st;
+
+	if (waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+TEST_F(rec, command_fences_read_by_perf_script_and_report)
+{
+	int i;
+
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s record -o %s -- %s fences 50", perf_gpu_path(),
+			     self->data, gpuwork_path())) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "[ perf gpu record: Captured and wrote "))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(NULL, strstr(self->out, "lost"));
+	ASSERT_EQ(0, tally(self)) TH_LOG("%s", self->out);
+	/* gpuwork alone, by its name: the fork before exec is not seen. */
+	ASSERT_EQ(1, self->t.nr) TH_LOG("%d processes, first %s", self->t.nr,
+				       self->t.who[0].comm);
+	i = find_comm(&self->t, "gpuwork");
+	ASSERT_EQ(0, i);
+	EXPECT_LT(0, self->t.who[0].pid);
+	EXPECT_EQ(50, self->t.who[0].signaled);
+	EXPECT_EQ(50, self->t.who[0].init);
+	EXPECT_EQ(0, self->t.time_went_back);
+
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "perf report --stdio -i %s", self->data))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(NULL, strcasestr(self->out, "warning")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "dma_fence:dma_fence_signaled"))
+		TH_LOG("%s", self->out);
+}
+
+TEST_F(rec, command_exit_status_is_ours)
+{
+	EXPECT_EQ(3, run_cmd(self->out, sizeof(self->out),
+			     "%s record -o %s -- sh -c 'exit 3'", perf_gpu_path(),
+			     self->data)) TH_LOG("%s", self->out);
+	/* The file is written all the same, with no samples. */
+	EXPECT_NE(NULL, strstr(self->out, "(0 samples) ]")) TH_LOG("%s", self->out);
+	EXPECT_EQ(128 + SIGKILL, run_cmd(self->out, sizeof(self->out),
+					 "%s record -o %s -- sh -c 'kill -9 $$'",
+					 perf_gpu_path(), self->data))
+		TH_LOG("%s", self->out);
+}
+
+TEST_F(rec, command_not_found)
+{
+	EXPECT_EQ(127, run_cmd(self->out, sizeof(self->out),
+			       "%s record -o %s -- /nonexistent/cmd",
+			       perf_gpu_path(), self->data));
+	EXPECT_STREQ("perf gpu record: /nonexistent/cmd: command not found\n",
+		     self->out);
+}
+
+TEST_F(rec, pid_records_that_process_only)
+{
+	pid_t a, b;
+	int ia;
+
+	/* A lives some 2 s; B makes its fences meanwhile. */
+	a = spawn_gpuwork("gpuworkA", "40", "50");
+	ASSERT_LT(0, a);
+	b = spawn_gpuwork("gpuworkB", "40", "25");
+	ASSERT_LT(0, b);
+	/* Ends when A does (a zombie until reaped below counts as ended). */
+	EXPECT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s record -p %d -o %s",
+			     perf_gpu_path(), a, self->data)) TH_LOG("%s", self->out);
+	EXPECT_EQ(0, reap(a));
+	EXPECT_EQ(0, reap(b));
+	ASSERT_EQ(0, tally(self)) TH_LOG("%s", self->out);
+	ASSERT_EQ(1, self->t.nr) TH_LOG("%d processes, second %s", self->t.nr,
+				       self->t.who[1].comm);
+	ia = find_comm(&self->t, "gpuworkA");
+	ASSERT_EQ(0, ia);
+	EXPECT_EQ(a, self->t.who[0].pid);
+	/* Attached after A started: most of its 40, not all. */
+	EXPECT_LE(20, self->t.who[0].signaled);
+	EXPECT_GE(40, self->t.who[0].signaled);
+}
+
+TEST_F(rec, pid_that_does_not_exist)
+{
+	EXPECT_NE(0, run_cmd(self->out, sizeof(self->out),
+			     "%s record -p 999999 -o %s", perf_gpu_path(),
+			     self->data));
+	EXPECT_STREQ("perf gpu record: no process with pid 999999\n", self->out);
+}
+
+TEST_F(rec, system_wide_sees_every_process)
+{
+	int ia, ib;
+
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s record -a -o %s -- sh -c '%s -n gpuworkA fences 20 & %s -n gpuworkB fences 30 & wait'",
+			     perf_gpu_path(), self->data, gpuwork_path(),
+			     gpuwork_path())) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, tally(self)) TH_LOG("%s", self->out);
+	ia = find_comm(&self->t, "gpuworkA");
+	ib = find_comm(&self->t, "gpuworkB");
+	ASSERT_LE(0, ia);
+	ASSERT_LE(0, ib);
+	EXPECT_EQ(20, self->t.who[ia].signaled);
+	EXPECT_EQ(20, self->t.who[ia].init);
+	EXPECT_EQ(30, self->t.who[ib].signaled);
+	EXPECT_EQ(30, self->t.who[ib].init);
+	EXPECT_NE(self->t.who[ia].pid, self->t.who[ib].pid);
+	EXPECT_EQ(0, self->t.time_went_back);
+}
+
+TEST_F(rec, bad_event_is_a_one_line_error)
+{
+	EXPECT_NE(0, run_cmd(self->out, sizeof(self->out),
+			     "%s record -e nosuch:event -o %s -- true",
+			     perf_gpu_path(), self->data));
+	EXPECT_STREQ("perf gpu record: unknown tracepoint 'nosuch:event' (see 'perf gpu list')\n",
+		     self->out);
+	EXPECT_NE(0, access(self->data, F_OK));
+	EXPECT_NE(0, run_cmd(self->out, sizeof(self->out),
+			     "%s record -e dma_fence -o %s -- true",
+			     perf_gpu_path(), self->data));
+	EXPECT_STREQ("perf gpu record: bad event 'dma_fence': want SYSTEM:EVENT\n",
+		     self->out);
+}
+
+TEST_F(rec, extra_event_is_recorded)
+{
+	char out[256];
+
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s record -e sched:sched_process_exec -o %s -- %s fences 3",
+			     perf_gpu_path(), self->data, gpuwork_path()))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(0, run_cmd(out, sizeof(out),
+			     "perf script -i %s | grep -c sched:sched_process_exec:",
+			     self->data));
+	EXPECT_STREQ("1\n", out);
+}
+
+TEST_F(rec, fence_storm_loses_nothing_at_the_default_size)
+{
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s record -o %s -- %s fences 20000", perf_gpu_path(),
+			     self->data, gpuwork_path())) TH_LOG("%s", self->out);
+	EXPECT_EQ(NULL, strstr(self->out, "lost")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, tally(self)) TH_LOG("%s", self->out);
+	EXPECT_EQ(20000, signaled_total(&self->t));
+	EXPECT_EQ(0, self->t.time_went_back);
+	/* perf report says when the file has LOST records. */
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "perf report --stdio -i %s | head -20", self->data));
+	EXPECT_EQ(NULL, strstr(self->out, "and lost")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "# Total Lost Samples: 0\n"))
+		TH_LOG("%s", self->out);
+}
+
+TEST_HARNESS_MAIN

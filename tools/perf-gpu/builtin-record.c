@@ -1,0 +1,778 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf gpu record: the GPU tracepoints, system-wide, of a process or of
+ * a command, opened with libperf into per-CPU ring buffers, kept in
+ * memory while recording and written at the end, sorted by time, as a
+ * perf.data that stock perf script and perf report read.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+#include <perf/core.h>
+#include <perf/cpumap.h>
+#include <perf/event.h>
+#include <perf/evlist.h>
+#include <perf/evsel.h>
+#include <perf/mmap.h>
+#include <perf/threadmap.h>
+
+#include "options.h"
+
+#include "builtin.h"
+#include "perf-data.h"
+#include "record-events.h"
+#include "record-proc.h"
+#include "record-store.h"
+#include "record-workload.h"
+#include "tracefs.h"
+#include "tracing-data.h"
+
+/*
+ * Per-CPU ring size in pages.  A vgem fence makes about 4 dma_fence
+ * samples of some 100 bytes; at 100k fences/s on one CPU that is 40 MB/s,
+ * and 512 pages (2 MiB with 4 KiB pages) hold 50 ms of it, well over the
+ * time the reader, woken at a quarter full, takes to be scheduled.
+ */
+#define DEFAULT_MMAP_PAGES	512
+/* How long to sleep in poll between checks of the command and signals. */
+#define POLL_MS			100
+
+static const char *const record_usage[] = {
+	"perf gpu record [<options>] [<command>]",
+	"perf gpu record [<options>] -- <command> [<options>]",
+	NULL
+};
+
+struct record {
+	struct record_events events;
+	const char **extra_events;
+	unsigned int nr_extra;
+	bool system_wide;
+	const char *pid_str;
+	const char *output;
+	unsigned int mmap_pages;
+	int verbose;
+
+	pid_t pid;			/* -p */
+	struct workload workload;	/* -- CMD; pid -1 when none */
+	bool child_done;
+	int child_status;
+
+	struct perf_evlist *evlist;
+	struct perf_cpu_map *cpus;
+	struct perf_thread_map *threads;
+	struct sample_id *ids;		/* sorted by id */
+	size_t nr_ids;
+	struct record_store *store;
+	uint64_t unknown;		/* samples of no event of ours */
+};
+
+struct sample_id {
+	uint64_t id;
+	unsigned int event;
+};
+
+/*
+ * libperf 6.1's perf_evlist__delete() frees neither an evsel's ids
+ * (allocated by perf_evlist__mmap() for PERF_FORMAT_ID) nor its
+ * references to the CPU and thread maps; perf frees them in its own
+ * evsel code.  This one is in libperf.a but not in its public headers.
+ */
+void perf_evsel__free_id(struct perf_evsel *evsel);
+
+static volatile sig_atomic_t done, child_exited;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	done = 1;
+}
+
+static void on_sigchld(int sig)
+{
+	(void)sig;
+	child_exited = 1;
+}
+
+static int verbosity;
+
+static int libperf_print(enum libperf_print_level level, const char *fmt,
+			 va_list ap)
+{
+	/* libperf's warnings, and with -vv its debug messages. */
+	if ((int)level > LIBPERF_ERR + verbosity)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+__attribute__((format(printf, 1, 2)))
+static void pr_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "perf gpu record: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int parse_event(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+	const char **e;
+
+	if (unset)
+		return 0;
+	e = realloc(rec->extra_events, (rec->nr_extra + 1) * sizeof(*e));
+	if (!e)
+		return -1;
+	e[rec->nr_extra++] = arg;
+	rec->extra_events = e;
+	return 0;
+}
+
+static int choose_events(struct record *rec)
+{
+	unsigned int i;
+	int err;
+
+	err = record_events_add_defaults(&rec->events, rec->verbose);
+	if (err) {
+		pr_err("reading tracefs: %s", strerror(-err));
+		return -1;
+	}
+	for (i = 0; i < rec->nr_extra; i++) {
+		err = record_events_add(&rec->events, rec->extra_events[i]);
+		if (err == -EINVAL) {
+			pr_err("bad event '%s': want SYSTEM:EVENT",
+			       rec->extra_events[i]);
+			return -1;
+		}
+		if (err) {
+			pr_err("unknown tracepoint '%s' (see 'perf gpu list')%s%s",
+			       rec->extra_events[i],
+			       err == -ENOENT ? "" : ": ",
+			       err == -ENOENT ? "" : strerror(-err));
+			return -1;
+		}
+	}
+	if (!rec->events.nr) {
+		pr_err("no GPU tracepoints in tracefs (and none given with -e)");
+		return -1;
+	}
+	if (rec->verbose)
+		for (i = 0; i < rec->events.nr; i++)
+			fprintf(stderr, "perf gpu record: event %s (id %llu)\n",
+				rec->events.ev[i].name,
+				(unsigned long long)rec->events.ev[i].id);
+	return 0;
+}
+
+static int create_evlist(struct record *rec)
+{
+	unsigned int i;
+
+	rec->evlist = perf_evlist__new();
+	if (!rec->evlist)
+		return -ENOMEM;
+	for (i = 0; i < rec->events.nr; i++) {
+		struct perf_event_attr attr = {
+			.type = PERF_TYPE_TRACEPOINT,
+			.size = sizeof(attr),
+			.config = rec->events.ev[i].id,
+			.sample_period = 1,
+			.sample_type = PERF_DATA_SAMPLE_TYPE,
+			/*
+			 * The ids map samples and LOST records to events; the
+			 * lost count catches a loss whose LOST record the
+			 * kernel had not written yet when recording stopped.
+			 */
+			.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST,
+			.sample_id_all = 1,
+			.use_clockid = 1,
+			.clockid = CLOCK_MONOTONIC,
+			.watermark = 1,
+			.wakeup_watermark = rec->mmap_pages * getpagesize() / 4,
+			/* Everything the command and its children do. */
+			.inherit = rec->workload.pid > 0 || rec->pid > 0,
+			/*
+			 * A command's events start at its exec, not at the
+			 * fork and pipe dance before it.
+			 */
+			.disabled = rec->workload.pid > 0 && !rec->system_wide,
+			.enable_on_exec = rec->workload.pid > 0 &&
+					  !rec->system_wide,
+		};
+		struct perf_evsel *evsel;
+
+		/*
+		 * One event also reports the kernel's thread names, so that
+		 * a thread gone before its samples are read is named.
+		 */
+		attr.comm = i == 0;
+		evsel = perf_evsel__new(&attr);
+		if (!evsel)
+			return -ENOMEM;
+		perf_evlist__add(rec->evlist, evsel);
+	}
+	perf_evlist__set_maps(rec->evlist, rec->cpus, rec->threads);
+	return 0;
+}
+
+static void open_error(const struct record *rec, const char *name, int err)
+{
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		pr_err("no permission to open %s: %s (needs root, CAP_PERFMON, or a lower /proc/sys/kernel/perf_event_paranoid)",
+		       name, strerror(err));
+		break;
+	case ESRCH:
+		pr_err("no process with pid %d", rec->pid > 0 ? rec->pid :
+		       rec->workload.pid);
+		break;
+	default:
+		pr_err("opening %s: %s", name, strerror(err));
+	}
+}
+
+static int open_events(struct record *rec)
+{
+	struct perf_evsel *evsel;
+	unsigned int i = 0;
+	int err;
+
+	/* One by one rather than perf_evlist__open(), to name a failure. */
+	perf_evlist__for_each_evsel(rec->evlist, evsel) {
+		err = perf_evsel__open(evsel, perf_evsel__cpus(evsel),
+				       perf_evsel__threads(evsel));
+		if (err) {
+			open_error(rec, rec->events.ev[i].name, -err);
+			return -1;
+		}
+		i++;
+	}
+	err = perf_evlist__mmap(rec->evlist, rec->mmap_pages);
+	if (err) {
+		err = errno;
+		if (err == EPERM)
+			pr_err("cannot map %u pages per CPU: over perf_event_mlock_kb, try a smaller -m",
+			       rec->mmap_pages);
+		else
+			pr_err("mapping the ring buffers: %s", strerror(err));
+		return -1;
+	}
+	return 0;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct sample_id *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The kernel's id of every fd of every event, to map samples back. */
+static int read_ids(struct record *rec)
+{
+	int nr_cpus = perf_cpu_map__nr(rec->cpus);
+	int nr_threads = perf_thread_map__nr(rec->threads);
+	struct perf_evsel *evsel;
+	unsigned int ev = 0;
+	int c, t;
+
+	rec->ids = calloc((size_t)rec->events.nr * nr_cpus * nr_threads,
+			  sizeof(*rec->ids));
+	if (!rec->ids)
+		return -ENOMEM;
+	perf_evlist__for_each_evsel(rec->evlist, evsel) {
+		for (c = 0; c < nr_cpus; c++)
+			for (t = 0; t < nr_threads; t++) {
+				struct perf_counts_values v;
+
+				if (perf_evsel__read(evsel, c, t, &v))
+					continue;
+				rec->ids[rec->nr_ids].id = v.id;
+				rec->ids[rec->nr_ids++].event = ev;
+			}
+		ev++;
+	}
+	qsort(rec->ids, rec->nr_ids, sizeof(*rec->ids), cmp_id);
+	return 0;
+}
+
+/*
+ * The event of a sample id.  Ids of inherited events (in the command's
+ * children) are not ours, so fall back to the tracepoint id the raw
+ * payload starts with, its common_type.
+ */
+static int event_of(const struct record *rec, uint64_t id, const void *raw,
+		    uint32_t raw_size)
+{
+	struct sample_id key = { .id = id }, *found;
+	uint16_t type;
+	unsigned int i;
+
+	found = bsearch(&key, rec->ids, rec->nr_ids, sizeof(key), cmp_id);
+	if (found)
+		return found->event;
+	if (!raw || raw_size < sizeof(type))
+		return -1;
+	memcpy(&type, raw, sizeof(type));
+	for (i = 0; i < rec->events.nr; i++)
+		if (rec->events.ev[i].id == type)
+			return i;
+	return -1;
+}
+
+/* A sample as PERF_DATA_SAMPLE_TYPE lays it out. */
+struct sample_head {
+	uint64_t id;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint32_t cpu, res;
+	uint64_t period;
+	uint32_t raw_size;
+} __attribute__((packed));
+
+static int process_sample(struct record *rec, const union perf_event *event)
+{
+	const size_t head = sizeof(struct perf_event_header);
+	struct sample_head s;
+	const uint8_t *raw;
+	int ev;
+
+	if (event->header.size < head + sizeof(s))
+		return 0;
+	memcpy(&s, (const uint8_t *)event + head, sizeof(s));
+	if (s.raw_size > event->header.size - head - sizeof(s))
+		return 0;
+	raw = (const uint8_t *)event + head + sizeof(s);
+	ev = event_of(rec, s.id, raw, s.raw_size);
+	if (ev < 0) {
+		rec->unknown++;
+		return 0;
+	}
+	return record_store_add_sample(rec->store, ev, s.pid, s.tid, s.cpu,
+				       s.time, raw, s.raw_size);
+}
+
+static int process_lost(struct record *rec, const union perf_event *event)
+{
+	const struct perf_record_lost *l = &event->lost;
+	uint64_t time = 0;
+	int ev;
+
+	if (event->header.size < sizeof(*l))
+		return 0;
+	/* sample_id_all: pid, tid then the time follow the record. */
+	if (event->header.size >= sizeof(*l) + 16)
+		memcpy(&time, (const uint8_t *)l + sizeof(*l) + 8, 8);
+	ev = event_of(rec, l->id, NULL, 0);
+	/* An inherited event's loss still counts: give it the first one. */
+	return record_store_add_lost(rec->store, ev < 0 ? 0 : ev, l->lost,
+				     time);
+}
+
+static int process_comm(struct record *rec, const union perf_event *event)
+{
+	const struct perf_record_comm *c = &event->comm;
+	size_t max;
+
+	if (event->header.size <= sizeof(*c))
+		return 0;
+	max = event->header.size - sizeof(*c);
+	if (!memchr(c->comm, '\0', max))
+		return 0;
+	return record_store_set_comm(rec->store, c->pid, c->tid, c->comm);
+}
+
+/*
+ * The kernel writes a LOST record only with the next sample that fits;
+ * samples lost at the very end have none.  Its own count of each
+ * event's lost samples tells: add what the LOST records do not cover.
+ */
+static int add_pending_lost(struct record *rec)
+{
+	int nr_cpus = perf_cpu_map__nr(rec->cpus);
+	int nr_threads = perf_thread_map__nr(rec->threads);
+	struct perf_evsel *evsel;
+	uint64_t lost = 0;
+	int c, t;
+
+	perf_evlist__for_each_evsel(rec->evlist, evsel)
+		for (c = 0; c < nr_cpus; c++)
+			for (t = 0; t < nr_threads; t++) {
+				struct perf_counts_values v;
+
+				if (!perf_evsel__read(evsel, c, t, &v))
+					lost += v.lost;
+			}
+	if (lost <= record_store_lost(rec->store))
+		return 0;
+	return record_store_add_lost(rec->store, 0,
+				     lost - record_store_lost(rec->store),
+				     record_store_last_time(rec->store));
+}
+
+static int drain(struct record *rec)
+{
+	struct perf_mmap *map;
+	union perf_event *event;
+	int err = 0;
+
+	perf_evlist__for_each_mmap(rec->evlist, map, false) {
+		if (perf_mmap__read_init(map) < 0)
+			continue;
+		while ((event = perf_mmap__read_event(map))) {
+			switch (event->header.type) {
+			case PERF_RECORD_SAMPLE:
+				err = err ?: process_sample(rec, event);
+				break;
+			case PERF_RECORD_LOST:
+				err = err ?: process_lost(rec, event);
+				break;
+			case PERF_RECORD_COMM:
+				err = err ?: process_comm(rec, event);
+				break;
+			}
+			perf_mmap__consume(map);
+		}
+		/*
+		 * No perf_mmap__read_done(): it moves the read position to
+		 * the head of now, past whatever the kernel wrote since the
+		 * last read_event, which then would be lost unseen.
+		 */
+	}
+	return err;
+}
+
+/* Has the command exited?  Left a zombie, so its /proc stays readable. */
+static bool child_gone(struct record *rec)
+{
+	siginfo_t si = { 0 };
+
+	if (rec->workload.pid <= 0)
+		return false;
+	if (waitid(P_PID, rec->workload.pid, &si, WEXITED | WNOHANG | WNOWAIT))
+		return errno != EINTR;
+	return si.si_pid == rec->workload.pid;
+}
+
+static void reap_child(struct record *rec)
+{
+	int status;
+
+	if (rec->workload.pid <= 0)
+		return;
+	while (waitpid(rec->workload.pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return;
+	rec->child_done = true;
+	rec->child_status = status;
+}
+
+static int record_loop(struct record *rec)
+{
+	int err;
+
+	for (;;) {
+		child_exited = 0;
+		err = drain(rec);
+		if (err)
+			return err;
+		if (done || child_gone(rec) ||
+		    (rec->pid > 0 && !proc_alive(rec->pid)))
+			break;
+		/* SIGCHLD cuts the sleep short: the command has exited. */
+		if (!child_exited)
+			perf_evlist__poll(rec->evlist, POLL_MS);
+	}
+	/* Whatever the last moments put in the rings. */
+	perf_evlist__disable(rec->evlist);
+	err = drain(rec);
+	return err ?: add_pending_lost(rec);
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	/* No SA_RESTART: a signal ends the poll at once. */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_sigchld;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+static int write_output(struct record *rec, int argc, const char **argv)
+{
+	struct perf_data_event *events;
+	struct perf_data_writer *w;
+	struct tracing_data *td;
+	void *blob = NULL;
+	unsigned int i;
+	size_t len = 0;
+	int err = 0;
+
+	td = tracing_data_new();
+	if (!td)
+		return -ENOMEM;
+	for (i = 0; i < rec->events.nr && !err; i++) {
+		const struct record_event *e = &rec->events.ev[i];
+		int id = tracing_data_add_tracefs_event(td, e->system, e->event);
+
+		if (id < 0)
+			err = id;
+		else if ((uint64_t)id != e->id)
+			err = -ESTALE;	/* re-registered while recording */
+	}
+	if (!err) {
+		blob = tracing_data_build(td, &len);
+		if (!blob)
+			err = -errno;
+	}
+	tracing_data_free(td);
+	if (err) {
+		pr_err("reading the tracepoint formats: %s", strerror(-err));
+		free(blob);
+		return err;
+	}
+	events = calloc(rec->events.nr, sizeof(*events));
+	if (!events) {
+		free(blob);
+		return -ENOMEM;
+	}
+	for (i = 0; i < rec->events.nr; i++) {
+		events[i].name = rec->events.ev[i].name;
+		events[i].id = rec->events.ev[i].id;
+	}
+	w = perf_data_create(rec->output, events, rec->events.nr);
+	free(events);
+	if (!w) {
+		err = -errno;
+		free(blob);
+		pr_err("%s: %s", rec->output, strerror(-err));
+		return err;
+	}
+	err = perf_data_set_tracing_data(w, blob, len);
+	free(blob);
+	err = err ?: perf_data_set_cmdline(w, argc, argv);
+	err = err ?: record_store_write(rec->store, w);
+	if (err) {
+		perf_data_abort(w);
+	} else {
+		err = perf_data_close(w);
+	}
+	if (err)
+		pr_err("writing %s: %s", rec->output, strerror(-err));
+	return err;
+}
+
+static void report(const struct record *rec)
+{
+	struct stat st;
+	double mb = 0;
+
+	if (!stat(rec->output, &st))
+		mb = st.st_size / 1024.0 / 1024.0;
+	fprintf(stderr, "[ perf gpu record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
+		mb, rec->output,
+		(unsigned long long)record_store_samples(rec->store));
+	if (record_store_lost(rec->store))
+		fprintf(stderr, "perf gpu record: lost %llu events\n",
+			(unsigned long long)record_store_lost(rec->store));
+	if (rec->unknown && rec->verbose)
+		fprintf(stderr, "perf gpu record: %llu samples of unknown events dropped\n",
+			(unsigned long long)rec->unknown);
+}
+
+/* The target: CPUs and threads to open the events on. */
+static int setup_target(struct record *rec, int argc, const char **argv)
+{
+	int err;
+
+	rec->cpus = perf_cpu_map__new(NULL);
+	if (!rec->cpus)
+		return -ENOMEM;
+	if (rec->pid > 0) {
+		pid_t *tids;
+		int n = proc_threads(rec->pid, &tids);
+
+		if (n <= 0) {
+			pr_err("no process with pid %d", rec->pid);
+			return -1;
+		}
+		rec->threads = perf_thread_map__new_array(n, tids);
+		free(tids);
+	} else if (argc && !rec->system_wide) {
+		err = workload_prepare(&rec->workload, argv);
+		if (err) {
+			pr_err("cannot start %s: %s", argv[0], strerror(-err));
+			return -1;
+		}
+		rec->threads = perf_thread_map__new_array(1, &rec->workload.pid);
+	} else {
+		/* System-wide: every CPU, any task. */
+		rec->threads = perf_thread_map__new_dummy();
+	}
+	return rec->threads ? 0 : -ENOMEM;
+}
+
+static int parse_args(struct record *rec, int *argcp, const char ***argvp)
+{
+	const struct option options[] = {
+		OPT_CALLBACK('e', "event", rec, "SYSTEM:EVENT",
+			     "a tracepoint to record besides the GPU ones (repeatable; EVENT may be a glob)",
+			     parse_event),
+		OPT_BOOLEAN('a', "all-cpus", &rec->system_wide,
+			    "system-wide collection from all CPUs"),
+		OPT_STRING('p', "pid", &rec->pid_str, "pid",
+			   "record events of an existing process"),
+		OPT_STRING('o', "output", &rec->output, "file",
+			   "output file name (default: perf.data)"),
+		OPT_UINTEGER('m', "mmap-pages", &rec->mmap_pages,
+			     "ring buffer pages per CPU, a power of two (default: 512)"),
+		OPT_INCR('v', "verbose", &rec->verbose,
+			 "say which tracepoints are skipped and opened"),
+		OPT_END()
+	};
+	char *end;
+	long pid;
+
+	*argcp = parse_options(*argcp, *argvp, options, record_usage,
+			       PARSE_OPT_STOP_AT_NON_OPTION);
+	if (rec->pid_str) {
+		errno = 0;
+		pid = strtol(rec->pid_str, &end, 10);
+		if (errno || *end || end == rec->pid_str || pid <= 0 ||
+		    pid > INT_MAX) {
+			pr_err("bad pid '%s'", rec->pid_str);
+			return -1;
+		}
+		rec->pid = pid;
+		if (*argcp || rec->system_wide) {
+			pr_err("-p cannot go with -a or a command");
+			return -1;
+		}
+	}
+	if (!rec->mmap_pages || (rec->mmap_pages & (rec->mmap_pages - 1)) ||
+	    rec->mmap_pages > (1u << 20)) {
+		pr_err("-m wants a power of two number of pages, not %u",
+		       rec->mmap_pages);
+		return -1;
+	}
+	if (!rec->pid && !*argcp)
+		rec->system_wide = true;
+	return 0;
+}
+
+static void cleanup(struct record *rec)
+{
+	if (rec->workload.pid > 0) {
+		if (rec->workload.go_fd >= 0) {
+			workload_abort(&rec->workload);
+		} else if (!rec->child_done) {
+			kill(rec->workload.pid, SIGTERM);
+			reap_child(rec);
+		}
+	}
+	if (rec->evlist) {
+		struct perf_evsel *evsel;
+
+		perf_evlist__munmap(rec->evlist);
+		perf_evlist__close(rec->evlist);
+		perf_evlist__for_each_evsel(rec->evlist, evsel) {
+			perf_evsel__free_id(evsel);
+			perf_cpu_map__put(perf_evsel__cpus(evsel));
+			perf_thread_map__put(perf_evsel__threads(evsel));
+		}
+		perf_evlist__delete(rec->evlist);	/* and its evsels */
+	}
+	perf_cpu_map__put(rec->cpus);
+	perf_thread_map__put(rec->threads);
+	record_events_free(&rec->events);
+	record_store_free(rec->store);
+	free(rec->extra_events);
+	free(rec->ids);
+}
+
+int cmd_record(int argc, const char **argv)
+{
+	struct record rec = {
+		.output = "perf.data",
+		.mmap_pages = DEFAULT_MMAP_PAGES,
+		.workload = { .pid = -1, .go_fd = -1, .err_fd = -1 },
+	};
+	const char **full_argv;
+	int full_argc = argc, ret = 1, err;
+
+	/* The command line as given, for the file's HEADER_CMDLINE. */
+	full_argv = calloc(argc + 1, sizeof(*full_argv));
+	if (!full_argv)
+		return 1;
+	memcpy(full_argv, argv, argc * sizeof(*argv));
+
+	if (parse_args(&rec, &argc, &argv))
+		goto out;
+	verbosity = rec.verbose;
+	libperf_init(libperf_print);
+	if (!tracefs_dir()) {
+		pr_err("tracefs is not mounted or not readable (try as root)");
+		goto out;
+	}
+	rec.store = record_store_new();
+	if (!rec.store || choose_events(&rec))
+		goto out;
+	/* Signals first: the command may exit as soon as it is started. */
+	install_signals();
+	if (setup_target(&rec, argc, argv) || create_evlist(&rec) ||
+	    open_events(&rec) || read_ids(&rec))
+		goto out;
+	if (argc && rec.system_wide) {
+		/* -a -- CMD: system-wide for as long as the command runs. */
+		err = workload_prepare(&rec.workload, argv);
+		if (err) {
+			pr_err("cannot start %s: %s", argv[0], strerror(-err));
+			goto out;
+		}
+	}
+	if (rec.workload.pid > 0) {
+		err = workload_start(&rec.workload);
+		if (err) {
+			pr_err("%s: %s", argv[0], err == -ENOENT ?
+			       "command not found" : strerror(-err));
+			/* As a shell says it: 127 not found, 126 not run. */
+			ret = err == -ENOENT ? 127 : 126;
+			goto out;
+		}
+	}
+	if (record_loop(&rec)) {
+		pr_err("out of memory while recording");
+		goto out;
+	}
+	reap_child(&rec);
+	if (write_output(&rec, full_argc, full_argv))
+		goto out;
+	report(&rec);
+	/* A command's status is ours, as with perf record -- CMD. */
+	ret = rec.child_done ? workload_exit_code(rec.child_status) : 0;
+out:
+	cleanup(&rec);
+	free(full_argv);
+	return ret;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What perf gpu record keeps while recording: the samples (their raw
+ * tracepoint payloads copied out of the ring buffers), the lost counts
+ * and the names of the threads seen, until the end, when they are
+ * sorted by time and written out as a perf.data.
+ */
+#ifndef PERF_GPU_RECORD_STORE_H
+#define PERF_GPU_RECORD_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct record_store;
+
+struct record_store *record_store_new(void);
+void record_store_free(struct record_store *st);
+
+/*
+ * Keep a sample of event @event (an index into the events the file will
+ * have).  The first sample of a thread also reads its name from /proc,
+ * while it most likely still runs.  0 or -ENOMEM.
+ */
+int record_store_add_sample(struct record_store *st, unsigned int event,
+			    int32_t pid, int32_t tid, uint32_t cpu,
+			    uint64_t time, const void *raw, uint32_t raw_size);
+
+/*
+ * The kernel's name for a thread (a PERF_RECORD_COMM, at exec or
+ * prctl): the latest before the thread's first sample is its name, so
+ * a thread that has exited by the time that sample is read is named.
+ */
+int record_store_set_comm(struct record_store *st, int32_t pid, int32_t tid,
+			  const char *comm);
+
+/* @lost samples of event @event were lost at about @time.  0 or -ENOMEM. */
+int record_store_add_lost(struct record_store *st, unsigned int event,
+			  uint64_t lost, uint64_t time);
+
+uint64_t record_store_samples(const struct record_store *st);
+uint64_t record_store_lost(const struct record_store *st);
+/* The latest time of a record kept, 0 if none. */
+uint64_t record_store_last_time(const struct record_store *st);
+
+struct perf_data_writer;
+
+/*
+ * Write everything to @w in time order (stable: records of one time
+ * stay in the order they were read), each thread's COMM before its
+ * first sample.  0 or the writer's -errno.
+ */
+int record_store_write(struct record_store *st, struct perf_data_writer *w);
+
+#endif
