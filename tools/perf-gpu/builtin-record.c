@@ -32,6 +32,8 @@
 #include "builtin.h"
 #include "perf-data.h"
 #include "record-events.h"
+#include "record-fdinfo.h"
+#include "record-oa.h"
 #include "record-proc.h"
 #include "record-store.h"
 #include "record-workload.h"
@@ -76,6 +78,14 @@ struct record {
 	size_t nr_ids;
 	struct record_store *store;
 	uint64_t unknown;		/* samples of no event of ours */
+
+	/* OA and fdinfo: synthetic events after the tracepoints. */
+	struct record_oa oa;
+	struct record_fdinfo fdinfo;
+	int fdinfo_ms;			/* --fdinfo-interval, -1: not given */
+	const char *oa_period;
+	struct gpu_synth_ids synth;
+	bool have_synth;
 };
 
 struct sample_id {
@@ -177,6 +187,69 @@ static int choose_events(struct record *rec)
 			fprintf(stderr, "perf gpu record: event %s (id %llu)\n",
 				rec->events.ev[i].name,
 				(unsigned long long)rec->events.ev[i].id);
+	return 0;
+}
+
+static int parse_oa_source(const struct option *opt, const char *arg,
+			   int unset)
+{
+	struct record *rec = opt->value;
+
+	if (unset)
+		rec->oa.source = RECORD_OA_NONE;
+	else
+		record_oa_set_source(&rec->oa, arg);
+	return 0;
+}
+
+/*
+ * The synthetic events' ids, wanted in the payloads while recording: the
+ * first free ones after the real events, so write_output() finds the same.
+ */
+static int add_formats(const struct record *rec, struct tracing_data *td,
+		       struct gpu_synth_ids *ids)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < rec->events.nr && !err; i++) {
+		const struct record_event *e = &rec->events.ev[i];
+		int id = tracing_data_add_tracefs_event(td, e->system, e->event);
+
+		if (id < 0)
+			err = id;
+		else if ((uint64_t)id != e->id)
+			err = -ESTALE;	/* re-registered while recording */
+	}
+	if (!err && rec->have_synth)
+		err = tracing_data_add_synthetic(td, ids);
+	return err;
+}
+
+static int setup_synthetic(struct record *rec)
+{
+	struct tracing_data *td;
+	int err;
+
+	if (rec->fdinfo_ms < 0)	/* per process by default, not system-wide */
+		rec->fdinfo_ms = rec->system_wide ? 0 : 1000;
+	rec->have_synth = rec->oa.source != RECORD_OA_NONE || rec->fdinfo_ms;
+	if (!rec->have_synth)
+		return 0;
+	td = tracing_data_new();
+	if (!td)
+		return -1;
+	err = add_formats(rec, td, &rec->synth);
+	tracing_data_free(td);
+	if (err) {
+		pr_err("reading the tracepoint formats: %s", strerror(-err));
+		return -1;
+	}
+	rec->oa.event = rec->events.nr;
+	rec->oa.id = rec->synth.oa_report;
+	rec->fdinfo.event = rec->events.nr + 1;
+	rec->fdinfo.id = rec->synth.fdinfo;
+	rec->fdinfo.interval_ns = (uint64_t)rec->fdinfo_ms * 1000000;
 	return 0;
 }
 
@@ -491,6 +564,9 @@ static int record_loop(struct record *rec)
 	for (;;) {
 		child_exited = 0;
 		err = drain(rec);
+		err = err ?: record_oa_poll(&rec->oa);
+		err = err ?: record_fdinfo_tick(&rec->fdinfo, rec->store,
+						record_oa_now(), 0);
 		if (err)
 			return err;
 		if (done || child_gone(rec) ||
@@ -524,23 +600,20 @@ static int write_output(struct record *rec, int argc, const char **argv)
 	struct perf_data_event *events;
 	struct perf_data_writer *w;
 	struct tracing_data *td;
+	struct gpu_synth_ids synth = { 0 };
+	unsigned int i, nr = rec->events.nr + (rec->have_synth ? 2 : 0);
 	void *blob = NULL;
-	unsigned int i;
 	size_t len = 0;
 	int err = 0;
 
 	td = tracing_data_new();
 	if (!td)
 		return -ENOMEM;
-	for (i = 0; i < rec->events.nr && !err; i++) {
-		const struct record_event *e = &rec->events.ev[i];
-		int id = tracing_data_add_tracefs_event(td, e->system, e->event);
-
-		if (id < 0)
-			err = id;
-		else if ((uint64_t)id != e->id)
-			err = -ESTALE;	/* re-registered while recording */
-	}
+	err = add_formats(rec, td, &synth);
+	if (!err && rec->have_synth &&
+	    (synth.oa_report != rec->synth.oa_report ||
+	     synth.fdinfo != rec->synth.fdinfo))
+		err = -ESTALE;
 	if (!err) {
 		blob = tracing_data_build(td, &len);
 		if (!blob)
@@ -552,7 +625,7 @@ static int write_output(struct record *rec, int argc, const char **argv)
 		free(blob);
 		return err;
 	}
-	events = calloc(rec->events.nr, sizeof(*events));
+	events = calloc(nr, sizeof(*events));
 	if (!events) {
 		free(blob);
 		return -ENOMEM;
@@ -561,7 +634,13 @@ static int write_output(struct record *rec, int argc, const char **argv)
 		events[i].name = rec->events.ev[i].name;
 		events[i].id = rec->events.ev[i].id;
 	}
-	w = perf_data_create(rec->output, events, rec->events.nr);
+	if (rec->have_synth) {
+		events[i].name = "gpu_oa:oa_report";
+		events[i++].id = rec->synth.oa_report;
+		events[i].name = "gpu_client:fdinfo";
+		events[i].id = rec->synth.fdinfo;
+	}
+	w = perf_data_create(rec->output, events, nr);
 	free(events);
 	if (!w) {
 		err = -errno;
@@ -596,6 +675,12 @@ static void report(const struct record *rec)
 	if (record_store_lost(rec->store))
 		fprintf(stderr, "perf gpu record: lost %llu events\n",
 			(unsigned long long)record_store_lost(rec->store));
+	if (rec->fdinfo.interval_ns)
+		fprintf(stderr, "[ perf gpu record: fdinfo: %llu snapshots, %llu DRM fds read, %llu client samples ]\n",
+			(unsigned long long)rec->fdinfo.snapshots,
+			(unsigned long long)rec->fdinfo.fds,
+			(unsigned long long)rec->fdinfo.samples);
+	record_oa_report(&rec->oa);
 	if (rec->unknown && rec->verbose)
 		fprintf(stderr, "perf gpu record: %llu samples of unknown events dropped\n",
 			(unsigned long long)rec->unknown);
@@ -649,6 +734,19 @@ static int parse_args(struct record *rec, int *argcp, const char ***argvp)
 			     "ring buffer pages per CPU, a power of two (default: 512)"),
 		OPT_INCR('v', "verbose", &rec->verbose,
 			 "say which tracepoints are skipped and opened"),
+		OPT_CALLBACK(0, "oa-source", rec, "sim|FILE|i915",
+			     "OA reports from the simulator, a recording or i915-perf",
+			     parse_oa_source),
+		OPT_STRING(0, "oa-period", &rec->oa_period, "NS",
+			   "OA report period in ns, rounded to an OA exponent (default 1000000)"),
+		OPT_STRING(0, "metric-set", &rec->oa.metric_set, "NAME|UUID",
+			   "i915: the OA metric set (default RenderBasic)"),
+		OPT_STRING(0, "oa-node", &rec->oa.node, "PATH",
+			   "i915: the render node (default: the first i915 one)"),
+		OPT_STRING(0, "oa-output", &rec->oa.output_opt, "file",
+			   "the OA stream as recorded (default: <output>.oa)"),
+		OPT_INTEGER(0, "fdinfo-interval", &rec->fdinfo_ms,
+			    "DRM fdinfo snapshot every MS ms, 0 off (default 1000 for a command or -p, off system-wide)"),
 		OPT_END()
 	};
 	char *end;
@@ -678,6 +776,24 @@ static int parse_args(struct record *rec, int *argcp, const char ***argvp)
 	}
 	if (!rec->pid && !*argcp)
 		rec->system_wide = true;
+	if (rec->fdinfo_ms < -1) {
+		pr_err("--fdinfo-interval wants 0 (off) or a number of ms");
+		return -1;
+	}
+	if (rec->oa_period) {
+		unsigned long long v;
+
+		errno = 0;
+		v = strtoull(rec->oa_period, &end, 10);
+		/* Below 1 us the OA unit cannot go (exponent 0 is 104 ns,
+		 * but i915 caps the rate far lower). */
+		if (errno || *end || end == rec->oa_period || v < 1000) {
+			pr_err("bad --oa-period '%s': want ns, at least 1000",
+			       rec->oa_period);
+			return -1;
+		}
+		rec->oa.period_ns = v;
+	}
 	return 0;
 }
 
@@ -707,6 +823,7 @@ static void cleanup(struct record *rec)
 	perf_thread_map__put(rec->threads);
 	record_events_free(&rec->events);
 	record_store_free(rec->store);
+	record_oa_free(&rec->oa);
 	free(rec->extra_events);
 	free(rec->ids);
 }
@@ -717,6 +834,8 @@ int cmd_record(int argc, const char **argv)
 		.output = "perf.data",
 		.mmap_pages = DEFAULT_MMAP_PAGES,
 		.workload = { .pid = -1, .go_fd = -1, .err_fd = -1 },
+		.oa = { .stream = -1 },
+		.fdinfo_ms = -1,
 	};
 	const char **full_argv;
 	int full_argc = argc, ret = 1, err;
@@ -736,12 +855,13 @@ int cmd_record(int argc, const char **argv)
 		goto out;
 	}
 	rec.store = record_store_new();
-	if (!rec.store || choose_events(&rec))
+	if (!rec.store || choose_events(&rec) || setup_synthetic(&rec))
 		goto out;
 	/* Signals first: the command may exit as soon as it is started. */
 	install_signals();
 	if (setup_target(&rec, argc, argv) || create_evlist(&rec) ||
-	    open_events(&rec) || read_ids(&rec))
+	    open_events(&rec) || read_ids(&rec) ||
+	    record_oa_start(&rec.oa, rec.output))
 		goto out;
 	if (argc && rec.system_wide) {
 		/* -a -- CMD: system-wide for as long as the command runs. */
@@ -761,11 +881,16 @@ int cmd_record(int argc, const char **argv)
 			goto out;
 		}
 	}
+	/* fdinfo of the process and its children, or all system-wide. */
+	rec.fdinfo.root = !rec.system_wide && rec.pid > 0 ? rec.pid :
+			  !rec.system_wide ? rec.workload.pid : 0;
 	if (record_loop(&rec)) {
 		pr_err("out of memory while recording");
 		goto out;
 	}
 	reap_child(&rec);
+	if (record_oa_finish(&rec.oa, rec.store, &rec.events))
+		goto out;
 	if (write_output(&rec, full_argc, full_argv))
 		goto out;
 	report(&rec);

@@ -8,5 +8,6 @@
 
 int cmd_list(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
+int cmd_script(int argc, const char **argv);
 
 #endif

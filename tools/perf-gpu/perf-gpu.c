@@ -26,6 +26,7 @@ struct subcommand {
 static const struct subcommand subcommands[] = {
 	{ "list", "List GPU tracepoints and DRM devices", cmd_list },
 	{ "record", "Record GPU tracepoints into perf.data", cmd_record },
+	{ "script", "Print the events of a perf.data, OA decoded", cmd_script },
 };
 
 #define NR_SUBCOMMANDS (sizeof(subcommands) / sizeof(subcommands[0]))

@@ -250,6 +250,27 @@ static int by_time(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+int record_store_for_each_sample(struct record_store *st,
+				 int (*fn)(void *arg, unsigned int event,
+					   int32_t pid, uint64_t time,
+					   const void *raw, uint32_t raw_size),
+				 void *arg)
+{
+	size_t i;
+	int ret = 0;
+
+	if (st->nr)
+		qsort(st->recs, st->nr, sizeof(*st->recs), by_time);
+	for (i = 0; i < st->nr && !ret; i++) {
+		const struct rec *r = &st->recs[i];
+
+		if (r->kind == REC_SAMPLE)
+			ret = fn(arg, r->event, r->pid, r->time,
+				 st->raw + r->raw_off, r->raw_size);
+	}
+	return ret;
+}
+
 int record_store_write(struct record_store *st, struct perf_data_writer *w)
 {
 	size_t i;

@@ -42,6 +42,17 @@ uint64_t record_store_lost(const struct record_store *st);
 /* The latest time of a record kept, 0 if none. */
 uint64_t record_store_last_time(const struct record_store *st);
 
+/*
+ * Call @fn for every sample kept, in time order (as written), until it
+ * returns non-zero, which is returned.  For what is made from the
+ * recording after the fact (the OA simulator's busy intervals).
+ */
+int record_store_for_each_sample(struct record_store *st,
+				 int (*fn)(void *arg, unsigned int event,
+					   int32_t pid, uint64_t time,
+					   const void *raw, uint32_t raw_size),
+				 void *arg);
+
 struct perf_data_writer;
 
 /*

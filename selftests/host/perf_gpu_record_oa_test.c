@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf gpu record's OA path without tracefs: a recording made here by
+ * the simulator, given as --oa-source=FILE, is copied, read back and
+ * merged with tracepoint-like samples in the record store.  Where each
+ * report must land follows from the simulator's own clock: stream time
+ * 0 is start_cpu_ns and the OA timestamp runs at 19.2 MHz.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "../lib/run.h"
+#include "../../tools/perf-gpu/record-events.h"
+#include "../../tools/perf-gpu/record-oa.h"
+#include "../../tools/perf-gpu/record-store.h"
+
+#define START_CPU	5000000000ull	/* 5 s of CLOCK_MONOTONIC */
+#define MS		1000000ull
+#define OA_ID		0xff00
+#define FAKE_ID		77
+
+FIXTURE(oa) {
+	char dir[64], rec[128], copy[128];
+	struct oa_sim sim;
+	struct record_store *st;
+	struct record_oa oa;
+	struct record_events evs;
+	/* What for_each saw. */
+	uint64_t last, n_oa, n_fake, oa_before_first_fake, bad_time, bad_pid;
+	uint64_t bad_type;
+};
+
+/* A 50 ms recording, busy 10..30 ms, REPORT_LOST after every 10th report. */
+static int make_recording(FIXTURE_DATA(oa) *self, bool truncate_it)
+{
+	struct oa_sim_config cfg = {
+		.seed = 3, .period_ns = MS, .report_lost_every = 10,
+		.start_cpu_ns = START_CPU,
+	};
+	struct oa_writer w;
+	FILE *f = fopen(self->rec, "wb");
+	int err;
+
+	if (!f)
+		return -1;
+	oa_writer_init(&w, f);
+	err = oa_sim_init(&self->sim, &cfg, &w) ||
+	      oa_sim_step(&self->sim, 10 * MS, false, 0) ||
+	      oa_sim_step(&self->sim, 20 * MS, true, OA_SIM_CTX_BASE) ||
+	      oa_sim_step(&self->sim, 20 * MS, false, 0) ||
+	      oa_sim_finish(&self->sim);
+	if (fclose(f) || err)
+		return -1;
+	/* Cut inside the last records: the closing point is half there. */
+	if (truncate_it)
+		return truncate(self->rec, w.bytes - 10);
+	return 0;
+}
+
+FIXTURE_SETUP(oa)
+{
+	snprintf(self->dir, sizeof(self->dir), "/tmp/record_oa.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	snprintf(self->rec, sizeof(self->rec), "%s/rec.oa", self->dir);
+	snprintf(self->copy, sizeof(self->copy), "%s/copy.oa", self->dir);
+	self->st = record_store_new();
+	ASSERT_NE(NULL, self->st);
+	self->oa.stream = -1;
+	self->oa.event = 1;
+	self->oa.id = OA_ID;
+	self->oa.output_opt = self->copy;
+}
+
+FIXTURE_TEARDOWN(oa)
+{
+	char out[256];
+
+	record_oa_free(&self->oa);
+	record_store_free(self->st);
+	run_cmd(out, sizeof(out), "rm -rf '%s'", self->dir);
+}
+
+/* Three tracepoint-like samples of event 0 at 5, 15 and 25 ms. */
+static int add_fakes(struct record_store *st)
+{
+	uint8_t raw[8] = { FAKE_ID, 0 };
+	int i, err = 0;
+
+	for (i = 0; i < 3 && !err; i++)
+		err = record_store_add_sample(st, 0, 42, 42, 1,
+					      START_CPU + (5 + 10 * i) * MS,
+					      raw, sizeof(raw));
+	return err;
+}
+
+static int check(void *arg, unsigned int event, int32_t pid, uint64_t time,
+		 const void *raw, uint32_t raw_size)
+{
+	FIXTURE_DATA(oa) *self = arg;
+	uint64_t gpu, want;
+	uint16_t type;
+	int32_t cpid;
+
+	if (time < self->last)
+		self->bad_time++;
+	self->last = time;
+	memcpy(&type, raw, 2);
+	if (event == 0) {
+		self->n_fake++;
+		return 0;
+	}
+	self->n_oa++;
+	if (!self->n_fake)
+		self->oa_before_first_fake++;
+	if (type != OA_ID || raw_size < 32)
+		self->bad_type++;
+	memcpy(&cpid, (const uint8_t *)raw + 4, 4);
+	/* A recording's contexts have no known process: pid 0. */
+	if (pid != 0 || cpid != 0)
+		self->bad_pid++;
+	memcpy(&gpu, (const uint8_t *)raw + 8, 8);
+	want = START_CPU + (gpu - self->sim.start_gpu) * 1000000000ull /
+			   OA_SIM_TIMESTAMP_HZ;
+	if (time + 1 < want || time > want + 1)
+		self->bad_time++;
+	return 0;
+}
+
+TEST_F(oa, file_reports_merge_in_time)
+{
+	char out[256];
+
+	ASSERT_EQ(0, make_recording(self, false));
+	ASSERT_EQ(0, add_fakes(self->st));
+	record_oa_set_source(&self->oa, self->rec);
+	ASSERT_EQ(RECORD_OA_FILE, self->oa.source);
+	ASSERT_EQ(0, record_oa_start(&self->oa, "unused"));
+	ASSERT_EQ(0, record_oa_finish(&self->oa, self->st, &self->evs));
+
+	EXPECT_EQ(self->sim.reports, self->oa.reports);
+	EXPECT_LT(50, self->oa.reports);
+	EXPECT_EQ(self->sim.report_lost, self->oa.report_lost);
+	EXPECT_LT(0, self->oa.report_lost);
+	EXPECT_EQ(self->sim.correlations, self->oa.correlations);
+	/* Each loss is a LOST record of one report. */
+	EXPECT_EQ(self->sim.report_lost, record_store_lost(self->st));
+	EXPECT_EQ(3 + self->sim.reports, record_store_samples(self->st));
+
+	ASSERT_EQ(0, record_store_for_each_sample(self->st, check, self));
+	EXPECT_EQ(3, self->n_fake);
+	EXPECT_EQ(self->sim.reports, self->n_oa);
+	EXPECT_EQ(0, self->bad_time);
+	EXPECT_EQ(0, self->bad_type);
+	EXPECT_EQ(0, self->bad_pid);
+	/*
+	 * Timer reports come where the OA timestamp is a multiple of the
+	 * period (16384 ticks, 0.853 ms): those in the first 5 ms (96000
+	 * ticks) precede the first fake sample.
+	 */
+	EXPECT_EQ(16384, self->sim.period_ticks);
+	EXPECT_EQ((self->sim.start_gpu + 96000) / 16384 -
+		  self->sim.start_gpu / 16384, self->oa_before_first_fake);
+	/* The copy is the recording. */
+	EXPECT_EQ(0, run_cmd(out, sizeof(out), "cmp '%s' '%s'", self->rec,
+			     self->copy)) TH_LOG("%s", out);
+}
+
+TEST_F(oa, truncated_file_refused)
+{
+	ASSERT_EQ(0, make_recording(self, true));
+	record_oa_set_source(&self->oa, self->rec);
+	ASSERT_EQ(0, record_oa_start(&self->oa, "unused"));
+	EXPECT_EQ(-1, record_oa_finish(&self->oa, self->st, &self->evs));
+}
+
+TEST_F(oa, missing_file_refused)
+{
+	record_oa_set_source(&self->oa, "/nonexistent.oa");
+	EXPECT_EQ(-1, record_oa_start(&self->oa, "unused"));
+}
+
+TEST(sources)
+{
+	struct record_oa oa = { .stream = -1 };
+
+	record_oa_set_source(&oa, "sim");
+	EXPECT_EQ(RECORD_OA_SIM, oa.source);
+	record_oa_set_source(&oa, "i915");
+	EXPECT_EQ(RECORD_OA_I915, oa.source);
+	record_oa_set_source(&oa, "./sim");
+	EXPECT_EQ(RECORD_OA_FILE, oa.source);
+	EXPECT_STREQ("./sim", oa.file);
+}
+
+TEST_HARNESS_MAIN

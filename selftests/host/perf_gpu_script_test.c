@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf gpu script ($GPUPROF_PERF_GPU) on files made with the perf.data
+ * writer of tools/perf-gpu: the exact lines for known input (expected
+ * text written by hand from the values put in), the same events in the
+ * same order as the distribution's perf script, and files cut short or
+ * with bytes flipped giving exit 0 or one error line naming an offset,
+ * never a crash or a hang.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "../lib/files.h"
+#include "../lib/run.h"
+#include "../../tools/perf-gpu/perf-data.h"
+#include "../../tools/perf-gpu/tracing-data.h"
+
+#define OUT_SIZE (1 << 20)
+
+static const char *perf_bin(void)
+{
+	const char *p = getenv("GPUPROF_PERF");
+
+	return p ? p : "/usr/bin/perf";
+}
+
+/* dma_fence_signaled as a 6.1 kernel's tracefs has it; our id. */
+#define FENCE_ID 589
+static const char fence_format[] =
+	"name: dma_fence_signaled\n"
+	"ID: 589\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:__data_loc char[] driver;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] timeline;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int context;\toffset:16;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int seqno;\toffset:20;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"driver=%s timeline=%s context=%u seqno=%u\", "
+	"__get_str(driver), __get_str(timeline), REC->context, REC->seqno\n";
+
+static size_t fence_payload(uint8_t *p, int32_t pid, const char *driver,
+			    const char *timeline, uint32_t context,
+			    uint32_t seqno)
+{
+	uint16_t type = FENCE_ID;
+	size_t dl = strlen(driver) + 1, tl = strlen(timeline) + 1;
+	uint32_t loc;
+
+	memset(p, 0, 24);
+	memcpy(p, &type, 2);
+	memcpy(p + 4, &pid, 4);
+	loc = dl << 16 | 24;
+	memcpy(p + 8, &loc, 4);
+	loc = tl << 16 | (24 + dl);
+	memcpy(p + 12, &loc, 4);
+	memcpy(p + 16, &context, 4);
+	memcpy(p + 20, &seqno, 4);
+	memcpy(p + 24, driver, dl);
+	memcpy(p + 24 + dl, timeline, tl);
+	return 24 + dl + tl;
+}
+
+/*
+ * A format 10 (A32u40_A4u32_B8_C8) report of gen9 by hand: dword 0 the
+ * reason from bit 19 and bit 16 for a valid context, then timestamp,
+ * context id, GPU ticks; A0..A31 low halves from byte 16, their high
+ * bytes from 160, A32..A35 from 144, B from 192, C from 224.
+ */
+struct oa_vals {
+	uint32_t reason, ts, ctx, clk;
+	uint64_t a0, a1;
+	uint32_t a32, b0, c7;
+};
+
+static void put32(uint8_t *r, unsigned int off, uint32_t v)
+{
+	memcpy(r + off, &v, 4);
+}
+
+static void make_report(uint8_t *r, const struct oa_vals *v)
+{
+	memset(r, 0, 256);
+	put32(r, 0, v->reason << 19 | 1u << 16);
+	put32(r, 4, v->ts);
+	put32(r, 8, v->ctx);
+	put32(r, 12, v->clk);
+	put32(r, 16, (uint32_t)v->a0);
+	r[160] = v->a0 >> 32;
+	put32(r, 20, (uint32_t)v->a1);
+	r[161] = v->a1 >> 32;
+	put32(r, 144, v->a32);
+	put32(r, 192, v->b0);
+	put32(r, 224 + 7 * 4, v->c7);
+}
+
+enum { EV_OA, EV_FDINFO, EV_FENCE, NR_EV };
+
+FIXTURE(script) {
+	char dir[64];
+	char path[128];
+	struct gpu_synth_ids ids;
+	void *tracing;
+	size_t tracing_len;
+	char out[OUT_SIZE];
+	char ref[OUT_SIZE];
+};
+
+FIXTURE_SETUP(script)
+{
+	struct tracing_data *td;
+
+	td = tracing_data_new();
+	ASSERT_NE(NULL, td);
+	ASSERT_EQ(FENCE_ID, tracing_data_add_format(td, "dma_fence", fence_format,
+						    strlen(fence_format)));
+	ASSERT_EQ(0, tracing_data_add_synthetic(td, &self->ids));
+	self->tracing = tracing_data_build(td, &self->tracing_len);
+	ASSERT_NE(NULL, self->tracing);
+	tracing_data_free(td);
+	snprintf(self->dir, sizeof(self->dir), "/tmp/perf_gpu_script.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	snprintf(self->path, sizeof(self->path), "%s/perf.data", self->dir);
+}
+
+FIXTURE_TEARDOWN(script)
+{
+	char out[256];
+
+	free(self->tracing);
+	run_cmd(out, sizeof(out), "rm -rf '%s'", self->dir);
+}
+
+static int sample(struct perf_data_writer *w, unsigned int ev, int32_t pid,
+		  uint32_t cpu, uint64_t time, const void *raw, ssize_t len)
+{
+	struct perf_data_sample s = {
+		.event = ev, .pid = pid, .tid = pid, .cpu = cpu, .time = time,
+		.raw = raw, .raw_size = len,
+	};
+
+	return len < 0 ? (int)len : perf_data_write_sample(w, &s);
+}
+
+static int oa(struct perf_data_writer *w, FIXTURE_DATA(script) *self,
+	      int32_t pid, uint64_t time, uint64_t gpu_time,
+	      const struct oa_vals *v)
+{
+	uint8_t report[256], buf[512];
+
+	make_report(report, v);
+	return sample(w, EV_OA, pid, 0, time, buf,
+		      gpu_oa_report_payload(buf, sizeof(buf), self->ids.oa_report,
+					    pid, gpu_time, v->ctx, v->reason,
+					    report, sizeof(report)));
+}
+
+static int fdinfo(struct perf_data_writer *w, FIXTURE_DATA(script) *self,
+		  int32_t pid, uint64_t time, uint64_t client, uint32_t fd,
+		  const char *stats)
+{
+	uint8_t buf[512];
+
+	return sample(w, EV_FDINFO, pid, 1, time, buf,
+		      gpu_client_fdinfo_payload(buf, sizeof(buf), self->ids.fdinfo,
+						pid, client, fd, "i915",
+						"0000:00:02.0", stats));
+}
+
+/*
+ * Three OA reports of one stream: from the first to the second the
+ * timestamp moves 19200, the clock 1000, A0 5, A32 7, B0 2; from the
+ * second to the third A1 goes from 0x0ffffffff to 0x100000003 (4, over
+ * the 32-bit low half into the high byte) and C7 wraps from 0xfffffff0
+ * to 0x54 (100).  A LOST record of 3 OA reports between.
+ */
+static const struct oa_vals r1 = { 0x1, 1000, 0x2a, 500, 10, 0xffffffff, 0, 1, 0xfffffff0 };
+static const struct oa_vals r2 = { 0x9, 20200, 0x2b, 1500, 15, 0xffffffff, 7, 3, 0xfffffff0 };
+static const struct oa_vals r3 = { 0x20, 39400, 0x2a, 2500, 15, 0x100000003ull, 7, 3, 0x54 };
+
+static void make_file(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(script) *self, int many)
+{
+	const struct perf_data_event events[NR_EV] = {
+		[EV_OA] = { "gpu_oa:oa_report", self->ids.oa_report },
+		[EV_FDINFO] = { "gpu_client:fdinfo", self->ids.fdinfo },
+		[EV_FENCE] = { "dma_fence:dma_fence_signaled", FENCE_ID },
+	};
+	struct perf_data_writer *w = perf_data_create(self->path, events, NR_EV);
+	uint8_t buf[128];
+	int err = 0, i;
+
+	ASSERT_NE(NULL, w);
+	ASSERT_EQ(0, perf_data_set_tracing_data(w, self->tracing, self->tracing_len));
+	err = err ?: perf_data_write_comm(w, 1200, 1200, "glxgears", 1000000000);
+	err = err ?: perf_data_write_comm(w, 1300, 1300, "vkcube", 1000000000);
+	err = err ?: oa(w, self, 1200, 1000100000, 19200000000ull, &r1);
+	err = err ?: sample(w, EV_FENCE, 1200, 1, 1000200000, buf,
+			    fence_payload(buf, 1200, "i915", "gt0:rcs0", 7, 42));
+	err = err ?: fdinfo(w, self, 1300, 1000300000, 12, 9,
+			    "drm-engine-render=5000000 ns");
+	err = err ?: oa(w, self, 1300, 1000400000, 19200019200ull, &r2);
+	err = err ?: perf_data_write_lost(w, EV_OA, 3, 1000450000);
+	err = err ?: oa(w, self, 1200, 1000500000, 19200038400ull, &r3);
+	err = err ?: fdinfo(w, self, 1400, 1000500000, 11, 4,
+			    "drm-engine-render=1000 ns drm-engine-copy=0 ns");
+	for (i = 0; i < many && !err; i++)
+		err = sample(w, EV_FENCE, 1200 + i % 3 * 100, i % 4,
+			     2000000000ull + i * 1000, buf,
+			     fence_payload(buf, 1200, "i915", "gt0:bcs0", 8, i));
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, perf_data_close(w));
+}
+
+/*
+ * The lines: perf script's layout (comm %16s, tid %5d, [cpu], time, the
+ * event name right-aligned to the longest), pid 1400 without COMM shown
+ * as ":1400"; OA lines end in the deltas, none for the first report.
+ */
+static const char expected[] =
+	"        glxgears  1200 [000]     1.000100000:             gpu_oa:oa_report: gpu_time=19200000000 ctx_id=0x2a reason=timer report_size=256\n"
+	"        glxgears  1200 [001]     1.000200000: dma_fence:dma_fence_signaled: driver=i915 timeline=gt0:rcs0 context=7 seqno=42\n"
+	"          vkcube  1300 [001]     1.000300000:            gpu_client:fdinfo: driver=i915 pdev=0000:00:02.0 client_id=12 fd=9 drm-engine-render=5000000 ns\n"
+	"          vkcube  1300 [000]     1.000400000:             gpu_oa:oa_report: gpu_time=19200019200 ctx_id=0x2b reason=timer|ctx_switch report_size=256 d_ts=19200 d_clk=1000 a0=5 a32=7 b0=2\n"
+	"        glxgears  1200 [000]     1.000500000:             gpu_oa:oa_report: gpu_time=19200038400 ctx_id=0x2a reason=clk_ratio report_size=256 d_ts=19200 d_clk=1000 a1=4 c7=100\n"
+	"           :1400  1400 [001]     1.000500000:            gpu_client:fdinfo: driver=i915 pdev=0000:00:02.0 client_id=11 fd=4 drm-engine-render=1000 ns drm-engine-copy=0 ns\n"
+	"lost 3 events\n"
+	"lost 3 OA reports (gpu_oa:oa_report)\n";
+
+TEST_F(script, prints_the_expected_lines)
+{
+	make_file(_metadata, self, 0);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s script --ns -i %s",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_STREQ(expected, self->out);
+
+	/* Default microseconds, truncated as perf does; -F picks fields. */
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "cd %s && %s script -F comm,pid,time,event | head -2",
+			     self->dir, perf_gpu_path())) TH_LOG("%s", self->out);
+	EXPECT_STREQ("        glxgears  1200     1.000100:             gpu_oa:oa_report:\n"
+		     "        glxgears  1200     1.000200: dma_fence:dma_fence_signaled:\n",
+		     self->out);
+}
+
+/* Lines of @s, cut in place; their number. */
+static int split_lines(char *s, char **lines, int max)
+{
+	int n = 0;
+
+	while (*s && n < max) {
+		char *nl = strchr(s, '\n');
+
+		lines[n++] = s;
+		if (!nl)
+			break;
+		*nl = '\0';
+		s = nl + 1;
+	}
+	return n;
+}
+
+TEST_F(script, same_events_in_the_same_order_as_perf_script)
+{
+	static char *ours[4096], *theirs[4096];
+	int n_ours, n_theirs, i;
+
+	if (access(perf_bin(), X_OK))
+		SKIP(return, "no %s", perf_bin());
+	make_file(_metadata, self, 1000);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s script --ns -i %s",
+			     perf_gpu_path(), self->path));
+	/* perf warns about the LOST record on stderr: not an event. */
+	ASSERT_EQ(0, run_cmd(self->ref, sizeof(self->ref),
+			     "{ %s script --ns -i %s 2>/dev/null; }",
+			     perf_bin(), self->path)) TH_LOG("%s", self->ref);
+	n_ours = split_lines(self->out, ours, 4096);
+	n_theirs = split_lines(self->ref, theirs, 4096);
+	/* Ours ends in the two lines about lost records. */
+	ASSERT_EQ(1006 + 2, n_ours);
+	ASSERT_EQ(1006, n_theirs);
+	/*
+	 * comm, pid, cpu, time, event and the payload's text are perf's
+	 * whole line; OA lines add the deltas after it.
+	 */
+	for (i = 0; i < n_theirs; i++)
+		ASSERT_EQ(0, strncmp(ours[i], theirs[i], strlen(theirs[i])))
+			TH_LOG("line %d:\n%s\n%s", i, ours[i], theirs[i]);
+}
+
+/*
+ * Run perf gpu script on @path: 0 for exit 0 and nothing on stderr, 1
+ * for exit 1 and exactly one "perf gpu script: PATH: offset N: ..."
+ * line, -1 for anything else (a crash, a sanitizer report, a hang).
+ */
+static int check_one(FIXTURE_DATA(script) *self, const char *path, char *why,
+		     size_t why_size)
+{
+	char prefix[256];
+	char *nl;
+	int st;
+
+	/* stderr alone: stdout goes to /dev/null inside the group. */
+	st = run_cmd(self->out, sizeof(self->out),
+		     "{ timeout 10 %s script -i %s 2>&1 >/dev/null; }",
+		     perf_gpu_path(), path);
+	snprintf(why, why_size, "status %d: %.200s", st, self->out);
+	if (st == 0)
+		return self->out[0] ? -1 : 0;
+	if (st != 1)
+		return -1;
+	snprintf(prefix, sizeof(prefix), "perf gpu script: %s: offset ", path);
+	nl = strchr(self->out, '\n');
+	if (strncmp(self->out, prefix, strlen(prefix)) || !nl || nl[1])
+		return -1;
+	return 1;
+}
+
+static void write_bytes(const char *path, const uint8_t *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	if (fd >= 0) {
+		if (write(fd, data, len) != (ssize_t)len)
+			unlink(path);
+		close(fd);
+	}
+}
+
+/* The file's bytes, malloc'ed. */
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	uint8_t *buf;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st))
+		return NULL;
+	buf = malloc(st.st_size);
+	if (buf && read(fd, buf, st.st_size) != st.st_size) {
+		free(buf);
+		buf = NULL;
+	}
+	close(fd);
+	*len = st.st_size;
+	return buf;
+}
+
+/* The header, ids, attrs and the first records: every byte. */
+#define DENSE 1400
+
+/* Some 1500 runs of the sanitizer build, 20 to 40 ms each. */
+TEST_F_TIMEOUT(script, cut_files_give_one_error_line, 600)
+{
+	char cut[160], why[256];
+	size_t len, at;
+	uint8_t *file;
+	int runs = 0, errors = 0, r;
+
+	make_file(_metadata, self, 20);
+	file = slurp(self->path, &len);
+	ASSERT_NE(NULL, file);
+	ASSERT_LT(DENSE, len);
+	snprintf(cut, sizeof(cut), "%s/cut.data", self->dir);
+	for (at = 0; at < len; at += at < DENSE ? 1 : len / 64) {
+		write_bytes(cut, file, at);
+		r = check_one(self, cut, why, sizeof(why));
+		ASSERT_LE(0, r) TH_LOG("cut at %zu: %s", at, why);
+		runs++;
+		errors += r;
+	}
+	/* Cut short, a file is never whole: every cut is an error. */
+	EXPECT_EQ(runs, errors);
+	EXPECT_EQ(0, check_one(self, self->path, why, sizeof(why))) TH_LOG("%s", why);
+	TH_LOG("%d cuts, %d errors", runs, errors);
+	free(file);
+}
+
+TEST_F_TIMEOUT(script, flipped_bytes_never_crash, 600)
+{
+	char bad[160], why[256];
+	size_t len, at;
+	uint8_t *file;
+	int runs = 0, errors = 0, r;
+
+	make_file(_metadata, self, 20);
+	file = slurp(self->path, &len);
+	ASSERT_NE(NULL, file);
+	snprintf(bad, sizeof(bad), "%s/bad.data", self->dir);
+	/*
+	 * Every byte of the start; then every 3rd, which goes through the
+	 * records and the tracing data (format texts, sizes) at the end.
+	 */
+	for (at = 0; at < len; at += at < DENSE ? 1 : 3) {
+		file[at] ^= 0xff;
+		write_bytes(bad, file, len);
+		file[at] ^= 0xff;
+		r = check_one(self, bad, why, sizeof(why));
+		ASSERT_LE(0, r) TH_LOG("flip at %zu: %s", at, why);
+		runs++;
+		errors += r;
+	}
+	TH_LOG("%d flips, %d errors", runs, errors);
+	free(file);
+}
+
+TEST_F(script, not_a_file)
+{
+	char why[256];
+
+	EXPECT_EQ(1, check_one(self, "/nonexistent/perf.data", why, sizeof(why)))
+		TH_LOG("%s", why);
+	EXPECT_EQ(1, check_one(self, "/dev/null", why, sizeof(why))) TH_LOG("%s", why);
+	EXPECT_EQ(1, check_one(self, self->dir, why, sizeof(why))) TH_LOG("%s", why);
+}
+
+TEST_HARNESS_MAIN

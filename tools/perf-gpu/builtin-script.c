@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf gpu script: the events of a perf.data in file order (perf gpu
+ * record writes them in time order), one line each as perf script
+ * prints tracepoints:
+ *
+ *   comm tid [cpu] secs.usecs: system:event: <print fmt of the payload>
+ *
+ * the payload printed by libtraceevent from the formats in the file's
+ * HEADER_TRACING_DATA, gpu_oa:oa_report lines followed by the counter
+ * deltas from the previous report (script-oa.c).  On bad input one line
+ * on stderr names the file, the byte offset and the problem.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "options.h"
+
+#include "builtin.h"
+#include "perf-data-read.h"
+#include "script-oa.h"
+#include "script-raw.h"
+#include "tracing-data-read.h"
+
+#define FEAT_TRACING_DATA	1
+/* Zeros after each payload copy, where a string without NUL stops. */
+#define RAW_PAD			64
+
+/* The fields -F can choose, perf script's names. */
+enum {
+	F_COMM = 1 << 0,
+	F_TID = 1 << 1,
+	F_PID = 1 << 2,
+	F_CPU = 1 << 3,
+	F_TIME = 1 << 4,
+	F_EVENT = 1 << 5,
+	F_TRACE = 1 << 6,
+};
+#define F_DEFAULT (F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE)
+
+struct comm {
+	int32_t tid;
+	char name[16];
+};
+
+/* Per attr: its event, and for oa_report the stream's last report. */
+struct script_event {
+	struct tep_event *tep;
+	bool is_oa;
+	struct script_oa oa;
+};
+
+struct script {
+	const char *input;
+	bool ns;
+	const char *fields_str;
+	unsigned int fields;
+	int verbose;
+
+	struct pdr_file file;
+	struct tep_handle *tep;
+	struct script_event *events;	/* one per attr */
+	int name_width;
+	struct comm *comms;
+	size_t nr_comms, alloc_comms;
+	uint8_t *scratch;		/* a payload copy, RAW_PAD zeros after */
+	struct trace_seq seq;
+	uint64_t samples, lost, oa_lost;
+};
+
+static const char *comm_of(struct script *sc, int32_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < sc->nr_comms; i++)
+		if (sc->comms[i].tid == tid)
+			return sc->comms[i].name;
+	return NULL;
+}
+
+/* A COMM record: pid, tid, the name; the trailer after it is not used. */
+static int on_comm(struct script *sc, const struct pdr_record *r)
+{
+	const char *name = (const char *)r->body + 8;
+	size_t room = r->size - 8u, len;
+	int32_t tid;
+	size_t i;
+
+	if (room < 9)
+		return pdr_error(&sc->file, r->offset, "COMM record of %u bytes has no name",
+				 r->size);
+	len = strnlen(name, room - 8);
+	if (len == room - 8)
+		return pdr_error(&sc->file, r->offset + 16, "COMM name is not terminated");
+	memcpy(&tid, r->body + 4, 4);
+	for (i = 0; i < sc->nr_comms && sc->comms[i].tid != tid; i++)
+		;
+	if (i == sc->nr_comms) {
+		if (sc->nr_comms == sc->alloc_comms) {
+			size_t n = sc->alloc_comms ? 2 * sc->alloc_comms : 64;
+			struct comm *bigger = realloc(sc->comms, n * sizeof(*bigger));
+
+			if (!bigger)
+				return pdr_error(&sc->file, r->offset, "out of memory");
+			sc->comms = bigger;
+			sc->alloc_comms = n;
+		}
+		sc->nr_comms++;
+	}
+	sc->comms[i].tid = tid;
+	/* perf shows at most 15 characters, the kernel's TASK_COMM_LEN. */
+	snprintf(sc->comms[i].name, sizeof(sc->comms[i].name), "%.*s",
+		 (int)len, name);
+	return 0;
+}
+
+static int on_lost(struct script *sc, const struct pdr_record *r)
+{
+	const struct pdr_attr *a;
+	uint64_t id, n;
+
+	if (r->size < 24)
+		return pdr_error(&sc->file, r->offset, "LOST record of %u bytes is below 24",
+				 r->size);
+	memcpy(&id, r->body, 8);
+	memcpy(&n, r->body + 8, 8);
+	sc->lost += n;
+	a = pdr_attr_of_id(&sc->file, id);
+	if (a && sc->events[a - sc->file.attrs].is_oa)
+		sc->oa_lost += n;
+	return 0;
+}
+
+static void print_prefix(struct script *sc, const struct pdr_sample *s,
+			 const struct script_event *ev)
+{
+	uint64_t secs = s->time / 1000000000ull, ns = s->time % 1000000000ull;
+	const char *comm;
+
+	if (sc->fields & F_COMM) {
+		comm = comm_of(sc, s->tid);
+		if (comm) {
+			printf("%16s", comm);
+		} else {
+			char unknown[16];
+
+			/* perf names a thread without COMM ":tid". */
+			snprintf(unknown, sizeof(unknown), ":%d", s->tid);
+			printf("%16s", unknown);
+		}
+	}
+	if (sc->fields & F_PID)
+		printf(" %5d", s->pid);
+	if (sc->fields & F_TID)
+		printf(" %5d", s->tid);
+	if (sc->fields & F_CPU)
+		printf(" [%03u]", s->cpu);
+	if (sc->fields & F_TIME) {
+		if (sc->ns)
+			printf(" %5llu.%09llu:", (unsigned long long)secs,
+			       (unsigned long long)ns);
+		else
+			printf(" %5llu.%06llu:", (unsigned long long)secs,
+			       (unsigned long long)(ns / 1000));
+	}
+	if (sc->fields & F_EVENT) {
+		char name[256];
+
+		snprintf(name, sizeof(name), "%s:%s", ev->tep->system, ev->tep->name);
+		printf(" %*s:", sc->name_width, name);
+	}
+}
+
+static int on_sample(struct script *sc, const struct pdr_record *r)
+{
+	struct tep_record rec = { 0 };
+	struct script_event *ev;
+	struct pdr_sample s;
+	uint32_t off, len;
+
+	if (pdr_parse_sample(&sc->file, r, &s))
+		return -1;
+	ev = &sc->events[s.attr - sc->file.attrs];
+	/* Only tracepoints have a payload to print. */
+	if (!ev->tep)
+		return 0;
+	if (!s.raw)
+		return pdr_error(&sc->file, r->offset, "tracepoint sample without RAW");
+	if (script_raw_check(&sc->file, &s, ev->tep))
+		return -1;
+	memcpy(sc->scratch, s.raw, s.raw_size);
+	memset(sc->scratch + s.raw_size, 0, RAW_PAD);
+	sc->samples++;
+
+	print_prefix(sc, &s, ev);
+	if (sc->fields & F_TRACE) {
+		rec.ts = s.time;
+		rec.cpu = s.cpu;
+		rec.size = s.raw_size;
+		rec.data = sc->scratch;
+		trace_seq_reset(&sc->seq);
+		tep_print_event(sc->tep, &sc->seq, &rec, "%s", TEP_PRINT_INFO);
+		trace_seq_terminate(&sc->seq);
+		printf(" %s", sc->seq.buffer);
+	}
+	if (ev->is_oa && !script_raw_dynamic(&s, ev->tep, "report", &off, &len))
+		script_oa_print(&ev->oa, s.raw + off, len, stdout);
+	putchar('\n');
+	return 0;
+}
+
+/* libtraceevent reads common_type where the first event has it. */
+static int check_common_type(struct script *sc, uint64_t td_offset)
+{
+	struct tep_event **all = tep_list_events(sc->tep, TEP_EVENT_SORT_ID);
+	struct tep_format_field *fl;
+
+	for (; all && *all; all++) {
+		fl = tep_find_common_field(*all, "common_type");
+		if (!fl || fl->offset != 0 || fl->size != 2)
+			return pdr_error(&sc->file, td_offset,
+					 "event %s:%s has no u16 common_type at offset 0",
+					 (*all)->system, (*all)->name);
+	}
+	return 0;
+}
+
+static int load_events(struct script *sc)
+{
+	struct pdr_file *f = &sc->file;
+	uint64_t off = 0, size = 0;
+	size_t i;
+	int ret;
+
+	sc->events = calloc(f->nr_attrs, sizeof(*sc->events));
+	sc->tep = tep_alloc();
+	if (!sc->events || !sc->tep)
+		return pdr_error(f, 0, "out of memory");
+	ret = pdr_feature(f, FEAT_TRACING_DATA, &off, &size);
+	if (ret < 0)
+		return -1;
+	if (ret == 0 && (tracing_data_read(f, off, size, sc->tep) ||
+			 check_common_type(sc, off)))
+		return -1;
+	for (i = 0; i < f->nr_attrs; i++) {
+		struct script_event *ev = &sc->events[i];
+		int n;
+
+		if (f->attrs[i].type != PERF_TYPE_TRACEPOINT)
+			continue;
+		if (ret)
+			return pdr_error(f, 72, "tracepoint events without the HEADER_TRACING_DATA feature");
+		ev->tep = tep_find_event(sc->tep, f->attrs[i].config);
+		if (!ev->tep)
+			return pdr_error(f, f->attrs[i].offset + 8,
+					 "tracepoint id %llu has no format in the tracing data",
+					 (unsigned long long)f->attrs[i].config);
+		ev->is_oa = !strcmp(ev->tep->system, "gpu_oa") &&
+			    !strcmp(ev->tep->name, "oa_report");
+		/* perf aligns the names to the longest of the file. */
+		n = strlen(ev->tep->system) + 1 + strlen(ev->tep->name);
+		if (n > sc->name_width)
+			sc->name_width = n < 255 ? n : 255;
+	}
+	return 0;
+}
+
+static int run(struct script *sc)
+{
+	struct pdr_file *f = &sc->file;
+	struct pdr_record r;
+	uint64_t pos;
+	int ret;
+
+	if (pdr_open(f, sc->input) || load_events(sc))
+		return -1;
+	sc->scratch = malloc(0xffff + RAW_PAD);
+	if (!sc->scratch)
+		return pdr_error(f, 0, "out of memory");
+	pos = f->data_offset;
+	while ((ret = pdr_next_record(f, &pos, &r)) > 0) {
+		switch (r.type) {
+		case PERF_RECORD_SAMPLE:
+			ret = on_sample(sc, &r);
+			break;
+		case PERF_RECORD_COMM:
+			ret = on_comm(sc, &r);
+			break;
+		case PERF_RECORD_LOST:
+			ret = on_lost(sc, &r);
+			break;
+		default:
+			/* MMAP, FORK, FINISHED_ROUND, ...: nothing to print. */
+			ret = 0;
+			break;
+		}
+		if (ret)
+			return -1;
+	}
+	if (ret < 0)
+		return -1;
+	if (sc->lost)
+		printf("lost %llu events\n", (unsigned long long)sc->lost);
+	if (sc->oa_lost)
+		printf("lost %llu OA reports (gpu_oa:oa_report)\n",
+		       (unsigned long long)sc->oa_lost);
+	return 0;
+}
+
+static int parse_fields(struct script *sc)
+{
+	static const struct { const char *name; unsigned int bit; } names[] = {
+		{ "comm", F_COMM }, { "tid", F_TID }, { "pid", F_PID },
+		{ "cpu", F_CPU }, { "time", F_TIME }, { "event", F_EVENT },
+		{ "trace", F_TRACE },
+	};
+	char *copy, *tok, *save;
+	size_t i;
+
+	if (!sc->fields_str) {
+		sc->fields = F_DEFAULT;
+		return 0;
+	}
+	copy = strdup(sc->fields_str);
+	if (!copy)
+		return -1;
+	sc->fields = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (!strcmp(tok, names[i].name))
+				break;
+		if (i == sizeof(names) / sizeof(names[0])) {
+			fprintf(stderr, "perf gpu script: unknown field '%s' (comm,tid,pid,cpu,time,event,trace)\n",
+				tok);
+			free(copy);
+			return -1;
+		}
+		sc->fields |= names[i].bit;
+	}
+	free(copy);
+	return 0;
+}
+
+static void cleanup(struct script *sc)
+{
+	if (sc->tep)
+		tep_free(sc->tep);
+	free(sc->events);
+	free(sc->comms);
+	free(sc->scratch);
+	trace_seq_destroy(&sc->seq);
+	pdr_close(&sc->file);
+}
+
+int cmd_script(int argc, const char **argv)
+{
+	struct script sc = { .input = "perf.data" };
+	const struct option options[] = {
+		OPT_STRING('i', "input", &sc.input, "file", "input file name"),
+		OPT_BOOLEAN(0, "ns", &sc.ns, "Use 9 decimal places when displaying time"),
+		OPT_STRING('F', "fields", &sc.fields_str, "str",
+			   "comma separated output fields: comm,tid,pid,cpu,time,event,trace"),
+		OPT_INCR('v', "verbose", &sc.verbose, "be more verbose"),
+		OPT_END()
+	};
+	const char *const usage[] = { "perf gpu script [<options>]", NULL };
+	int ret;
+
+	argc = parse_options(argc, argv, options, usage, 0);
+	if (argc)
+		usage_with_options(usage, options);
+	if (parse_fields(&sc))
+		return 1;
+	/* libtraceevent's warnings would be lines beside the one error. */
+	tep_set_loglevel(sc.verbose ? TEP_LOG_WARNING : TEP_LOG_NONE);
+	trace_seq_init(&sc.seq);
+	ret = run(&sc);
+	fflush(stdout);
+	if (ret)
+		fprintf(stderr, "perf gpu script: %s: offset %llu: %s\n", sc.input,
+			(unsigned long long)sc.file.err_offset, sc.file.err);
+	if (sc.verbose && !ret)
+		fprintf(stderr, "perf gpu script: %llu samples\n",
+			(unsigned long long)sc.samples);
+	cleanup(&sc);
+	return ret ? 1 : 0;
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Parsing one DRM fdinfo text (/proc/PID/fdinfo/FD) as the kernel's
+ * Documentation/gpu/drm-usage-stats.rst describes it: "key:\tvalue"
+ * lines, the drm- keys standard, driver keys prefixed with the driver's
+ * name.  Written once for perf gpu record and a later perf gpu top.
+ * Pure: no I/O, so the host tests feed it hand-made texts.
+ */
+#ifndef PERF_GPU_DRM_FDINFO_H
+#define PERF_GPU_DRM_FDINFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DRM_FDINFO_NAME	64
+#define DRM_FDINFO_MAX	32	/* engines or memory regions kept */
+
+enum drm_fdinfo_mem {
+	DRM_MEM_TOTAL,		/* drm-total-<region> */
+	DRM_MEM_SHARED,
+	DRM_MEM_RESIDENT,
+	DRM_MEM_PURGEABLE,
+	DRM_MEM_ACTIVE,
+	DRM_MEM_LEGACY,		/* drm-memory-<region> (before 6.4) */
+	DRM_MEM_KINDS
+};
+
+struct drm_fdinfo_engine {
+	char name[DRM_FDINFO_NAME];
+	uint64_t busy_ns;		/* drm-engine-<e> */
+	uint64_t capacity;		/* drm-engine-capacity-<e>; 1 if absent */
+	uint64_t cycles;		/* drm-cycles-<e> */
+	uint64_t total_cycles;		/* drm-total-cycles-<e> */
+	uint64_t maxfreq_hz;		/* drm-maxfreq-<e>, in Hz */
+	bool has_busy, has_cycles, has_total_cycles;
+};
+
+struct drm_fdinfo_region {
+	char name[DRM_FDINFO_NAME];
+	uint64_t bytes[DRM_MEM_KINDS];	/* in bytes, units applied */
+	bool has[DRM_MEM_KINDS];
+};
+
+struct drm_fdinfo {
+	char driver[DRM_FDINFO_NAME];	/* "" when the text has no drm-driver */
+	char pdev[DRM_FDINFO_NAME];
+	uint64_t client_id;
+	bool has_client_id;
+	struct drm_fdinfo_engine engine[DRM_FDINFO_MAX];
+	unsigned int nr_engines;
+	struct drm_fdinfo_region region[DRM_FDINFO_MAX];
+	unsigned int nr_regions;
+	unsigned int malformed;		/* lines skipped as unparsable */
+	unsigned int unknown;		/* well-formed lines of keys not known */
+	/*
+	 * The drm- lines and the driver's own ones as "key=value" pairs
+	 * separated by spaces, value as written (unit included), minus the
+	 * identity keys (drm-driver, drm-pdev, drm-client-id): what goes in a
+	 * gpu_client:fdinfo sample.  Cut at a whole pair when full.
+	 */
+	char stats[2048];
+};
+
+/*
+ * Parse @len bytes of @text into @out (zeroed first).  Never fails: bad
+ * lines are counted in out->malformed and skipped.  Whether the text is a
+ * DRM client at all: drm_fdinfo_is_client().
+ */
+void drm_fdinfo_parse(const char *text, size_t len, struct drm_fdinfo *out);
+
+/* A DRM client: drm-driver given (what every driver printing stats does). */
+bool drm_fdinfo_is_client(const struct drm_fdinfo *fi);
+
+/* Two texts of one client: same drm-pdev and drm-client-id. */
+bool drm_fdinfo_same_client(const struct drm_fdinfo *a,
+			    const struct drm_fdinfo *b);
+
+/* The engine or region of that name, NULL if absent. */
+const struct drm_fdinfo_engine *drm_fdinfo_engine(const struct drm_fdinfo *fi,
+						  const char *name);
+const struct drm_fdinfo_region *drm_fdinfo_region(const struct drm_fdinfo *fi,
+						  const char *name);
+
+#endif

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Checking a tracepoint payload against its event's format before
+ * libtraceevent reads it: libtraceevent trusts field offsets, sizes and
+ * __data_loc words, so a corrupted record would have it read out of
+ * bounds.
+ */
+#ifndef PERF_GPU_SCRIPT_RAW_H
+#define PERF_GPU_SCRIPT_RAW_H
+
+#include <stdint.h>
+
+#include <traceevent/event-parse.h>
+
+#include "perf-data-read.h"
+
+/*
+ * 0 when every field of @event lies within the @s->raw_size bytes of
+ * @s->raw, every __data_loc/__rel_loc points inside them, and the
+ * payload's common_type is the event's id; else -1 with @f's error set
+ * at the offset of the offending bytes.
+ */
+int script_raw_check(struct pdr_file *f, const struct pdr_sample *s,
+		     struct tep_event *event);
+
+/*
+ * The extent of dynamic field @name of a checked payload: 0 with its
+ * offset and length, -1 when the event has no such field.
+ */
+int script_raw_dynamic(const struct pdr_sample *s, struct tep_event *event,
+		       const char *name, uint32_t *off, uint32_t *len);
+
+#endif
