@@ -37,4 +37,6 @@ GPUPROF_KO=$ko GPUPROF_FENCEGEN_KO=$fencegen \
 	for b in module_load probe_overhead histogram_read; do
 		"$0/out/bench/${b}_bench" || exit 1
 	done
-	"$0/out/bench/oa_decode_bench" "$1" --ingest' "$sel" "$rec"
+	"$0/out/bench/oa_decode_bench" "$1" --ingest
+	"$0/out/bench/record_bench" "$0/../tools/perf-gpu/out/perf-gpu" \
+		"$0/out/device/gpuwork" 20000' "$sel" "$rec"
