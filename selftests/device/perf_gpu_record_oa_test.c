@@ -153,6 +153,17 @@ TEST_F(oa, sim_follows_the_fences)
 	EXPECT_EQ(0, run_cmd(self->out, sizeof(self->out),
 			     "i915-perf-reader '%s' > /dev/null", oa_file))
 		TH_LOG("%s", self->out);
+
+	/* perf gpu script: the same events, the OA reports decoded. */
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s script -i %s | grep -c '" SIGNALED "'",
+			     perf_gpu_path(), self->data)) TH_LOG("%s", self->out);
+	EXPECT_EQ(20, atol(self->out));
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s script -i %s | grep -c '" OA ".* d_ts=[0-9]* d_clk='",
+			     perf_gpu_path(), self->data)) TH_LOG("%s", self->out);
+	/* Every report but the first has deltas from the one before. */
+	EXPECT_EQ(self->t.oa - 1, atol(self->out));
 }
 
 TEST_F(oa, file_replayed_in_time)
