@@ -23,10 +23,11 @@
 #define REC "/tmp/gpuprof_replay.rec"
 /*
  * No report this near the fence's ends: the trace clock and the module's
- * clock read the same event apart by up to some hundred microseconds
- * under TCG (at 50 us, 2 of 3600 reports fell on the wrong side).
+ * clock read the same event apart, by up to milliseconds under TCG on a
+ * busy host (a vCPU can be descheduled between the two probes): at 50 us
+ * 2 of 3600 reports fell on the wrong side, once at 1 ms too.
  */
-#define MARGIN_NS 1000000ull
+#define MARGIN_NS 10000000ull
 
 /* The fence's running interval, from the trace of its init and signal. */
 static int fence_interval(uint64_t *start, uint64_t *end)
@@ -180,9 +181,9 @@ TEST_F_TIMEOUT(gp, replay_gives_the_target_the_deltas_of_its_interval, 120)
 	for (tries = 0; tries < 16; tries++) {
 		struct expect keep = *e;
 
-		start = e->fence_start - 500000000ull + tries * 853333ull;
+		start = e->fence_start - 500000000ull + tries * 3413333ull;
 		snprintf(cmd, sizeof(cmd),
-			 "%s --sim --seed 7 --contexts 2 --period 10000000 "
+			 "%s --sim --seed 7 --contexts 2 --period 50000000 "
 			 "--duration 2.5 --start-ns %llu -o " REC, gpuprof_oa_path(),
 			 (unsigned long long)start);
 		ASSERT_EQ(0, system(cmd));
@@ -197,8 +198,8 @@ TEST_F_TIMEOUT(gp, replay_gives_the_target_the_deltas_of_its_interval, 120)
 	TH_LOG("fence ran %llu ns; %llu reports ours, %llu no one's",
 	       (unsigned long long)(e->fence_end - e->fence_start),
 	       (unsigned long long)e->reports, (unsigned long long)e->unattributed);
-	ASSERT_LT(50, e->reports);
-	ASSERT_LT(20, e->unattributed);
+	ASSERT_LT(10, e->reports);
+	ASSERT_LT(5, e->unattributed);
 
 	snprintf(cmd, sizeof(cmd), "cat " REC " > " GP "/oa");
 	ASSERT_EQ(0, system(cmd));
