@@ -462,14 +462,23 @@ static int process_lost(struct record *rec, const union perf_event *event)
 static int process_comm(struct record *rec, const union perf_event *event)
 {
 	const struct perf_record_comm *c = &event->comm;
-	size_t max;
+	size_t max, name, trailer;
+	uint64_t time = 0;
 
 	if (event->header.size <= sizeof(*c))
 		return 0;
 	max = event->header.size - sizeof(*c);
 	if (!memchr(c->comm, '\0', max))
 		return 0;
-	return record_store_set_comm(rec->store, c->pid, c->tid, c->comm);
+	/*
+	 * sample_id_all puts pid/tid then the time after the name, padded
+	 * to 8 bytes: the time orders renames read from different rings.
+	 */
+	name = (strlen(c->comm) + 1 + 7) & ~(size_t)7;
+	trailer = sizeof(*c) + name;
+	if (trailer + 16 <= event->header.size)
+		memcpy(&time, (const char *)event + trailer + 8, sizeof(time));
+	return record_store_set_comm(rec->store, c->pid, c->tid, c->comm, time);
 }
 
 /*

@@ -33,7 +33,7 @@ struct rec {
 struct thread_name {
 	struct thread_name *next;
 	int32_t pid, tid;
-	bool fixed;		/* named for its samples: keep the name */
+	uint64_t comm_time;	/* of the kernel's COMM that named it, or 0 */
 	bool written;
 	char comm[16];
 };
@@ -102,26 +102,26 @@ static bool read_comm(const char *path, char *comm, size_t size)
 }
 
 /*
- * A thread's name is fixed at its first sample: the last the kernel
- * reported (PERF_RECORD_COMM) or else the one in /proc now.  Idle-context
- * events carry pid 0, which has no /proc entry; a thread already gone
- * gets "<pid>", a placeholder that cannot be mistaken for a real name.
+ * A thread's name is the newest the kernel reported (PERF_RECORD_COMM, by
+ * its time: rings are read one CPU after another, so a later rename can
+ * be read first), or else the one in /proc when its first sample is seen.
+ * A process naming itself right after exec is shown by that name for all
+ * its GPU work.  Idle-context events carry pid 0, which has no /proc
+ * entry; a thread already gone gets "<pid>", a placeholder that cannot be
+ * mistaken for a real name.
  */
 static int note_thread(struct record_store *st, int32_t pid, int32_t tid)
 {
 	struct thread_name *t = find_thread(st, tid);
 	char path[64];
 
-	if (t) {
-		t->fixed = true;
+	if (t)
 		return 0;
-	}
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
 	t->pid = pid;
 	t->tid = tid;
-	t->fixed = true;
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
 	if (tid == 0)
 		snprintf(t->comm, sizeof(t->comm), "swapper");
@@ -133,11 +133,11 @@ static int note_thread(struct record_store *st, int32_t pid, int32_t tid)
 }
 
 int record_store_set_comm(struct record_store *st, int32_t pid, int32_t tid,
-			  const char *comm)
+			  const char *comm, uint64_t time)
 {
 	struct thread_name *t = find_thread(st, tid);
 
-	if (t && t->fixed)
+	if (t && t->comm_time > time)
 		return 0;
 	if (!t) {
 		t = calloc(1, sizeof(*t));
@@ -149,6 +149,7 @@ int record_store_set_comm(struct record_store *st, int32_t pid, int32_t tid,
 		*bucket(st, tid) = t;
 	}
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	t->comm_time = time;
 	return 0;
 }
 

@@ -31,7 +31,7 @@ int record_store_add_sample(struct record_store *st, unsigned int event,
  * a thread that has exited by the time that sample is read is named.
  */
 int record_store_set_comm(struct record_store *st, int32_t pid, int32_t tid,
-			  const char *comm);
+			  const char *comm, uint64_t time);
 
 /* @lost samples of event @event were lost at about @time.  0 or -ENOMEM. */
 int record_store_add_lost(struct record_store *st, unsigned int event,
