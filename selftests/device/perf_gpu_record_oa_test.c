@@ -263,7 +263,7 @@ TEST_F(oa, i915_through_the_shim)
 			     "echo 1300 > '%s/class/drm/card0/gt_max_freq_mhz'",
 			     sys, sys, sys, sys, sys)) TH_LOG("%s", self->out);
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
-			     "GPUPROF_SYSFS_ROOT='%s' LD_PRELOAD='%s %s' %s record --oa-source=i915 --oa-node " NODE " --metric-set RenderBasic -o %s -- %s fences 10 20",
+			     "GPUPROF_SYSFS_ROOT='%s' LD_PRELOAD='%s %s' %s record --oa --oa-node " NODE " --metric-set RenderBasic -o %s -- %s fences 10 20",
 			     sys, asan_runtime(), shim(), perf_gpu_path(),
 			     self->data, gpuwork_path())) TH_LOG("%s", self->out);
 	ASSERT_EQ(0, tally(self)) TH_LOG("%s", self->out);

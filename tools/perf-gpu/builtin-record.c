@@ -190,6 +190,19 @@ static int choose_events(struct record *rec)
 	return 0;
 }
 
+/* --oa: OA from the real i915-perf stream, as --oa-source=i915. */
+static int parse_oa(const struct option *opt, const char *arg, int unset)
+{
+	struct record *rec = opt->value;
+
+	(void)arg;
+	if (unset)
+		rec->oa.source = RECORD_OA_NONE;
+	else
+		record_oa_set_source(&rec->oa, "i915");
+	return 0;
+}
+
 static int parse_oa_source(const struct option *opt, const char *arg,
 			   int unset)
 {
@@ -743,6 +756,9 @@ static int parse_args(struct record *rec, int *argcp, const char ***argvp)
 			     "ring buffer pages per CPU, a power of two (default: 512)"),
 		OPT_INCR('v', "verbose", &rec->verbose,
 			 "say which tracepoints are skipped and opened"),
+		OPT_CALLBACK_NOOPT(0, "oa", rec, NULL,
+				   "OA reports from i915-perf (--oa-source=i915)",
+				   parse_oa),
 		OPT_CALLBACK(0, "oa-source", rec, "sim|FILE|i915",
 			     "OA reports from the simulator, a recording or i915-perf",
 			     parse_oa_source),
