@@ -15,6 +15,7 @@
 
 #include "kselftest_harness.h"
 #include "../../module/oa_decode.h"
+#include "../lib/asan.h"
 #include "../lib/gpuprof.h"
 #include "../lib/run.h"
 
@@ -213,27 +214,6 @@ TEST_F(oa, bad_file_is_one_line)
 			     perf_gpu_path(), self->data));
 	EXPECT_NE(NULL, strstr(self->out, "/nonexistent: No such file"))
 		TH_LOG("%s", self->out);
-}
-
-/* This process's ASan runtime, to preload ahead of the shim. */
-static const char *asan_runtime(void)
-{
-	static char path[PATH_MAX];
-	char line[PATH_MAX + 128], *p;
-	FILE *f = fopen("/proc/self/maps", "r");
-
-	path[0] = '\0';
-	while (f && fgets(line, sizeof(line), f)) {
-		p = strchr(line, '/');
-		if (p && strstr(p, "/libasan.so")) {
-			p[strcspn(p, "\n")] = '\0';
-			snprintf(path, sizeof(path), "%s", p);
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
-	return path;
 }
 
 /* The shim beside this test's directory: out/libi915_shim.so. */

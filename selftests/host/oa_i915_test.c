@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "../lib/asan.h"
 #include "../lib/run.h"
 #include "../../module/oa_decode.h"
 
@@ -72,27 +73,6 @@ static const char *shim(void)
 
 	return beside_exe(path, sizeof(path), "GPUPROF_I915_SHIM",
 			  "../libi915_shim.so");
-}
-
-/* This process's ASan runtime, to preload ahead of the shim. */
-static const char *asan_runtime(void)
-{
-	static char path[PATH_MAX];
-	char line[PATH_MAX + 128], *p;
-	FILE *f = fopen("/proc/self/maps", "r");
-
-	path[0] = '\0';
-	while (f && fgets(line, sizeof(line), f)) {
-		p = strchr(line, '/');
-		if (p && strstr(p, "/libasan.so")) {
-			p[strcspn(p, "\n")] = '\0';
-			snprintf(path, sizeof(path), "%s", p);
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
-	return path;
 }
 
 /* One recording as the shared parser reads it. */

@@ -45,16 +45,8 @@ FIXTURE(pd) {
 
 FIXTURE_SETUP(pd)
 {
-	struct tracing_data *td;
-
-	td = tracing_data_new();
-	ASSERT_NE(NULL, td);
-	ASSERT_EQ(FENCE_ID, tracing_data_add_format(td, "dma_fence", fence_format,
-						    strlen(fence_format)));
-	ASSERT_EQ(0, tracing_data_add_synthetic(td, &self->ids));
-	self->tracing = tracing_data_build(td, &self->tracing_len);
+	self->tracing = fence_tracing_data(&self->ids, &self->tracing_len);
 	ASSERT_NE(NULL, self->tracing);
-	tracing_data_free(td);
 	/* Last: teardown does not run after a failed setup. */
 	snprintf(self->dir, sizeof(self->dir), "/tmp/perf_data_test.XXXXXX");
 	ASSERT_NE(NULL, mkdtemp(self->dir));

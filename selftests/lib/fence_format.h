@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../tools/perf-gpu/tracing-data.h"
+
 static inline const char *perf_bin(void)
 {
 	const char *p = getenv("GPUPROF_PERF");
@@ -64,6 +66,23 @@ static inline size_t fence_payload(uint8_t *p, int32_t pid, const char *driver,
 	memcpy(p + 24, driver, dl);
 	memcpy(p + 24 + dl, timeline, tl);
 	return 24 + dl + tl;
+}
+
+/*
+ * The tracing data of the perf.data tests: the fence format and the
+ * synthetic events; their ids in @ids.  NULL on failure.
+ */
+static inline void *fence_tracing_data(struct gpu_synth_ids *ids, size_t *len)
+{
+	struct tracing_data *td = tracing_data_new();
+	void *blob = NULL;
+
+	if (td && tracing_data_add_format(td, "dma_fence", fence_format,
+					  strlen(fence_format)) == FENCE_ID &&
+	    !tracing_data_add_synthetic(td, ids))
+		blob = tracing_data_build(td, len);
+	tracing_data_free(td);
+	return blob;
 }
 
 #endif
