@@ -52,7 +52,9 @@ lint: setup
 demo: setup
 	bash selftests/demo.sh
 
+# Not Kbuild's "clean M=$(TOP)": it deletes every *.a below, .deps too.
 clean:
-	test ! -d "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(TOP) clean
+	rm -f *.ko *.mod *.mod.c *.o .*.cmd modules.order Module.symvers
+	find module uapi -name '*.o' -o -name '.*.cmd' -o -name '*.mod*' | xargs rm -f
 	$(MAKE) -C tools/perf-gpu clean
 	$(MAKE) -C selftests clean

@@ -10,7 +10,12 @@ set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 sel=$repo/selftests
 logs=$sel/out/logs
-kver=${KVER:-$("$sel/kver.sh")}
+# The kernels: KVER one, else kvers.sh's list (KVERS narrows it).
+if [ -n "${KVER:-}" ]; then
+	kvers=$KVER
+else
+	kvers=$("$sel/kvers.sh") || exit 1
+fi
 
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -24,17 +29,9 @@ build_failed() {
 make -s -C "$repo" tools || build_failed
 make -s -C "$repo/tools/perf-gpu" SANITIZE=1 || build_failed
 make -s -C "$sel" || build_failed
-ko=$("$sel/build-module.sh" "$kver" 2>"$logs/module-build.err") &&
-fencegen=$("$sel/build-module.sh" "$kver" selftests/fencegen \
-	2>>"$logs/module-build.err") || {
-	cat "$logs/module-build.err" >&2
-	build_failed
-}
-
 # Tests run the sanitizer build of the tools; the VM runner passes GPUPROF_*
 # variables on to the guest.
 export GPUPROF_PERF_GPU=$repo/tools/perf-gpu/out/asan/perf-gpu
-export GPUPROF_FENCEGEN_KO=$fencegen
 
 # Host unit tests, and the kernel coding style as one more test.
 {
@@ -49,16 +46,43 @@ export GPUPROF_FENCEGEN_KO=$fencegen
 	echo "# exit: 0"
 } 2>&1 | tee "$logs/host.log"
 
-# Device tests: one VM boot runs them all.
-cd "$repo"
-"$sel/vm/run.sh" --kver "$kver" -- \
-	"$sel/vm-suite.sh" "$ko" "$sel"/out/device/*_test \
-	2>&1 | tee "$logs/vm.log"
-rc=${PIPESTATUS[0]}
-# 0 and 1 are the suite's own verdicts, already in its TAP; anything else
-# (a kernel warning in dmesg, a timeout, a failed boot) is one more failure.
-if [ "$rc" -gt 1 ]; then
-	printf '# program: vm-runner\n# exit: %d\n' "$rc" >>"$logs/vm.log"
-fi
+# Per kernel: the module and the test module built warning-free (TAP
+# lines appended to LOG), then one VM boot runs every device test.
+build_module() {	# KVER DIR NAME LOG; prints the module's path
+	local ko err=$logs/module-build-$1-${3%.ko}.err
+	if ! ko=$("$sel/build-module.sh" "$1" "$2" 2>"$err"); then
+		echo "not ok 1 $3 builds for $1" >>"$4"
+	elif grep -q 'warning:' "$err"; then
+		echo "not ok 1 $3 builds for $1 without warnings" >>"$4"
+	else
+		echo "ok 1 $3 builds for $1 without warnings" >>"$4"
+		echo "$ko"
+		return 0
+	fi
+	sed 's/^/# /' "$err" >>"$4"
+	return 1
+}
 
-"$sel/tap-summary.sh" "$logs/host.log" "$logs/vm.log"
+cd "$repo"
+for kver in $kvers; do
+	log=$logs/vm-$kver.log
+	printf '# kernel %s\n# program: build-%s\n' "$kver" "$kver" >"$log"
+	ko=$(build_module "$kver" . gpuprof.ko "$log") &&
+	fencegen=$(build_module "$kver" selftests/fencegen gpuprof_fencegen.ko "$log")
+	rc=$?
+	echo "# exit: $rc" >>"$log"
+	cat "$log"
+	[ $rc = 0 ] || continue
+	GPUPROF_FENCEGEN_KO=$fencegen "$sel/vm/run.sh" --kver "$kver" -- \
+		"$sel/vm-suite.sh" "$ko" "$sel"/out/device/*_test \
+		2>&1 | tee -a "$log"
+	rc=${PIPESTATUS[0]}
+	# 0 and 1 are the suite's own verdicts, already in its TAP; anything
+	# else (a kernel warning in dmesg, a timeout, a failed boot) is one
+	# more failure.
+	if [ "$rc" -gt 1 ]; then
+		printf '# program: vm-runner-%s\n# exit: %d\n' "$kver" "$rc" >>"$log"
+	fi
+done
+
+"$sel/tap-summary.sh" "$logs/host.log" "$logs"/vm-*.log

@@ -24,6 +24,14 @@ packages="
 
 log() { echo "setup: $*" >&2; }
 
+# apt-get update at most once a run: a fresh Debian 12 has empty lists.
+updated=0
+apt_update() {
+	[ $updated = 1 ] && return 0
+	apt-get update -q
+	updated=1
+}
+
 missing_packages() {
 	local p
 	for p in $packages; do
@@ -42,8 +50,7 @@ install_packages() {
 		exit 1
 	fi
 	log "installing:" $missing
-	# A fresh Debian 12 has empty package lists: update before installing.
-	apt-get update -q
+	apt_update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 		--no-install-recommends $missing
 }
@@ -68,7 +75,11 @@ extract_source() {
 # libraries, installed with their headers and libperf.pc under $cache/prefix.
 build_libs() {
 	local src=$cache/src prefix=$cache/prefix
-	[ -f "$prefix/.built-$srcver" ] && return 0
+	# The stamp and the libraries: Kbuild's "make clean M=..." of a tree
+	# that holds .deps deletes every *.a under it.
+	[ -f "$prefix/.built-$srcver" ] && [ -f "$prefix/lib/libperf.a" ] &&
+		[ -f "$prefix/lib/libapi.a" ] && [ -f "$prefix/lib/libsubcmd.a" ] &&
+		return 0
 	log "building libperf, libapi and libsubcmd"
 	rm -rf "$prefix"
 	make -s -C "$src/tools/lib/perf" prefix="$prefix" libdir_relative=lib \
@@ -88,7 +99,61 @@ install_harness() {
 	install -m 644 "$sel/kselftest_harness.h" "$sel/kselftest.h" "$inc/"
 }
 
+# The second test kernel (issue 10): Debian's 6.12 for bookworm, from
+# bookworm-backports.  That suite is enabled for these packages only:
+# apt gives backports priority 100 (NotAutomatic + ButAutomaticUpgrades),
+# so nothing else on the machine is installed or upgraded from it unless
+# named, as here.  The newest 6.12 whose image and headers both exist is
+# taken once; later runs keep it (kvers.sh finds it), so nothing is
+# downloaded again.
+backports=/etc/apt/sources.list.d/gpuprof-backports.sources
+
+newest_612() {
+	apt-cache search --names-only '^linux-headers-6\.12\.[0-9]+\+deb12-amd64$' |
+		cut -d' ' -f1 | sed 's/^linux-headers-//' | sort -rV |
+		while read -r v; do
+			apt-cache show "linux-image-$v" >/dev/null 2>&1 &&
+				{ echo "$v"; break; }
+		done
+}
+
+install_second_kernel() {
+	local v mirror
+	[ "$(KVERS=6.12 "$repo/selftests/kvers.sh" 2>/dev/null)" ] && return 0
+	if [ "$(id -u)" != 0 ]; then
+		log "the 6.12 test kernel is missing; run this script as root once"
+		exit 1
+	fi
+	if [ ! -e "$backports" ]; then
+		# The same mirror as the machine's bookworm main.
+		mirror=$(apt-get indextargets --format '$(REPO_URI)' \
+			'Release: bookworm' 'Created-By: Packages' | head -n 1)
+		if [ -z "$mirror" ]; then
+			log "no bookworm entry in apt's sources to take the mirror from"
+			exit 1
+		fi
+		cat >"$backports" <<-EOT
+		Types: deb
+		URIs: $mirror
+		Suites: bookworm-backports
+		Components: main
+		Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+		EOT
+		updated=0
+	fi
+	apt_update
+	v=$(newest_612)
+	if [ -z "$v" ]; then
+		log "no linux-image-6.12.*+deb12-amd64 with headers in the package lists"
+		exit 1
+	fi
+	log "installing the second test kernel $v"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends "linux-image-$v" "linux-headers-$v" pahole
+}
+
 install_packages
+install_second_kernel
 extract_source
 build_libs
 install_harness

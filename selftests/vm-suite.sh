@@ -20,5 +20,7 @@ for t in "$@"; do
 	[ $rc -eq 0 ] || status=1
 	# Whatever a failed test left behind must not spoil the next program.
 	grep -q '^gpuprof ' /proc/modules && rmmod gpuprof 2>/dev/null
+	# A test that unloads vgem and fails before loading it again.
+	grep -q '^vgem ' /proc/modules || modprobe vgem
 done
 exit $status

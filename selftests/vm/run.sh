@@ -132,11 +132,25 @@ if [ -z "$accel" ]; then
 	# A cached "kvm" may still hang now and then: watch the boot.
 	[ "$accel" = kvm ] && auto_kvm=1
 fi
+# TCG's threading: one host thread per vCPU ("multi", QEMU's default) is
+# quicker, but Debian's 6.12 oopses under it ("Oops: int3" at a jump label
+# site) while static keys are flipped on one vCPU and the patched code runs
+# on the other; seen with nothing but `echo 1/0 > events/.../enable` in a
+# loop during a vgem fence storm, no gpuprof loaded.  6.1 does not.  So
+# kernels from 6.12 on run round-robin on one host thread ("single"), which
+# keeps two vCPUs in the guest.  GPUPROF_VM_TCG_THREAD=single|multi forces.
+tcg_thread=${GPUPROF_VM_TCG_THREAD:-}
+if [ -z "$tcg_thread" ]; then
+	case $(printf '%s\n%s\n' "$kver" 6.12 | sort -V | head -n 1) in
+	6.12) tcg_thread=single ;;
+	*) tcg_thread=multi ;;
+	esac
+fi
 # -arch-capabilities: qemu 7.2 aborts setting that MSR under nested KVM here.
 # shellcheck disable=SC2054 # the commas belong to qemu's option
 case $accel in
 kvm) accel_opts=(-accel kvm -cpu host,-arch-capabilities) ;;
-tcg) accel_opts=(-accel tcg) ;;
+tcg) accel_opts=(-accel "tcg,thread=$tcg_thread"); tcg_label=/$tcg_thread ;;
 *) echo "vm: GPUPROF_VM_ACCEL must be kvm or tcg" >&2; exit 2 ;;
 esac
 
@@ -235,7 +249,7 @@ exec 3>&2
 			us=$((now - t0))
 			printf 'vm: booted in %d.%02d s (accel %s, kernel %s)\n' \
 				$((us / 1000000)) $((us % 1000000 / 10000)) \
-				"$accel" "$kver" >&3
+				"$accel${tcg_label:-}" "$kver" >&3
 		fi
 		if [ "$now" -ge $deadline ]; then
 			timed_out=1
