@@ -64,6 +64,9 @@ static int gpuprof_status_show(struct seq_file *m, void *v)
 
 	mutex_lock(&gpuprof_lock);
 	seq_printf(m, "mode: %s\n", gpuprof_mode_names[gpuprof.mode]);
+	/* What the kept histograms hold: after stop, mode is idle. */
+	seq_printf(m, "histograms: %s\n", gpuprof.hist_mode == GPUPROF_IDLE ?
+		   "none" : gpuprof_mode_names[gpuprof.hist_mode]);
 	seq_printf(m, "interval_ms: %u\n", gpuprof.interval_ms);
 	gpuprof_oa_helper_show(m);
 	mutex_unlock(&gpuprof_lock);

@@ -3,10 +3,10 @@
 #
 # build-module.sh KVER [DIR]: build the module whose Kbuild is in DIR (a
 # path in the repository; default ".", gpuprof.ko) for kernel KVER in a
-# directory of its own, $GPUPROF_CACHE/build/KVER/DIR, and print the
-# module's path.  Kbuild puts objects beside the sources, so that
-# directory mirrors the sources as symlinks: builds for several kernels
-# never mix objects.
+# directory of its own, $GPUPROF_CACHE/build/KVER/DIR (KVER/gpuprof for
+# "."), and print the module's path.  Kbuild puts objects beside the
+# sources, so that directory mirrors the sources as symlinks: builds for
+# several kernels never mix objects.
 set -eu
 
 kver=$1
@@ -14,7 +14,13 @@ dir=${2:-.}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cache=${GPUPROF_CACHE:-$repo/.deps}
 kdir=/usr/src/linux-headers-$kver
-out=$cache/build/$kver${2:+/$2}
+# Side by side, never nested: Kbuild's modules build of a directory
+# reaches into the ones below it.
+if [ "$dir" = . ]; then
+	out=$cache/build/$kver/gpuprof
+else
+	out=$cache/build/$kver/$dir
+fi
 
 [ -d "$kdir" ] || { echo "build-module: no headers at $kdir" >&2; exit 1; }
 mkdir -p "$out"

@@ -285,6 +285,8 @@ TEST_F(gp, pctl_reset_zeroes_one_target)
 
 TEST_F(gp, another_mode_while_running_is_busy)
 {
+	ASSERT_EQ(0, status_str("histograms", self->buf, 64));
+	EXPECT_STREQ("none", self->buf);
 	ASSERT_EQ(0, ctl("startcp\n"));
 	EXPECT_EQ(-EBUSY, ctl("start\n"));
 	EXPECT_EQ(-EBUSY, ctl("startmp\n"));
@@ -294,6 +296,9 @@ TEST_F(gp, another_mode_while_running_is_busy)
 	ASSERT_EQ(0, ctl("stop\n"));
 	ASSERT_EQ(0, status_str("mode", self->buf, 64));
 	EXPECT_STREQ("idle", self->buf);
+	/* Stopped, the histograms still hold coverage. */
+	ASSERT_EQ(0, status_str("histograms", self->buf, 64));
+	EXPECT_STREQ("coverage", self->buf);
 	ASSERT_EQ(0, ctl("start\n"));
 	ASSERT_EQ(0, status_str("mode", self->buf, 64));
 	EXPECT_STREQ("time", self->buf);

@@ -3,12 +3,16 @@
  * gpuwork: GPU work on vgem for the device tests, run as a process of
  * its own so it can be matched by name and path and can exit.
  *
- *   gpuwork [-n COMM] fences K [HOLD_MS]   K jobs, each held HOLD_MS
- *   gpuwork [-n COMM] buffer BYTES         hold a BYTES dumb buffer until
- *                                           stdin closes ("ready" printed)
+ *   gpuwork [-n COMM] [-m NAME] fences K [HOLD_MS]
+ *					K jobs, each held HOLD_MS
+ *   gpuwork [-n COMM] buffer BYTES	hold a BYTES dumb buffer until
+ *					stdin closes ("ready" printed)
  *
- * -n sets the process name first (the name a target matches).
+ * -n sets the process name first (the name a target matches); -m marks
+ * the jobs as a range NAME, "begin NAME" and "end NAME" written to
+ * /dev/gpuprof/marker around them.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,22 +73,50 @@ static int buffer(int fd, unsigned long bytes)
 	return 0;
 }
 
+static int mark(const char *what, const char *name)
+{
+	char line[256];
+	int fd = open("/dev/gpuprof/marker", O_WRONLY | O_CLOEXEC);
+	int n = snprintf(line, sizeof(line), "%s %s\n", what, name);
+	int ok = fd >= 0 && n > 0 && n < (int)sizeof(line) &&
+		 write(fd, line, n) == n;
+
+	if (fd >= 0)
+		close(fd);
+	if (!ok)
+		fprintf(stderr, "gpuwork: cannot write '%s %s' to the marker\n",
+			what, name);
+	return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
-	int fd;
+	const char *range = NULL;
+	int fd, ret;
 
 	if (argc > 2 && !strcmp(argv[1], "-n")) {
 		prctl(PR_SET_NAME, argv[2]);
 		argv += 2;
 		argc -= 2;
 	}
+	if (argc > 2 && !strcmp(argv[1], "-m")) {
+		range = argv[2];
+		argv += 2;
+		argc -= 2;
+	}
 	fd = vgem_open();
 	if (fd < 0)
 		return fprintf(stderr, "gpuwork: no vgem device\n"), 1;
-	if (argc >= 3 && !strcmp(argv[1], "fences"))
-		return fences(fd, atol(argv[2]), argc > 3 ? atoi(argv[3]) : 0);
+	if (argc >= 3 && !strcmp(argv[1], "fences")) {
+		if (range && mark("begin", range))
+			return 1;
+		ret = fences(fd, atol(argv[2]), argc > 3 ? atoi(argv[3]) : 0);
+		if (range && mark("end", range))
+			return 1;
+		return ret;
+	}
 	if (argc == 3 && !strcmp(argv[1], "buffer"))
 		return buffer(fd, strtoul(argv[2], NULL, 0));
-	fprintf(stderr, "usage: gpuwork [-n COMM] fences K [HOLD_MS] | buffer BYTES\n");
+	fprintf(stderr, "usage: gpuwork [-n COMM] [-m NAME] fences K [HOLD_MS] | buffer BYTES\n");
 	return 2;
 }

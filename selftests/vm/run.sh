@@ -46,12 +46,10 @@ done
 case $timeout in ''|*[!0-9]*) echo "vm: --timeout wants whole seconds" >&2; exit 2 ;; esac
 
 if [ -z "$kver" ]; then
-	# Newest installed amd64 kernel that has its modules.
-	for f in $(printf '%s\n' /boot/vmlinuz-*-amd64 | sort -V); do
-		v=${f#/boot/vmlinuz-}
-		[ -d "/lib/modules/$v" ] && kver=$v
-	done
-	[ -n "$kver" ] || { echo "vm: no /boot/vmlinuz-*-amd64 with modules" >&2; exit 126; }
+	# The default test kernel, the one modules are built for by default
+	# (kver.sh: Debian's linux-image-amd64), not the newest installed.
+	kver=$("$here/../kver.sh")
+	[ -n "$kver" ] || { echo "vm: linux-image-amd64 is not installed" >&2; exit 126; }
 fi
 kernel=/boot/vmlinuz-$kver
 if [ ! -r "$kernel" ] || [ ! -d "/lib/modules/$kver" ]; then

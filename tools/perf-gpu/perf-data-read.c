@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -67,11 +68,18 @@ static uint32_t u32_at(const struct pdr_file *f, uint64_t off)
 	return v;
 }
 
-/* The file, read whole: records are small and files fit in memory. */
-static int read_whole(struct pdr_file *f)
+/*
+ * The file, mapped whole (read-only, private): a recording of ten
+ * million events is a gigabyte, so it is not copied in, and the pages of
+ * the data section already walked are dropped as the walk goes on
+ * (pdr_next_record()), which keeps a reader's memory flat in the size of
+ * the file.  A dropped page read again simply comes back from the file.
+ * An empty file gets a one-byte buffer, so f->data is never NULL.
+ */
+static int map_whole(struct pdr_file *f)
 {
 	struct stat st;
-	uint64_t done = 0;
+	void *p;
 	int fd;
 
 	fd = open(f->path, O_RDONLY | O_CLOEXEC);
@@ -82,30 +90,18 @@ static int read_whole(struct pdr_file *f)
 		return pdr_error(f, 0, "not a regular file");
 	}
 	f->size = st.st_size;
-	/* One byte more so that an empty file still has a buffer. */
-	f->data = malloc(f->size + 1);
-	if (!f->data) {
+	if (!f->size) {
 		close(fd);
-		return pdr_error(f, 0, "out of memory for %llu bytes",
-				 (unsigned long long)f->size);
+		f->data = calloc(1, 1);
+		return f->data ? 0 : pdr_error(f, 0, "out of memory");
 	}
-	while (done < f->size) {
-		ssize_t n = read(fd, f->data + done, f->size - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			/* Shrunk while read: what was read is the file. */
-			if (n < 0) {
-				close(fd);
-				return pdr_error(f, done, "%s", strerror(errno));
-			}
-			f->size = done;
-			break;
-		}
-		done += n;
-	}
+	p = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
+	if (p == MAP_FAILED)
+		return pdr_error(f, 0, "cannot map %llu bytes: %s",
+				 (unsigned long long)f->size, strerror(errno));
+	f->data = p;
+	f->mapped = true;
 	return 0;
 }
 
@@ -238,7 +234,7 @@ int pdr_open(struct pdr_file *f, const char *path)
 
 	memset(f, 0, sizeof(*f));
 	f->path = path;
-	if (read_whole(f) || check_header(f) || read_attrs(f))
+	if (map_whole(f) || check_header(f) || read_attrs(f))
 		return -1;
 	/* perf finds the feature table right after the data. */
 	f->feat_table = f->data_offset + f->data_size;
@@ -261,9 +257,32 @@ void pdr_close(struct pdr_file *f)
 	for (i = 0; f->attrs && i < f->nr_attrs; i++)
 		free((void *)f->attrs[i].ids);
 	free(f->attrs);
-	free(f->data);
+	if (f->mapped)
+		munmap(f->data, f->size);
+	else
+		free(f->data);
+	f->mapped = false;
 	f->attrs = NULL;
 	f->data = NULL;
+}
+
+/*
+ * Give the pages of the data section before @pos back, a window at a
+ * time; the record at @pos (which callers are still reading) stays.
+ */
+#define PDR_DROP_WINDOW		(64ull << 20)
+
+static void drop_behind(struct pdr_file *f, uint64_t pos)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), upto;
+
+	if (!f->mapped || pos < f->dropped + 2 * PDR_DROP_WINDOW)
+		return;
+	upto = (pos - PDR_DROP_WINDOW) & ~(page - 1);
+	if (upto <= f->dropped)
+		return;
+	madvise(f->data + f->dropped, upto - f->dropped, MADV_DONTNEED);
+	f->dropped = upto;
 }
 
 int pdr_next_record(struct pdr_file *f, uint64_t *pos, struct pdr_record *r)
@@ -288,6 +307,7 @@ int pdr_next_record(struct pdr_file *f, uint64_t *pos, struct pdr_record *r)
 	r->size = h.size;
 	r->body = f->data + *pos + sizeof(h);
 	*pos += h.size;
+	drop_behind(f, r->offset);
 	return 1;
 }
 

@@ -2,10 +2,12 @@
 /*
  * Reading a perf.data file (PERFILE2, file mode, host endianness): the
  * header, the attrs with their ids, the feature table, and the records
- * of the data section one by one.  The file is read whole into memory
- * and every offset and size is checked against what was read before it
- * is used, so a truncated or corrupted file gives an error naming the
- * byte offset of the problem, never a read out of bounds.
+ * of the data section one by one.  The file is mapped whole (one
+ * changed on disk while it is read is not supported: perf gpu record
+ * renames complete files into place) and every offset and size is
+ * checked against what was read before it is used, so a truncated or
+ * corrupted file gives an error naming the byte offset of the problem,
+ * never a read out of bounds.
  */
 #ifndef PERF_GPU_PERF_DATA_READ_H
 #define PERF_GPU_PERF_DATA_READ_H
@@ -28,8 +30,10 @@ struct pdr_attr {
 
 struct pdr_file {
 	const char *path;
-	uint8_t *data;		/* the whole file */
+	uint8_t *data;		/* the whole file, mapped */
 	uint64_t size;
+	bool mapped;		/* else a one-byte buffer: an empty file */
+	uint64_t dropped;	/* pages before this offset given back */
 	struct pdr_attr *attrs;
 	size_t nr_attrs;
 	uint64_t data_offset, data_size;
