@@ -29,6 +29,8 @@ make -s -C "$repo/tools/perf-gpu"
 	--duration 2 -o "$rec"
 echo "# host:"
 "$sel/out/bench/oa_decode_bench" "$rec"
+# perf gpu report on a synthetic 10 M-event recording, against perf report.
+"$sel/out/bench/report_bench" "$repo/tools/perf-gpu/out/perf-gpu"
 
 # The benchmarks that need the module share one more boot.
 echo "# in the VM:"

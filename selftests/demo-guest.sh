@@ -27,6 +27,7 @@ step 'echo stop > /dev/gpuprof/ctl'
 step 'cat /dev/gpuprof/timelines'
 step 'for d in /dev/gpuprof/[0-9]*; do echo "$d $(cat $d/name): $(cat $d/histogram)"; done'
 step "awk '{ jobs += \$2 } END { print jobs, \"jobs\" }' /dev/gpuprof/1/histogram"
+step 'perf gpu report --device'
 
 echo
 echo "# Time: a job held 1 s, sampled every 50 ms."
@@ -62,4 +63,10 @@ echo "# perf gpu record: the GPU tracepoints into a perf.data stock perf reads."
 step 'perf gpu record -o /tmp/demo.gpu.data -- gpuwork -n game fences 3'
 step 'perf script -i /tmp/demo.gpu.data'
 step 'perf gpu list'
+echo
+echo "# perf gpu report: two programs, one marking a range, the OA simulator on."
+step "perf gpu record --oa-source=sim -o /tmp/demo.rep.data -- sh -c 'gpuwork -n game -m level1 fences 4 50 & gpuwork -n editor fences 2 80; wait'"
+step 'perf gpu report -i /tmp/demo.rep.data --sort pid'
+step "perf gpu stat --format=json -- gpuwork -n game fences 2 10 | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d[\"totals\"][\"jobs\"], \"jobs,\", d[\"totals\"][\"busy_ns\"], \"ns busy\")'"
+step 'perf gpu timechart -i /tmp/demo.rep.data -o /tmp/demo.html && ls -l /tmp/demo.html'
 step 'rmmod gpuprof'

@@ -20,6 +20,7 @@ packages="
 	linux-headers-amd64 linux-image-amd64 linux-source-$srcver kmod
 	qemu-system-x86 busybox-static cpio xz-utils zstd
 	libtraceevent-dev libdrm-dev linux-perf intel-gpu-tools
+	chromium zlib1g-dev
 "
 
 log() { echo "setup: $*" >&2; }

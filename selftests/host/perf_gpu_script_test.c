@@ -19,6 +19,7 @@
 #include "kselftest_harness.h"
 #include "../lib/files.h"
 #include "../lib/fence_format.h"
+#include "../lib/corrupt.h"
 #include "../lib/run.h"
 #include "../../tools/perf-gpu/perf-data.h"
 #include "../../tools/perf-gpu/tracing-data.h"
@@ -245,62 +246,16 @@ TEST_F(script, same_events_in_the_same_order_as_perf_script)
 			TH_LOG("line %d:\n%s\n%s", i, ours[i], theirs[i]);
 }
 
-/*
- * Run perf gpu script on @path: 0 for exit 0 and nothing on stderr, 1
- * for exit 1 and exactly one "perf gpu script: PATH: offset N: ..."
- * line, -1 for anything else (a crash, a sanitizer report, a hang).
- */
+/* perf gpu script on @path: see one_error_line(). */
 static int check_one(FIXTURE_DATA(script) *self, const char *path, char *why,
 		     size_t why_size)
 {
-	char prefix[256];
-	char *nl;
-	int st;
+	char cmd[512];
 
-	/* stderr alone: stdout goes to /dev/null inside the group. */
-	st = run_cmd(self->out, sizeof(self->out),
-		     "{ timeout 10 %s script -i %s 2>&1 >/dev/null; }",
-		     perf_gpu_path(), path);
-	snprintf(why, why_size, "status %d: %.200s", st, self->out);
-	if (st == 0)
-		return self->out[0] ? -1 : 0;
-	if (st != 1)
-		return -1;
-	snprintf(prefix, sizeof(prefix), "perf gpu script: %s: offset ", path);
-	nl = strchr(self->out, '\n');
-	if (strncmp(self->out, prefix, strlen(prefix)) || !nl || nl[1])
-		return -1;
-	return 1;
-}
-
-static void write_bytes(const char *path, const uint8_t *data, size_t len)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-
-	if (fd >= 0) {
-		if (write(fd, data, len) != (ssize_t)len)
-			unlink(path);
-		close(fd);
-	}
-}
-
-/* The file's bytes, malloc'ed. */
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	struct stat st;
-	uint8_t *buf;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0 || fstat(fd, &st))
-		return NULL;
-	buf = malloc(st.st_size);
-	if (buf && read(fd, buf, st.st_size) != st.st_size) {
-		free(buf);
-		buf = NULL;
-	}
-	close(fd);
-	*len = st.st_size;
-	return buf;
+	snprintf(cmd, sizeof(cmd), "{ timeout 10 %s script -i %s 2>&1 >/dev/null; }",
+		 perf_gpu_path(), path);
+	return one_error_line("script", path, cmd, self->out, sizeof(self->out),
+			      why, why_size);
 }
 
 /* The header, ids, attrs and the first records: every byte. */

@@ -9,5 +9,8 @@
 int cmd_list(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
+int cmd_report(int argc, const char **argv);
+int cmd_stat(int argc, const char **argv);
+int cmd_timechart(int argc, const char **argv);
 
 #endif

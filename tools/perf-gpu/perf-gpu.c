@@ -27,6 +27,9 @@ static const struct subcommand subcommands[] = {
 	{ "list", "List GPU tracepoints and DRM devices", cmd_list },
 	{ "record", "Record GPU tracepoints into perf.data", cmd_record },
 	{ "script", "Print the events of a perf.data, OA decoded", cmd_script },
+	{ "report", "Jobs, busy time, latency, frames and OA per client and timeline", cmd_report },
+	{ "stat", "Run a command and print its GPU totals", cmd_stat },
+	{ "timechart", "Write a perf.data as an HTML timeline", cmd_timechart },
 };
 
 #define NR_SUBCOMMANDS (sizeof(subcommands) / sizeof(subcommands[0]))

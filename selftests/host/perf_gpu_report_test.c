@@ -1,0 +1,1193 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf gpu report ($GPUPROF_PERF_GPU) on recordings made with the
+ * perf.data writer of tools/perf-gpu, of known behaviour: the figures
+ * expected are worked out here from what is put in (jobs, busy time as a
+ * union of intervals, shares, latency percentiles within the sketch's
+ * bound of 1/128, frames and missed frames, OA sums from the decoder
+ * module/oa_report.c over the reports each client should get), read
+ * back from the JSON output with python3's json module, from the text
+ * and from the CSV.  Empty recordings, recordings with no OA, only OA or
+ * lost events give a report and exit 0; files cut short or with bytes
+ * flipped give exit 0 or one error line naming an offset, never a crash.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "../lib/gpu_formats.h"
+#include "../lib/corrupt.h"
+#include "../lib/run.h"
+#include "../../module/oa_decode.h"
+#include "../../tools/perf-gpu/perf-data.h"
+#include "../../tools/perf-gpu/tracing-data.h"
+
+#define OUT_SIZE	(1 << 20)
+#define MS		1000000ull
+#define T0		1000000000ull	/* recordings start at 1 s */
+
+enum { EV_INIT, EV_SIG, EV_DESTROY, EV_VBL, EV_MARK, EV_OA, NR_EV };
+enum { R_SAMPLE, R_COMM, R_LOST };
+
+/* One record, kept until the file is written in time order. */
+struct rec {
+	uint64_t time;
+	size_t seq;		/* order of addition: ties keep it */
+	int type;		/* R_* */
+	unsigned int ev;
+	int32_t pid, tid;
+	uint8_t *payload;
+	size_t len;
+	uint64_t lost;
+	char comm[16];
+};
+
+struct builder {
+	struct rec *r;
+	size_t n, alloc;
+	struct gpu_synth_ids ids;
+};
+
+static struct rec *b_new(struct builder *b, int type, uint64_t time)
+{
+	struct rec *r;
+
+	if (b->n == b->alloc) {
+		b->alloc = b->alloc ? 2 * b->alloc : 256;
+		b->r = realloc(b->r, b->alloc * sizeof(*b->r));
+		if (!b->r)
+			abort();
+	}
+	r = &b->r[b->n];
+	memset(r, 0, sizeof(*r));
+	r->seq = b->n++;
+	r->type = type;
+	r->time = time;
+	return r;
+}
+
+static void b_sample(struct builder *b, unsigned int ev, int32_t pid,
+		     int32_t tid, uint64_t time, const void *payload,
+		     size_t len)
+{
+	struct rec *r = b_new(b, R_SAMPLE, time);
+
+	r->ev = ev;
+	r->pid = pid;
+	r->tid = tid;
+	r->payload = malloc(len);
+	if (!r->payload)
+		abort();
+	memcpy(r->payload, payload, len);
+	r->len = len;
+}
+
+static void b_comm(struct builder *b, int32_t pid, const char *name, uint64_t time)
+{
+	struct rec *r = b_new(b, R_COMM, time);
+
+	r->pid = r->tid = pid;
+	snprintf(r->comm, sizeof(r->comm), "%s", name);
+}
+
+static void b_lost(struct builder *b, unsigned int ev, uint64_t n, uint64_t time)
+{
+	struct rec *r = b_new(b, R_LOST, time);
+
+	r->ev = ev;
+	r->lost = n;
+}
+
+static void b_init(struct builder *b, int32_t pid, int32_t tid,
+		   const char *driver, const char *timeline, uint32_t ctx,
+		   uint32_t seqno, uint64_t time)
+{
+	uint8_t buf[256];
+
+	b_sample(b, EV_INIT, pid, tid, time, buf,
+		 fence_init_payload(buf, pid, driver, timeline, ctx, seqno));
+}
+
+/* Signals come from interrupts: pid 0. */
+static void b_signal(struct builder *b, const char *driver,
+		     const char *timeline, uint32_t ctx, uint32_t seqno,
+		     uint64_t time)
+{
+	uint8_t buf[256];
+
+	b_sample(b, EV_SIG, 0, 0, time, buf,
+		 fence_payload(buf, 0, driver, timeline, ctx, seqno));
+}
+
+static void b_destroy(struct builder *b, const char *driver,
+		      const char *timeline, uint32_t ctx, uint32_t seqno,
+		      uint64_t time)
+{
+	uint8_t buf[256];
+
+	b_sample(b, EV_DESTROY, 0, 0, time, buf,
+		 fence_class_payload(buf, FENCE_DESTROY_ID, 0, driver, timeline,
+				     ctx, seqno));
+}
+
+/* A job of @pid: init at @init, signaled at @end. */
+static void b_job(struct builder *b, int32_t pid, const char *driver,
+		  const char *timeline, uint32_t ctx, uint32_t seqno,
+		  uint64_t init, uint64_t end)
+{
+	b_init(b, pid, pid, driver, timeline, ctx, seqno, init);
+	b_signal(b, driver, timeline, ctx, seqno, end);
+}
+
+static void b_vblank(struct builder *b, int32_t crtc, uint32_t seq,
+		     uint64_t stamp, uint64_t time)
+{
+	uint8_t buf[64];
+
+	b_sample(b, EV_VBL, 0, 0, time, buf,
+		 vblank_payload(buf, 0, crtc, seq, stamp));
+}
+
+static void b_mark(struct builder *b, int32_t pid, const char *text,
+		   uint64_t time)
+{
+	uint8_t buf[512];
+
+	b_sample(b, EV_MARK, pid, pid, time, buf, mark_payload(buf, pid, text));
+}
+
+static void b_oa(struct builder *b, uint64_t time, uint64_t gpu_time,
+		 uint32_t ctx, const uint8_t *report)
+{
+	uint8_t buf[512];
+	ssize_t n = gpu_oa_report_payload(buf, sizeof(buf), b->ids.oa_report, 1,
+					  gpu_time, ctx, GPUPROF_OA_REASON_TIMER,
+					  report, 256);
+
+	if (n < 0)
+		abort();
+	b_sample(b, EV_OA, 1, 1, time, buf, n);
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Write the records in time order; 0 or -errno. */
+static int b_write(struct builder *b, const char *path, const void *tracing,
+		   size_t tracing_len)
+{
+	const struct perf_data_event events[NR_EV] = {
+		[EV_INIT] = { "dma_fence:dma_fence_init", FENCE_INIT_ID },
+		[EV_SIG] = { "dma_fence:dma_fence_signaled", FENCE_ID },
+		[EV_DESTROY] = { "dma_fence:dma_fence_destroy", FENCE_DESTROY_ID },
+		[EV_VBL] = { "drm:drm_vblank_event", VBLANK_ID },
+		[EV_MARK] = { "gpuprof:gpuprof_mark", MARK_ID },
+		[EV_OA] = { "gpu_oa:oa_report", b->ids.oa_report },
+	};
+	struct perf_data_writer *w = perf_data_create(path, events, NR_EV);
+	int err;
+	size_t i;
+
+	if (!w)
+		return -errno;
+	err = perf_data_set_tracing_data(w, tracing, tracing_len);
+	if (b->n)
+		qsort(b->r, b->n, sizeof(*b->r), cmp_rec);
+	for (i = 0; i < b->n && !err; i++) {
+		struct rec *r = &b->r[i];
+		struct perf_data_sample s = {
+			.event = r->ev, .pid = r->pid, .tid = r->tid,
+			.time = r->time, .raw = r->payload, .raw_size = r->len,
+		};
+
+		if (r->type == R_SAMPLE)
+			err = perf_data_write_sample(w, &s);
+		else if (r->type == R_COMM)
+			err = perf_data_write_comm(w, r->pid, r->tid, r->comm, r->time);
+		else
+			err = perf_data_write_lost(w, r->ev, r->lost, r->time);
+	}
+	if (err) {
+		perf_data_abort(w);
+		return err;
+	}
+	return perf_data_close(w);
+}
+
+static void b_free(struct builder *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		free(b->r[i].payload);
+	free(b->r);
+	memset(b, 0, sizeof(*b));
+}
+
+FIXTURE(report) {
+	char dir[64];
+	char path[128];
+	void *tracing;
+	size_t tracing_len;
+	struct builder b;
+	char out[OUT_SIZE];
+	char cmd[4096];
+};
+
+FIXTURE_SETUP(report)
+{
+	memset(&self->b, 0, sizeof(self->b));
+	self->tracing = gpu_tracing_data(&self->b.ids, &self->tracing_len);
+	ASSERT_NE(NULL, self->tracing);
+	snprintf(self->dir, sizeof(self->dir), "/tmp/perf_gpu_report.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	snprintf(self->path, sizeof(self->path), "%s/perf.data", self->dir);
+}
+
+FIXTURE_TEARDOWN(report)
+{
+	char out[256];
+
+	b_free(&self->b);
+	free(self->tracing);
+	run_cmd(out, sizeof(out), "rm -rf '%s'", self->dir);
+}
+
+#define WRITE_FILE() \
+	ASSERT_EQ(0, b_write(&self->b, self->path, self->tracing, self->tracing_len))
+
+/*
+ * The JSON report of the file, with extra @args, through python3: the
+ * value of the expression @expr over the document d, printed.  Double
+ * quotes only in @expr (it goes in single quotes).  The exit status.
+ */
+static int query(FIXTURE_DATA(report) *self, const char *args, const char *expr)
+{
+	return run_cmd(self->out, sizeof(self->out),
+		       "%s report -i %s --format=json %s > %s/r.json && "
+		       "python3 -c 'import json; d = json.load(open(\"%s/r.json\")); print(%s)'",
+		       perf_gpu_path(), self->path, args, self->dir, self->dir, expr);
+}
+
+#define EXPECT_QUERY(expected, args, expr) do {				\
+		ASSERT_EQ(0, query(self, args, expr)) TH_LOG("%s", self->out); \
+		EXPECT_STREQ(expected "\n", self->out);			\
+	} while (0)
+
+/* A quantile from the sketch: within 1/128 of the true one. */
+static int near(uint64_t got, uint64_t want)
+{
+	uint64_t d = got > want ? got - want : want - got;
+
+	return d * 128 <= want;
+}
+
+static uint64_t query_u64(FIXTURE_DATA(report) *self, const char *expr)
+{
+	if (query(self, "", expr))
+		return UINT64_MAX;
+	return strtoull(self->out, NULL, 10);
+}
+
+/*
+ * Two clients on two timelines over exactly one second (marks at its
+ * ends): pid 100 "zeta", 20 jobs of 10 ms on i915/rcs0 every 25 ms; pid
+ * 200 "beta", 10 jobs on i915/bcs0 every 30 ms taking 2, 4, ... 20 ms.
+ * One more init of zeta never signaled, one signal on i915/vcs0 whose
+ * init is not in the file.
+ */
+static void two_clients(FIXTURE_DATA(report) *self)
+{
+	struct builder *b = &self->b;
+	int i;
+
+	b_comm(b, 100, "zeta", T0);
+	b_comm(b, 200, "beta", T0);
+	b_mark(b, 100, "start", T0);
+	for (i = 0; i < 20; i++)
+		b_job(b, 100, "i915", "rcs0", 1, i + 1, T0 + 10 * MS + i * 25 * MS,
+		      T0 + 20 * MS + i * 25 * MS);
+	for (i = 0; i < 10; i++)
+		b_job(b, 200, "i915", "bcs0", 2, i + 1, T0 + 600 * MS + i * 30 * MS,
+		      T0 + 600 * MS + i * 30 * MS + (i + 1) * 2 * MS);
+	b_init(b, 100, 100, "i915", "rcs0", 1, 100, T0 + 900 * MS);
+	b_signal(b, "i915", "vcs0", 9, 5, T0 + 950 * MS);
+	b_mark(b, 100, "stop", T0 + 1000 * MS);
+}
+
+TEST_F(report, two_clients_jobs_busy_share)
+{
+	two_clients(self);
+	WRITE_FILE();
+	EXPECT_QUERY("1000000000 64", "", "d[\"span_ns\"], d[\"events\"]");
+	/* pid jobs unsignaled busy share */
+	EXPECT_QUERY("100 zeta 20 1 200000000 20.0\n200 beta 10 0 110000000 11.0", "",
+		     "\"\\n\".join(\"%d %s %d %d %d %s\" % (c[\"pid\"], c[\"comm\"], c[\"jobs\"], "
+		     "c[\"unsignaled\"], c[\"busy_ns\"], c[\"share_pct\"]) for c in d[\"clients\"])");
+	EXPECT_QUERY("30 1 1 310000000 31.0", "",
+		     "\" \".join(str(d[\"totals\"][k]) for k in (\"jobs\", \"unmatched\", "
+		     "\"unsignaled\", \"busy_ns\", \"share_pct\"))");
+	/* Timelines in order of busy time; vcs0 has the signal alone. */
+	EXPECT_QUERY("i915 rcs0 20 0 1\ni915 bcs0 10 0 0\ni915 vcs0 0 1 0", "",
+		     "\"\\n\".join(\"%s %s %d %d %d\" % (t[\"driver\"], t[\"timeline\"], "
+		     "t[\"jobs\"], t[\"unmatched\"], t[\"unsignaled\"]) for t in d[\"timelines\"])");
+	EXPECT_QUERY("2", "", "len(d[\"pairs\"])");
+}
+
+TEST_F(report, latency_percentiles_within_the_sketch_bound)
+{
+	two_clients(self);
+	WRITE_FILE();
+	/* zeta: all 10 ms; the quantiles are clamped to min and max: exact. */
+	EXPECT_QUERY("20 10000000 10000000 10000000 10000000 10000000", "",
+		     "\" \".join(str(d[\"clients\"][0][\"latency_ns\"][k]) for k in "
+		     "(\"count\", \"mean\", \"p50\", \"p90\", \"p99\", \"max\"))");
+	/*
+	 * beta: 2, 4, ... 20 ms.  p50 is the 5th of 10 (10 ms), p90 the 9th
+	 * (18 ms), p99 the 10th (20 ms); mean and max are exact.
+	 */
+	EXPECT_QUERY("10 11000000 20000000", "",
+		     "\" \".join(str(d[\"clients\"][1][\"latency_ns\"][k]) for k in "
+		     "(\"count\", \"mean\", \"max\"))");
+	EXPECT_TRUE(near(query_u64(self, "d[\"clients\"][1][\"latency_ns\"][\"p50\"]"), 10 * MS));
+	EXPECT_TRUE(near(query_u64(self, "d[\"clients\"][1][\"latency_ns\"][\"p90\"]"), 18 * MS));
+	EXPECT_TRUE(near(query_u64(self, "d[\"clients\"][1][\"latency_ns\"][\"p99\"]"), 20 * MS));
+	/* The total merges both: 30 values, p50 the 15th = 10 ms. */
+	EXPECT_TRUE(near(query_u64(self, "d[\"totals\"][\"latency_ns\"][\"p50\"]"), 10 * MS));
+	EXPECT_TRUE(near(query_u64(self, "d[\"totals\"][\"latency_ns\"][\"p90\"]"), 14 * MS));
+	EXPECT_EQ(20 * MS, query_u64(self, "d[\"totals\"][\"latency_ns\"][\"max\"]"));
+}
+
+/* The lines of the text report for the two clients, by hand. */
+TEST_F(report, text_report_lines)
+{
+	static const char *const want[] = {
+		"# span: 1.00 s, 64 events\n",
+		"# jobs: 30 signaled, 1 signals without their init, 1 never signaled\n",
+		"# lost: none\n",
+		"\nClients\n"
+		"    PID COMM                JOBS UNSIGNALED        BUSY   SHARE        P50        P90        P99        MAX\n"
+		"    100 zeta                  20          1   200.00 ms  20.00%   10.00 ms   10.00 ms   10.00 ms   10.00 ms\n"
+		"    200 beta                  10          0   110.00 ms  11.00%",
+		"\n        total                 30          1   310.00 ms  31.00%",
+		"\nTimelines\n"
+		"DRIVER/TIMELINE      JOBS UNMATCHED UNSIGNALED        BUSY   SHARE        P50        P90        P99        MAX\n"
+		"i915/rcs0              20         0          1   200.00 ms  20.00%   10.00 ms   10.00 ms   10.00 ms   10.00 ms\n",
+		"\ni915/vcs0               0         1          0        0 ns   0.00%       0 ns       0 ns       0 ns       0 ns\n",
+		"\nClients x timelines\n",
+		"\n    100 zeta            i915/rcs0              20          1   200.00 ms  20.00%   10.00 ms",
+	};
+	size_t i;
+
+	two_clients(self);
+	WRITE_FILE();
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		EXPECT_TRUE(strstr(self->out, want[i]) != NULL)
+			TH_LOG("line %zu not in:\n%s", i, self->out);
+}
+
+/*
+ * The JSON totals and rows against the text: every client's and
+ * timeline's jobs, unsignaled, busy (in the text's units) and share.
+ */
+static const char compare_py[] =
+	"import json, sys\n"
+	"d = json.load(open(sys.argv[1]))\n"
+	"text = open(sys.argv[2]).read().split(\"\\n\")\n"
+	"def human(v):\n"
+	"    units = [\"ns\", \"us\", \"ms\", \"s\"]\n"
+	"    if v < 1000:\n"
+	"        return \"%d ns\" % v\n"
+	"    f, i = float(v), 0\n"
+	"    while i < 3 and f >= 1000:\n"
+	"        f, i = f / 1000, i + 1\n"
+	"    return \"%.2f %s\" % (f, units[i])\n"
+	"def row(first, j):\n"
+	"    return \" \".join([first, str(j[\"jobs\"]), str(j[\"unsignaled\"]),\n"
+	"                     human(j[\"busy_ns\"]), \"%.2f%%\" % j[\"share_pct\"]])\n"
+	"rows = [\" \".join(l.split()) for l in text]\n"
+	"n = 0\n"
+	"for c in d[\"clients\"]:\n"
+	"    want = row(\"%d %s\" % (c[\"pid\"], c[\"comm\"]), c)\n"
+	"    assert any(r.startswith(want) for r in rows), want\n"
+	"    n += 1\n"
+	"want = row(\"total\", d[\"totals\"])\n"
+	"assert any(r.startswith(want) for r in rows), want\n"
+	"for t in d[\"timelines\"]:\n"
+	"    j = t\n"
+	"    want = \" \".join([t[\"driver\"] + \"/\" + t[\"timeline\"], str(j[\"jobs\"]),\n"
+	"                     str(j[\"unmatched\"]), str(j[\"unsignaled\"]), human(j[\"busy_ns\"]),\n"
+	"                     \"%.2f%%\" % j[\"share_pct\"]])\n"
+	"    assert any(r.startswith(want) for r in rows), want\n"
+	"    n += 1\n"
+	"assert (\"# jobs: %d signaled, %d signals without their init, %d never signaled\" %\n"
+	"        (d[\"totals\"][\"jobs\"], d[\"totals\"][\"unmatched\"], d[\"totals\"][\"unsignaled\"])) in rows\n"
+	"for c in d[\"clients\"]:\n"
+	"    o = c[\"oa\"]\n"
+	"    want = \"%d %s %d %s %d %d\" % (c[\"pid\"], c[\"comm\"], o[\"reports\"], human(o[\"gpu_time_ns\"]),\n"
+	"                              o[\"gpu_clock_ticks\"], o[\"avg_gpu_freq_mhz\"])\n"
+	"    assert d[\"oa\"][\"reports\"] == 0 or want in rows, want\n"
+	"for f in d[\"frames\"]:\n"
+	"    want = \"%d %d\" % (f[\"crtc\"], f[\"vblanks\"])\n"
+	"    assert any(r.startswith(want) and r.endswith(\" %d\" % f[\"missed\"]) for r in rows), want\n"
+	"print(\"ok\", n)\n";
+
+static int json_equals_text(FIXTURE_DATA(report) *self, const char *args)
+{
+	char py[160];
+	FILE *f;
+
+	snprintf(py, sizeof(py), "%s/compare.py", self->dir);
+	f = fopen(py, "w");
+	if (!f || fputs(compare_py, f) < 0 || fclose(f))
+		return -1;
+	return run_cmd(self->out, sizeof(self->out),
+		       "%s report -i %s --format=json %s > %s/r.json && "
+		       "%s report -i %s %s > %s/r.txt && python3 %s %s/r.json %s/r.txt",
+		       perf_gpu_path(), self->path, args, self->dir,
+		       perf_gpu_path(), self->path, args, self->dir, py, self->dir,
+		       self->dir);
+}
+
+TEST_F(report, json_totals_equal_the_text)
+{
+	two_clients(self);
+	WRITE_FILE();
+	ASSERT_EQ(0, json_equals_text(self, "")) TH_LOG("%s", self->out);
+	/* Two clients and three timelines compared. */
+	EXPECT_STREQ("ok 5\n", self->out);
+	ASSERT_EQ(0, json_equals_text(self, "--pid 200")) TH_LOG("%s", self->out);
+	EXPECT_STREQ("ok 2\n", self->out);
+}
+
+/*
+ * Overlapping jobs of one client on one timeline (vgem: a context per
+ * fence, all named vgem/unbound): [0,10] [5,15] [20,30] [25,26] [50,60]
+ * ms are 41 ms of jobs but 35 ms of union.  Two jobs on one context
+ * run one after the other: the second from the first's signal.
+ */
+TEST_F(report, overlapping_jobs_count_once)
+{
+	static const uint64_t iv[][2] = {
+		{ 0, 10 }, { 5, 15 }, { 20, 30 }, { 25, 26 }, { 50, 60 },
+	};
+	size_t i;
+
+	b_comm(&self->b, 300, "gl", T0);
+	for (i = 0; i < 5; i++)
+		b_job(&self->b, 300, "vgem", "unbound", i + 1, 1,
+		      T0 + iv[i][0] * MS, T0 + iv[i][1] * MS);
+	/* Context 10: inits at 100 and 101 ms, signals at 110 and 115 ms. */
+	b_init(&self->b, 300, 300, "vgem", "serial", 10, 1, T0 + 100 * MS);
+	b_init(&self->b, 300, 300, "vgem", "serial", 10, 2, T0 + 101 * MS);
+	b_signal(&self->b, "vgem", "serial", 10, 1, T0 + 110 * MS);
+	b_signal(&self->b, "vgem", "serial", 10, 2, T0 + 115 * MS);
+	WRITE_FILE();
+	EXPECT_QUERY("unbound 5 35000000\nserial 2 15000000", "",
+		     "\"\\n\".join(\"%s %d %d\" % (t[\"timeline\"], t[\"jobs\"], t[\"busy_ns\"]) "
+		     "for t in d[\"timelines\"])");
+	/* serial: latencies 10 and 14 ms; the running time of the second is 5. */
+	EXPECT_EQ(14 * MS, query_u64(self, "d[\"timelines\"][1][\"latency_ns\"][\"max\"]"));
+	EXPECT_TRUE(near(query_u64(self, "d[\"timelines\"][1][\"latency_ns\"][\"p50\"]"), 10 * MS));
+	EXPECT_QUERY("7 50000000", "", "\"%d %d\" % (d[\"totals\"][\"jobs\"], d[\"totals\"][\"busy_ns\"])");
+}
+
+/* vgem makes a context per fence: still one timeline. */
+TEST_F(report, a_context_per_fence_is_one_timeline)
+{
+	int i;
+
+	for (i = 0; i < 100; i++)
+		b_job(&self->b, 400, "vgem", "unbound", 1000 + i, 1,
+		      T0 + i * MS, T0 + i * MS + MS / 2);
+	WRITE_FILE();
+	EXPECT_QUERY("1 vgem unbound 100 50000000", "",
+		     "\"%d %s %s %d %d\" % (len(d[\"timelines\"]), d[\"timelines\"][0][\"driver\"], "
+		     "d[\"timelines\"][0][\"timeline\"], d[\"timelines\"][0][\"jobs\"], "
+		     "d[\"timelines\"][0][\"busy_ns\"])");
+}
+
+/*
+ * Many jobs, so that busy time is settled many times while a long job
+ * runs: 10000 jobs of 50 us every 100 us on contexts of their own (pid
+ * 500, timeline a), with a job of pid 500 on timeline b running from
+ * before the first to after the last, and one of pid 600 on timeline a
+ * that is never signaled.  The union is the long job; the short ones
+ * alone are 500 ms; the unsignaled job counts for nothing.
+ */
+TEST_F(report, busy_time_stays_exact_across_settling)
+{
+	const uint64_t start = T0 + 5 * MS, end = T0 + 1020 * MS;
+	int i;
+
+	b_init(&self->b, 500, 500, "vgem", "b", 1, 1, start);
+	b_init(&self->b, 600, 600, "vgem", "a", 2, 1, T0 + 7 * MS);
+	for (i = 0; i < 10000; i++)
+		b_job(&self->b, 500, "vgem", "a", 10 + i, 1, T0 + 10 * MS + i * 100000ull,
+		      T0 + 10 * MS + i * 100000ull + 50000);
+	b_signal(&self->b, "vgem", "b", 1, 1, end);
+	WRITE_FILE();
+	EXPECT_QUERY("10001 1015000000", "",
+		     "\"%d %d\" % (d[\"totals\"][\"jobs\"], d[\"totals\"][\"busy_ns\"])");
+	/* pid 500 is busy all along; on a, 500 ms; 600 never finished. */
+	EXPECT_QUERY("500 10001 1015000000\n600 0 0", "",
+		     "\"\\n\".join(\"%d %d %d\" % (c[\"pid\"], c[\"jobs\"], c[\"busy_ns\"]) "
+		     "for c in d[\"clients\"])");
+	/* By pid, timelines come in order of first sight. */
+	EXPECT_QUERY("b 1 1015000000 0\na 10000 500000000 1", "--sort pid",
+		     "\"\\n\".join(\"%s %d %d %d\" % (t[\"timeline\"], t[\"jobs\"], t[\"busy_ns\"], "
+		     "t[\"unsignaled\"]) for t in d[\"timelines\"])");
+}
+
+/* The same short jobs with the long one never signaled: 500 ms. */
+TEST_F(report, busy_time_exact_beside_a_job_never_signaled)
+{
+	int i;
+
+	b_init(&self->b, 500, 500, "vgem", "b", 1, 1, T0 + 5 * MS);
+	for (i = 0; i < 10000; i++)
+		b_job(&self->b, 500, "vgem", "a", 10 + i, 1, T0 + 10 * MS + i * 100000ull,
+		      T0 + 10 * MS + i * 100000ull + 50000);
+	WRITE_FILE();
+	EXPECT_QUERY("10000 500000000 1", "",
+		     "\"%d %d %d\" % (d[\"clients\"][0][\"jobs\"], d[\"clients\"][0][\"busy_ns\"], "
+		     "d[\"clients\"][0][\"unsignaled\"])");
+}
+
+/*
+ * drm_sched: "scheduled" on context c then "finished" on c + 1, one
+ * seqno, back to back in the submitting thread: one job, the finished
+ * one.  Fences that gather others are no jobs.  A fence destroyed
+ * unsignaled ends its job unsignaled.
+ */
+TEST_F(report, sched_halves_containers_and_destroyed_fences)
+{
+	struct builder *b = &self->b;
+
+	b_init(b, 700, 701, "drm_sched", "gfx", 40, 3, T0);
+	b_init(b, 700, 701, "drm_sched", "gfx", 41, 3, T0);
+	b_signal(b, "drm_sched", "gfx", 40, 3, T0 + 2 * MS);
+	b_signal(b, "drm_sched", "gfx", 41, 3, T0 + 10 * MS);
+	b_init(b, 700, 700, "dma_fence_chain", "unbound", 50, 1, T0 + 1 * MS);
+	b_signal(b, "dma_fence_chain", "unbound", 50, 1, T0 + 3 * MS);
+	b_init(b, 700, 700, "vgem", "unbound", 60, 1, T0 + 4 * MS);
+	b_destroy(b, "vgem", "unbound", 60, 1, T0 + 5 * MS);
+	WRITE_FILE();
+	/* The scheduled half's signal is neither a job nor unmatched. */
+	EXPECT_QUERY("drm_sched gfx 1 0 0 10000000\nvgem unbound 0 0 1 0", "",
+		     "\"\\n\".join(\"%s %s %d %d %d %d\" % (t[\"driver\"], t[\"timeline\"], "
+		     "t[\"jobs\"], t[\"unmatched\"], t[\"unsignaled\"], t[\"busy_ns\"]) "
+		     "for t in d[\"timelines\"])");
+}
+
+/*
+ * Vblanks of crtc 0 every 16666667 ns for two seconds, two missing
+ * (the 30th and the 70th): 119 vblanks, 118 intervals, 2 of them double,
+ * 2 frames missed.  Sample times jitter; the vblank timestamps do not.
+ * crtc 1: every 10 ms, one gap of three intervals: 2 missed.
+ */
+TEST_F(report, frames_and_missed_vblanks)
+{
+	const uint64_t period = 16666667;
+	uint64_t sum = 0, last = 0;
+	int i, n = 0;
+
+	for (i = 0; i <= 120; i++) {
+		uint64_t stamp = T0 + i * period;
+
+		if (i == 30 || i == 70)
+			continue;
+		b_vblank(&self->b, 0, i, stamp, stamp + (i * 7919 % 13) * 100000);
+		if (n++)
+			sum += stamp - last;
+		last = stamp;
+	}
+	for (i = 0; i <= 50; i++)
+		if (i != 20 && i != 21)
+			b_vblank(&self->b, 1, i, T0 + i * 10 * MS, T0 + i * 10 * MS + 1);
+	WRITE_FILE();
+	ASSERT_EQ(119, n);
+	EXPECT_QUERY("0 119 118 2\n1 49 48 2", "",
+		     "\"\\n\".join(\"%d %d %d %d\" % (f[\"crtc\"], f[\"vblanks\"], f[\"intervals\"], "
+		     "f[\"missed\"]) for f in d[\"frames\"])");
+	EXPECT_EQ(sum / 118, query_u64(self, "d[\"frames\"][0][\"mean_interval_ns\"]"));
+	EXPECT_TRUE(near(query_u64(self, "d[\"frames\"][0][\"median_interval_ns\"]"), period));
+	/* p99: the 117th of 118, a double interval. */
+	EXPECT_TRUE(near(query_u64(self, "d[\"frames\"][0][\"p99_interval_ns\"]"), 2 * period));
+	EXPECT_EQ(2 * period, query_u64(self, "d[\"frames\"][0][\"max_interval_ns\"]"));
+}
+
+/*
+ * OA.  Reports every ms, at k ms + 0.5 ms for k = 0..99, OA timestamps
+ * at 19.2 MHz, GPU clocks at 1.2 GHz, counters rising by even steps
+ * (a0 by 4k - 2, a33 by 4, b3 by 6, c7 by 8 across its 32-bit wrap).
+ * Jobs: zeta (100) on rcs0 [10, 40) ms; beta (200) on rcs0 [30, 70) and
+ * on bcs0 [45, 55).  Context ids: 0xa for k = 10..34, none for 35..39
+ * (split between zeta and beta), 0xb for 40..69 and 75..79 (bound to
+ * beta by then, who runs nothing: no timeline), none elsewhere (no one
+ * running: unattributed).  A LOST record between reports 50 and 51.
+ */
+#define OA_N 100
+#define OA_TICKS 19200ull
+
+static uint32_t oa_ctx(int k)
+{
+	if (k >= 10 && k < 35)
+		return 0xa;
+	if ((k >= 40 && k < 70) || (k >= 75 && k < 80))
+		return 0xb;
+	return GPUPROF_OA_NO_CONTEXT;
+}
+
+static void put32(uint8_t *r, unsigned int off, uint32_t v)
+{
+	memcpy(r + off, &v, 4);
+}
+
+/* Report k in format 10: header, A0 (40-bit), A33, B3, C7. */
+static void oa_make(uint8_t *r, int k, uint64_t gpu_time)
+{
+	uint64_t a0 = 2ull * k * k + 0xfffffff0ull;
+	uint32_t ctx = oa_ctx(k);
+
+	memset(r, 0, 256);
+	put32(r, 0, GPUPROF_OA_REASON_TIMER << 19 |
+		    (ctx != GPUPROF_OA_NO_CONTEXT ? 1u << 16 : 0));
+	put32(r, 4, (uint32_t)gpu_time);
+	put32(r, 8, ctx != GPUPROF_OA_NO_CONTEXT ? ctx : 0);
+	put32(r, 12, 5000 + k * 1200000);
+	put32(r, 16, (uint32_t)a0);
+	r[160] = a0 >> 32;
+	put32(r, 148, k * 4);
+	put32(r, 204, k * 6);
+	put32(r, 252, 0xffffff00u + k * 8);
+}
+
+/* Expected OA sums: zeta, beta, unattributed; rcs0, bcs0, none. */
+struct oa_expect {
+	struct gpuprof_oa_deltas who[3], tl[3];
+	uint64_t reports[3], tl_reports[3];
+	struct gpuprof_oa_deltas all;
+};
+
+static void deltas_add(struct gpuprof_oa_deltas *acc,
+		       const struct gpuprof_oa_deltas *d, unsigned int div)
+{
+	unsigned int i;
+
+	acc->timestamp += d->timestamp / div;
+	acc->gpu_ticks += d->gpu_ticks / div;
+	for (i = 0; i < GPUPROF_OA_A_COUNTERS; i++)
+		acc->a[i] += d->a[i] / div;
+	for (i = 0; i < GPUPROF_OA_B_COUNTERS; i++)
+		acc->b[i] += d->b[i] / div;
+	for (i = 0; i < GPUPROF_OA_C_COUNTERS; i++)
+		acc->c[i] += d->c[i] / div;
+}
+
+static void oa_scenario(FIXTURE_DATA(report) *self, struct oa_expect *e)
+{
+	struct builder *b = &self->b;
+	struct gpuprof_oa_layout l;
+	uint8_t prev[256], r[256];
+	int k;
+
+	memset(e, 0, sizeof(*e));
+	gpuprof_oa_layout(12, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8, &l);
+	b_comm(b, 100, "zeta", T0);
+	b_comm(b, 200, "beta", T0);
+	b_job(b, 100, "i915", "rcs0", 1, 1, T0 + 10 * MS, T0 + 40 * MS);
+	b_job(b, 200, "i915", "rcs0", 2, 1, T0 + 30 * MS, T0 + 70 * MS);
+	b_job(b, 200, "i915", "bcs0", 3, 1, T0 + 45 * MS, T0 + 55 * MS);
+	for (k = 0; k < OA_N; k++) {
+		uint64_t gpu_time = 19200000000ull + k * OA_TICKS;
+		struct gpuprof_oa_deltas d = { 0 };
+		bool delta = k > 0 && k != 51 && oa_ctx(k) == oa_ctx(k - 1);
+		int who = k >= 10 && k < 35 ? 0 : k >= 40 && k < 80 && oa_ctx(k) == 0xb ? 1 : 2;
+
+		oa_make(r, k, gpu_time);
+		b_oa(b, T0 + k * MS + MS / 2, gpu_time, oa_ctx(k), r);
+		if (delta) {
+			gpuprof_oa_accumulate(&l, prev, r, &d);
+			deltas_add(&e->all, &d, 1);
+		}
+		memcpy(prev, r, 256);
+		if (k >= 35 && k < 40) {
+			/* Split between the two, both on rcs0. */
+			deltas_add(&e->who[0], &d, 2);
+			deltas_add(&e->who[1], &d, 2);
+			deltas_add(&e->tl[0], &d, 1);
+			e->reports[0]++;
+			e->reports[1]++;
+			e->tl_reports[0]++;
+			continue;
+		}
+		deltas_add(&e->who[who], &d, 1);
+		e->reports[who]++;
+		if (who == 2)
+			continue;
+		if (k >= 45 && k < 55) {
+			deltas_add(&e->tl[0], &d, 2);
+			deltas_add(&e->tl[1], &d, 2);
+			e->tl_reports[0]++;
+			e->tl_reports[1]++;
+		} else if (k < 70) {
+			deltas_add(&e->tl[0], &d, 1);
+			e->tl_reports[0]++;
+		} else {
+			deltas_add(&e->tl[2], &d, 1);
+			e->tl_reports[2]++;
+		}
+	}
+	b_lost(b, EV_OA, 3, T0 + 51 * MS);
+}
+
+/* "reports gpu_time_ns ticks mhz a0..a35 b0..b7 c0..c7" */
+static void oa_line(char *buf, size_t size, uint64_t reports,
+		    const struct gpuprof_oa_deltas *d)
+{
+	/* 99 ms of samples for 99 * 19200 ticks. */
+	uint64_t ns = d->timestamp * 99 * MS / (99 * OA_TICKS);
+	size_t len;
+	int i;
+
+	len = snprintf(buf, size, "%llu %llu %llu %llu", (unsigned long long)reports,
+		       (unsigned long long)ns, (unsigned long long)d->gpu_ticks,
+		       (unsigned long long)(ns ? d->gpu_ticks * 1000 / ns : 0));
+	for (i = 0; i < 36; i++)
+		len += snprintf(buf + len, size - len, " %llu", (unsigned long long)d->a[i]);
+	for (i = 0; i < 8; i++)
+		len += snprintf(buf + len, size - len, " %llu", (unsigned long long)d->b[i]);
+	for (i = 0; i < 8; i++)
+		len += snprintf(buf + len, size - len, " %llu", (unsigned long long)d->c[i]);
+	snprintf(buf + len, size - len, "\n");
+}
+
+#define OA_PY(obj) \
+	"\" \".join(str(x) for x in [" obj "[\"reports\"], " obj "[\"gpu_time_ns\"], " \
+	obj "[\"gpu_clock_ticks\"], " obj "[\"avg_gpu_freq_mhz\"]] + " obj "[\"a\"] + " \
+	obj "[\"b\"] + " obj "[\"c\"])"
+
+TEST_F(report, oa_sums_per_client_and_timeline)
+{
+	struct oa_expect e;
+	char want[2048];
+
+	oa_scenario(self, &e);
+	WRITE_FILE();
+	/* The steps are even: every split is exact. */
+	EXPECT_NE(0, e.who[0].a[0]);
+	EXPECT_NE(0, e.who[1].c[7]);
+	EXPECT_NE(0, e.tl[1].b[3]);
+	/* Context changes at reports 10, 35, 40, 70, 75 and 80. */
+	EXPECT_QUERY("100 92 3 1 6 19200000", "",
+		     "\"%d %d %d %d %d %d\" % (d[\"oa\"][\"reports\"], d[\"oa\"][\"deltas\"], "
+		     "d[\"oa\"][\"lost\"], d[\"oa\"][\"dropped_lost\"], "
+		     "d[\"oa\"][\"dropped_context_change\"], d[\"oa\"][\"frequency_hz\"])");
+	oa_line(want, sizeof(want), e.reports[0], &e.who[0]);
+	ASSERT_EQ(0, query(self, "--pid 100", OA_PY("d[\"clients\"][0][\"oa\"]")));
+	EXPECT_STREQ(want, self->out);
+	oa_line(want, sizeof(want), e.reports[1], &e.who[1]);
+	ASSERT_EQ(0, query(self, "--pid 200", OA_PY("d[\"clients\"][0][\"oa\"]")));
+	EXPECT_STREQ(want, self->out);
+	oa_line(want, sizeof(want), e.reports[2], &e.who[2]);
+	ASSERT_EQ(0, query(self, "", OA_PY("d[\"oa\"][\"unattributed\"]")));
+	EXPECT_STREQ(want, self->out);
+	oa_line(want, sizeof(want), e.tl_reports[0], &e.tl[0]);
+	ASSERT_EQ(0, query(self, "--timeline rcs0", OA_PY("d[\"timelines\"][0][\"oa\"]")));
+	EXPECT_STREQ(want, self->out);
+	oa_line(want, sizeof(want), e.tl_reports[1], &e.tl[1]);
+	ASSERT_EQ(0, query(self, "--timeline i915/bcs0", OA_PY("d[\"timelines\"][0][\"oa\"]")));
+	EXPECT_STREQ(want, self->out);
+	oa_line(want, sizeof(want), e.tl_reports[2], &e.tl[2]);
+	ASSERT_EQ(0, query(self, "", OA_PY("d[\"oa\"][\"no_timeline\"]")));
+	EXPECT_STREQ(want, self->out);
+	/* Everything taken, however shared out. */
+	oa_line(want, sizeof(want), OA_N, &e.all);
+	ASSERT_EQ(0, query(self, "", OA_PY("d[\"oa\"][\"total\"]")));
+	EXPECT_STREQ(want, self->out);
+	ASSERT_EQ(0, json_equals_text(self, "")) TH_LOG("%s", self->out);
+}
+
+TEST_F(report, filters_choose_rows)
+{
+	two_clients(self);
+	WRITE_FILE();
+	EXPECT_QUERY("[200] ['bcs0'] 1", "--pid 200",
+		     "[c[\"pid\"] for c in d[\"clients\"]], [t[\"timeline\"] for t in d[\"timelines\"]], "
+		     "len(d[\"pairs\"])");
+	EXPECT_QUERY("[100] ['rcs0'] 1", "--comm zeta",
+		     "[c[\"pid\"] for c in d[\"clients\"]], [t[\"timeline\"] for t in d[\"timelines\"]], "
+		     "len(d[\"pairs\"])");
+	/* vcs0 has no client's job: not shown with a client filter. */
+	EXPECT_QUERY("[100, 200] 2", "--pid 100,200",
+		     "[c[\"pid\"] for c in d[\"clients\"]], len(d[\"timelines\"])");
+	EXPECT_QUERY("[200] ['bcs0']", "--timeline i915/bcs0",
+		     "[c[\"pid\"] for c in d[\"clients\"]], [t[\"timeline\"] for t in d[\"timelines\"]]");
+	EXPECT_QUERY("[] ['vcs0'] 0", "--timeline vcs0",
+		     "[c[\"pid\"] for c in d[\"clients\"]], [t[\"timeline\"] for t in d[\"timelines\"]], "
+		     "len(d[\"pairs\"])");
+	/* Totals are the recording's, whatever the rows. */
+	EXPECT_QUERY("30 310000000", "--pid 200",
+		     "d[\"totals\"][\"jobs\"], d[\"totals\"][\"busy_ns\"]");
+	/* A pid that is no number is a usage error. */
+	EXPECT_EQ(1, run_cmd(self->out, sizeof(self->out), "%s report -i %s --pid 1x",
+			     perf_gpu_path(), self->path));
+	EXPECT_STREQ("perf gpu report: --pid: '1x' is not a pid\n", self->out);
+}
+
+TEST_F(report, sort_orders)
+{
+	two_clients(self);
+	WRITE_FILE();
+	/* zeta: 200 ms busy, 20 jobs, p99 10 ms; beta: 110 ms, 10, 20 ms. */
+	EXPECT_QUERY("[100, 200]", "", "[c[\"pid\"] for c in d[\"clients\"]]");
+	EXPECT_QUERY("[100, 200]", "--sort busy", "[c[\"pid\"] for c in d[\"clients\"]]");
+	EXPECT_QUERY("[100, 200]", "--sort jobs", "[c[\"pid\"] for c in d[\"clients\"]]");
+	EXPECT_QUERY("[200, 100]", "--sort latency", "[c[\"pid\"] for c in d[\"clients\"]]");
+	EXPECT_QUERY("[100, 200]", "--sort pid", "[c[\"pid\"] for c in d[\"clients\"]]");
+	EXPECT_QUERY("[200, 100]", "--sort comm", "[c[\"pid\"] for c in d[\"clients\"]]");
+	EXPECT_QUERY("['bcs0', 'rcs0', 'vcs0']", "--sort comm",
+		     "[t[\"timeline\"] for t in d[\"timelines\"]]");
+	EXPECT_QUERY("['bcs0', 'rcs0']", "--sort latency",
+		     "[p[\"timeline\"] for p in d[\"pairs\"]]");
+	EXPECT_EQ(1, run_cmd(self->out, sizeof(self->out), "%s report -i %s --sort size",
+			     perf_gpu_path(), self->path));
+	EXPECT_STREQ("perf gpu report: unknown sort key 'size' (busy,jobs,latency,pid,comm)\n",
+		     self->out);
+	EXPECT_EQ(1, run_cmd(self->out, sizeof(self->out), "%s report -i %s --format=xml",
+			     perf_gpu_path(), self->path));
+	EXPECT_STREQ("perf gpu report: unknown format 'xml' (text,csv,json)\n", self->out);
+}
+
+TEST_F(report, csv_header_and_one_row_per_pair)
+{
+	char want[4096], beta[256];
+	struct utsname u;
+
+	two_clients(self);
+	WRITE_FILE();
+	ASSERT_EQ(0, uname(&u));
+	/* beta's percentiles as the JSON has them: the CSV must agree. */
+	ASSERT_EQ(0, query(self, "--pid 200",
+			   "\",\".join(str(d[\"pairs\"][0][\"latency_ns\"][k]) for k in "
+			   "(\"p50\", \"p90\", \"p99\", \"max\"))"));
+	snprintf(beta, sizeof(beta), "%.200s", self->out);
+	/* Into a pipe: plain numbers; the system is what the file says. */
+	snprintf(want, sizeof(want),
+		 "# system: Linux %s %s %s\n"
+		 "# GPU: i915 (rcs0, bcs0, vcs0)\n"
+		 "# OA: none\n"
+		 "# recording: %s, span 1000000000 ns, 64 events, 0 lost\n"
+		 "pid,comm,driver,timeline,jobs,unsignaled,busy_ns,share_pct,"
+		 "latency_p50_ns,latency_p90_ns,latency_p99_ns,latency_max_ns\n"
+		 "100,zeta,i915,rcs0,20,1,200000000,20.00,10000000,10000000,10000000,10000000\n"
+		 "200,beta,i915,bcs0,10,0,110000000,11.00,%s",
+		 u.nodename, u.release, u.machine, self->path, beta);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s --format=csv",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_STREQ(want, self->out);
+	/* On a terminal: units to read (script(1) gives a pty). */
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "script -qec '%s report -i %s --format=csv' /dev/null",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "\n100,zeta,i915,rcs0,20,1,200.00 ms,20.00%,"
+			       "10.00 ms,10.00 ms,10.00 ms,10.00 ms\r\n")) TH_LOG("%s", self->out);
+}
+
+/*
+ * Saturation: two jobs of one client, each of nearly 2^64 ns, on two
+ * contexts: the latency sum saturates at 2^64 - 1 (mean 2^63 - 1)
+ * instead of wrapping (mean 2^63 - 2); busy, the union, is exact.
+ */
+TEST_F(report, times_saturate)
+{
+	b_init(&self->b, 800, 800, "vgem", "x", 1, 1, 0);
+	b_init(&self->b, 800, 800, "vgem", "x", 2, 1, 1);
+	b_signal(&self->b, "vgem", "x", 1, 1, UINT64_MAX - 1);
+	b_signal(&self->b, "vgem", "x", 2, 1, UINT64_MAX);
+	WRITE_FILE();
+	EXPECT_QUERY("2 18446744073709551615 9223372036854775807 100.0", "",
+		     "\"%d %d %d %s\" % (d[\"clients\"][0][\"jobs\"], d[\"clients\"][0][\"busy_ns\"], "
+		     "d[\"clients\"][0][\"latency_ns\"][\"mean\"], d[\"clients\"][0][\"share_pct\"])");
+}
+
+TEST_F(report, empty_recording)
+{
+	char want[1024];
+
+	WRITE_FILE();
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "# span: 0 ns, 0 events\n"));
+	EXPECT_NE(NULL, strstr(self->out, "   (no drm:drm_vblank_event)\n"));
+	EXPECT_NE(NULL, strstr(self->out, "   (no gpu_oa:oa_report)\n"));
+	EXPECT_QUERY("0 0 [] [] [] [] 0", "",
+		     "d[\"events\"], d[\"span_ns\"], d[\"clients\"], d[\"timelines\"], d[\"pairs\"], "
+		     "d[\"frames\"], d[\"oa\"][\"reports\"]");
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s --format=csv | tail -4",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	snprintf(want, sizeof(want),
+		 "# GPU: none seen\n"
+		 "# OA: none\n"
+		 "# recording: %s, span 0 ns, 0 events, 0 lost\n"
+		 "pid,comm,driver,timeline,jobs,unsignaled,busy_ns,share_pct,"
+		 "latency_p50_ns,latency_p90_ns,latency_p99_ns,latency_max_ns\n", self->path);
+	EXPECT_STREQ(want, self->out);
+}
+
+TEST_F(report, only_oa_and_lost_events)
+{
+	uint8_t r[256];
+	int k;
+
+	for (k = 0; k < 10; k++) {
+		oa_make(r, k, 19200000000ull + k * OA_TICKS);
+		b_oa(&self->b, T0 + k * MS, 19200000000ull + k * OA_TICKS,
+		     GPUPROF_OA_NO_CONTEXT, r);
+	}
+	b_lost(&self->b, EV_OA, 4, T0 + 5 * MS + 1);
+	b_lost(&self->b, EV_SIG, 2, T0 + 6 * MS);
+	WRITE_FILE();
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "# lost: 2 dma_fence:dma_fence_signaled\n# lost: 4 gpu_oa:oa_report\n"))
+		TH_LOG("%s", self->out);
+	EXPECT_QUERY("6 {'dma_fence:dma_fence_signaled': 2, 'gpu_oa:oa_report': 4} 10 8 10 0", "",
+		     "d[\"lost\"][\"total\"], d[\"lost\"][\"events\"], d[\"oa\"][\"reports\"], "
+		     "d[\"oa\"][\"deltas\"], d[\"oa\"][\"unattributed\"][\"reports\"], "
+		     "d[\"totals\"][\"jobs\"]");
+}
+
+/* A format without a field the report reads: the event is not used. */
+TEST_F(report, format_missing_a_field)
+{
+	static const char init_no_seqno[] =
+		"name: dma_fence_init\n"
+		"ID: 588\n"
+		"format:\n"
+		COMMON_FORMAT_FIELDS
+		"\tfield:__data_loc char[] driver;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\tfield:__data_loc char[] timeline;\toffset:12;\tsize:4;\tsigned:1;\n"
+		"\tfield:unsigned int context;\toffset:16;\tsize:4;\tsigned:0;\n"
+		"\tfield:unsigned int seq;\toffset:20;\tsize:4;\tsigned:0;\n"
+		"\n"
+		"print fmt: \"driver=%s timeline=%s context=%u seq=%u\", "
+		"__get_str(driver), __get_str(timeline), REC->context, REC->seq\n";
+	struct tracing_data *td = tracing_data_new();
+	struct gpu_synth_ids ids;
+
+	ASSERT_NE(NULL, td);
+	ASSERT_EQ(FENCE_INIT_ID, tracing_data_add_format(td, "dma_fence", init_no_seqno,
+							strlen(init_no_seqno)));
+	ASSERT_EQ(FENCE_ID, tracing_data_add_format(td, "dma_fence", fence_format,
+						    strlen(fence_format)));
+	ASSERT_EQ(FENCE_DESTROY_ID, tracing_data_add_format(td, "dma_fence", fence_destroy_format,
+							    strlen(fence_destroy_format)));
+	ASSERT_EQ(VBLANK_ID, tracing_data_add_format(td, "drm", vblank_format,
+						     strlen(vblank_format)));
+	ASSERT_EQ(MARK_ID, tracing_data_add_format(td, "gpuprof", mark_format,
+						   strlen(mark_format)));
+	ASSERT_EQ(0, tracing_data_add_synthetic(td, &ids));
+	free(self->tracing);
+	self->tracing = tracing_data_build(td, &self->tracing_len);
+	tracing_data_free(td);
+	ASSERT_NE(NULL, self->tracing);
+	self->b.ids = ids;
+	b_job(&self->b, 900, "i915", "rcs0", 1, 1, T0, T0 + MS);
+	WRITE_FILE();
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out,
+			       "# note: dma_fence:dma_fence_init: format has no field seqno: not used\n"))
+		TH_LOG("%s", self->out);
+	EXPECT_QUERY("0 1", "", "d[\"totals\"][\"jobs\"], d[\"totals\"][\"unmatched\"]");
+}
+
+/* perf gpu report on @path: see one_error_line(). */
+static int check_one(FIXTURE_DATA(report) *self, const char *path, char *why,
+		     size_t why_size)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd),
+		 "{ timeout 10 %s report -i %s --format=json 2>&1 >/dev/null; }",
+		 perf_gpu_path(), path);
+	return one_error_line("report", path, cmd, self->out, sizeof(self->out),
+			      why, why_size);
+}
+
+/* A small recording of every kind of event. */
+static void small_file(FIXTURE_DATA(report) *self)
+{
+	uint8_t r[256];
+	int k;
+
+	b_comm(&self->b, 100, "zeta", T0);
+	for (k = 0; k < 4; k++) {
+		b_job(&self->b, 100, "i915", "rcs0", 1, k + 1, T0 + k * MS, T0 + k * MS + MS / 2);
+		b_vblank(&self->b, 0, k, T0 + k * MS, T0 + k * MS + 1);
+		oa_make(r, 10 + k, 19200000000ull + k * OA_TICKS);
+		b_oa(&self->b, T0 + k * MS + 2, 19200000000ull + k * OA_TICKS, 0xa, r);
+	}
+	b_mark(&self->b, 100, "begin frame", T0 + 5 * MS);
+	b_lost(&self->b, EV_OA, 1, T0 + 5 * MS);
+}
+
+/* The header, ids, attrs and the first records: every byte. */
+#define DENSE 1400
+
+TEST_F_TIMEOUT(report, cut_files_give_one_error_line, 600)
+{
+	char cut[160], why[256];
+	size_t len, at;
+	uint8_t *file;
+	int runs = 0, errors = 0, r;
+
+	small_file(self);
+	WRITE_FILE();
+	file = slurp(self->path, &len);
+	ASSERT_NE(NULL, file);
+	ASSERT_LT(DENSE, len);
+	snprintf(cut, sizeof(cut), "%s/cut.data", self->dir);
+	for (at = 0; at < len; at += at < DENSE ? 1 : len / 64) {
+		write_bytes(cut, file, at);
+		r = check_one(self, cut, why, sizeof(why));
+		ASSERT_LE(0, r) TH_LOG("cut at %zu: %s", at, why);
+		runs++;
+		errors += r;
+	}
+	EXPECT_EQ(runs, errors);
+	EXPECT_EQ(0, check_one(self, self->path, why, sizeof(why))) TH_LOG("%s", why);
+	TH_LOG("%d cuts, %d errors", runs, errors);
+	free(file);
+}
+
+TEST_F_TIMEOUT(report, flipped_bytes_never_crash, 900)
+{
+	char bad[160], why[256];
+	size_t len, at;
+	uint8_t *file;
+	int runs = 0, errors = 0, r;
+
+	small_file(self);
+	WRITE_FILE();
+	file = slurp(self->path, &len);
+	ASSERT_NE(NULL, file);
+	snprintf(bad, sizeof(bad), "%s/bad.data", self->dir);
+	for (at = 0; at < len; at += at < DENSE ? 1 : 3) {
+		file[at] ^= 0xff;
+		write_bytes(bad, file, len);
+		file[at] ^= 0xff;
+		r = check_one(self, bad, why, sizeof(why));
+		ASSERT_LE(0, r) TH_LOG("flip at %zu: %s", at, why);
+		runs++;
+		errors += r;
+	}
+	TH_LOG("%d flips, %d errors", runs, errors);
+	free(file);
+}
+
+TEST_F(report, not_a_file)
+{
+	char why[256];
+
+	EXPECT_EQ(1, check_one(self, "/nonexistent/perf.data", why, sizeof(why)))
+		TH_LOG("%s", why);
+	EXPECT_EQ(1, check_one(self, "/dev/null", why, sizeof(why))) TH_LOG("%s", why);
+	EXPECT_EQ(1, check_one(self, self->dir, why, sizeof(why))) TH_LOG("%s", why);
+}
+
+/*
+ * Ranges: pid 100 marks "frame" over 25 ms holding two overlapping jobs
+ * (one ends after it), "outer" around "inner" around part of a job, an
+ * "end" with no begin and a "dangling" begin; pid 200's job in the
+ * same time is not pid 100's; two OA reports 12 ms apart inside the
+ * frame; a --range pair made of pid 300's init and destroy.
+ */
+TEST_F(report, ranges_from_marks_and_event_pairs)
+{
+	struct builder *b = &self->b;
+	uint8_t r[256], buf[256];
+
+	b_comm(b, 100, "marker", T0);
+	b_comm(b, 200, "other", T0);
+	b_comm(b, 300, "paired", T0);
+	b_mark(b, 100, "begin frame", T0);
+	b_job(b, 200, "i915", "rcs0", 9, 1, T0 + 5 * MS, T0 + 24 * MS);
+	oa_make(r, 0, 19200000000ull);
+	b_oa(b, T0 + 6 * MS, 19200000000ull, GPUPROF_OA_NO_CONTEXT, r);
+	b_job(b, 100, "i915", "rcs0", 1, 1, T0 + 10 * MS, T0 + 20 * MS);
+	b_job(b, 100, "i915", "bcs0", 2, 1, T0 + 15 * MS, T0 + 30 * MS);
+	oa_make(r, 1, 19200000000ull + 12 * OA_TICKS);
+	b_oa(b, T0 + 18 * MS, 19200000000ull + 12 * OA_TICKS, GPUPROF_OA_NO_CONTEXT, r);
+	b_mark(b, 100, "end frame", T0 + 25 * MS);
+	b_mark(b, 100, "begin outer", T0 + 40 * MS);
+	b_job(b, 100, "i915", "rcs0", 3, 1, T0 + 45 * MS, T0 + 60 * MS);
+	b_mark(b, 100, "begin inner", T0 + 50 * MS);
+	b_mark(b, 100, "end inner", T0 + 55 * MS);
+	b_mark(b, 100, "end outer", T0 + 70 * MS);
+	b_mark(b, 100, "end nothing", T0 + 71 * MS);
+	b_mark(b, 100, "begin dangling", T0 + 72 * MS);
+	b_init(b, 300, 300, "i915", "vcs0", 7, 1, T0 + 100 * MS);
+	b_sample(b, EV_DESTROY, 300, 300, T0 + 130 * MS, buf,
+		 fence_class_payload(buf, FENCE_DESTROY_ID, 300, "i915", "vcs0", 7, 1));
+	WRITE_FILE();
+
+	/* name count unclosed elapsed min max gpu busy */
+#define RANGES_PY "\"\\n\".join(\"%s %d %d %d %d %d %d %d\" % (x[\"name\"], x[\"count\"], " \
+	"x[\"unclosed\"], x[\"elapsed_ns\"], x[\"elapsed_min_ns\"], x[\"elapsed_max_ns\"], " \
+	"x[\"gpu_ns\"], x[\"busy_ns\"]) for x in d[\"ranges\"])"
+	EXPECT_QUERY("frame 1 0 25000000 25000000 25000000 12000000 15000000\n"
+		     "outer 1 0 30000000 30000000 30000000 0 15000000\n"
+		     "inner 1 0 5000000 5000000 5000000 0 5000000\n"
+		     "dangling 0 1 0 0 0 0 0",
+		     "", RANGES_PY);
+	EXPECT_QUERY("1 0 1", "", "\"%d %d %d\" % (d[\"marks\"][\"unmatched_ends\"], "
+		     "d[\"marks\"][\"dropped\"], [x for x in d[\"ranges\"] "
+		     "if x[\"name\"] == \"frame\"][0][\"oa\"][\"reports\"])");
+	/*
+	 * The pair's range: pid 300's init to its destroy.  The inits of
+	 * pids 100 (three) and 200 (one) begin ranges no destroy of theirs
+	 * ends.
+	 */
+	EXPECT_QUERY("dma_fence:dma_fence_init,dma_fence:dma_fence_destroy 1 4 30000000 30000000 30000000 0 0",
+		     "--range=dma_fence:dma_fence_init,dma_fence:dma_fence_destroy",
+		     "\"\\n\".join(\"%s %d %d %d %d %d %d %d\" % (x[\"name\"], x[\"count\"], "
+		     "x[\"unclosed\"], x[\"elapsed_ns\"], x[\"elapsed_min_ns\"], "
+		     "x[\"elapsed_max_ns\"], x[\"gpu_ns\"], x[\"busy_ns\"]) "
+		     "for x in d[\"ranges\"] if x[\"name\"].startswith(\"dma\"))");
+	/* Instances, each as marked. */
+	EXPECT_QUERY("frame 100 0 25000000\nouter 100 40000000 70000000\n"
+		     "inner 100 50000000 55000000\ndangling 100 72000000 0", "",
+		     "\"\\n\".join(\"%s %d %d %d\" % (x[\"name\"], x[\"pid\"], "
+		     "x[\"begin_ns\"] - 1000000000, max(x[\"end_ns\"] - 1000000000, 0)) "
+		     "for x in d[\"range_instances\"])");
+	/* The text report's table. */
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s",
+			     perf_gpu_path(), self->path));
+	EXPECT_NE(NULL, strstr(self->out, "\nRanges\n")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "# dangling: 1 begun and never ended\n"))
+		TH_LOG("%s", self->out);
+	/* A malformed pair is a usage error. */
+	EXPECT_EQ(1, run_cmd(self->out, sizeof(self->out), "%s report -i %s --range=a,b",
+			     perf_gpu_path(), self->path));
+	EXPECT_NE(NULL, strstr(self->out, "--range wants")) TH_LOG("%s", self->out);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Feeding a tool files cut short or with bytes flipped: the file's bytes
+ * in and out, and the verdict on one run, which must be a clean exit or
+ * exactly one error line naming the file and an offset, never a crash,
+ * a sanitizer report or a hang.
+ */
+#ifndef GPUPROF_TEST_CORRUPT_H
+#define GPUPROF_TEST_CORRUPT_H
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "run.h"
+
+/* The file's bytes, malloc'ed, NUL-terminated (not counted in *@len). */
+static inline void *slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	char *buf = NULL;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return NULL;
+	if (!fstat(fd, &st))
+		buf = malloc(st.st_size + 1);
+	if (buf && read(fd, buf, st.st_size) != st.st_size) {
+		free(buf);
+		buf = NULL;
+	}
+	close(fd);
+	if (buf) {
+		buf[st.st_size] = '\0';
+		*len = st.st_size;
+	}
+	return buf;
+}
+
+/* @path holds the @len bytes of @data, or is gone. */
+static inline void write_bytes(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	if (fd >= 0) {
+		if (write(fd, data, len) != (ssize_t)len)
+			unlink(path);
+		close(fd);
+	}
+}
+
+/*
+ * Run the shell command @cmd (perf gpu @tool reading @path, its stdout
+ * thrown away, its stderr kept: "{ timeout 10 ... 2>&1 >/dev/null; }").
+ * 0 for exit 0 and nothing on stderr; 1 for exit 1 and exactly one line
+ * "perf gpu TOOL: PATH: offset N: ..."; -1 for anything else.  @why says
+ * what happened, for the log.
+ */
+static inline int one_error_line(const char *tool, const char *path,
+				 const char *cmd, char *out, size_t size,
+				 char *why, size_t why_size)
+{
+	char prefix[256];
+	char *nl;
+	int st;
+
+	st = run_cmd(out, size, "%s", cmd);
+	snprintf(why, why_size, "status %d: %.300s", st, out);
+	if (st == 0)
+		return out[0] ? -1 : 0;
+	if (st != 1)
+		return -1;
+	snprintf(prefix, sizeof(prefix), "perf gpu %s: %s: offset ", tool, path);
+	nl = strchr(out, '\n');
+	if (strncmp(out, prefix, strlen(prefix)) || !nl || nl[1])
+		return -1;
+	return 1;
+}
+
+#endif

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * More real tracepoint formats for the perf.data tests, as a 6.1
+ * kernel's tracefs prints them, with payload builders: dma_fence_init
+ * and dma_fence_destroy (the dma_fence class of
+ * include/trace/events/dma_fence.h, like fence_format.h's
+ * dma_fence_signaled), drm:drm_vblank_event
+ * (drivers/gpu/drm/drm_trace.h), gpuprof:gpuprof_mark (module/trace.h)
+ * and ftrace:print (kernel/trace/trace_entries.h, whose buf is a
+ * flexible char array of size 0, not a __data_loc).  Ids are this
+ * file's to choose; they only have to differ within one file.
+ */
+#ifndef GPUPROF_TEST_GPU_FORMATS_H
+#define GPUPROF_TEST_GPU_FORMATS_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "fence_format.h"
+
+#define COMMON_FORMAT_FIELDS \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n" \
+	"\n"
+
+#define FENCE_INIT_ID 588
+static const char fence_init_format[] =
+	"name: dma_fence_init\n"
+	"ID: 588\n"
+	"format:\n"
+	COMMON_FORMAT_FIELDS
+	"\tfield:__data_loc char[] driver;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] timeline;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int context;\toffset:16;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int seqno;\toffset:20;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"driver=%s timeline=%s context=%u seqno=%u\", "
+	"__get_str(driver), __get_str(timeline), REC->context, REC->seqno\n";
+
+/* The same class: only common_type differs from fence_payload(). */
+static inline size_t fence_init_payload(uint8_t *p, int32_t pid,
+					const char *driver,
+					const char *timeline, uint32_t context,
+					uint32_t seqno)
+{
+	uint16_t type = FENCE_INIT_ID;
+	size_t n = fence_payload(p, pid, driver, timeline, context, seqno);
+
+	memcpy(p, &type, 2);
+	return n;
+}
+
+/* dma_fence_destroy: the class again, for a fence freed unsignaled. */
+#define FENCE_DESTROY_ID 587
+static const char fence_destroy_format[] =
+	"name: dma_fence_destroy\n"
+	"ID: 587\n"
+	"format:\n"
+	COMMON_FORMAT_FIELDS
+	"\tfield:__data_loc char[] driver;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] timeline;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int context;\toffset:16;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int seqno;\toffset:20;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"driver=%s timeline=%s context=%u seqno=%u\", "
+	"__get_str(driver), __get_str(timeline), REC->context, REC->seqno\n";
+
+/* A payload of the dma_fence class for event @id. */
+static inline size_t fence_class_payload(uint8_t *p, uint16_t id, int32_t pid,
+					 const char *driver,
+					 const char *timeline,
+					 uint32_t context, uint32_t seqno)
+{
+	size_t n = fence_payload(p, pid, driver, timeline, context, seqno);
+
+	memcpy(p, &id, 2);
+	return n;
+}
+
+#define VBLANK_ID 1405
+static const char vblank_format[] =
+	"name: drm_vblank_event\n"
+	"ID: 1405\n"
+	"format:\n"
+	COMMON_FORMAT_FIELDS
+	"\tfield:int crtc;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int seq;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\tfield:ktime_t time;\toffset:16;\tsize:8;\tsigned:1;\n"
+	"\tfield:bool high_prec;\toffset:24;\tsize:1;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"crtc=%d, seq=%u, time=%lld, high-prec=%s\", "
+	"REC->crtc, REC->seq, REC->time, REC->high_prec ? \"true\" : \"false\"\n";
+
+/* 25 bytes of fields; the ring buffer pads the record to 28. */
+static inline size_t vblank_payload(uint8_t *p, int32_t pid, int32_t crtc,
+				    uint32_t seq, int64_t time)
+{
+	uint16_t type = VBLANK_ID;
+
+	memset(p, 0, 28);
+	memcpy(p, &type, 2);
+	memcpy(p + 4, &pid, 4);
+	memcpy(p + 8, &crtc, 4);
+	memcpy(p + 12, &seq, 4);
+	memcpy(p + 16, &time, 8);
+	p[24] = 1;
+	return 28;
+}
+
+#define MARK_ID 1990
+static const char mark_format[] =
+	"name: gpuprof_mark\n"
+	"ID: 1990\n"
+	"format:\n"
+	COMMON_FORMAT_FIELDS
+	"\tfield:pid_t pid;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] text;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"pid=%d %s\", REC->pid, __get_str(text)\n";
+
+static inline size_t mark_payload(uint8_t *p, int32_t pid, const char *text)
+{
+	uint16_t type = MARK_ID;
+	size_t tl = strlen(text) + 1;
+	uint32_t loc = tl << 16 | 16;
+
+	memset(p, 0, 16);
+	memcpy(p, &type, 2);
+	memcpy(p + 4, &pid, 4);
+	memcpy(p + 8, &pid, 4);
+	memcpy(p + 12, &loc, 4);
+	memcpy(p + 16, text, tl);
+	return 16 + tl;
+}
+
+#define PRINT_ID 5
+static const char print_format[] =
+	"name: print\n"
+	"ID: 5\n"
+	"format:\n"
+	COMMON_FORMAT_FIELDS
+	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";
+
+/* trace_marker writes end in the text's NUL (a newline added before). */
+static inline size_t print_payload(uint8_t *p, int32_t pid, const char *text)
+{
+	uint16_t type = PRINT_ID;
+	size_t tl = strlen(text) + 1;
+
+	memset(p, 0, 16);
+	memcpy(p, &type, 2);
+	memcpy(p + 4, &pid, 4);
+	memcpy(p + 16, text, tl);
+	return 16 + tl;
+}
+
+/*
+ * The tracing data of every format above, fence_format.h's and the
+ * synthetic events; their ids in @ids.  NULL on failure.
+ */
+static inline void *gpu_tracing_data(struct gpu_synth_ids *ids, size_t *len)
+{
+	static const struct {
+		const char *system, *text;
+		int id;
+	} formats[] = {
+		{ "dma_fence", fence_init_format, FENCE_INIT_ID },
+		{ "dma_fence", fence_format, FENCE_ID },
+		{ "dma_fence", fence_destroy_format, FENCE_DESTROY_ID },
+		{ "drm", vblank_format, VBLANK_ID },
+		{ "gpuprof", mark_format, MARK_ID },
+		{ "ftrace", print_format, PRINT_ID },
+	};
+	struct tracing_data *td = tracing_data_new();
+	void *blob = NULL;
+	size_t i;
+
+	if (!td)
+		return NULL;
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (tracing_data_add_format(td, formats[i].system, formats[i].text,
+					    strlen(formats[i].text)) != formats[i].id)
+			goto out;
+	if (!tracing_data_add_synthetic(td, ids))
+		blob = tracing_data_build(td, len);
+out:
+	tracing_data_free(td);
+	return blob;
+}
+
+#endif

@@ -1,0 +1,1102 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf gpu report: per client (pid, comm), per timeline and per
+ * (client, timeline) pair: jobs, busy time and its share of the
+ * recording, job latency percentiles; frames per crtc; OA counters per
+ * client and per timeline; lost events.  The figures and how they are
+ * made are in report-model.h; this file selects, sorts and prints them
+ * as text, CSV or JSON.
+ *
+ * Filters (--pid, --comm, --timeline) choose rows, never figures: a
+ * client's row is its totals whatever the timeline filter, and the
+ * totals and OA attribution are those of the whole recording.  With a
+ * timeline filter, the clients shown are those with a job on one of
+ * those timelines; with a client filter, the timelines shown are those
+ * where one of those clients had a job.
+ *
+ * JSON keys (stable; every time and duration in ns, integers):
+ *   file, first_ns, last_ns, span_ns, events,
+ *   lost {total, unknown, events {NAME: N}}, notes [TEXT],
+ *   totals {JOBS},
+ *   clients [{pid, comm, JOBS, oa OA}],
+ *   timelines [{driver, timeline, JOBS, oa OA}],
+ *   pairs [{pid, comm, driver, timeline, JOBS}],
+ *   frames [{crtc, vblanks, intervals, mean_interval_ns,
+ *            median_interval_ns, p99_interval_ns, max_interval_ns,
+ *            missed}],
+ *   oa {reports, deltas, lost, dropped_context_change, dropped_lost,
+ *       unknown_size, frequency_hz, total OA, unattributed OA,
+ *       no_timeline OA}
+ * where JOBS is jobs, unmatched, unsignaled, busy_ns, share_pct (a
+ * number with two decimals), latency_ns {count, mean, p50, p90, p99,
+ * max}, and OA is reports, gpu_time_ns, gpu_clock_ticks,
+ * avg_gpu_freq_mhz, a [a0..a35], b [b0..b7], c [c0..c7].
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+
+#include "options.h"
+
+#include "builtin.h"
+#include "gpu-trace.h"
+#include "report-device.h"
+#include "report-format.h"
+#include "report-model.h"
+#include "report-ranges.h"
+
+#define FEAT_HOSTNAME	3
+#define FEAT_OSRELEASE	4
+#define FEAT_ARCH	6
+#define FEAT_CPUDESC	8
+/* a0..a35: the A counters of gen8+ reports (45 on Haswell only). */
+#define OA_A_SHOWN	36
+
+enum sort_key { SORT_BUSY, SORT_JOBS, SORT_LATENCY, SORT_PID, SORT_COMM };
+
+/* A comma-separated option value, split. */
+struct name_list {
+	char *copy;
+	char **names;
+	size_t nr;
+};
+
+struct report {
+	const char *input;
+	const char *sort_str, *pid_str, *comm_str, *timeline_str, *format_str;
+	const char *device;
+	const char *range_str;
+	bool totals_only;		/* perf gpu stat's view */
+	int verbose;
+	enum sort_key sort;
+	enum report_format fmt;
+	struct name_list pids, comms, timelines;
+	bool human;			/* CSV numbers for a terminal */
+
+	struct gpu_trace *trace;
+	struct report_model m;
+	struct report_ranges ranges;
+	/* Rows shown, sorted. */
+	struct report_client **clients;
+	struct report_timeline **tls;
+	struct report_pair **pairs;
+	uint32_t nr_clients, nr_tls, nr_pairs;
+	FILE *out;
+};
+
+static int split_list(const char *s, struct name_list *l)
+{
+	char *tok, *save;
+
+	if (!s)
+		return 0;
+	l->copy = strdup(s);
+	l->names = calloc(strlen(s) / 2 + 2, sizeof(char *));
+	if (!l->copy || !l->names)
+		return -1;
+	for (tok = strtok_r(l->copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		l->names[l->nr++] = tok;
+	return 0;
+}
+
+static bool in_list(const struct name_list *l, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		if (!strcmp(l->names[i], s))
+			return true;
+	return false;
+}
+
+static int check_pids(const struct name_list *l)
+{
+	char *end;
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		strtol(l->names[i], &end, 10);
+		if (!*l->names[i] || *end) {
+			fprintf(stderr, "perf gpu report: --pid: '%s' is not a pid\n",
+				l->names[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static bool client_selected(const struct report *r, const struct report_client *c)
+{
+	char pid[16];
+
+	snprintf(pid, sizeof(pid), "%d", c->pid);
+	return (!r->pids.nr || in_list(&r->pids, pid)) &&
+	       (!r->comms.nr || in_list(&r->comms, c->comm));
+}
+
+/* A timeline by its name, or driver/name. */
+static bool timeline_selected(const struct report *r,
+			      const struct report_timeline *tl)
+{
+	char full[512];
+
+	if (!r->timelines.nr || in_list(&r->timelines, tl->name))
+		return true;
+	snprintf(full, sizeof(full), "%s/%s", tl->driver, tl->name);
+	return in_list(&r->timelines, full);
+}
+
+static bool pair_selected(const struct report *r, const struct report_pair *p)
+{
+	return client_selected(r, p->client) && timeline_selected(r, p->timeline);
+}
+
+/* Sorting: the key, then pid or timeline id for a stable order. */
+static enum sort_key sort_key;
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+static int cmp_jobs(const struct report_jobs *a, const struct report_jobs *b)
+{
+	switch (sort_key) {
+	case SORT_BUSY:
+		return cmp_u64_desc(a->busy_ns, b->busy_ns);
+	case SORT_JOBS:
+		return cmp_u64_desc(a->jobs, b->jobs);
+	case SORT_LATENCY:
+		return cmp_u64_desc(report_sketch_quantile(&a->latency, 990),
+				    report_sketch_quantile(&b->latency, 990));
+	default:
+		return 0;
+	}
+}
+
+static int cmp_client(const struct report_client *a, const struct report_client *b)
+{
+	int d = cmp_jobs(&a->jobs, &b->jobs);
+
+	if (!d && sort_key == SORT_COMM)
+		d = strcmp(a->comm, b->comm);
+	if (!d)
+		d = a->pid < b->pid ? -1 : a->pid > b->pid;
+	return d;
+}
+
+static int cmp_timeline(const struct report_timeline *a,
+			const struct report_timeline *b)
+{
+	int d = cmp_jobs(&a->jobs, &b->jobs);
+
+	/* By pid or comm: timelines have neither; by name then. */
+	if (!d && sort_key == SORT_COMM)
+		d = strcmp(a->driver, b->driver) ?: strcmp(a->name, b->name);
+	if (!d)
+		d = a->id < b->id ? -1 : a->id > b->id;
+	return d;
+}
+
+static int qcmp_client(const void *a, const void *b)
+{
+	return cmp_client(*(struct report_client *const *)a,
+			  *(struct report_client *const *)b);
+}
+
+static int qcmp_timeline(const void *a, const void *b)
+{
+	return cmp_timeline(*(struct report_timeline *const *)a,
+			    *(struct report_timeline *const *)b);
+}
+
+static int qcmp_pair(const void *a, const void *b)
+{
+	const struct report_pair *p = *(struct report_pair *const *)a;
+	const struct report_pair *q = *(struct report_pair *const *)b;
+	int d = cmp_jobs(&p->jobs, &q->jobs);
+
+	if (!d && (sort_key == SORT_PID || sort_key == SORT_COMM))
+		d = cmp_client(p->client, q->client);
+	if (!d)
+		d = cmp_timeline(p->timeline, q->timeline);
+	if (!d)
+		d = cmp_client(p->client, q->client);
+	return d;
+}
+
+static bool client_has_pair(const struct report *r, const struct report_client *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->m.nr_pairs; i++)
+		if (r->m.pairs[i]->client == c && pair_selected(r, r->m.pairs[i]))
+			return true;
+	return false;
+}
+
+static bool timeline_has_pair(const struct report *r,
+			      const struct report_timeline *tl)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->m.nr_pairs; i++)
+		if (r->m.pairs[i]->timeline == tl && pair_selected(r, r->m.pairs[i]))
+			return true;
+	return false;
+}
+
+static int select_rows(struct report *r)
+{
+	const struct report_model *m = &r->m;
+	bool client_filter = r->pids.nr || r->comms.nr;
+	uint32_t i;
+
+	r->clients = calloc(m->nr_clients + 1, sizeof(*r->clients));
+	r->tls = calloc(m->nr_timelines + 1, sizeof(*r->tls));
+	r->pairs = calloc(m->nr_pairs + 1, sizeof(*r->pairs));
+	if (!r->clients || !r->tls || !r->pairs)
+		return -1;
+	for (i = 0; i < m->nr_clients; i++)
+		if (client_selected(r, m->clients[i]) &&
+		    (!r->timelines.nr || client_has_pair(r, m->clients[i])))
+			r->clients[r->nr_clients++] = m->clients[i];
+	for (i = 0; i < m->nr_timelines; i++)
+		if (timeline_selected(r, m->timelines[i]) &&
+		    (!client_filter || timeline_has_pair(r, m->timelines[i])))
+			r->tls[r->nr_tls++] = m->timelines[i];
+	for (i = 0; i < m->nr_pairs; i++)
+		if (pair_selected(r, m->pairs[i]))
+			r->pairs[r->nr_pairs++] = m->pairs[i];
+	sort_key = r->sort;
+	qsort(r->clients, r->nr_clients, sizeof(*r->clients), qcmp_client);
+	qsort(r->tls, r->nr_tls, sizeof(*r->tls), qcmp_timeline);
+	qsort(r->pairs, r->nr_pairs, sizeof(*r->pairs), qcmp_pair);
+	return 0;
+}
+
+/* Share of the span in hundredths of a percent. */
+static uint64_t share_x100(const struct report *r, uint64_t busy)
+{
+	uint64_t span = report_model_span(&r->m);
+
+	if (!span)
+		return 0;
+	return (uint64_t)((unsigned __int128)busy * 10000 / span);
+}
+
+/* A number as report_csv_number() writes it for a terminal. */
+static const char *human(char *buf, size_t size, uint64_t v, enum report_unit u)
+{
+	FILE *f = fmemopen(buf, size, "w");
+
+	if (!f) {
+		snprintf(buf, size, "%llu", (unsigned long long)v);
+		return buf;
+	}
+	report_csv_number(f, v, u, 1);
+	fclose(f);
+	return buf;
+}
+
+static uint64_t lost_total(const struct report *r)
+{
+	uint64_t n = gpu_trace_lost_unknown(r->trace);
+	unsigned int i;
+
+	for (i = 0; i < gpu_trace_nr_events(r->trace); i++)
+		n = report_sat_add(n, gpu_trace_event(r->trace, i)->lost);
+	return n;
+}
+
+/* Text */
+
+/* Slot @n of a function's buffers hb[8][32]: one per number printed. */
+#define H(n, v, u) human(hb[n], sizeof(hb[0]), (v), (u))
+
+static void text_jobs(struct report *r, const struct report_jobs *j, bool unmatched)
+{
+	char hb[8][32];
+
+	fprintf(r->out, " %8llu", (unsigned long long)j->jobs);
+	if (unmatched)
+		fprintf(r->out, " %9llu", (unsigned long long)j->unmatched);
+	fprintf(r->out, " %10llu %11s %7s %10s %10s %10s %10s\n",
+		(unsigned long long)j->unsignaled,
+		H(0, j->busy_ns, UNIT_NS),
+		H(1, share_x100(r, j->busy_ns), UNIT_PERCENT_X100),
+		H(2, report_sketch_quantile(&j->latency, 500), UNIT_NS),
+		H(3, report_sketch_quantile(&j->latency, 900), UNIT_NS),
+		H(4, report_sketch_quantile(&j->latency, 990), UNIT_NS),
+		H(5, j->latency.max, UNIT_NS));
+}
+
+static const char jobs_head[] =
+	"     JOBS UNSIGNALED        BUSY   SHARE        P50        P90        P99        MAX\n";
+static const char jobs_head_unmatched[] =
+	"     JOBS UNMATCHED UNSIGNALED        BUSY   SHARE        P50        P90        P99        MAX\n";
+
+/* The width of the timeline column: the longest driver/name shown. */
+static int timeline_width(const struct report *r)
+{
+	int w = 16, n;
+	uint32_t i;
+
+	for (i = 0; i < r->m.nr_timelines; i++) {
+		n = strlen(r->m.timelines[i]->driver) + 1 + strlen(r->m.timelines[i]->name);
+		if (n > w)
+			w = n < 48 ? n : 48;
+	}
+	return w;
+}
+
+static void text_timeline_name(struct report *r, const struct report_timeline *tl,
+			       int width)
+{
+	char full[512];
+
+	snprintf(full, sizeof(full), "%s/%s", tl->driver, tl->name);
+	fprintf(r->out, "%-*s", width, full);
+}
+
+static void text_header(struct report *r)
+{
+	const struct report_model *m = &r->m;
+	char hb[8][32];
+	unsigned int i;
+	uint64_t lost = lost_total(r);
+
+	fprintf(r->out, "# perf gpu report: %s\n", r->input);
+	fprintf(r->out, "# span: %s, %llu events\n", H(0, report_model_span(m), UNIT_NS),
+		(unsigned long long)m->events);
+	fprintf(r->out, "# jobs: %llu signaled, %llu signals without their init, %llu never signaled\n",
+		(unsigned long long)m->total.jobs,
+		(unsigned long long)m->total.unmatched,
+		(unsigned long long)m->total.unsignaled);
+	if (!lost)
+		fprintf(r->out, "# lost: none\n");
+	for (i = 0; i < gpu_trace_nr_events(r->trace); i++) {
+		const struct gpu_trace_event_info *e = gpu_trace_event(r->trace, i);
+
+		if (e->lost)
+			fprintf(r->out, "# lost: %llu %s\n", (unsigned long long)e->lost,
+				e->name);
+	}
+	if (gpu_trace_lost_unknown(r->trace))
+		fprintf(r->out, "# lost: %llu of no known event\n",
+			(unsigned long long)gpu_trace_lost_unknown(r->trace));
+	for (i = 0; i < gpu_trace_nr_events(r->trace); i++) {
+		const struct gpu_trace_event_info *e = gpu_trace_event(r->trace, i);
+
+		if (e->note[0])
+			fprintf(r->out, "# note: %s: %s: not used\n", e->name, e->note);
+	}
+}
+
+static void text_clients(struct report *r)
+{
+	uint32_t i;
+
+	fprintf(r->out, "\nClients\n    PID COMM           %s", jobs_head);
+	for (i = 0; i < r->nr_clients; i++) {
+		fprintf(r->out, "%7d %-15s", r->clients[i]->pid, r->clients[i]->comm);
+		text_jobs(r, &r->clients[i]->jobs, false);
+	}
+	fprintf(r->out, "%7s %-15s", "", "total");
+	text_jobs(r, &r->m.total, false);
+}
+
+static void text_timelines(struct report *r)
+{
+	int w = timeline_width(r);
+	uint32_t i;
+
+	fprintf(r->out, "\nTimelines\n%-*s%s", w, "DRIVER/TIMELINE", jobs_head_unmatched);
+	for (i = 0; i < r->nr_tls; i++) {
+		text_timeline_name(r, r->tls[i], w);
+		text_jobs(r, &r->tls[i]->jobs, true);
+	}
+	fprintf(r->out, "%-*s", w, "total");
+	text_jobs(r, &r->m.total, true);
+}
+
+static void text_pairs(struct report *r)
+{
+	int w = timeline_width(r);
+	uint32_t i;
+
+	fprintf(r->out, "\nClients x timelines\n    PID COMM            %-*s%s", w,
+		"DRIVER/TIMELINE", jobs_head);
+	for (i = 0; i < r->nr_pairs; i++) {
+		fprintf(r->out, "%7d %-15s ", r->pairs[i]->client->pid,
+			r->pairs[i]->client->comm);
+		text_timeline_name(r, r->pairs[i]->timeline, w);
+		text_jobs(r, &r->pairs[i]->jobs, false);
+	}
+}
+
+static void text_frames(struct report *r)
+{
+	char hb[8][32];
+	uint32_t i;
+
+	fprintf(r->out, "\nFrames (vblank intervals)\n"
+		"   CRTC  VBLANKS       MEAN     MEDIAN        P99        MAX   MISSED\n");
+	if (!r->m.nr_crtcs)
+		fprintf(r->out, "   (no drm:drm_vblank_event)\n");
+	for (i = 0; i < r->m.nr_crtcs; i++) {
+		const struct report_crtc *c = &r->m.crtcs[i];
+
+		fprintf(r->out, "%7d %8llu %10s %10s %10s %10s %8llu\n", c->crtc,
+			(unsigned long long)c->vblanks,
+			H(0, report_sketch_mean(&c->interval), UNIT_NS),
+			H(1, c->median_ns, UNIT_NS),
+			H(2, report_sketch_quantile(&c->interval, 990), UNIT_NS),
+			H(3, c->interval.max, UNIT_NS), (unsigned long long)c->missed);
+	}
+}
+
+/* Counters that moved, as name=value: most of a metric set's are 0. */
+static void text_counters(struct report *r, const struct gpuprof_oa_deltas *d)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < OA_A_SHOWN; i++)
+		if (d->a[i])
+			n += fprintf(r->out, "%s a%u=%llu", n ? "" : "       ", i,
+				     (unsigned long long)d->a[i]);
+	for (i = 0; i < GPUPROF_OA_B_COUNTERS; i++)
+		if (d->b[i])
+			n += fprintf(r->out, "%s b%u=%llu", n ? "" : "       ", i,
+				     (unsigned long long)d->b[i]);
+	for (i = 0; i < GPUPROF_OA_C_COUNTERS; i++)
+		if (d->c[i])
+			n += fprintf(r->out, "%s c%u=%llu", n ? "" : "       ", i,
+				     (unsigned long long)d->c[i]);
+	if (n)
+		fputc('\n', r->out);
+}
+
+static void text_oa_row(struct report *r, const struct report_oa *o)
+{
+	char hb[8][32];
+
+	fprintf(r->out, " %8llu %11s %16llu %8llu\n", (unsigned long long)o->reports,
+		H(0, o->gpu_time_ns, UNIT_NS), (unsigned long long)o->d.gpu_ticks,
+		(unsigned long long)o->avg_gpu_freq_mhz);
+	text_counters(r, &o->d);
+}
+
+static const char oa_head[] = "  REPORTS    GPU_TIME  GPU_CLOCK_TICKS  AVG_MHZ\n";
+
+static void text_oa(struct report *r)
+{
+	const struct report_model *m = &r->m;
+	int w = timeline_width(r);
+	uint32_t i;
+
+	fprintf(r->out, "\nOA\n");
+	if (!m->oa_reports) {
+		fprintf(r->out, "   (no gpu_oa:oa_report)\n");
+		return;
+	}
+	fprintf(r->out, "# %llu reports, %llu deltas; dropped: %llu at a context change, %llu after lost reports; %llu of unknown size\n",
+		(unsigned long long)m->oa_reports, (unsigned long long)m->oa_deltas,
+		(unsigned long long)m->oa_switch_drops,
+		(unsigned long long)m->oa_lost_drops,
+		(unsigned long long)m->oa_no_layout);
+	if (m->oa_freq_hz)
+		fprintf(r->out, "# OA timestamp frequency %llu Hz, from the first and last report's timestamps and times\n",
+			(unsigned long long)m->oa_freq_hz);
+	else
+		fprintf(r->out, "# OA timestamp frequency unknown (fewer than two reports apart in time): no gpu_time\n");
+	fprintf(r->out, "\nOA per client\n    PID COMM           %s", oa_head);
+	for (i = 0; i < r->nr_clients; i++) {
+		fprintf(r->out, "%7d %-15s", r->clients[i]->pid, r->clients[i]->comm);
+		text_oa_row(r, &r->clients[i]->oa);
+	}
+	if (!r->pids.nr && !r->comms.nr) {
+		fprintf(r->out, "%7s %-15s", "-", "unattributed");
+		text_oa_row(r, &m->oa_unattributed);
+	}
+	fprintf(r->out, "\nOA per timeline\n%-*s%s", w, "DRIVER/TIMELINE", oa_head);
+	for (i = 0; i < r->nr_tls; i++) {
+		text_timeline_name(r, r->tls[i], w);
+		text_oa_row(r, &r->tls[i]->oa);
+	}
+	if (!r->timelines.nr) {
+		/* A bound client's reports while none of its jobs ran. */
+		fprintf(r->out, "%-*s", w, "(no job running)");
+		text_oa_row(r, &m->oa_no_timeline);
+	}
+}
+
+static void text_ranges(struct report *r)
+{
+	const struct report_ranges *rr = &r->ranges;
+	char hb[8][32];
+	uint32_t i;
+
+	if (!rr->nr && !rr->unmatched_ends && !rr->bad_marks && !rr->dropped)
+		return;
+	fprintf(r->out, "\nRanges\n%-24s %6s %11s %10s %10s %10s %11s %11s %8s\n",
+		"NAME", "COUNT", "ELAPSED", "MEAN", "MIN", "MAX", "GPU_TIME",
+		"GPU_BUSY", "REPORTS");
+	for (i = 0; i < rr->nr_sums; i++) {
+		const struct report_range_sum *sum = &rr->sums[i];
+
+		fprintf(r->out, "%-24.64s %6llu %11s %10s %10s %10s %11s %11s %8llu\n",
+			sum->name, (unsigned long long)sum->count,
+			H(0, sum->elapsed_ns, UNIT_NS),
+			H(1, sum->count ? sum->elapsed_ns / sum->count : 0, UNIT_NS),
+			H(2, sum->elapsed_min_ns, UNIT_NS),
+			H(3, sum->elapsed_max_ns, UNIT_NS),
+			H(4, sum->gpu_ns, UNIT_NS), H(5, sum->busy_ns, UNIT_NS),
+			(unsigned long long)sum->oa_reports);
+		if (sum->unclosed)
+			fprintf(r->out, "# %s: %llu begun and never ended\n", sum->name,
+				(unsigned long long)sum->unclosed);
+	}
+	if (rr->unmatched_ends || rr->bad_marks || rr->dropped || rr->long_names)
+		fprintf(r->out, "# marks: %llu ends without a begin, %llu neither begin nor end, %llu ranges over %u not kept, %llu names cut to %u bytes\n",
+			(unsigned long long)rr->unmatched_ends,
+			(unsigned long long)rr->bad_marks,
+			(unsigned long long)rr->dropped, REPORT_RANGES_MAX,
+			(unsigned long long)rr->long_names, REPORT_RANGE_NAME_MAX - 1);
+}
+
+static void print_text(struct report *r)
+{
+	text_header(r);
+	if (r->totals_only) {
+		/* perf gpu stat: what the command did, in one screen. */
+		text_clients(r);
+		text_ranges(r);
+		return;
+	}
+	text_clients(r);
+	text_timelines(r);
+	text_pairs(r);
+	text_frames(r);
+	text_oa(r);
+	text_ranges(r);
+}
+
+/* CSV */
+
+static void csv_num(struct report *r, uint64_t v, enum report_unit u)
+{
+	putc(',', r->out);
+	report_csv_number(r->out, v, u, r->human);
+}
+
+static void csv_header(struct report *r)
+{
+	const char *host = gpu_trace_header_string(r->trace, FEAT_HOSTNAME);
+	const char *rel = gpu_trace_header_string(r->trace, FEAT_OSRELEASE);
+	const char *arch = gpu_trace_header_string(r->trace, FEAT_ARCH);
+	const char *cpu = gpu_trace_header_string(r->trace, FEAT_CPUDESC);
+	const struct report_model *m = &r->m;
+	uint32_t i, j;
+
+	/* What the recording says of its machine, not this one's. */
+	if (host || rel || arch)
+		fprintf(r->out, "# system: Linux%s%s%s%s%s%s\n", host ? " " : "",
+			host ?: "", rel ? " " : "", rel ?: "", arch ? " " : "", arch ?: "");
+	if (cpu)
+		fprintf(r->out, "# CPU: %s\n", cpu);
+	fprintf(r->out, "# GPU:");
+	if (!m->nr_timelines)
+		fprintf(r->out, " none seen");
+	for (i = 0; i < m->nr_timelines; i++) {
+		const struct report_timeline *tl = m->timelines[i];
+
+		/* Drivers in order of first sight, each with its timelines. */
+		for (j = 0; j < i && strcmp(m->timelines[j]->driver, tl->driver); j++)
+			;
+		if (j < i)
+			continue;
+		fprintf(r->out, "%s %s (", i ? ";" : "", tl->driver);
+		for (j = i; j < m->nr_timelines; j++)
+			if (!strcmp(m->timelines[j]->driver, tl->driver))
+				fprintf(r->out, "%s%s", j == i ? "" : ", ",
+					m->timelines[j]->name);
+		fprintf(r->out, ")");
+	}
+	fprintf(r->out, "\n");
+	if (m->oa_reports && m->oa_freq_hz)
+		fprintf(r->out, "# OA: %llu reports, timestamp frequency %llu Hz\n",
+			(unsigned long long)m->oa_reports,
+			(unsigned long long)m->oa_freq_hz);
+	else if (m->oa_reports)
+		fprintf(r->out, "# OA: %llu reports, timestamp frequency unknown\n",
+			(unsigned long long)m->oa_reports);
+	else
+		fprintf(r->out, "# OA: none\n");
+	fprintf(r->out, "# recording: %s, span %llu ns, %llu events, %llu lost\n",
+		r->input, (unsigned long long)report_model_span(m),
+		(unsigned long long)m->events, (unsigned long long)lost_total(r));
+}
+
+static void print_csv(struct report *r)
+{
+	uint32_t i;
+
+	csv_header(r);
+	fprintf(r->out, "pid,comm,driver,timeline,jobs,unsignaled,busy_ns,share_pct,"
+		"latency_p50_ns,latency_p90_ns,latency_p99_ns,latency_max_ns\n");
+	for (i = 0; i < r->nr_pairs; i++) {
+		const struct report_pair *p = r->pairs[i];
+		const struct report_jobs *j = &p->jobs;
+
+		fprintf(r->out, "%d,", p->client->pid);
+		report_csv_field(r->out, p->client->comm);
+		putc(',', r->out);
+		report_csv_field(r->out, p->timeline->driver);
+		putc(',', r->out);
+		report_csv_field(r->out, p->timeline->name);
+		csv_num(r, j->jobs, UNIT_NONE);
+		csv_num(r, j->unsignaled, UNIT_NONE);
+		csv_num(r, j->busy_ns, UNIT_NS);
+		csv_num(r, share_x100(r, j->busy_ns), UNIT_PERCENT_X100);
+		csv_num(r, report_sketch_quantile(&j->latency, 500), UNIT_NS);
+		csv_num(r, report_sketch_quantile(&j->latency, 900), UNIT_NS);
+		csv_num(r, report_sketch_quantile(&j->latency, 990), UNIT_NS);
+		csv_num(r, j->latency.max, UNIT_NS);
+		putc('\n', r->out);
+	}
+}
+
+/* JSON */
+
+static void json_key(struct report *r, const char *key)
+{
+	report_json_string(r->out, key);
+	fputs(": ", r->out);
+}
+
+static void json_u64(struct report *r, const char *key, uint64_t v, bool comma)
+{
+	json_key(r, key);
+	fprintf(r->out, "%llu%s", (unsigned long long)v, comma ? ", " : "");
+}
+
+static void json_jobs(struct report *r, const struct report_jobs *j)
+{
+	const struct report_sketch *l = &j->latency;
+	uint64_t share = share_x100(r, j->busy_ns);
+
+	json_u64(r, "jobs", j->jobs, true);
+	json_u64(r, "unmatched", j->unmatched, true);
+	json_u64(r, "unsignaled", j->unsignaled, true);
+	json_u64(r, "busy_ns", j->busy_ns, true);
+	json_key(r, "share_pct");
+	fprintf(r->out, "%llu.%02llu, ", (unsigned long long)(share / 100),
+		(unsigned long long)(share % 100));
+	json_key(r, "latency_ns");
+	fputc('{', r->out);
+	json_u64(r, "count", l->count, true);
+	json_u64(r, "mean", report_sketch_mean(l), true);
+	json_u64(r, "p50", report_sketch_quantile(l, 500), true);
+	json_u64(r, "p90", report_sketch_quantile(l, 900), true);
+	json_u64(r, "p99", report_sketch_quantile(l, 990), true);
+	json_u64(r, "max", l->max, false);
+	fputc('}', r->out);
+}
+
+static void json_array(struct report *r, const char *key, const __u64 *v,
+		       unsigned int n)
+{
+	unsigned int i;
+
+	json_key(r, key);
+	fputc('[', r->out);
+	for (i = 0; i < n; i++)
+		fprintf(r->out, "%s%llu", i ? ", " : "", (unsigned long long)v[i]);
+	fputc(']', r->out);
+}
+
+static void json_oa(struct report *r, const char *key, const struct report_oa *o)
+{
+	json_key(r, key);
+	fputc('{', r->out);
+	json_u64(r, "reports", o->reports, true);
+	json_u64(r, "gpu_time_ns", o->gpu_time_ns, true);
+	json_u64(r, "gpu_clock_ticks", o->d.gpu_ticks, true);
+	json_u64(r, "avg_gpu_freq_mhz", o->avg_gpu_freq_mhz, true);
+	json_array(r, "a", o->d.a, OA_A_SHOWN);
+	fputs(", ", r->out);
+	json_array(r, "b", o->d.b, GPUPROF_OA_B_COUNTERS);
+	fputs(", ", r->out);
+	json_array(r, "c", o->d.c, GPUPROF_OA_C_COUNTERS);
+	fputc('}', r->out);
+}
+
+static void json_client_id(struct report *r, const struct report_client *c)
+{
+	json_key(r, "pid");
+	fprintf(r->out, "%d, ", c->pid);
+	json_key(r, "comm");
+	report_json_string(r->out, c->comm);
+	fputs(", ", r->out);
+}
+
+static void json_timeline_id(struct report *r, const struct report_timeline *tl)
+{
+	json_key(r, "driver");
+	report_json_string(r->out, tl->driver);
+	fputs(", ", r->out);
+	json_key(r, "timeline");
+	report_json_string(r->out, tl->name);
+	fputs(", ", r->out);
+}
+
+static void json_header(struct report *r)
+{
+	const struct report_model *m = &r->m;
+	unsigned int i, n = 0;
+
+	json_key(r, "file");
+	report_json_string(r->out, r->input);
+	fputs(",\n ", r->out);
+	json_u64(r, "first_ns", m->events ? m->first_time : 0, true);
+	json_u64(r, "last_ns", m->events ? m->last_time : 0, true);
+	json_u64(r, "span_ns", report_model_span(m), true);
+	json_u64(r, "events", m->events, false);
+	fputs(",\n ", r->out);
+	json_key(r, "lost");
+	fputc('{', r->out);
+	json_u64(r, "total", lost_total(r), true);
+	json_u64(r, "unknown", gpu_trace_lost_unknown(r->trace), true);
+	json_key(r, "events");
+	fputc('{', r->out);
+	for (i = 0; i < gpu_trace_nr_events(r->trace); i++) {
+		const struct gpu_trace_event_info *e = gpu_trace_event(r->trace, i);
+
+		if (!e->lost)
+			continue;
+		if (n++)
+			fputs(", ", r->out);
+		json_u64(r, e->name, e->lost, false);
+	}
+	fputs("}},\n ", r->out);
+	json_key(r, "notes");
+	fputc('[', r->out);
+	for (i = 0, n = 0; i < gpu_trace_nr_events(r->trace); i++) {
+		const struct gpu_trace_event_info *e = gpu_trace_event(r->trace, i);
+		char note[256];
+
+		if (!e->note[0])
+			continue;
+		snprintf(note, sizeof(note), "%s: %s: not used", e->name, e->note);
+		if (n++)
+			fputs(", ", r->out);
+		report_json_string(r->out, note);
+	}
+	fputs("],\n ", r->out);
+	json_key(r, "totals");
+	fputc('{', r->out);
+	json_jobs(r, &m->total);
+	fputs("}", r->out);
+}
+
+static void json_entities(struct report *r)
+{
+	uint32_t i;
+
+	fputs(",\n ", r->out);
+	json_key(r, "clients");
+	fputc('[', r->out);
+	for (i = 0; i < r->nr_clients; i++) {
+		fprintf(r->out, "%s\n  {", i ? "," : "");
+		json_client_id(r, r->clients[i]);
+		json_jobs(r, &r->clients[i]->jobs);
+		fputs(", ", r->out);
+		json_oa(r, "oa", &r->clients[i]->oa);
+		fputc('}', r->out);
+	}
+	fputs("],\n ", r->out);
+	json_key(r, "timelines");
+	fputc('[', r->out);
+	for (i = 0; i < r->nr_tls; i++) {
+		fprintf(r->out, "%s\n  {", i ? "," : "");
+		json_timeline_id(r, r->tls[i]);
+		json_jobs(r, &r->tls[i]->jobs);
+		fputs(", ", r->out);
+		json_oa(r, "oa", &r->tls[i]->oa);
+		fputc('}', r->out);
+	}
+	fputs("],\n ", r->out);
+	json_key(r, "pairs");
+	fputc('[', r->out);
+	for (i = 0; i < r->nr_pairs; i++) {
+		fprintf(r->out, "%s\n  {", i ? "," : "");
+		json_client_id(r, r->pairs[i]->client);
+		json_timeline_id(r, r->pairs[i]->timeline);
+		json_jobs(r, &r->pairs[i]->jobs);
+		fputc('}', r->out);
+	}
+	fputs("]", r->out);
+}
+
+static void json_tail(struct report *r)
+{
+	const struct report_model *m = &r->m;
+	uint64_t oa_lost = 0;
+	uint32_t i;
+
+	for (i = 0; i < gpu_trace_nr_events(r->trace); i++)
+		if (gpu_trace_event(r->trace, i)->kind == GPU_EV_OA_REPORT)
+			oa_lost = report_sat_add(oa_lost, gpu_trace_event(r->trace, i)->lost);
+	fputs(",\n ", r->out);
+	json_key(r, "frames");
+	fputc('[', r->out);
+	for (i = 0; i < m->nr_crtcs; i++) {
+		const struct report_crtc *c = &m->crtcs[i];
+
+		fprintf(r->out, "%s\n  {", i ? "," : "");
+		json_key(r, "crtc");
+		fprintf(r->out, "%d, ", c->crtc);
+		json_u64(r, "vblanks", c->vblanks, true);
+		json_u64(r, "intervals", c->interval.count, true);
+		json_u64(r, "mean_interval_ns", report_sketch_mean(&c->interval), true);
+		json_u64(r, "median_interval_ns", c->median_ns, true);
+		json_u64(r, "p99_interval_ns", report_sketch_quantile(&c->interval, 990), true);
+		json_u64(r, "max_interval_ns", c->interval.max, true);
+		json_u64(r, "missed", c->missed, false);
+		fputc('}', r->out);
+	}
+	fputs("],\n ", r->out);
+	json_key(r, "oa");
+	fputc('{', r->out);
+	json_u64(r, "reports", m->oa_reports, true);
+	json_u64(r, "deltas", m->oa_deltas, true);
+	json_u64(r, "lost", oa_lost, true);
+	json_u64(r, "dropped_context_change", m->oa_switch_drops, true);
+	json_u64(r, "dropped_lost", m->oa_lost_drops, true);
+	json_u64(r, "unknown_size", m->oa_no_layout, true);
+	json_u64(r, "frequency_hz", m->oa_freq_hz, true);
+	{
+		struct report_oa all = { .reports = m->oa_reports, .d = m->oa_all };
+
+		all.gpu_time_ns = report_model_oa_ns(m, all.d.timestamp);
+		all.avg_gpu_freq_mhz = all.gpu_time_ns ?
+			(uint64_t)((unsigned __int128)all.d.gpu_ticks * 1000 / all.gpu_time_ns) : 0;
+		json_oa(r, "total", &all);
+	}
+	fputs(", ", r->out);
+	json_oa(r, "unattributed", &m->oa_unattributed);
+	fputs(", ", r->out);
+	json_oa(r, "no_timeline", &m->oa_no_timeline);
+	fputs("}", r->out);
+}
+
+static void json_range_oa(struct report *r, uint64_t reports,
+			  const struct gpuprof_oa_deltas *d)
+{
+	struct report_oa o = { .reports = reports, .d = *d };
+
+	o.gpu_time_ns = report_model_oa_ns(&r->m, d->timestamp);
+	o.avg_gpu_freq_mhz = o.gpu_time_ns ?
+		(uint64_t)((unsigned __int128)d->gpu_ticks * 1000 / o.gpu_time_ns) : 0;
+	json_oa(r, "oa", &o);
+}
+
+static void json_ranges(struct report *r)
+{
+	const struct report_ranges *rr = &r->ranges;
+	uint32_t i, k;
+
+	fputs(",\n ", r->out);
+	json_key(r, "marks");
+	fputc('{', r->out);
+	json_u64(r, "ranges", rr->nr, true);
+	json_u64(r, "dropped", rr->dropped, true);
+	json_u64(r, "unmatched_ends", rr->unmatched_ends, true);
+	json_u64(r, "bad", rr->bad_marks, true);
+	json_u64(r, "names_cut", rr->long_names, false);
+	fputs("},\n ", r->out);
+	json_key(r, "ranges");
+	fputc('[', r->out);
+	for (i = 0; i < rr->nr_sums; i++) {
+		const struct report_range_sum *sum = &rr->sums[i];
+
+		fprintf(r->out, "%s\n  {", i ? "," : "");
+		json_key(r, "name");
+		report_json_string(r->out, sum->name);
+		fputs(", ", r->out);
+		json_u64(r, "count", sum->count, true);
+		json_u64(r, "unclosed", sum->unclosed, true);
+		json_u64(r, "elapsed_ns", sum->elapsed_ns, true);
+		json_u64(r, "elapsed_min_ns", sum->elapsed_min_ns, true);
+		json_u64(r, "elapsed_max_ns", sum->elapsed_max_ns, true);
+		json_u64(r, "gpu_ns", sum->gpu_ns, true);
+		json_u64(r, "busy_ns", sum->busy_ns, true);
+		json_range_oa(r, sum->oa_reports, &sum->oa);
+		fputc('}', r->out);
+	}
+	fputs("],\n ", r->out);
+	/* Each range as marked, in the order of their begin. */
+	json_key(r, "range_instances");
+	fputc('[', r->out);
+	for (k = 0; k < rr->nr; k++) {
+		const struct report_range *x = &rr->r[k];
+
+		fprintf(r->out, "%s\n  {", k ? "," : "");
+		json_key(r, "name");
+		report_json_string(r->out, x->name);
+		fprintf(r->out, ", \"pid\": %d, ", x->pid);
+		json_u64(r, "begin_ns", x->begin, true);
+		json_u64(r, "end_ns", x->closed ? x->end : 0, true);
+		json_u64(r, "elapsed_ns", x->closed ? x->end - x->begin : 0, true);
+		json_u64(r, "gpu_ns", report_range_gpu_ns(x, &r->m), true);
+		json_u64(r, "busy_ns", x->busy_ns, true);
+		json_u64(r, "oa_reports", x->oa_reports, true);
+		json_u64(r, "gpu_clock_ticks", x->oa.gpu_ticks, false);
+		fputc('}', r->out);
+	}
+	fputs("]", r->out);
+}
+
+static void print_json(struct report *r)
+{
+	fputs("{", r->out);
+	json_header(r);
+	json_entities(r);
+	json_tail(r);
+	json_ranges(r);
+	fputs("\n}\n", r->out);
+}
+
+static int parse_sort(struct report *r)
+{
+	static const struct { const char *name; enum sort_key key; } keys[] = {
+		{ "busy", SORT_BUSY }, { "jobs", SORT_JOBS },
+		{ "latency", SORT_LATENCY }, { "pid", SORT_PID },
+		{ "comm", SORT_COMM },
+	};
+	size_t i;
+
+	if (!r->sort_str) {
+		r->sort = SORT_BUSY;
+		return 0;
+	}
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (!strcmp(r->sort_str, keys[i].name)) {
+			r->sort = keys[i].key;
+			return 0;
+		}
+	}
+	fprintf(stderr, "perf gpu report: unknown sort key '%s' (busy,jobs,latency,pid,comm)\n",
+		r->sort_str);
+	return -1;
+}
+
+static int run(struct report *r)
+{
+	int ret;
+
+	struct report_hooks hooks;
+
+	report_ranges_hooks(&r->ranges, &hooks);
+	r->trace = gpu_trace_open(r->input);
+	if (!r->trace || report_model_init(&r->m, &hooks)) {
+		fprintf(stderr, "perf gpu report: out of memory\n");
+		return -1;
+	}
+	ret = report_model_read(&r->m, r->trace);
+	if (ret == -1) {
+		fprintf(stderr, "perf gpu report: %s: %s\n", r->input,
+			gpu_trace_error(r->trace));
+		return -1;
+	}
+	if (ret || report_model_finish(&r->m) ||
+	    report_ranges_finish(&r->ranges, &r->m) || select_rows(r)) {
+		fprintf(stderr, "perf gpu report: out of memory\n");
+		return -1;
+	}
+	r->out = stdout;
+	switch (r->fmt) {
+	case REPORT_TEXT:
+		print_text(r);
+		break;
+	case REPORT_CSV:
+		print_csv(r);
+		break;
+	case REPORT_JSON:
+		print_json(r);
+		break;
+	}
+	if (r->verbose)
+		fprintf(stderr, "perf gpu report: %llu events, %llu jobs in flight at the end\n",
+			(unsigned long long)r->m.events,
+			(unsigned long long)r->m.jobs_in_flight);
+	return fflush(stdout) ? -1 : 0;
+}
+
+static void cleanup(struct report *r)
+{
+	report_model_free(&r->m);
+	report_ranges_free(&r->ranges);
+	gpu_trace_close(r->trace);
+	free(r->clients);
+	free(r->tls);
+	free(r->pairs);
+	free(r->pids.copy);
+	free(r->pids.names);
+	free(r->comms.copy);
+	free(r->comms.names);
+	free(r->timelines.copy);
+	free(r->timelines.names);
+}
+
+int cmd_report(int argc, const char **argv)
+{
+	struct report r = { .input = "perf.data" };
+	const struct option options[] = {
+		OPT_STRING('i', "input", &r.input, "file", "input file name"),
+		OPT_STRING('s', "sort", &r.sort_str, "key",
+			   "sort by busy (default), jobs, latency (p99), pid or comm"),
+		OPT_STRING(0, "pid", &r.pid_str, "pid[,pid...]", "only these processes"),
+		OPT_STRING(0, "comm", &r.comm_str, "comm[,comm...]", "only these process names"),
+		OPT_STRING(0, "timeline", &r.timeline_str, "name[,name...]",
+			   "only these timelines (name or driver/name)"),
+		OPT_STRING(0, "format", &r.format_str, "text|csv|json", "output format"),
+		OPT_STRING(0, "range", &r.range_str, "sys:ev1,sys:ev2[;...]",
+			   "ranges from each ev1 to the next ev2 of a process"),
+		OPT_BOOLEAN(0, "totals", &r.totals_only,
+			    "text: only the header, clients and ranges (perf gpu stat)"),
+		OPT_STRING_OPTARG(0, "device", &r.device, "dir",
+				  "report the gpuprof device's histograms instead",
+				  REPORT_DEVICE_ROOT),
+		OPT_INCR('v', "verbose", &r.verbose, "be more verbose"),
+		OPT_END()
+	};
+	const char *const usage[] = { "perf gpu report [<options>]", NULL };
+	int ret = 1;
+
+	argc = parse_options(argc, argv, options, usage, 0);
+	if (argc)
+		usage_with_options(usage, options);
+	if (report_format_parse(r.format_str, &r.fmt)) {
+		fprintf(stderr, "perf gpu report: unknown format '%s' (text,csv,json)\n",
+			r.format_str);
+		return 1;
+	}
+	if (r.device)
+		return report_device(r.device, r.fmt, stdout) ? 1 : 0;
+	if (report_ranges_init(&r.ranges, r.range_str) ||
+	    parse_sort(&r) || split_list(r.pid_str, &r.pids) ||
+	    split_list(r.comm_str, &r.comms) ||
+	    split_list(r.timeline_str, &r.timelines) || check_pids(&r.pids))
+		goto out;
+	r.human = isatty(STDOUT_FILENO);
+	tep_set_loglevel(r.verbose ? TEP_LOG_WARNING : TEP_LOG_NONE);
+	ret = run(&r) ? 1 : 0;
+out:
+	cleanup(&r);
+	return ret;
+}

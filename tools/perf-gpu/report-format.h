@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The output formats of perf gpu report, stat and report --device:
+ * text for a terminal, CSV (gputop's convention: a header of system, CPU,
+ * GPU and OA information as "# key: value" lines, then one row per
+ * object), JSON (one document, stable keys, Documentation/perf-gpu.rst).
+ * Here are the pieces every writer needs: the --format parser and the
+ * quoting rules of CSV and JSON.
+ */
+#ifndef PERF_GPU_REPORT_FORMAT_H
+#define PERF_GPU_REPORT_FORMAT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum report_format {
+	REPORT_TEXT,
+	REPORT_CSV,
+	REPORT_JSON,
+};
+
+/* 0 with *@fmt set for "text", "csv" or "json"; -1 for anything else. */
+int report_format_parse(const char *s, enum report_format *fmt);
+
+/* @s as a JSON string, quotes included; bytes < 0x20 escaped as \u00XX. */
+void report_json_string(FILE *out, const char *s);
+
+/* @s as one CSV field: quoted (with "" for ") only when it needs to be. */
+void report_csv_field(FILE *out, const char *s);
+
+/*
+ * @v as CSV wants it: a plain number in a file, with a unit scaled for
+ * reading (ns -> "1.25 ms", bytes -> "4.0 MiB") when @human is set,
+ * which callers do when stdout is a terminal (gputop's rule).
+ */
+enum report_unit { UNIT_NONE, UNIT_NS, UNIT_BYTES, UNIT_PERCENT_X100 };
+void report_csv_number(FILE *out, uint64_t v, enum report_unit unit, int human);
+
+#endif
