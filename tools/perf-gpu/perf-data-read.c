@@ -270,7 +270,7 @@ void pdr_close(struct pdr_file *f)
  * Give the pages of the data section before @pos back, a window at a
  * time; the record at @pos (which callers are still reading) stays.
  */
-#define PDR_DROP_WINDOW		(64ull << 20)
+#define PDR_DROP_WINDOW		(16ull << 20)
 
 static void drop_behind(struct pdr_file *f, uint64_t pos)
 {
