@@ -31,6 +31,8 @@ echo "# host:"
 "$sel/out/bench/oa_decode_bench" "$rec"
 # perf gpu report on a synthetic 10 M-event recording, against perf report.
 "$sel/out/bench/report_bench" "$repo/tools/perf-gpu/out/perf-gpu"
+# perf gpu top's fdinfo scan on a fake proc root of 2000 processes.
+"$sel/out/bench/top_scan_bench"
 
 # The benchmarks that need the module share one more boot.
 echo "# in the VM:"

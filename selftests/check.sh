@@ -32,6 +32,8 @@ make -s -C "$sel" || build_failed
 # Tests run the sanitizer build of the tools; the VM runner passes GPUPROF_*
 # variables on to the guest.
 export GPUPROF_PERF_GPU=$repo/tools/perf-gpu/out/asan/perf-gpu
+# Unpacked by setup.sh (the perf gpu top test checks its metrics with it).
+export GPUPROF_PROMTOOL=${GPUPROF_CACHE:-$repo/.deps}/promtool/usr/bin/promtool
 
 # Host unit tests, and the kernel coding style as one more test.
 {

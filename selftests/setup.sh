@@ -20,7 +20,7 @@ packages="
 	linux-headers-amd64 linux-image-amd64 linux-source-$srcver kmod
 	qemu-system-x86 busybox-static cpio xz-utils zstd
 	libtraceevent-dev libdrm-dev linux-perf intel-gpu-tools
-	chromium zlib1g-dev
+	chromium zlib1g-dev tmux
 "
 
 log() { echo "setup: $*" >&2; }
@@ -153,8 +153,32 @@ install_second_kernel() {
 		--no-install-recommends "linux-image-$v" "linux-headers-$v" pahole
 }
 
+# promtool, the Prometheus project's checker of the metrics format, for
+# the OpenMetrics test of perf gpu top: Debian ships it in the prometheus
+# package, which would also install and start a server; so the package is
+# only downloaded and unpacked into the cache, not installed.
+install_promtool() {
+	local dst=$cache/promtool tmp
+	[ -x "$dst/usr/bin/promtool" ] && return 0
+	[ "$(id -u)" = 0 ] || return 0
+	log "unpacking promtool from Debian's prometheus package into $dst"
+	apt_update
+	tmp=$(mktemp -d)
+	chmod 755 "$tmp"	# apt's download user writes there
+	if (cd "$tmp" && apt-get download -q prometheus >/dev/null) &&
+	   dpkg-deb -x "$tmp"/prometheus_*.deb "$tmp/x" &&
+	   [ -x "$tmp/x/usr/bin/promtool" ]; then
+		mkdir -p "$dst/usr/bin"
+		mv "$tmp/x/usr/bin/promtool" "$dst/usr/bin/promtool"
+	else
+		log "could not unpack promtool; its test will skip"
+	fi
+	rm -rf "$tmp"
+}
+
 install_packages
 install_second_kernel
+install_promtool
 extract_source
 build_libs
 install_harness

@@ -102,6 +102,21 @@ static int tally(FIXTURE_DATA(rec) *self)
 	return 0;
 }
 
+/* The processes of a tally as "comm/pid: init/signaled ...", for logs. */
+static const char *who_list(const struct tally *t)
+{
+	static char buf[2048];
+	size_t len = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < t->nr && len < sizeof(buf) - 80; i++)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s/%d: %ld/%ld ",
+				t->who[i].comm, t->who[i].pid, t->who[i].init,
+				t->who[i].signaled);
+	return buf;
+}
+
 /* The tally entry of @comm, or NULL. */
 static int find_comm(const struct tally *t, const char *comm)
 {
@@ -241,8 +256,8 @@ TEST_F(rec, system_wide_sees_every_process)
 	ASSERT_EQ(0, tally(self)) TH_LOG("%s", self->out);
 	ia = find_comm(&self->t, "gpuworkA");
 	ib = find_comm(&self->t, "gpuworkB");
-	ASSERT_LE(0, ia);
-	ASSERT_LE(0, ib);
+	ASSERT_LE(0, ia) TH_LOG("%s", who_list(&self->t));
+	ASSERT_LE(0, ib) TH_LOG("%s", who_list(&self->t));
 	EXPECT_EQ(20, self->t.who[ia].signaled);
 	EXPECT_EQ(20, self->t.who[ia].init);
 	EXPECT_EQ(30, self->t.who[ib].signaled);

@@ -219,4 +219,291 @@ TEST(same_client)
 	EXPECT_FALSE(drm_fdinfo_same_client(&y, &y));
 }
 
+/*
+ * amdgpu as 6.1 prints it (amdgpu_fdinfo.c): pasid first, memory in KiB,
+ * and a stray space between the colon and the tab of gtt and cpu.
+ */
+TEST(amdgpu_61)
+{
+	struct drm_fdinfo *fi = parse(
+		"pos:\t0\nflags:\t02100002\nmnt_id:\t24\nino:\t977\n"
+		"pasid:\t32771\n"
+		"drm-driver:\tamdgpu\n"
+		"drm-pdev:\t0000:0b:00.0\n"
+		"drm-client-id:\t301\n"
+		"drm-memory-vram:\t52224 KiB\n"
+		"drm-memory-gtt: \t6144 KiB\n"
+		"drm-memory-cpu: \t0 KiB\n"
+		"drm-engine-gfx:\t9876543210 ns\n"
+		"drm-engine-dma:\t1200 ns\n"
+		"drm-engine-dec:\t5 ns\n");
+	const struct drm_fdinfo_region *r;
+
+	EXPECT_STREQ("amdgpu", fi->driver);
+	EXPECT_STREQ("0000:0b:00.0", fi->pdev);
+	EXPECT_EQ(301, fi->client_id);
+	EXPECT_EQ(0, fi->malformed);
+	EXPECT_EQ(0, fi->unknown);
+	ASSERT_EQ(3, fi->nr_regions);
+	r = drm_fdinfo_region(fi, "gtt");
+	ASSERT_NE(NULL, r);
+	EXPECT_TRUE(r->has[DRM_MEM_LEGACY]);
+	EXPECT_EQ(6144ull * 1024, r->bytes[DRM_MEM_LEGACY]);
+	r = drm_fdinfo_region(fi, "cpu");
+	ASSERT_NE(NULL, r);
+	EXPECT_TRUE(r->has[DRM_MEM_LEGACY]);
+	EXPECT_EQ(0, r->bytes[DRM_MEM_LEGACY]);
+	EXPECT_EQ(52224ull * 1024, drm_fdinfo_region(fi, "vram")->bytes[DRM_MEM_LEGACY]);
+	ASSERT_EQ(3, fi->nr_engines);
+	EXPECT_EQ(9876543210ull, drm_fdinfo_engine(fi, "gfx")->busy_ns);
+	/* pasid is amdgpu's but not "amdgpu-" prefixed: not kept. */
+	EXPECT_EQ(NULL, strstr(fi->stats, "pasid"));
+	EXPECT_NE(NULL, strstr(fi->stats, "drm-memory-gtt=6144 KiB"));
+}
+
+/*
+ * xe (xe_drm_client.c): memory per region with all the newer kinds,
+ * busy cycles per engine class against the GPU timestamp, capacity for
+ * classes of several instances.
+ */
+TEST(xe_cycles_total)
+{
+	struct drm_fdinfo *fi = parse(
+		"pos:\t0\nflags:\t0100002\nmnt_id:\t26\nino:\t688\n"
+		"drm-driver:\txe\n"
+		"drm-client-id:\t19\n"
+		"drm-pdev:\t0000:03:00.0\n"
+		"drm-total-system:\t0\n"
+		"drm-shared-system:\t0\n"
+		"drm-active-system:\t0\n"
+		"drm-resident-system:\t0\n"
+		"drm-purgeable-system:\t0\n"
+		"drm-total-gtt:\t256 KiB\n"
+		"drm-resident-gtt:\t256 KiB\n"
+		"drm-total-vram0:\t40960 KiB\n"
+		"drm-shared-vram0:\t8 MiB\n"
+		"drm-resident-vram0:\t40960 KiB\n"
+		"drm-cycles-rcs:\t31415926\n"
+		"drm-total-cycles-rcs:\t8000000000\n"
+		"drm-cycles-bcs:\t0\n"
+		"drm-total-cycles-bcs:\t8000000000\n"
+		"drm-cycles-ccs:\t77\n"
+		"drm-total-cycles-ccs:\t8000000000\n"
+		"drm-engine-capacity-ccs:\t4\n");
+	const struct drm_fdinfo_engine *e;
+	const struct drm_fdinfo_region *r;
+
+	EXPECT_EQ(0, fi->malformed);
+	EXPECT_EQ(0, fi->unknown);
+	EXPECT_EQ(19, fi->client_id);
+	ASSERT_EQ(3, fi->nr_engines);
+	e = drm_fdinfo_engine(fi, "rcs");
+	ASSERT_NE(NULL, e);
+	EXPECT_FALSE(e->has_busy);
+	EXPECT_TRUE(e->has_cycles);
+	EXPECT_TRUE(e->has_total_cycles);
+	EXPECT_EQ(31415926, e->cycles);
+	EXPECT_EQ(8000000000ull, e->total_cycles);
+	EXPECT_EQ(1, e->capacity);
+	EXPECT_EQ(4, drm_fdinfo_engine(fi, "ccs")->capacity);
+	/* drm-total-cycles- made no region "cycles-rcs". */
+	ASSERT_EQ(3, fi->nr_regions);
+	r = drm_fdinfo_region(fi, "vram0");
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(40960ull << 10, r->bytes[DRM_MEM_TOTAL]);
+	EXPECT_EQ(8ull << 20, r->bytes[DRM_MEM_SHARED]);
+	EXPECT_EQ(40960ull << 10, r->bytes[DRM_MEM_RESIDENT]);
+	EXPECT_FALSE(r->has[DRM_MEM_ACTIVE]);
+	r = drm_fdinfo_region(fi, "system");
+	ASSERT_NE(NULL, r);
+	EXPECT_TRUE(r->has[DRM_MEM_PURGEABLE]);
+}
+
+/*
+ * panfrost (Documentation/gpu/panfrost.rst): busy ns and cycles per
+ * engine, maxfreq and curfreq, memory as the one region "memory".
+ */
+TEST(panfrost)
+{
+	struct drm_fdinfo *fi = parse(
+		"drm-driver:\tpanfrost\n"
+		"drm-client-id:\t28\n"
+		"drm-engine-fragment:\t2000000000 ns\n"
+		"drm-cycles-fragment:\t1500000000\n"
+		"drm-maxfreq-fragment:\t800000000 Hz\n"
+		"drm-curfreq-fragment:\t400000000 Hz\n"
+		"drm-engine-vertex-tiler:\t60000000 ns\n"
+		"drm-cycles-vertex-tiler:\t45000000\n"
+		"drm-maxfreq-vertex-tiler:\t800 MHz\n"
+		"drm-curfreq-vertex-tiler:\t400 MHz\n"
+		"drm-total-memory:\t300 MiB\n"
+		"drm-shared-memory:\t0 MiB\n"
+		"drm-active-memory:\t200 MiB\n"
+		"drm-resident-memory:\t40000 KiB\n"
+		"drm-purgeable-memory:\t64 KiB\n");
+	const struct drm_fdinfo_engine *e;
+	const struct drm_fdinfo_region *r;
+
+	EXPECT_EQ(0, fi->malformed);
+	/* drm-curfreq- is not in the standard keys this parser knows. */
+	EXPECT_EQ(2, fi->unknown);
+	EXPECT_NE(NULL, strstr(fi->stats, "drm-curfreq-fragment=400000000 Hz"));
+	ASSERT_EQ(2, fi->nr_engines);
+	e = drm_fdinfo_engine(fi, "vertex-tiler");
+	ASSERT_NE(NULL, e);
+	EXPECT_EQ(60000000, e->busy_ns);
+	EXPECT_EQ(45000000, e->cycles);
+	EXPECT_EQ(800000000, e->maxfreq_hz);
+	EXPECT_FALSE(e->has_total_cycles);
+	EXPECT_EQ(800000000, drm_fdinfo_engine(fi, "fragment")->maxfreq_hz);
+	ASSERT_EQ(1, fi->nr_regions);
+	r = drm_fdinfo_region(fi, "memory");
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(300ull << 20, r->bytes[DRM_MEM_TOTAL]);
+	EXPECT_EQ(200ull << 20, r->bytes[DRM_MEM_ACTIVE]);
+	EXPECT_EQ(40000ull << 10, r->bytes[DRM_MEM_RESIDENT]);
+	EXPECT_EQ(64ull << 10, r->bytes[DRM_MEM_PURGEABLE]);
+}
+
+/* msm as 6.1 prints it (msm_gpu.c): no pdev, cycles with maxfreq in Hz. */
+TEST(msm_61)
+{
+	struct drm_fdinfo *fi = parse(
+		"drm-driver:\tmsm\n"
+		"drm-client-id:\t6\n"
+		"drm-engine-gpu:\t4400000 ns\n"
+		"drm-cycles-gpu:\t3000000\n"
+		"drm-maxfreq-gpu:\t710000000 Hz\n");
+	const struct drm_fdinfo_engine *e;
+
+	EXPECT_EQ(0, fi->malformed);
+	EXPECT_STREQ("", fi->pdev);
+	e = drm_fdinfo_engine(fi, "gpu");
+	ASSERT_NE(NULL, e);
+	EXPECT_TRUE(e->has_busy);
+	EXPECT_EQ(4400000, e->busy_ns);
+	EXPECT_EQ(3000000, e->cycles);
+	EXPECT_EQ(710000000, e->maxfreq_hz);
+}
+
+/* The largest values, one past them, and values without their units. */
+TEST(huge_and_bare)
+{
+	struct drm_fdinfo *fi = parse(
+		"drm-driver:\ti915\n"
+		"drm-client-id:\t18446744073709551615\n"
+		"drm-engine-render:\t18446744073709551615 ns\n"
+		"drm-engine-copy:\t18446744073709551616 ns\n"
+		"drm-cycles-copy:\t99999999999999999999\n"
+		"drm-engine-video:\t77\n"
+		"drm-memory-vram:\t17592186044415 MiB\n"
+		"drm-memory-gtt:\t17592186044416 MiB\n"
+		"drm-memory-cpu:\t100\n"
+		"drm-maxfreq-video:\t1000\n"
+		"drm-maxfreq-copy:\t18446744073709551615 KHz\n"
+		"drm-engine-capacity-video:\t18446744073709551615\n");
+	const struct drm_fdinfo_engine *e;
+
+	EXPECT_EQ(18446744073709551615ull, fi->client_id);
+	EXPECT_EQ(18446744073709551615ull,
+		  drm_fdinfo_engine(fi, "render")->busy_ns);
+	/* copy's busy, cycles and maxfreq and gtt's bytes overflow. */
+	EXPECT_EQ(4, fi->malformed);
+	EXPECT_EQ(NULL, drm_fdinfo_engine(fi, "copy"));
+	e = drm_fdinfo_engine(fi, "video");
+	ASSERT_NE(NULL, e);
+	EXPECT_EQ(77, e->busy_ns);
+	EXPECT_EQ(1000, e->maxfreq_hz);
+	EXPECT_EQ(18446744073709551615ull, e->capacity);
+	/* 2^44 - 1 MiB fits in 64 bits; 2^44 MiB does not. */
+	EXPECT_EQ(17592186044415ull << 20,
+		  drm_fdinfo_region(fi, "vram")->bytes[DRM_MEM_LEGACY]);
+	EXPECT_EQ(NULL, drm_fdinfo_region(fi, "gtt"));
+	EXPECT_EQ(100, drm_fdinfo_region(fi, "cpu")->bytes[DRM_MEM_LEGACY]);
+}
+
+/*
+ * Parsing into a struct that held a larger text: only what the new text
+ * says is there (the parser zeroes entries as it takes them, not all).
+ */
+TEST(reuse_struct)
+{
+	static const char big[] =
+		"drm-driver:\txe\ndrm-pdev:\t0000:03:00.0\ndrm-client-id:\t4\n"
+		"drm-cycles-rcs:\t10\ndrm-total-cycles-rcs:\t20\n"
+		"drm-engine-capacity-rcs:\t3\ndrm-maxfreq-rcs:\t5 MHz\n"
+		"drm-cycles-bcs:\t1\ndrm-total-vram0:\t4 KiB\n"
+		"drm-resident-vram0:\t4 KiB\nbad line\n";
+	static const char small[] =
+		"drm-driver:\ti915\ndrm-engine-rcs:\t9 ns\n"
+		"drm-memory-vram0:\t1\n";
+	struct drm_fdinfo *fi = malloc(sizeof(*fi));
+	const struct drm_fdinfo_engine *e;
+	const struct drm_fdinfo_region *r;
+
+	ASSERT_NE(NULL, fi);
+	memset(fi, 0xa5, sizeof(*fi));
+	drm_fdinfo_parse(big, strlen(big), fi);
+	EXPECT_EQ(1, fi->malformed);
+	drm_fdinfo_parse(small, strlen(small), fi);
+	EXPECT_STREQ("i915", fi->driver);
+	EXPECT_STREQ("", fi->pdev);
+	EXPECT_FALSE(fi->has_client_id);
+	EXPECT_EQ(0, fi->client_id);
+	EXPECT_EQ(0, fi->malformed);
+	ASSERT_EQ(1, fi->nr_engines);
+	e = drm_fdinfo_engine(fi, "rcs");
+	ASSERT_NE(NULL, e);
+	EXPECT_EQ(9, e->busy_ns);
+	EXPECT_FALSE(e->has_cycles);
+	EXPECT_FALSE(e->has_total_cycles);
+	EXPECT_EQ(0, e->cycles);
+	EXPECT_EQ(1, e->capacity);
+	EXPECT_EQ(0, e->maxfreq_hz);
+	ASSERT_EQ(1, fi->nr_regions);
+	r = drm_fdinfo_region(fi, "vram0");
+	ASSERT_NE(NULL, r);
+	EXPECT_FALSE(r->has[DRM_MEM_TOTAL]);
+	EXPECT_FALSE(r->has[DRM_MEM_RESIDENT]);
+	EXPECT_EQ(1, r->bytes[DRM_MEM_LEGACY]);
+	EXPECT_STREQ("drm-engine-rcs=9 ns drm-memory-vram0=1", fi->stats);
+	free(fi);
+}
+
+/* The identity alone is what the full parse finds, bad lines and all. */
+TEST(identity_matches_parse)
+{
+	static const char *const texts[] = {
+		"drm-driver:\ti915\ndrm-pdev:\t0000:00:02.0\ndrm-client-id:\t7\n",
+		"drm-client-id:\t9\ndrm-engine-x:\t1 ns\ndrm-driver:\tmsm\n",
+		"drm-driver:\tbad name\ndrm-driver:\tgood\ndrm-driver:\tlater\n"
+		"drm-pdev:\t0000:00:03.0\ndrm-pdev:\t\ndrm-client-id:\tx\n"
+		"drm-client-id:\t12\ndrm-client-id:\t-1\n",
+		"drm-pdev :\t0000:00:02.0\ndrm-driver:\tv\ndrm-client-idx:\t5\n",
+		"pos:\t0\nflags:\t02\n",
+		"drm-driver:\tamdgpu\ndrm-pdev:\t0000:0b:00.0\ndrm-client-id:\t18446744073709551615\n",
+	};
+	struct drm_fdinfo *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	size_t i;
+
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		drm_fdinfo_parse(texts[i], strlen(texts[i]), a);
+		drm_fdinfo_parse_identity(texts[i], strlen(texts[i]), b);
+		EXPECT_STREQ(a->driver, b->driver) TH_LOG("text %zu", i);
+		EXPECT_STREQ(a->pdev, b->pdev) TH_LOG("text %zu", i);
+		EXPECT_EQ(a->has_client_id, b->has_client_id) TH_LOG("text %zu", i);
+		EXPECT_EQ(a->client_id, b->client_id) TH_LOG("text %zu", i);
+		EXPECT_EQ(0, b->nr_engines);
+	}
+	/* The third: first good driver, last good pdev and client id. */
+	drm_fdinfo_parse_identity(texts[2], strlen(texts[2]), b);
+	EXPECT_STREQ("good", b->driver);
+	EXPECT_STREQ("0000:00:03.0", b->pdev);
+	EXPECT_EQ(12, b->client_id);
+	free(a);
+	free(b);
+}
+
 TEST_HARNESS_MAIN

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * perf gpu list: the GPU tracepoints this kernel has and the DRM devices
- * present, i.e. what a recording here could capture.
+ * perf gpu list: the GPU tracepoints this kernel has, the DRM devices
+ * present, the DRM clients of one fdinfo scan and the OA metric sets i915
+ * offers in sysfs, i.e. what a recording here could capture.
+ * --proc-root and --sysfs-root point at other trees (containers, tests).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -17,9 +19,12 @@
 #include <xf86drm.h>
 
 #include "builtin.h"
+#include "gpu-clients.h"
 #include "tracefs.h"
 
 static bool verbose;
+static const char *proc_root = "/proc";
+static const char *sysfs_root = "/sys";
 
 /* With -v, the fields of the event as libtraceevent parses its format. */
 static void print_fields(const char *system, const char *event)
@@ -61,15 +66,16 @@ static int print_event(const char *system, const char *event, void *arg)
 	return 0;
 }
 
-static int list_tracepoints(void)
+static void list_tracepoints(void)
 {
 	int i, found = 0;
 
-	if (!tracefs_dir()) {
-		fprintf(stderr, "perf gpu list: tracefs is not mounted\n");
-		return -1;
-	}
 	printf("GPU tracepoints:\n");
+	/* Not fatal: the clients and metric sets need no tracefs. */
+	if (!tracefs_dir()) {
+		printf("  (tracefs is not mounted)\n");
+		return;
+	}
 	for (i = 0; gpu_trace_systems[i]; i++) {
 		int n = tracefs_for_each_event(gpu_trace_systems[i],
 					       print_event, NULL);
@@ -78,7 +84,6 @@ static int list_tracepoints(void)
 	}
 	if (!found)
 		printf("  (none)\n");
-	return 0;
 }
 
 static int dri_node(const struct dirent *d)
@@ -120,20 +125,170 @@ static void list_drm_devices(void)
 	free(names);
 }
 
+/* By pid, then driver, device and client id: what a reader looks for. */
+static int cmp_client(const void *a, const void *b)
+{
+	const struct gpu_client *x = *(const struct gpu_client *const *)a;
+	const struct gpu_client *y = *(const struct gpu_client *const *)b;
+	int r;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	r = strcmp(x->fi.driver, y->fi.driver);
+	if (!r)
+		r = strcmp(x->fi.pdev, y->fi.pdev);
+	if (!r && x->fi.client_id != y->fi.client_id)
+		r = x->fi.client_id < y->fi.client_id ? -1 : 1;
+	return r;
+}
+
+static void print_client(const struct gpu_client *c)
+{
+	char id[24] = "-";
+
+	/* Without drm-client-id an fd is a client of its own, unnamed. */
+	if (c->fi.has_client_id)
+		snprintf(id, sizeof(id), "%llu",
+			 (unsigned long long)c->fi.client_id);
+	printf("  %7d %-16s %-10s %-13s %10s %4u\n", (int)c->pid,
+	       c->comm[0] ? c->comm : "-", c->fi.driver,
+	       c->fi.pdev[0] ? c->fi.pdev : "-", id, c->nr_fds);
+}
+
+/* The clients of one scan of PROC_ROOT/PID/fdinfo (DESIGN.md 6.2). */
+static int list_clients(void)
+{
+	const struct gpu_client **order;
+	struct gpu_clients s;
+	unsigned int i;
+
+	if (gpu_clients_init(&s, proc_root)) {
+		fprintf(stderr, "perf gpu list: out of memory\n");
+		return -1;
+	}
+	if (gpu_clients_scan(&s, 0)) {
+		fprintf(stderr, "perf gpu list: %s: %s\n", proc_root,
+			strerror(errno));
+		gpu_clients_free(&s);
+		return -1;
+	}
+	printf("DRM clients:\n");
+	if (!s.nr_clients)
+		printf("  (none)\n");
+	order = calloc(s.nr_clients ? s.nr_clients : 1, sizeof(*order));
+	if (!order) {
+		fprintf(stderr, "perf gpu list: out of memory\n");
+		gpu_clients_free(&s);
+		return -1;
+	}
+	for (i = 0; i < s.nr_clients; i++)
+		order[i] = &s.clients[i];
+	qsort(order, s.nr_clients, sizeof(*order), cmp_client);
+	if (s.nr_clients)
+		printf("  %7s %-16s %-10s %-13s %10s %4s\n", "PID", "COMM",
+		       "DRIVER", "PDEV", "CLIENT", "FDS");
+	for (i = 0; i < s.nr_clients; i++)
+		print_client(order[i]);
+	free(order);
+	gpu_clients_free(&s);
+	return 0;
+}
+
+/* card0, card1: the devices, not their connectors (card0-DP-1). */
+static int card_dir(const struct dirent *d)
+{
+	const char *p;
+
+	if (strncmp(d->d_name, "card", 4) || !d->d_name[4])
+		return 0;
+	for (p = d->d_name + 4; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return 1;
+}
+
+static int not_dot(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
+/* One card's SYSFS/class/drm/cardN/metrics/UUID/id, in UUID order. */
+static int list_card_metrics(const char *card)
+{
+	struct dirent **sets;
+	char path[4096], id[32];
+	int n, i, fd, found = 0;
+	ssize_t len;
+
+	snprintf(path, sizeof(path), "%s/class/drm/%s/metrics", sysfs_root,
+		 card);
+	n = scandir(path, &sets, not_dot, alphasort);
+	if (n < 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/class/drm/%s/metrics/%s/id",
+			 sysfs_root, card, sets[i]->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		len = fd >= 0 ? read(fd, id, sizeof(id) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		/* An entry without a readable numeric id is no metric set. */
+		while (len > 0 && (id[len - 1] == '\n' || id[len - 1] == ' '))
+			len--;
+		if (len > 0) {
+			id[len] = '\0';
+			if (strspn(id, "0123456789") == (size_t)len) {
+				printf("  %-8s %-40s %s\n", card,
+				       sets[i]->d_name, id);
+				found++;
+			}
+		}
+		free(sets[i]);
+	}
+	free(sets);
+	return found;
+}
+
+static void list_metric_sets(void)
+{
+	struct dirent **cards;
+	char path[4096];
+	int n, i, found = 0;
+
+	printf("OA metric sets:\n");
+	snprintf(path, sizeof(path), "%s/class/drm", sysfs_root);
+	n = scandir(path, &cards, card_dir, versionsort);
+	for (i = 0; i < n; i++) {
+		found += list_card_metrics(cards[i]->d_name);
+		free(cards[i]);
+	}
+	if (n >= 0)
+		free(cards);
+	if (!found)
+		printf("  (none)\n");
+}
+
 int cmd_list(int argc, const char **argv)
 {
 	const struct option options[] = {
 		OPT_BOOLEAN('v', "verbose", &verbose,
 			    "show the fields of each tracepoint"),
+		OPT_STRING(0, "proc-root", &proc_root, "dir",
+			   "read the DRM clients under this proc (default /proc)"),
+		OPT_STRING(0, "sysfs-root", &sysfs_root, "dir",
+			   "read the OA metric sets under this sysfs (default /sys)"),
 		OPT_END()
 	};
 	const char *const usage[] = { "perf gpu list [<options>]", NULL };
+	int ret = 0;
 
 	argc = parse_options(argc, argv, options, usage, 0);
 	if (argc)
 		usage_with_options(usage, options);
-	if (list_tracepoints())
-		return 1;
+	list_tracepoints();
 	list_drm_devices();
-	return 0;
+	if (list_clients())
+		ret = 1;
+	list_metric_sets();
+	return ret;
 }

@@ -12,5 +12,6 @@ int cmd_script(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 int cmd_stat(int argc, const char **argv);
 int cmd_timechart(int argc, const char **argv);
+int cmd_top(int argc, const char **argv);
 
 #endif

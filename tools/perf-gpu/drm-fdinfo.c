@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,8 @@ static struct drm_fdinfo_engine *engine(struct drm_fdinfo *fi,
 			return &fi->engine[i];
 	if (fi->nr_engines == DRM_FDINFO_MAX)
 		return NULL;
+	/* Zeroed here, not by drm_fdinfo_parse(): see reset(). */
+	memset(&fi->engine[i], 0, sizeof(fi->engine[i]));
 	snprintf(fi->engine[i].name, DRM_FDINFO_NAME, "%s", name);
 	fi->engine[i].capacity = 1;
 	return &fi->engine[fi->nr_engines++];
@@ -134,6 +137,7 @@ static struct drm_fdinfo_region *region(struct drm_fdinfo *fi,
 			return &fi->region[i];
 	if (fi->nr_regions == DRM_FDINFO_MAX)
 		return NULL;
+	memset(&fi->region[i], 0, sizeof(fi->region[i]));
 	snprintf(fi->region[i].name, DRM_FDINFO_NAME, "%s", name);
 	return &fi->region[fi->nr_regions++];
 }
@@ -264,22 +268,15 @@ static bool copy_name(char *dst, const struct line *l)
 	return true;
 }
 
-static void parse_line(struct drm_fdinfo *fi, const struct line *l,
-		       const char *driver_prefix, size_t prefix_len)
+/* drm-pdev and drm-client-id: true if @l was one of them. */
+static bool identity_line(struct drm_fdinfo *fi, const struct line *l)
 {
 	uint64_t v;
-	int ret;
 
-	if (key_is(l, "drm-driver")) {
-		/* Taken in the first pass; only its validity is counted. */
-		if (!fi->driver[0])
-			fi->malformed++;
-		return;
-	}
 	if (key_is(l, "drm-pdev")) {
 		if (!copy_name(fi->pdev, l))
 			fi->malformed++;
-		return;
+		return true;
 	}
 	if (key_is(l, "drm-client-id")) {
 		if (parse_value(l, NULL, true, &v)) {
@@ -288,8 +285,24 @@ static void parse_line(struct drm_fdinfo *fi, const struct line *l,
 		} else {
 			fi->malformed++;
 		}
+		return true;
+	}
+	return false;
+}
+
+static void parse_line(struct drm_fdinfo *fi, const struct line *l,
+		       const char *driver_prefix, size_t prefix_len)
+{
+	int ret;
+
+	if (key_is(l, "drm-driver")) {
+		/* Taken in the first pass; only its validity is counted. */
+		if (!fi->driver[0])
+			fi->malformed++;
 		return;
 	}
+	if (identity_line(fi, l))
+		return;
 	if (l->key_len > 4 && !memcmp(l->key, "drm-", 4)) {
 		ret = parse_stat(fi, l);
 		if (ret < 0) {
@@ -328,6 +341,12 @@ static void for_each_line(struct drm_fdinfo *fi, const char *text, size_t len,
 	}
 }
 
+/* Could the line's key be @key at all: a cheap test before split_line. */
+static bool starts(const char *p, size_t n, const char *key, size_t key_len)
+{
+	return n > key_len && !memcmp(p, key, key_len);
+}
+
 static void find_driver(struct drm_fdinfo *fi, const char *p, size_t n,
 			const char *prefix, size_t prefix_len)
 {
@@ -335,7 +354,8 @@ static void find_driver(struct drm_fdinfo *fi, const char *p, size_t n,
 
 	(void)prefix;
 	(void)prefix_len;
-	if (!fi->driver[0] && split_line(p, n, &l) && key_is(&l, "drm-driver"))
+	if (!fi->driver[0] && starts(p, n, "drm-driver", 10) &&
+	    split_line(p, n, &l) && key_is(&l, "drm-driver"))
 		copy_name(fi->driver, &l);
 }
 
@@ -357,12 +377,52 @@ static void take_line(struct drm_fdinfo *fi, const char *p, size_t n,
 	parse_line(fi, &l, prefix, prefix_len);
 }
 
+/* One pass: the identity keys do not depend on the driver's name. */
+static void take_identity(struct drm_fdinfo *fi, const char *p, size_t n,
+			  const char *prefix, size_t prefix_len)
+{
+	struct line l;
+
+	(void)prefix;
+	(void)prefix_len;
+	if (!starts(p, n, "drm-", 4) || (p[4] != 'd' && p[4] != 'p' &&
+					 p[4] != 'c'))
+		return;
+	find_driver(fi, p, n, NULL, 0);
+	if (split_line(p, n, &l))
+		identity_line(fi, &l);
+}
+
+/*
+ * The fields before the engines, and the counts; not the arrays (some 8
+ * KiB, zeroed entry by entry as they are taken): perf gpu top parses
+ * thousands of texts a scan.
+ */
+static void reset(struct drm_fdinfo *fi)
+{
+	memset(fi, 0, offsetof(struct drm_fdinfo, engine));
+	fi->nr_engines = 0;
+	fi->nr_regions = 0;
+	fi->malformed = 0;
+	fi->unknown = 0;
+	fi->stats[0] = '\0';
+}
+
+void drm_fdinfo_parse_identity(const char *text, size_t len,
+			       struct drm_fdinfo *out)
+{
+	reset(out);
+	if (!text)
+		return;
+	for_each_line(out, text, len, take_identity, NULL, 0);
+}
+
 void drm_fdinfo_parse(const char *text, size_t len, struct drm_fdinfo *out)
 {
 	char prefix[DRM_FDINFO_NAME + 1];
 	size_t prefix_len = 0;
 
-	memset(out, 0, sizeof(*out));
+	reset(out);
 	if (!text)
 		return;
 	/* drm-driver first: the driver's key prefix may come before it. */

@@ -63,11 +63,22 @@ struct drm_fdinfo {
 };
 
 /*
- * Parse @len bytes of @text into @out (zeroed first).  Never fails: bad
- * lines are counted in out->malformed and skipped.  Whether the text is a
- * DRM client at all: drm_fdinfo_is_client().
+ * Parse @len bytes of @text into @out.  Never fails: bad lines are
+ * counted in out->malformed and skipped.  Whether the text is a DRM
+ * client at all: drm_fdinfo_is_client().  Everything up to the engines is
+ * zeroed first, each engine and region as it is taken; entries past
+ * nr_engines and nr_regions are left as they were.
  */
 void drm_fdinfo_parse(const char *text, size_t len, struct drm_fdinfo *out);
+
+/*
+ * Only the identity of the client (driver, pdev, client_id, malformed
+ * counting only those lines), as drm_fdinfo_parse() would find it; no
+ * engines, regions or stats.  Cheap: perf gpu top tells a further fd of
+ * a client it has already parsed this way.
+ */
+void drm_fdinfo_parse_identity(const char *text, size_t len,
+			       struct drm_fdinfo *out);
 
 /* A DRM client: drm-driver given (what every driver printing stats does). */
 bool drm_fdinfo_is_client(const struct drm_fdinfo *fi);

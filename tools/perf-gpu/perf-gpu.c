@@ -30,6 +30,7 @@ static const struct subcommand subcommands[] = {
 	{ "report", "Jobs, busy time, latency, frames and OA per client and timeline", cmd_report },
 	{ "stat", "Run a command and print its GPU totals", cmd_stat },
 	{ "timechart", "Write a perf.data as an HTML timeline", cmd_timechart },
+	{ "top", "Live view of GPU clients, here or on another machine", cmd_top },
 };
 
 #define NR_SUBCOMMANDS (sizeof(subcommands) / sizeof(subcommands[0]))

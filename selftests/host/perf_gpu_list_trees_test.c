@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf gpu list on trees the test makes: the DRM clients of a fake proc
+ * root (--proc-root) and the OA metric sets of a fake sysfs
+ * (--sysfs-root, SYSFS/class/drm/cardN/metrics/UUID/id as i915 has it).
+ * The output from "DRM clients:" on is compared whole.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "kselftest_harness.h"
+#include "../lib/run.h"
+
+static char root[] = "/tmp/perf_gpu_list_trees.XXXXXX";
+
+static void mkdirs(const char *fmt, ...)
+{
+	char path[512], *p, c;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	/* Each parent first, as mkdir -p. */
+	for (p = path + 1; ; p++) {
+		if (*p && *p != '/')
+			continue;
+		c = *p;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			perror(path);
+			abort();
+		}
+		if (!c)
+			break;
+		*p = c;
+	}
+}
+
+static void put(const char *text, const char *fmt, ...)
+{
+	char path[512];
+	va_list ap;
+	FILE *f;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		perror(path);
+		abort();
+	}
+}
+
+/* SYSFS/class/drm/CARD/metrics/UUID, with its id file unless @id NULL. */
+static void metric_set(const char *card, const char *uuid, const char *id)
+{
+	mkdirs("%s/sys/class/drm/%s/metrics/%s", root, card, uuid);
+	if (id)
+		put(id, "%s/sys/class/drm/%s/metrics/%s/id", root, card, uuid);
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+FIXTURE(list) {
+	char out[16384];
+};
+
+FIXTURE_SETUP(list)
+{
+	strcpy(root, "/tmp/perf_gpu_list_trees.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(root));
+	mkdirs("%s/proc", root);
+	mkdirs("%s/sys", root);
+}
+
+FIXTURE_TEARDOWN(list)
+{
+	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int list(char *out, size_t size)
+{
+	return run_cmd(out, size, "%s list --proc-root %s/proc --sysfs-root %s/sys",
+		       perf_gpu_path(), root, root);
+}
+
+/* The output from "DRM clients:" on. */
+static const char *clients_on(const char *out)
+{
+	const char *p = strstr(out, "DRM clients:\n");
+
+	return p ? p : "(no DRM clients section)";
+}
+
+#define I915(id) "pos:\t0\nflags:\t02100002\ndrm-driver:\ti915\n" \
+		 "drm-pdev:\t0000:00:02.0\ndrm-client-id:\t" #id "\n" \
+		 "drm-engine-render:\t100 ns\n"
+
+TEST_F(list, clients_and_metric_sets)
+{
+	/* Client 12: two fds of 4200 and one of 310 (passed over); 9 of
+	 * 4200 alone; an msm fd without drm-client-id; a non-DRM fd. */
+	mkdirs("%s/proc/4200/fdinfo", root);
+	put("glxgears\n", "%s/proc/4200/comm", root);
+	put(I915(12), "%s/proc/4200/fdinfo/5", root);
+	put(I915(12), "%s/proc/4200/fdinfo/6", root);
+	put(I915(9), "%s/proc/4200/fdinfo/7", root);
+	put("pos:\t0\nflags:\t02\n", "%s/proc/4200/fdinfo/0", root);
+	mkdirs("%s/proc/310/fdinfo", root);
+	put("Xwayland\n", "%s/proc/310/comm", root);
+	put(I915(12), "%s/proc/310/fdinfo/30", root);
+	mkdirs("%s/proc/77/fdinfo", root);	/* no comm */
+	put("drm-driver:\tmsm\ndrm-engine-gpu:\t5 ns\n",
+	    "%s/proc/77/fdinfo/3", root);
+	mkdirs("%s/proc/self", root);
+
+	/* Sets of card0, card2 and card10 (in that order, not as text),
+	 * card0's connector, a set without id and one with a bad id. */
+	metric_set("card0", "ffffffff-0000-4000-8000-000000000002", "21\n");
+	metric_set("card0", "0a0a0a0a-0000-4000-8000-000000000001", "1\n");
+	metric_set("card0", "11111111-0000-4000-8000-000000000003", NULL);
+	metric_set("card0", "22222222-0000-4000-8000-000000000004", "x7\n");
+	metric_set("card10", "33333333-0000-4000-8000-000000000005", "4\n");
+	metric_set("card2", "44444444-0000-4000-8000-000000000006", "5\n");
+	metric_set("card0-DP-1", "55555555-0000-4000-8000-000000000007", "6\n");
+
+	ASSERT_EQ(0, list(self->out, sizeof(self->out)));
+	EXPECT_STREQ(
+		"DRM clients:\n"
+		"      PID COMM             DRIVER     PDEV              CLIENT  FDS\n"
+		"       77 -                msm        -                      -    1\n"
+		"      310 Xwayland         i915       0000:00:02.0          12    3\n"
+		"     4200 glxgears         i915       0000:00:02.0           9    1\n"
+		"OA metric sets:\n"
+		"  card0    0a0a0a0a-0000-4000-8000-000000000001     1\n"
+		"  card0    ffffffff-0000-4000-8000-000000000002     21\n"
+		"  card2    44444444-0000-4000-8000-000000000006     5\n"
+		"  card10   33333333-0000-4000-8000-000000000005     4\n",
+		clients_on(self->out));
+	/* The sections before still come (tracefs or not). */
+	EXPECT_NE(NULL, strstr(self->out, "GPU tracepoints:\n"));
+	EXPECT_NE(NULL, strstr(self->out, "DRM devices:\n"));
+}
+
+TEST_F(list, empty_trees)
+{
+	ASSERT_EQ(0, list(self->out, sizeof(self->out)));
+	EXPECT_STREQ("DRM clients:\n  (none)\nOA metric sets:\n  (none)\n",
+		     clients_on(self->out));
+}
+
+/* A proc root that is not there: a one-line error naming it, status 1. */
+TEST_F(list, no_proc_root)
+{
+	char want[600];
+
+	EXPECT_EQ(1, run_cmd(self->out, sizeof(self->out),
+			     "{ %s list --proc-root %s/nonexistent >/dev/null; }",
+			     perf_gpu_path(), root));
+	snprintf(want, sizeof(want),
+		 "perf gpu list: %s/nonexistent: No such file or directory\n",
+		 root);
+	EXPECT_STREQ(want, self->out);
+}
+
+TEST_HARNESS_MAIN
