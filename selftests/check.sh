@@ -75,10 +75,12 @@ for kver in $kvers; do
 	echo "# exit: $rc" >>"$log"
 	cat "$log"
 	[ $rc = 0 ] || continue
+	t0=$SECONDS
 	GPUPROF_FENCEGEN_KO=$fencegen "$sel/vm/run.sh" --kver "$kver" -- \
 		"$sel/vm-suite.sh" "$ko" "$sel"/out/device/*_test \
 		2>&1 | tee -a "$log"
 	rc=${PIPESTATUS[0]}
+	echo "# kernel $kver: device tests in $((SECONDS - t0)) s" | tee -a "$log"
 	# 0 and 1 are the suite's own verdicts, already in its TAP; anything
 	# else (a kernel warning in dmesg, a timeout, a failed boot) is one
 	# more failure.

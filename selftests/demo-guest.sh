@@ -69,4 +69,11 @@ step "perf gpu record --oa-source=sim -o /tmp/demo.rep.data -- sh -c 'gpuwork -n
 step 'perf gpu report -i /tmp/demo.rep.data --sort pid'
 step "perf gpu stat --format=json -- gpuwork -n game fences 2 10 | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d[\"totals\"][\"jobs\"], \"jobs,\", d[\"totals\"][\"busy_ns\"], \"ns busy\")'"
 step 'perf gpu timechart -i /tmp/demo.rep.data -o /tmp/demo.html && ls -l /tmp/demo.html'
+echo
+echo "# perf gpu top: DRM clients from fdinfo (vgem prints none), the module's profile,"
+echo "# served over the live protocol and read back by a second top."
+step 'echo module game > /dev/gpuprof/ctl; echo startcp > /dev/gpuprof/ctl; gpuwork -n game fences 5'
+step 'perf gpu top --batch -n 1 | head -12'
+step '(perf gpu top --listen 7411 --batch -d 0.3 -n 8 >/dev/null &); sleep 1; perf gpu top --connect 127.0.0.1:7411 --batch -n 1 --format=json'
+step 'echo end > /dev/gpuprof/ctl'
 step 'rmmod gpuprof'

@@ -48,6 +48,9 @@ TEST_F(list, shows_the_vgem_device)
 			     perf_gpu_path()));
 	EXPECT_NE(NULL, strstr(self->out, "/dev/dri/card0")) TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out, " vgem\n"));
+	/* Its pdev, the platform device vgem registers, as fdinfo names it. */
+	EXPECT_NE(NULL, strstr(self->out, "/dev/dri/card0       vgem           vgem\n"))
+		TH_LOG("%s", self->out);
 }
 
 TEST_HARNESS_MAIN

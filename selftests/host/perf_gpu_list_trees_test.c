@@ -153,7 +153,7 @@ TEST_F(list, clients_and_metric_sets)
 		clients_on(self->out));
 	/* The sections before still come (tracefs or not). */
 	EXPECT_NE(NULL, strstr(self->out, "GPU tracepoints:\n"));
-	EXPECT_NE(NULL, strstr(self->out, "DRM devices:\n"));
+	EXPECT_NE(NULL, strstr(self->out, "DRM devices (node, pdev, driver):\n"));
 }
 
 TEST_F(list, empty_trees)

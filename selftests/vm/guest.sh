@@ -42,6 +42,10 @@ mnt tmpfs /var/tmp mode=1777
 mnt tracefs /sys/kernel/tracing
 mnt debugfs /sys/kernel/debug
 
+# Loopback, for the live protocol's tests and demo (busybox's ip: a
+# minimal Debian has no iproute2).
+busybox ip link set lo up || log "cannot bring lo up"
+
 modprobe vgem || log "modprobe vgem failed"
 # devtmpfs creates the nodes asynchronously from the module load.
 i=0

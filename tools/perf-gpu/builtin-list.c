@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "options.h"
@@ -92,13 +95,38 @@ static int dri_node(const struct dirent *d)
 	       !strncmp(d->d_name, "renderD", 7);
 }
 
+/*
+ * The device a DRM node belongs to, as drm-pdev names it in fdinfo: the
+ * name of the node's parent device in sysfs ("0000:00:02.0", "vgem").
+ */
+static void node_pdev(const char *path, char *pdev, size_t size)
+{
+	char link[PATH_MAX], target[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+	char *base;
+
+	snprintf(pdev, size, "-");
+	if (stat(path, &st) || !S_ISCHR(st.st_mode))
+		return;
+	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/device",
+		 major(st.st_rdev), minor(st.st_rdev));
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	/* Cut to the caller's buffer, as fdinfo's drm-pdev would be. */
+	snprintf(pdev, size, "%.*s", (int)size - 1, base ? base + 1 : target);
+}
+
 static void list_drm_devices(void)
 {
 	struct dirent **names;
-	char path[300];
+	char path[300], pdev[64];
 	int n, i, fd;
 
-	printf("DRM devices:\n");
+	printf("DRM devices (node, pdev, driver):\n");
 	n = scandir("/dev/dri", &names, dri_node, versionsort);
 	if (n <= 0) {
 		printf("  (none)\n");
@@ -113,10 +141,11 @@ static void list_drm_devices(void)
 		fd = open(path, O_RDWR | O_CLOEXEC);
 		if (fd >= 0)
 			ver = drmGetVersion(fd);
+		node_pdev(path, pdev, sizeof(pdev));
 		if (ver)
-			printf("  %-20s %s\n", path, ver->name);
+			printf("  %-20s %-14s %s\n", path, pdev, ver->name);
 		else
-			printf("  %-20s (%s)\n", path, strerror(errno));
+			printf("  %-20s %-14s (%s)\n", path, pdev, strerror(errno));
 		drmFreeVersion(ver);
 		if (fd >= 0)
 			close(fd);
