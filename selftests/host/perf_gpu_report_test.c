@@ -1052,12 +1052,17 @@ static void small_file(FIXTURE_DATA(report) *self)
 /* The header, ids, attrs and the first records: every byte. */
 #define DENSE 1400
 
+static int check_cb(void *self, const char *path, char *why, size_t why_size)
+{
+	return check_one(self, path, why, why_size);
+}
+
 TEST_F_TIMEOUT(report, cut_files_give_one_error_line, 600)
 {
+	struct corrupt_run r;
 	char cut[160], why[256];
-	size_t len, at;
 	uint8_t *file;
-	int runs = 0, errors = 0, r;
+	size_t len;
 
 	small_file(self);
 	WRITE_FILE();
@@ -1065,41 +1070,29 @@ TEST_F_TIMEOUT(report, cut_files_give_one_error_line, 600)
 	ASSERT_NE(NULL, file);
 	ASSERT_LT(DENSE, len);
 	snprintf(cut, sizeof(cut), "%s/cut.data", self->dir);
-	for (at = 0; at < len; at += at < DENSE ? 1 : len / 64) {
-		write_bytes(cut, file, at);
-		r = check_one(self, cut, why, sizeof(why));
-		ASSERT_LE(0, r) TH_LOG("cut at %zu: %s", at, why);
-		runs++;
-		errors += r;
-	}
-	EXPECT_EQ(runs, errors);
+	EXPECT_EQ(0, corrupt_cuts(file, len, DENSE, cut, check_cb, self, &r))
+		TH_LOG("cut at %zu: %s", r.at, r.why);
+	EXPECT_EQ(r.runs, r.errors);
 	EXPECT_EQ(0, check_one(self, self->path, why, sizeof(why))) TH_LOG("%s", why);
-	TH_LOG("%d cuts, %d errors", runs, errors);
+	TH_LOG("%d cuts, %d errors", r.runs, r.errors);
 	free(file);
 }
 
 TEST_F_TIMEOUT(report, flipped_bytes_never_crash, 900)
 {
-	char bad[160], why[256];
-	size_t len, at;
+	struct corrupt_run r;
+	char bad[160];
 	uint8_t *file;
-	int runs = 0, errors = 0, r;
+	size_t len;
 
 	small_file(self);
 	WRITE_FILE();
 	file = slurp(self->path, &len);
 	ASSERT_NE(NULL, file);
 	snprintf(bad, sizeof(bad), "%s/bad.data", self->dir);
-	for (at = 0; at < len; at += at < DENSE ? 1 : 3) {
-		file[at] ^= 0xff;
-		write_bytes(bad, file, len);
-		file[at] ^= 0xff;
-		r = check_one(self, bad, why, sizeof(why));
-		ASSERT_LE(0, r) TH_LOG("flip at %zu: %s", at, why);
-		runs++;
-		errors += r;
-	}
-	TH_LOG("%d flips, %d errors", runs, errors);
+	EXPECT_EQ(0, corrupt_flips(file, len, DENSE, 3, bad, check_cb, self, &r))
+		TH_LOG("flip at %zu: %s", r.at, r.why);
+	TH_LOG("%d flips, %d errors", r.runs, r.errors);
 	free(file);
 }
 

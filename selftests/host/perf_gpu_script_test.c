@@ -261,39 +261,39 @@ static int check_one(FIXTURE_DATA(script) *self, const char *path, char *why,
 /* The header, ids, attrs and the first records: every byte. */
 #define DENSE 1400
 
+static int check_cb(void *self, const char *path, char *why, size_t why_size)
+{
+	return check_one(self, path, why, why_size);
+}
+
 /* Some 1500 runs of the sanitizer build, 20 to 40 ms each. */
 TEST_F_TIMEOUT(script, cut_files_give_one_error_line, 600)
 {
+	struct corrupt_run r;
 	char cut[160], why[256];
-	size_t len, at;
 	uint8_t *file;
-	int runs = 0, errors = 0, r;
+	size_t len;
 
 	make_file(_metadata, self, 20);
 	file = slurp(self->path, &len);
 	ASSERT_NE(NULL, file);
 	ASSERT_LT(DENSE, len);
 	snprintf(cut, sizeof(cut), "%s/cut.data", self->dir);
-	for (at = 0; at < len; at += at < DENSE ? 1 : len / 64) {
-		write_bytes(cut, file, at);
-		r = check_one(self, cut, why, sizeof(why));
-		ASSERT_LE(0, r) TH_LOG("cut at %zu: %s", at, why);
-		runs++;
-		errors += r;
-	}
+	EXPECT_EQ(0, corrupt_cuts(file, len, DENSE, cut, check_cb, self, &r))
+		TH_LOG("cut at %zu: %s", r.at, r.why);
 	/* Cut short, a file is never whole: every cut is an error. */
-	EXPECT_EQ(runs, errors);
+	EXPECT_EQ(r.runs, r.errors);
 	EXPECT_EQ(0, check_one(self, self->path, why, sizeof(why))) TH_LOG("%s", why);
-	TH_LOG("%d cuts, %d errors", runs, errors);
+	TH_LOG("%d cuts, %d errors", r.runs, r.errors);
 	free(file);
 }
 
 TEST_F_TIMEOUT(script, flipped_bytes_never_crash, 600)
 {
-	char bad[160], why[256];
-	size_t len, at;
+	struct corrupt_run r;
+	char bad[160];
 	uint8_t *file;
-	int runs = 0, errors = 0, r;
+	size_t len;
 
 	make_file(_metadata, self, 20);
 	file = slurp(self->path, &len);
@@ -303,16 +303,9 @@ TEST_F_TIMEOUT(script, flipped_bytes_never_crash, 600)
 	 * Every byte of the start; then every 3rd, which goes through the
 	 * records and the tracing data (format texts, sizes) at the end.
 	 */
-	for (at = 0; at < len; at += at < DENSE ? 1 : 3) {
-		file[at] ^= 0xff;
-		write_bytes(bad, file, len);
-		file[at] ^= 0xff;
-		r = check_one(self, bad, why, sizeof(why));
-		ASSERT_LE(0, r) TH_LOG("flip at %zu: %s", at, why);
-		runs++;
-		errors += r;
-	}
-	TH_LOG("%d flips, %d errors", runs, errors);
+	EXPECT_EQ(0, corrupt_flips(file, len, DENSE, 3, bad, check_cb, self, &r))
+		TH_LOG("flip at %zu: %s", r.at, r.why);
+	TH_LOG("%d flips, %d errors", r.runs, r.errors);
 	free(file);
 }
 

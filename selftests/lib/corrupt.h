@@ -80,4 +80,73 @@ static inline int one_error_line(const char *tool, const char *path,
 	return 1;
 }
 
+/* What a run of corrupt_cuts() or corrupt_flips() saw. */
+struct corrupt_run {
+	int runs, errors;	/* runs, and those that gave the error line */
+	size_t at;		/* where the first bad outcome was */
+	char why[512];
+};
+
+/*
+ * A check of one file: 0 clean, 1 one error line, -1 anything else, with
+ * @why saying what happened (one_error_line() does it for perf gpu).
+ */
+typedef int (*corrupt_check_fn)(void *ctx, const char *path, char *why,
+				size_t why_size);
+
+/*
+ * Give @check the @len bytes of @file, written to @path, cut short at
+ * every byte below @dense and then at every @len/64th.  0 when every run
+ * was clean or one error line; -1 at the first other outcome.
+ */
+static inline int corrupt_cuts(const void *file, size_t len, size_t dense,
+			       const char *path, corrupt_check_fn check,
+			       void *ctx, struct corrupt_run *r)
+{
+	size_t at;
+	int v;
+
+	memset(r, 0, sizeof(*r));
+	for (at = 0; at < len; at += at < dense ? 1 : (len / 64 ? len / 64 : 1)) {
+		write_bytes(path, file, at);
+		v = check(ctx, path, r->why, sizeof(r->why));
+		if (v < 0) {
+			r->at = at;
+			return -1;
+		}
+		r->runs++;
+		r->errors += v;
+	}
+	return 0;
+}
+
+/*
+ * The same with one byte inverted at a time, at every byte below @dense
+ * and then every @step-th (@file is restored after each).
+ */
+static inline int corrupt_flips(void *file, size_t len, size_t dense,
+				size_t step, const char *path,
+				corrupt_check_fn check, void *ctx,
+				struct corrupt_run *r)
+{
+	unsigned char *b = file;
+	size_t at;
+	int v;
+
+	memset(r, 0, sizeof(*r));
+	for (at = 0; at < len; at += at < dense ? 1 : step) {
+		b[at] ^= 0xff;
+		write_bytes(path, file, len);
+		b[at] ^= 0xff;
+		v = check(ctx, path, r->why, sizeof(r->why));
+		if (v < 0) {
+			r->at = at;
+			return -1;
+		}
+		r->runs++;
+		r->errors += v;
+	}
+	return 0;
+}
+
 #endif
