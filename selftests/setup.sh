@@ -21,6 +21,8 @@ packages="
 	qemu-system-x86 busybox-static cpio xz-utils zstd
 	libtraceevent-dev libdrm-dev linux-perf intel-gpu-tools
 	chromium zlib1g-dev tmux
+	python3-docutils man-db
+	dkms udev systemd
 "
 
 log() { echo "setup: $*" >&2; }
