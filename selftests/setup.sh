@@ -166,7 +166,8 @@ install_promtool() {
 	log "unpacking promtool from Debian's prometheus package into $dst"
 	apt_update
 	tmp=$(mktemp -d)
-	chmod 755 "$tmp"	# apt's download user writes there
+	# apt downloads as its own user, _apt, which must be able to write.
+	chown _apt "$tmp" 2>/dev/null || chmod 777 "$tmp"
 	if (cd "$tmp" && apt-get download -q prometheus >/dev/null) &&
 	   dpkg-deb -x "$tmp"/prometheus_*.deb "$tmp/x" &&
 	   [ -x "$tmp/x/usr/bin/promtool" ]; then
