@@ -350,6 +350,14 @@ TEST_F_TIMEOUT(inst, udev_rule_and_group, 600)
 	EXPECT_NE(0, run_cmd(self->out, sizeof(self->out),
 			     "cut -d: -f3 /etc/group | grep -qx %s", gid));
 
+	/*
+	 * The check mounts over /dev, /run and the rules directories in a
+	 * mount namespace of its own, made private first: a chroot, whose
+	 * root is no mount point, cannot do that (and must not mount
+	 * shared).
+	 */
+	if (run_cmd(self->buf, sizeof(self->buf), "mountpoint -q /"))
+		SKIP(return, "/ is not a mount point (a chroot?): no private mount namespace for udevadm");
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
 			     "%1$s/selftests/host/udev_rule_check.sh "
 			     "%2$s/usr/lib/udev/rules.d/70-gpuprof.rules %2$s/root/etc/group",
@@ -415,9 +423,16 @@ TEST_F_TIMEOUT(inst, dkms_builds_and_installs_for_each_kernel, 600)
 	snprintf(self->buf, sizeof(self->buf), " %s/", self->tmp);
 	subst(self->cmd, sizeof(self->cmd), doc[DOC_DKMS_RM], " /", self->buf);
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s", self->cmd));
-	/* The key dkms made, and nothing else. */
+	/*
+	 * The signing key dkms made (only where openssl is installed: a
+	 * minimal Debian has none), and nothing else.
+	 */
 	ASSERT_EQ(0, list_files(self, self->tmp));
-	EXPECT_STREQ("600 mok.key\n644 mok.pub\n", self->out);
+	if (access("/usr/bin/openssl", X_OK)) {
+		EXPECT_STREQ("", self->out);
+	} else {
+		EXPECT_STREQ("600 mok.key\n644 mok.pub\n", self->out);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -11,7 +11,9 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <netdb.h>
 #include <netinet/in.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -599,6 +601,17 @@ TEST_F(live, client_follows_the_server)
 	live_state_free(&got);
 }
 
+/* Whether the name "localhost" resolves here. */
+static bool has_localhost(void)
+{
+	struct addrinfo *ai;
+
+	if (getaddrinfo("localhost", NULL, NULL, &ai))
+		return false;
+	freeaddrinfo(ai);
+	return true;
+}
+
 TEST_F(live, client_by_host_name_and_ipv6)
 {
 	struct live_state got = { 0 };
@@ -607,13 +620,21 @@ TEST_F(live, client_by_host_name_and_ipv6)
 	char where[64];
 	unsigned int port;
 
-	/* "localhost" may give ::1 first: the client tries each address. */
-	snprintf(where, sizeof(where), "localhost:%u", self->port);
-	c = live_client_connect(where, "tester");
-	ASSERT_NE(NULL, c);
-	EXPECT_EQ(0, live_client_poll(c, &got));
-	EXPECT_EQ(self->st.nr, got.nr);
-	live_client_close(c);
+	/*
+	 * "localhost" may give ::1 first: the client tries each address.
+	 * A root without /etc/hosts (a debootstrap chroot) has no such
+	 * name: then only the numeric addresses are tried.
+	 */
+	if (!has_localhost()) {
+		TH_LOG("no name localhost here (no /etc/hosts?): not tried");
+	} else {
+		snprintf(where, sizeof(where), "localhost:%u", self->port);
+		c = live_client_connect(where, "tester");
+		ASSERT_NE(NULL, c);
+		EXPECT_EQ(0, live_client_poll(c, &got));
+		EXPECT_EQ(self->st.nr, got.nr);
+		live_client_close(c);
+	}
 
 	srv6 = live_server_start("[::1]:0", "six", &port);
 	if (!srv6) {
