@@ -18,27 +18,12 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "../lib/files.h"
 #include "../../tools/perf-gpu/gpu-clients.h"
 
 #define SEC	1000000000ull
 
 static char root[] = "/tmp/gpu_clients_test.XXXXXX";
-
-static void put(const char *text, const char *fmt, ...)
-{
-	char path[512];
-	va_list ap;
-	FILE *f;
-
-	va_start(ap, fmt);
-	vsnprintf(path, sizeof(path), fmt, ap);
-	va_end(ap);
-	f = fopen(path, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f)) {
-		perror(path);
-		abort();
-	}
-}
 
 static void mkdirf(const char *fmt, ...)
 {
@@ -63,7 +48,7 @@ static void proc(int pid, const char *comm)
 	mkdirf("%s/%d/fdinfo", root, pid);
 	if (comm) {
 		snprintf(text, sizeof(text), "%s\n", comm);
-		put(text, "%s/%d/comm", root, pid);
+		put_file(text, "%s/%d/comm", root, pid);
 	}
 }
 
@@ -75,7 +60,7 @@ static void fdinfo(int pid, int fd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	put(text, "%s/%d/fdinfo/%d", root, pid, fd);
+	put_file(text, "%s/%d/fdinfo/%d", root, pid, fd);
 }
 
 static void fd_link(int pid, int fd, const char *target)
@@ -723,7 +708,7 @@ TEST_F(clients, long_text)
 	text[strlen(head) + n - 1] = '\n';
 	snprintf(text + strlen(head) + n, len + 1 - strlen(head) - n, "%s", tail);
 	proc(1300, "long");
-	put(text, "%s/1300/fdinfo/3", root);
+	put_file(text, "%s/1300/fdinfo/3", root);
 	free(text);
 	ASSERT_EQ(0, scan_at(&self->s, SEC, 0));
 	c = client(&self->s, "i915", 1);

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "kselftest_harness.h"
+#include "../lib/files.h"
 #include "../lib/run.h"
 
 static char root[] = "/tmp/perf_gpu_list_trees.XXXXXX";
@@ -42,28 +43,12 @@ static void mkdirs(const char *fmt, ...)
 	}
 }
 
-static void put(const char *text, const char *fmt, ...)
-{
-	char path[512];
-	va_list ap;
-	FILE *f;
-
-	va_start(ap, fmt);
-	vsnprintf(path, sizeof(path), fmt, ap);
-	va_end(ap);
-	f = fopen(path, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f)) {
-		perror(path);
-		abort();
-	}
-}
-
 /* SYSFS/class/drm/CARD/metrics/UUID, with its id file unless @id NULL. */
 static void metric_set(const char *card, const char *uuid, const char *id)
 {
 	mkdirs("%s/sys/class/drm/%s/metrics/%s", root, card, uuid);
 	if (id)
-		put(id, "%s/sys/class/drm/%s/metrics/%s/id", root, card, uuid);
+		put_file(id, "%s/sys/class/drm/%s/metrics/%s/id", root, card, uuid);
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag,
@@ -115,16 +100,16 @@ TEST_F(list, clients_and_metric_sets)
 	/* Client 12: two fds of 4200 and one of 310 (passed over); 9 of
 	 * 4200 alone; an msm fd without drm-client-id; a non-DRM fd. */
 	mkdirs("%s/proc/4200/fdinfo", root);
-	put("glxgears\n", "%s/proc/4200/comm", root);
-	put(I915(12), "%s/proc/4200/fdinfo/5", root);
-	put(I915(12), "%s/proc/4200/fdinfo/6", root);
-	put(I915(9), "%s/proc/4200/fdinfo/7", root);
-	put("pos:\t0\nflags:\t02\n", "%s/proc/4200/fdinfo/0", root);
+	put_file("glxgears\n", "%s/proc/4200/comm", root);
+	put_file(I915(12), "%s/proc/4200/fdinfo/5", root);
+	put_file(I915(12), "%s/proc/4200/fdinfo/6", root);
+	put_file(I915(9), "%s/proc/4200/fdinfo/7", root);
+	put_file("pos:\t0\nflags:\t02\n", "%s/proc/4200/fdinfo/0", root);
 	mkdirs("%s/proc/310/fdinfo", root);
-	put("Xwayland\n", "%s/proc/310/comm", root);
-	put(I915(12), "%s/proc/310/fdinfo/30", root);
+	put_file("Xwayland\n", "%s/proc/310/comm", root);
+	put_file(I915(12), "%s/proc/310/fdinfo/30", root);
 	mkdirs("%s/proc/77/fdinfo", root);	/* no comm */
-	put("drm-driver:\tmsm\ndrm-engine-gpu:\t5 ns\n",
+	put_file("drm-driver:\tmsm\ndrm-engine-gpu:\t5 ns\n",
 	    "%s/proc/77/fdinfo/3", root);
 	mkdirs("%s/proc/self", root);
 

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Small file helpers for the device tests: whole-file reads and single
- * writes that report the exact errno.
+ * Small file helpers for the tests: whole-file reads and single writes
+ * that report the exact errno, and put_file() for building fake trees.
  */
 #ifndef GPUPROF_TEST_FILES_H
 #define GPUPROF_TEST_FILES_H
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -59,6 +62,28 @@ static inline int write_file_len(const char *path, const void *data,
 static inline int write_file(const char *path, const char *s)
 {
 	return write_file_len(path, s, strlen(s));
+}
+
+/*
+ * Create or replace the file named by @fmt with @text, for the fake
+ * trees a test builds (proc, sysfs, device files): a failure there is
+ * the test's own, so it aborts with the path.
+ */
+__attribute__((format(printf, 2, 3)))
+static inline void put_file(const char *text, const char *fmt, ...)
+{
+	char path[512];
+	va_list ap;
+	FILE *f;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		perror(path);
+		abort();
+	}
 }
 
 #endif
