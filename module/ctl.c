@@ -8,7 +8,6 @@
  * changes, so a rejected command leaves the state as it was.
  */
 #include <linux/capability.h>
-#include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/namei.h>
@@ -19,45 +18,18 @@
 
 #include "gpuprof.h"
 
-/*
- * Split @buf in place.  Only printable ASCII is accepted: a NUL or other
- * control byte inside a command is an error, not a terminator.
- */
-static int gpuprof_cmd_split(char *buf, size_t len, struct gpuprof_cmd *cmd)
-{
-	size_t i;
-
-	if (len && buf[len - 1] == '\n')
-		buf[--len] = '\0';
-	cmd->nfields = 0;
-	for (i = 0; i < len; i++) {
-		char c = buf[i];
-
-		if (c == ' ' || c == '\t') {
-			buf[i] = '\0';
-			continue;
-		}
-		if (c < 0x21 || c > 0x7e)
-			return -EINVAL;
-		if (i == 0 || buf[i - 1] == '\0') {
-			if (cmd->nfields == GPUPROF_CTL_MAX_FIELDS)
-				return -EINVAL;
-			cmd->field[cmd->nfields++] = &buf[i];
-		}
-	}
-	return cmd->nfields ? 0 : -EINVAL;
-}
-
 /**
  * gpuprof_cmd_write - take one command written to ctl or pctl
  * @ubuf: the bytes written
  * @len: their number; more than GPUPROF_CTL_MAX is an error, never cut
- * @run: runs the split command, under gpuprof_lock
+ * @file: which of the two, for the grammar
+ * @run: runs the parsed command, under gpuprof_lock
  * @arg: passed to @run
  *
  * Return: @len, or a negative errno from the parser or from @run.
  */
 ssize_t gpuprof_cmd_write(const char __user *ubuf, size_t len,
+			  enum gpuprof_cmd_file file,
 			  int (*run)(struct gpuprof_cmd *cmd, void *arg),
 			  void *arg)
 {
@@ -75,7 +47,7 @@ ssize_t gpuprof_cmd_write(const char __user *ubuf, size_t len,
 		err = -ENOMEM;
 		goto out;
 	}
-	err = gpuprof_cmd_split(buf, len, cmd);
+	err = gpuprof_cmd_parse(buf, len, file, cmd);
 	if (!err) {
 		mutex_lock(&gpuprof_lock);
 		err = run(cmd, arg);
@@ -85,27 +57,6 @@ ssize_t gpuprof_cmd_write(const char __user *ubuf, size_t len,
 out:
 	kfree(buf);
 	return err ? err : len;
-}
-
-/* A decimal number without sign, in [min, max]. */
-static int gpuprof_parse_uint(const char *s, unsigned int min,
-			      unsigned int max, unsigned int *val)
-{
-	if (!isdigit(*s))
-		return -EINVAL;
-	if (kstrtouint(s, 10, val) || *val < min || *val > max)
-		return -EINVAL;
-	return 0;
-}
-
-/* Is @name one a target can match: a comm, or an absolute-ish path? */
-static bool gpuprof_name_ok(const char *name)
-{
-	size_t len = strlen(name);
-
-	if (strchr(name, '/'))
-		return len <= GPUPROF_PATH_MAX;
-	return len <= GPUPROF_COMM_MAX;
 }
 
 static bool gpuprof_have_name(const char *name)
@@ -147,7 +98,10 @@ static int gpuprof_resolve_exe(struct gpuprof_target *t, const char *name)
 	return 0;
 }
 
-/* "module NAME...": add targets; "module": remove the named ones. */
+/*
+ * "module NAME...": add targets; "module": remove the named ones.  The
+ * names are in the grammar already (ctl_parse.c).
+ */
 static int gpuprof_cmd_module(struct gpuprof_cmd *cmd)
 {
 	struct gpuprof_target *new[GPUPROF_MODULE_MAX_NAMES];
@@ -157,11 +111,6 @@ static int gpuprof_cmd_module(struct gpuprof_cmd *cmd)
 		gpuprof_targets_remove(true);
 		return 0;
 	}
-	if (cmd->nfields - 1 > GPUPROF_MODULE_MAX_NAMES)
-		return -EINVAL;
-	for (i = 1; i < cmd->nfields; i++)
-		if (!gpuprof_name_ok(cmd->field[i]))
-			return -EINVAL;
 
 	for (i = 1; i < cmd->nfields; i++) {
 		const char *name = cmd->field[i];
@@ -262,25 +211,25 @@ static void gpuprof_stop(void)
 		gpuprof_fence_stop();
 }
 
-/* The commands that take no argument. */
-static int gpuprof_cmd_simple(const char *verb)
+static int gpuprof_ctl_run(struct gpuprof_cmd *cmd, void *arg)
 {
-	if (!strcmp(verb, "start"))
+	switch (cmd->verb) {
+	case GPUPROF_VERB_MODULE:
+		return gpuprof_cmd_module(cmd);
+	case GPUPROF_VERB_START:
 		return gpuprof_start(GPUPROF_TIME);
-	if (!strcmp(verb, "startcp"))
+	case GPUPROF_VERB_STARTCP:
 		return gpuprof_start(GPUPROF_COVERAGE);
-	if (!strcmp(verb, "startmp"))
+	case GPUPROF_VERB_STARTMP:
 		return gpuprof_start(GPUPROF_MEMORY);
-	if (!strcmp(verb, "stop")) {
+	case GPUPROF_VERB_STOP:
 		gpuprof_stop();
 		return 0;
-	}
-	if (!strcmp(verb, "end")) {
+	case GPUPROF_VERB_END:
 		gpuprof_stop();
 		gpuprof_targets_remove(false);
 		return 0;
-	}
-	if (!strcmp(verb, "reset")) {
+	case GPUPROF_VERB_RESET:
 		gpuprof_targets_reset();
 		/* Buffers already counted must not be taken off again. */
 		spin_lock_irq(&gpuprof_data_lock);
@@ -288,43 +237,20 @@ static int gpuprof_cmd_simple(const char *verb)
 		gpuprof_oa_forget_learned();
 		spin_unlock_irq(&gpuprof_data_lock);
 		return 0;
+	case GPUPROF_VERB_INTERVAL:
+		gpuprof.interval_ms = cmd->interval_ms;
+		gpuprof_fence_set_interval(cmd->interval_ms);
+		return 0;
+	default:
+		return -EINVAL;
 	}
-	return -EINVAL;
-}
-
-static int gpuprof_cmd_interval(struct gpuprof_cmd *cmd)
-{
-	unsigned int ms;
-	int err;
-
-	if (cmd->nfields != 2)
-		return -EINVAL;
-	err = gpuprof_parse_uint(cmd->field[1], GPUPROF_INTERVAL_MIN_MS,
-				 GPUPROF_INTERVAL_MAX_MS, &ms);
-	if (err)
-		return err;
-	gpuprof.interval_ms = ms;
-	gpuprof_fence_set_interval(ms);
-	return 0;
-}
-
-static int gpuprof_ctl_run(struct gpuprof_cmd *cmd, void *arg)
-{
-	const char *verb = cmd->field[0];
-
-	if (!strcmp(verb, "module"))
-		return gpuprof_cmd_module(cmd);
-	if (!strcmp(verb, "interval"))
-		return gpuprof_cmd_interval(cmd);
-	if (cmd->nfields != 1)
-		return -EINVAL;
-	return gpuprof_cmd_simple(verb);
 }
 
 static ssize_t gpuprof_ctl_write(struct file *filp, const char __user *ubuf,
 				 size_t len, loff_t *ppos)
 {
-	return gpuprof_cmd_write(ubuf, len, gpuprof_ctl_run, NULL);
+	return gpuprof_cmd_write(ubuf, len, GPUPROF_CMD_CTL, gpuprof_ctl_run,
+				 NULL);
 }
 
 static const struct file_operations gpuprof_ctl_fops = {

@@ -26,6 +26,7 @@
 #include <linux/xarray.h>
 
 #include "../uapi/gpuprof.h"
+#include "ctl_parse.h"
 #include "oa_decode.h"
 
 struct gpuprof_target;
@@ -274,16 +275,10 @@ extern const struct gpuprof_file gpuprof_histogram_file;
 extern const struct gpuprof_file gpuprof_pctl_file;
 extern const struct gpuprof_file gpuprof_counters_file;
 
-/* ctl.c: the parser shared by ctl and pctl */
-#define GPUPROF_CTL_MAX_FIELDS	(GPUPROF_CTL_MAX / 2)
-
-struct gpuprof_cmd {
-	int nfields;
-	char *field[GPUPROF_CTL_MAX_FIELDS];
-};
-
+/* ctl.c: the commands of ctl and pctl, parsed by ctl_parse.c */
 void gpuprof_ctl_exit(void);
 ssize_t gpuprof_cmd_write(const char __user *ubuf, size_t len,
+			  enum gpuprof_cmd_file file,
 			  int (*run)(struct gpuprof_cmd *cmd, void *arg),
 			  void *arg);
 

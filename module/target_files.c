@@ -11,7 +11,6 @@
  * "read" still work).  Once the target is ended, reads return -ENODEV.
  */
 #include <linux/fs.h>
-#include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -278,38 +277,22 @@ const struct gpuprof_file gpuprof_counters_file = {
 	.fops = &gpuprof_counters_fops,
 };
 
-/* pctl: "reset", "ctxid HEX", "unbind". */
+/* pctl: "reset", "ctxid HEX", "unbind" (ctl_parse.c). */
 static int gpuprof_pctl_run(struct gpuprof_cmd *cmd, void *arg)
 {
 	struct gpuprof_target *t = arg;
-	const char *verb = cmd->field[0];
-	u64 ctxid = 0;
-	bool bind;
+	bool bind = cmd->verb == GPUPROF_VERB_CTXID;
 
 	if (READ_ONCE(t->ended))
 		return -ENODEV;
-	if (!strcmp(verb, "ctxid") && cmd->nfields == 2) {
-		/* Hex digits, "0x" allowed; no sign, no empty number. */
-		/* Report context ids are 32 bits; all ones means "none". */
-		if (!isxdigit(cmd->field[1][0]) ||
-		    kstrtou64(cmd->field[1], 16, &ctxid) ||
-		    ctxid >= GPUPROF_OA_NO_CONTEXT)
-			return -EINVAL;
-		bind = true;
-	} else if (!strcmp(verb, "unbind") && cmd->nfields == 1) {
-		bind = false;
-	} else if (!strcmp(verb, "reset") && cmd->nfields == 1) {
-		spin_lock_irq(&gpuprof_data_lock);
+	spin_lock_irq(&gpuprof_data_lock);
+	if (cmd->verb == GPUPROF_VERB_RESET) {
 		gpuprof_target_reset(t);
 		gpuprof_gem_disown(t);
-		spin_unlock_irq(&gpuprof_data_lock);
-		return 0;
 	} else {
-		return -EINVAL;
+		t->ctxid = bind ? cmd->ctxid : 0;
+		t->ctxid_bound = bind;
 	}
-	spin_lock_irq(&gpuprof_data_lock);
-	t->ctxid = ctxid;
-	t->ctxid_bound = bind;
 	spin_unlock_irq(&gpuprof_data_lock);
 	return 0;
 }
@@ -317,8 +300,13 @@ static int gpuprof_pctl_run(struct gpuprof_cmd *cmd, void *arg)
 static ssize_t gpuprof_pctl_write(struct file *filp, const char __user *ubuf,
 				  size_t len, loff_t *ppos)
 {
-	return gpuprof_cmd_write(ubuf, len, gpuprof_pctl_run,
-				 filp->private_data);
+	struct gpuprof_target *t = filp->private_data;
+
+	/* A target that has ended takes no command, good or bad. */
+	if (READ_ONCE(t->ended))
+		return -ENODEV;
+	return gpuprof_cmd_write(ubuf, len, GPUPROF_CMD_PCTL, gpuprof_pctl_run,
+				 t);
 }
 
 static int gpuprof_pctl_release(struct inode *inode, struct file *filp)
