@@ -3,7 +3,12 @@
  * perf-gpu's command line: dispatch, usage, errors and exit codes, as
  * perf's own builtins behave.  Runs on the host.
  */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "../lib/run.h"
@@ -73,6 +78,69 @@ TEST_F(cli, stock_perf_dispatches_to_perf_gpu)
 	EXPECT_EQ(0, run_cmd(self->out, sizeof(self->out),
 			     "perf --exec-path=%s gpu --version", dir));
 	EXPECT_EQ(0, strncmp(self->out, "perf gpu version ", 17)) TH_LOG("%s", self->out);
+}
+
+/*
+ * Run ARGV with its stdout a pipe nobody reads (as `| head` leaves it once
+ * head has exited) and its stderr in @err; returns the wait status.
+ */
+static int run_into_closed_pipe(char *const argv[], char *err, size_t size)
+{
+	FILE *f = tmpfile();
+	int p[2], st = -1;
+	size_t n;
+	pid_t pid;
+
+	if (!f || pipe(p))
+		return -1;
+	close(p[0]);
+	pid = fork();
+	if (pid == 0) {
+		/* The test runner may ignore SIGPIPE; a shell would not. */
+		signal(SIGPIPE, SIG_DFL);
+		dup2(p[1], 1);
+		dup2(fileno(f), 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	waitpid(pid, &st, 0);
+	rewind(f);
+	n = fread(err, 1, size - 1, f);
+	err[n] = '\0';
+	fclose(f);
+	return st;
+}
+
+/*
+ * Output cut short by the reader is no error of perf gpu's: it exits as a
+ * shell reports a SIGPIPE (128 + 13) rather than dying of the signal,
+ * which stock perf would report as "FATAL: unable to run 'perf-gpu'".
+ */
+TEST_F(cli, reader_gone_is_not_fatal)
+{
+	char dir[4096], opt[4200], *slash;
+	char *const direct[] = { (char *)perf_gpu_path(), "version", NULL };
+	char *const stock[] = { "perf", opt, "gpu", "version", NULL };
+	int st;
+
+	st = run_into_closed_pipe(direct, self->out, sizeof(self->out));
+	ASSERT_TRUE(WIFEXITED(st)) TH_LOG("killed by signal %d", WTERMSIG(st));
+	EXPECT_EQ(128 + SIGPIPE, WEXITSTATUS(st));
+	EXPECT_STREQ("", self->out);
+
+	snprintf(dir, sizeof(dir), "%s", perf_gpu_path());
+	slash = strrchr(dir, '/');
+	if (!slash)
+		SKIP(return, "GPUPROF_PERF_GPU is not a path");
+	*slash = '\0';
+	if (run_cmd(self->out, sizeof(self->out), "perf --version") != 0)
+		SKIP(return, "no perf binary");
+	snprintf(opt, sizeof(opt), "--exec-path=%s", dir);
+	st = run_into_closed_pipe(stock, self->out, sizeof(self->out));
+	EXPECT_EQ(NULL, strstr(self->out, "FATAL")) TH_LOG("%s", self->out);
+	ASSERT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(128 + SIGPIPE, WEXITSTATUS(st));
 }
 
 TEST_HARNESS_MAIN

@@ -4,8 +4,10 @@
  * its exec path or $PATH for a command it does not know, with the
  * remaining arguments, so this binary gets "perf-gpu SUBCOMMAND ...".
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <subcmd/exec-cmd.h>
 #include "options.h"
@@ -47,9 +49,23 @@ static void print_usage(FILE *f)
 	fprintf(f, "\n");
 }
 
+/*
+ * The reader of our output went away (`perf gpu script | head`): stop,
+ * with the status a shell gives a process SIGPIPE killed.  Dying of the
+ * signal itself would make stock perf, which runs us, report "FATAL:
+ * unable to run 'perf-gpu'".  Subcommands that write to sockets ignore
+ * SIGPIPE instead (top-signal.c).
+ */
+static void perf_gpu_sigpipe(int sig)
+{
+	_exit(128 + sig);
+}
+
 int main(int argc, const char **argv)
 {
 	size_t i;
+
+	signal(SIGPIPE, perf_gpu_sigpipe);
 
 	/* The name libsubcmd's usage messages give, as perf's do. */
 	exec_cmd_init("perf gpu", PERF_GPU_PREFIX, NULL, NULL);
