@@ -13,6 +13,19 @@
 #include "kselftest_harness.h"
 #include "../lib/run.h"
 
+/* The directory of the perf-gpu under test, for perf --exec-path. */
+static bool perf_gpu_dir(char *dir, size_t size)
+{
+	char *slash;
+
+	snprintf(dir, size, "%s", perf_gpu_path());
+	slash = strrchr(dir, '/');
+	if (!slash)
+		return false;
+	*slash = '\0';
+	return true;
+}
+
 FIXTURE(cli) {
 	char out[16384];
 };
@@ -66,13 +79,10 @@ TEST_F(cli, stray_argument_is_a_usage_error)
 
 TEST_F(cli, stock_perf_dispatches_to_perf_gpu)
 {
-	char dir[4096], *slash;
+	char dir[4096];
 
-	snprintf(dir, sizeof(dir), "%s", perf_gpu_path());
-	slash = strrchr(dir, '/');
-	if (!slash)
+	if (!perf_gpu_dir(dir, sizeof(dir)))
 		SKIP(return, "GPUPROF_PERF_GPU is not a path");
-	*slash = '\0';
 	if (run_cmd(self->out, sizeof(self->out), "perf --version") != 0)
 		SKIP(return, "no perf binary");
 	EXPECT_EQ(0, run_cmd(self->out, sizeof(self->out),
@@ -119,7 +129,7 @@ static int run_into_closed_pipe(char *const argv[], char *err, size_t size)
  */
 TEST_F(cli, reader_gone_is_not_fatal)
 {
-	char dir[4096], opt[4200], *slash;
+	char dir[4096], opt[4200];
 	char *const direct[] = { (char *)perf_gpu_path(), "version", NULL };
 	char *const stock[] = { "perf", opt, "gpu", "version", NULL };
 	int st;
@@ -129,11 +139,8 @@ TEST_F(cli, reader_gone_is_not_fatal)
 	EXPECT_EQ(128 + SIGPIPE, WEXITSTATUS(st));
 	EXPECT_STREQ("", self->out);
 
-	snprintf(dir, sizeof(dir), "%s", perf_gpu_path());
-	slash = strrchr(dir, '/');
-	if (!slash)
+	if (!perf_gpu_dir(dir, sizeof(dir)))
 		SKIP(return, "GPUPROF_PERF_GPU is not a path");
-	*slash = '\0';
 	if (run_cmd(self->out, sizeof(self->out), "perf --version") != 0)
 		SKIP(return, "no perf binary");
 	snprintf(opt, sizeof(opt), "--exec-path=%s", dir);
