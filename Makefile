@@ -6,6 +6,7 @@
 #   make setup      install/build the dependencies (root, once; cached)
 #   make check      all tests: host unit tests, then the module in a VM
 #   make bench      benchmarks, "BENCH name value unit" lines
+#   make fuzz       the fuzz targets, FUZZ_SECONDS each (default 60)
 #   make lint       checkpatch.pl over module/ and uapi/
 #   make demo       boot the VM, load the module, show /dev/gpuprof
 #   make install    the module, tools, man pages, udev rule (PREFIX, DESTDIR;
@@ -29,7 +30,7 @@ KDIR := /usr/src/linux-headers-$(TEST_KVER)
 endif
 endif
 
-.PHONY: all module tools setup check bench lint demo clean
+.PHONY: all module tools setup check bench fuzz lint demo clean
 .PHONY: man install uninstall dkms-source
 
 all: module tools
@@ -49,6 +50,13 @@ check: setup
 
 bench: setup
 	bash selftests/bench.sh
+
+# The libFuzzer targets of selftests/fuzz/, FUZZ_SECONDS each, figures
+# and crashes (Documentation/testing.rst, "Fuzzing").
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" \
+		bash selftests/fuzz.sh
 
 lint: setup
 	bash selftests/lint.sh

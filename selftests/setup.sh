@@ -23,6 +23,7 @@ packages="
 	chromium zlib1g-dev tmux
 	python3-docutils man-db
 	dkms udev systemd
+	clang libclang-rt-14-dev
 "
 
 log() { echo "setup: $*" >&2; }

@@ -204,7 +204,10 @@ static int on_sample(struct script *sc, const struct pdr_record *r)
 		rec.size = s.raw_size;
 		rec.data = sc->scratch;
 		trace_seq_reset(&sc->seq);
-		tep_print_event(sc->tep, &sc->seq, &rec, "%s", TEP_PRINT_INFO);
+		/* Where the print fmt would divide by zero: the fields. */
+		tep_print_event(sc->tep, &sc->seq, &rec, "%s",
+				script_raw_divides_by_zero(&s, ev->tep) ?
+				TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 		trace_seq_terminate(&sc->seq);
 		printf(" %s", sc->seq.buffer);
 	}

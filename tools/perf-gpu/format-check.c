@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "format-check.h"
@@ -78,6 +79,80 @@ size_t format_check_fields(const char *text, size_t len)
 			if (e > name && !has_field(text, fmt, name, e - name))
 				return name - text + 1;
 		}
+	}
+	return 0;
+}
+
+/* Past the string literal that starts at @p ('"'), escapes and all. */
+static const char *skip_literal(const char *p, const char *end)
+{
+	for (p++; p < end && *p != '"'; p++)
+		if (*p == '\\' && p + 1 < end)
+			p++;
+	return p < end ? p + 1 : end;
+}
+
+static const char *skip_blanks(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/*
+ * Is the operand at @p a constant that is 0 as libtraceevent reads a
+ * constant (strtoull, base 0: a word that is no number reads as 0)?  A
+ * constant is one word, in parentheses or not, that is not REC->, not
+ * a call, not a typecast and not the start of a longer expression in
+ * its parentheses.
+ */
+static bool zero_constant(const char *p, const char *end)
+{
+	char word[64];
+	const char *w;
+	int parens = 0, i;
+	size_t n;
+
+	for (p = skip_blanks(p, end); p < end && *p == '(';
+	     p = skip_blanks(p + 1, end))
+		parens++;
+	for (w = p; p < end && ident_char(*p); p++)
+		;
+	n = p - w;
+	if (!n || n >= sizeof(word))
+		return false;
+	p = skip_blanks(p, end);
+	/* REC->x, a call, a member or an element: not a constant. */
+	if (p < end && (*p == '(' || *p == '.' || *p == '[' ||
+			(*p == '-' && p + 1 < end && p[1] == '>')))
+		return false;
+	for (i = 0; i < parens; i++) {
+		if (p >= end || *p != ')')
+			return false;
+		p = skip_blanks(p + 1, end);
+	}
+	/* "(int)0" is a typecast of what follows, no constant. */
+	if (parens && p < end && (ident_char(*p) || *p == '('))
+		return false;
+	memcpy(word, w, n);
+	word[n] = '\0';
+	return strtoull(word, NULL, 0) == 0;
+}
+
+size_t format_check_divisors(const char *text, size_t len)
+{
+	const char *end = text + len;
+	const char *p = memmem(text, len, "print fmt:", 10);
+
+	if (!p)
+		return 0;
+	for (p += 10; p < end; p++) {
+		if (*p == '"') {
+			p = skip_literal(p, end) - 1;
+			continue;
+		}
+		if ((*p == '/' || *p == '%') && zero_constant(p + 1, end))
+			return p - text + 1;
 	}
 	return 0;
 }

@@ -31,6 +31,7 @@
 
 #include "../../module/oa_decode.h"
 #include "oa-i915.h"
+#include "oa-i915-records.h"
 #include "oa-sim.h"
 
 #define PROG "gpuprof-oa"
@@ -293,49 +294,55 @@ fail:
 	return -1;
 }
 
+/* Where dev_record() passes records on to. */
+struct dev_sink {
+	struct dev_run *r;
+	struct oa_writer *w;
+};
+
+static void dev_record(void *arg, uint32_t type, const uint8_t *payload,
+		       size_t len)
+{
+	struct dev_sink *x = arg;
+
+	switch (type) {
+	case GPUPROF_OA_RECORD_SAMPLE:
+		/* oa_i915_records() checked @len against report_size. */
+		oa_write_sample(x->w, payload, len);
+		x->r->reports++;
+		break;
+	case GPUPROF_OA_RECORD_REPORT_LOST:
+		oa_write_report_lost(x->w);
+		x->r->report_lost++;
+		break;
+	case GPUPROF_OA_RECORD_BUFFER_LOST:
+		oa_write_buffer_lost(x->w);
+		x->r->buffer_lost++;
+		break;
+	default:
+		/* A record type newer than this tool: its size
+		 * delimits it, and no reader would know it. */
+		x->r->unknown++;
+		break;
+	}
+}
+
 /* i915's records of one read(), passed through; -1 on a broken one. */
 static int dev_pass(struct dev_run *r, struct oa_writer *w, const uint8_t *p,
 		    size_t n)
 {
-	struct gpuprof_oa_record_header h;
+	struct dev_sink x = { .r = r, .w = w };
+	struct oa_i915_bad bad;
 
-	while (n >= sizeof(h)) {
-		memcpy(&h, p, sizeof(h));
-		if (h.size < sizeof(h) || h.size > n ||
-		    (h.type == GPUPROF_OA_RECORD_SAMPLE &&
-		     h.size != sizeof(h) + r->report_size)) {
-			fprintf(stderr, PROG ": %s: the i915-perf stream gave a record of type %u and %u bytes, which it never should: stopping\n",
-				r->dev.node, h.type, h.size);
-			return -1;
-		}
-		switch (h.type) {
-		case GPUPROF_OA_RECORD_SAMPLE:
-			oa_write_sample(w, p + sizeof(h), r->report_size);
-			r->reports++;
-			break;
-		case GPUPROF_OA_RECORD_REPORT_LOST:
-			oa_write_report_lost(w);
-			r->report_lost++;
-			break;
-		case GPUPROF_OA_RECORD_BUFFER_LOST:
-			oa_write_buffer_lost(w);
-			r->buffer_lost++;
-			break;
-		default:
-			/* A record type newer than this tool: its size
-			 * delimits it, and no reader would know it. */
-			r->unknown++;
-			break;
-		}
-		p += h.size;
-		n -= h.size;
-	}
-	if (n) {
+	if (!oa_i915_records(p, n, r->report_size, dev_record, &x, &bad))
+		return 0;
+	if (bad.left >= sizeof(struct gpuprof_oa_record_header))
+		fprintf(stderr, PROG ": %s: the i915-perf stream gave a record of type %u and %u bytes, which it never should: stopping\n",
+			r->dev.node, bad.type, bad.size);
+	else
 		fprintf(stderr, PROG ": %s: the i915-perf stream gave %zu bytes of a record: stopping\n",
-			r->dev.node, n);
-		return -1;
-	}
-	return 0;
+			r->dev.node, bad.left);
+	return -1;
 }
 
 /* Take what the stream has now; -1 when it failed (message out). */

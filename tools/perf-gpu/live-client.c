@@ -422,6 +422,17 @@ struct live_client *live_client_connect(const char *where, const char *name)
 	return c;
 }
 
+struct live_client *live_client_attach(int fd, const char *where)
+{
+	struct live_client *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->fd = fd;
+	snprintf(c->where, sizeof(c->where), "%s", where);
+	return c;
+}
+
 void live_client_close(struct live_client *c)
 {
 	static const char bye[] = "GOODBYE\r\n";

@@ -16,6 +16,7 @@
 #ifndef PERF_GPU_LIVE_PROTO_H
 #define PERF_GPU_LIVE_PROTO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -62,5 +63,35 @@ struct live_client *live_client_connect(const char *where, const char *name);
 int live_client_poll(struct live_client *c, struct live_state *st);
 /* Sends GOODBYE and closes. */
 void live_client_close(struct live_client *c);
+
+/*
+ * For the fuzz target of selftests/fuzz/: each side's parser without a
+ * network.  live_client_attach() makes a client of @fd, a connected
+ * stream socket on which HELLO was sent already (what
+ * live_client_connect() does after dialling); the fuzz target plays the
+ * server through a socketpair.
+ */
+struct live_client *live_client_attach(int fd, const char *where);
+
+/*
+ * A session is one connection of a server served without a socket and
+ * without the server's thread: the bytes a peer sends go in, the
+ * replies come out, through the code that serves real connections.
+ */
+struct live_session;
+
+/* Serving as @name the empty state; NULL out of memory or a bad name. */
+struct live_session *live_session_open(const char *name);
+/* The state later requests see, as live_server_publish().  0 or -1. */
+int live_session_publish(struct live_session *ss, const struct live_state *st);
+/*
+ * Take @len bytes from the peer, as one read of the socket would; true
+ * once the connection is closing (ERROR, GOODBYE): later bytes are
+ * dropped, as the server drops them.
+ */
+bool live_session_input(struct live_session *ss, const char *p, size_t len);
+/* The replies queued since the last call, valid until the next call. */
+const char *live_session_output(struct live_session *ss, size_t *len);
+void live_session_close(struct live_session *ss);
 
 #endif

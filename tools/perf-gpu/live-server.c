@@ -711,3 +711,84 @@ void live_server_stop(struct live_server *srv)
 	close(srv->lfd);
 	free(srv);
 }
+
+/* Sessions: one connection, no socket, no thread (see live-proto.h). */
+
+struct live_session {
+	struct live_server srv;
+	struct conn conn;
+};
+
+struct live_session *live_session_open(const char *name)
+{
+	struct live_session *ss;
+
+	if (!valid_name(name))
+		return NULL;
+	ss = calloc(1, sizeof(*ss));
+	if (!ss)
+		return NULL;
+	strcpy(ss->srv.name, name);
+	ss->srv.lfd = ss->srv.wake_rd = ss->srv.wake_wr = -1;
+	ss->conn.fd = -1;
+	ss->srv.current = snap_new(NULL);
+	if (!ss->srv.current) {
+		free(ss);
+		return NULL;
+	}
+	return ss;
+}
+
+int live_session_publish(struct live_session *ss, const struct live_state *st)
+{
+	struct snap *n = snap_new(st);
+
+	if (!n)
+		return -1;
+	/* What take_published() does with a state handed over. */
+	snap_put(ss->srv.current);
+	ss->srv.current = n;
+	return 0;
+}
+
+/* What conn_read() does with bytes recv() gave, minus the socket. */
+bool live_session_input(struct live_session *ss, const char *p, size_t len)
+{
+	struct conn *c = &ss->conn;
+
+	while (len && !c->closing) {
+		size_t room, n;
+		char *dst = live_lines_space(&c->in, &room);
+
+		n = len < room ? len : room;
+		memcpy(dst, p, n);
+		p += n;
+		len -= n;
+		live_lines_added(&c->in, n);
+		conn_lines(&ss->srv, c);
+	}
+	if (c->closing)
+		live_lines_reset(&c->in);
+	return c->closing;
+}
+
+const char *live_session_output(struct live_session *ss, size_t *len)
+{
+	struct conn *c = &ss->conn;
+	const char *out = c->out ? c->out + c->out_off : "";
+
+	/* Taken as conn_flush() takes what send() took. */
+	*len = c->out_len - c->out_off;
+	c->out_off = c->out_len = 0;
+	return out;
+}
+
+void live_session_close(struct live_session *ss)
+{
+	if (!ss)
+		return;
+	free(ss->conn.out);
+	snap_put(ss->conn.sent);
+	snap_put(ss->srv.current);
+	free(ss);
+}

@@ -379,7 +379,7 @@ int pdr_parse_sample(struct pdr_file *f, const struct pdr_record *r,
 		     struct pdr_sample *s)
 {
 	struct cursor c = { r->body, r->size - 8u, r->offset + 8 };
-	uint64_t t, nr;
+	uint64_t t, nr = 0;	/* clang cannot see FIELD() set it */
 	uint32_t u[2];
 
 	memset(s, 0, sizeof(*s));

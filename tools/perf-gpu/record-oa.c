@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "oa-i915-records.h"
 #include "record-oa.h"
 
 #define PR "perf gpu record: "
@@ -139,26 +140,27 @@ int record_oa_start(struct record_oa *oa, const char *perf_output)
 	return 0;
 }
 
-/* i915's records of one read(), passed through whole. */
+static void i915_record(void *arg, uint32_t type, const uint8_t *payload,
+			size_t len)
+{
+	struct record_oa *oa = arg;
+
+	oa_write_record(&oa->w, type, payload, len);
+}
+
+/*
+ * i915's records of one read(), passed through whole, of any size: the
+ * read-back of the output (record_oa_ingest()) checks them.
+ */
 static int i915_pass(struct record_oa *oa, const uint8_t *p, size_t n)
 {
-	struct gpuprof_oa_record_header h;
+	struct oa_i915_bad bad;
 
-	while (n >= sizeof(h)) {
-		memcpy(&h, p, sizeof(h));
-		if (h.size < sizeof(h) || h.size > n)
-			break;
-		oa_write_record(&oa->w, h.type, p + sizeof(h),
-				h.size - sizeof(h));
-		p += h.size;
-		n -= h.size;
-	}
-	if (n) {
-		fprintf(stderr, PR "the i915-perf stream gave %zu bytes of a record: OA stops here\n",
-			n);
-		return -1;
-	}
-	return 0;
+	if (!oa_i915_records(p, n, 0, i915_record, oa, &bad))
+		return 0;
+	fprintf(stderr, PR "the i915-perf stream gave %zu bytes of a record: OA stops here\n",
+		bad.left);
+	return -1;
 }
 
 static int i915_drain(struct record_oa *oa)

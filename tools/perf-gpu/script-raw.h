@@ -8,6 +8,7 @@
 #ifndef PERF_GPU_SCRIPT_RAW_H
 #define PERF_GPU_SCRIPT_RAW_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <traceevent/event-parse.h>
@@ -22,6 +23,17 @@
  */
 int script_raw_check(struct pdr_file *f, const struct pdr_sample *s,
 		     struct tep_event *event);
+
+/*
+ * Whether printing the checked payload @s by @event's print fmt could
+ * have libtraceevent divide by zero: it divides (/ and %) without
+ * looking at the divisor, and SIGFPE ends the program.  True when a
+ * divisor in the print fmt is a field that is 0 in @s, or anything this
+ * check does not work out (an expression); the thermal and devfreq
+ * events of the kernel divide by a field.
+ */
+bool script_raw_divides_by_zero(const struct pdr_sample *s,
+				struct tep_event *event);
 
 /*
  * The extent of dynamic field @name of a checked payload: 0 with its

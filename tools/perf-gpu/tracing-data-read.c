@@ -113,6 +113,11 @@ static int parse_format(struct td_cursor *c, struct tep_handle *tep,
 		return pdr_error(c->f, at + bad - 1,
 				 "the print fmt of a format of system %s names no field of it",
 				 system);
+	bad = format_check_divisors((const char *)c->f->data + at, len);
+	if (bad)
+		return pdr_error(c->f, at + bad - 1,
+				 "the print fmt of a format of system %s divides by zero",
+				 system);
 	copy = malloc(len + 1);
 	if (!copy)
 		return pdr_error(c->f, at, "out of memory for a format");
