@@ -11,8 +11,10 @@
 # COMMAND).  See DESIGN.md section 8.
 #
 # Environment: KVER (like --kver), GPUPROF_CACHE (default <repo>/.deps),
-# GPUPROF_VM_ACCEL=kvm|tcg (skip the KVM probe); GPUPROF_* variables are
-# passed on to COMMAND, which also gets GPUPROF_IN_VM=1.
+# GPUPROF_VM_ACCEL=kvm|tcg (skip the KVM probe), GPUPROF_VM_APPEND (more
+# kernel parameters, e.g. "slub_debug=FZP"); GPUPROF_* variables are
+# passed on to COMMAND, which also gets GPUPROF_IN_VM=1 and GPUPROF_VM_CPU
+# (kvm, tcg/multi or tcg/single).
 set -eu
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -130,20 +132,20 @@ if [ -z "$accel" ]; then
 	# A cached "kvm" may still hang now and then: watch the boot.
 	[ "$accel" = kvm ] && auto_kvm=1
 fi
-# TCG's threading: one host thread per vCPU ("multi", QEMU's default) is
-# quicker, but Debian's 6.12 oopses under it ("Oops: int3" at a jump label
-# site) while static keys are flipped on one vCPU and the patched code runs
-# on the other; seen with nothing but `echo 1/0 > events/.../enable` in a
-# loop during a vgem fence storm, no gpuprof loaded.  6.1 does not.  So
-# kernels from 6.12 on run round-robin on one host thread ("single"), which
-# keeps two vCPUs in the guest.  GPUPROF_VM_TCG_THREAD=single|multi forces.
-tcg_thread=${GPUPROF_VM_TCG_THREAD:-}
-if [ -z "$tcg_thread" ]; then
-	case $(printf '%s\n%s\n' "$kver" 6.12 | sort -V | head -n 1) in
-	6.12) tcg_thread=single ;;
-	*) tcg_thread=multi ;;
-	esac
-fi
+# TCG's threading: one host thread per vCPU ("multi", QEMU's default)
+# breaks code patched on one vCPU while the other runs it.  Debian's 6.12
+# oopses ("Oops: int3" at a jump label site) while static keys are
+# flipped: seen with nothing but `echo 1/0 > events/.../enable` in a loop
+# during a vgem fence storm, no gpuprof loaded.  6.1 jumps to address 0 on
+# entering drm_gem_object_release() while a kprobe on its ftrace site is
+# armed and disarmed (memory profiling's startmp/stop): seen within
+# seconds with nothing but a tracefs kprobe on it toggled during a vgem
+# buffer churn, no gpuprof loaded, three runs of three; never in 2 x 120 s
+# of the same on one host thread.  So every kernel runs round-robin on one
+# host thread ("single"), which keeps two vCPUs in the guest (and ran the
+# 6.1 device tests no slower here).  GPUPROF_VM_TCG_THREAD=single|multi
+# forces.
+tcg_thread=${GPUPROF_VM_TCG_THREAD:-single}
 # -arch-capabilities: qemu 7.2 aborts setting that MSR under nested KVM here.
 # shellcheck disable=SC2054 # the commas belong to qemu's option
 case $accel in
@@ -187,6 +189,7 @@ q() { local s=$1; printf "'%s'" "${s//\'/\'\\\'\'}"; }
 		case $v in GPUPROF_*) echo "export $v=$(q "${!v}")" ;; esac
 	done
 	echo "export GPUPROF_IN_VM=1"
+	echo "export GPUPROF_VM_CPU=$(q "$accel${tcg_label:-}")"
 	# /tmp, /var/tmp and /run are the guest's own tmpfs.
 	echo "cd $(q "$PWD") || { echo 'vm: no such directory in the VM' >&2; exit 126; }"
 	printf 'exec'
@@ -199,6 +202,7 @@ qres=${results//,/,,}
 append="console=ttyS0 quiet loglevel=3 oops=panic panic=-1 rdinit=/init"
 append+=" gpuprof_guest=$here/guest.sh"
 [ ${#work_opts[@]} = 0 ] || append+=" gpuprof_work=$repo"
+[ -z "${GPUPROF_VM_APPEND:-}" ] || append+=" $GPUPROF_VM_APPEND"
 
 qpid=
 tails=()
