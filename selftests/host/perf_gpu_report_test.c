@@ -328,6 +328,23 @@ static void two_clients(FIXTURE_DATA(report) *self)
 	b_mark(b, 100, "stop", T0 + 1000 * MS);
 }
 
+/*
+ * A comm is whatever bytes a process chose: UTF-8 passes through, any
+ * other byte becomes U+FFFD, control bytes are escaped, and the document
+ * stays JSON that a strict UTF-8 reader takes.
+ */
+TEST_F(report, json_names_are_valid_utf8)
+{
+	b_comm(&self->b, 100, "caf\xc3\xa9\xff\xc0\x80\x01\"<", T0);
+	b_job(&self->b, 100, "i915", "rcs0", 1, 1, T0, T0 + MS);
+	WRITE_FILE();
+	EXPECT_QUERY("'caf\\xe9\\ufffd\\ufffd\\ufffd\\x01\"<'", "",
+		     "ascii(d[\"clients\"][0][\"comm\"])");
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "python3 -c 'open(\"%s/r.json\", \"rb\").read().decode(\"utf-8\")'",
+			     self->dir)) TH_LOG("%s", self->out);
+}
+
 TEST_F(report, two_clients_jobs_busy_share)
 {
 	two_clients(self);

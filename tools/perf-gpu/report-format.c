@@ -19,37 +19,68 @@ int report_format_parse(const char *s, enum report_format *fmt)
 	return 0;
 }
 
-void report_json_string(FILE *out, const char *s)
+/* The length of the valid UTF-8 sequence at @s, 0 when it is not one. */
+static size_t utf8_len(const unsigned char *s)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0)
+		n = 2, cp = s[0] & 0x1f;
+	else if ((s[0] & 0xf0) == 0xe0)
+		n = 3, cp = s[0] & 0x0f;
+	else if ((s[0] & 0xf8) == 0xf0)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates and values past Unicode are not text. */
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+void json_write_string(FILE *out, const char *str, bool in_html)
+{
+	const unsigned char *s = (const unsigned char *)(str ? str : "");
+	size_t n;
 
 	putc('"', out);
-	for (; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", out);
-			break;
-		case '\\':
-			fputs("\\\\", out);
-			break;
-		case '\n':
+	while (*s) {
+		if (*s == '"' || *s == '\\') {
+			putc('\\', out);
+			putc(*s++, out);
+		} else if (*s == '\n') {
 			fputs("\\n", out);
-			break;
-		case '\t':
+			s++;
+		} else if (*s == '\t') {
 			fputs("\\t", out);
-			break;
-		default:
-			/*
-			 * Control bytes escaped; other bytes as they are
-			 * (comm and timeline names come from the kernel).
-			 */
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(out, "\\u%04x", *p);
-			else
-				putc(*p, out);
+			s++;
+		} else if (*s < 0x20 || *s == 0x7f ||
+			   (in_html && (*s == '<' || *s == '>' || *s == '&'))) {
+			fprintf(out, "\\u%04x", *s++);
+		} else if ((n = utf8_len(s))) {
+			fwrite(s, 1, n, out);
+			s += n;
+		} else {
+			fputs("\\ufffd", out);
+			s++;
 		}
 	}
 	putc('"', out);
+}
+
+void report_json_string(FILE *out, const char *s)
+{
+	json_write_string(out, s, false);
 }
 
 void report_csv_field(FILE *out, const char *s)

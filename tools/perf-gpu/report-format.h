@@ -10,6 +10,7 @@
 #ifndef PERF_GPU_REPORT_FORMAT_H
 #define PERF_GPU_REPORT_FORMAT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -22,7 +23,16 @@ enum report_format {
 /* 0 with *@fmt set for "text", "csv" or "json"; -1 for anything else. */
 int report_format_parse(const char *s, enum report_format *fmt);
 
-/* @s as a JSON string, quotes included; bytes < 0x20 escaped as \u00XX. */
+/*
+ * @s as a JSON string, quotes included: control bytes escaped as \u00XX,
+ * bytes that are not UTF-8 (a comm is any bytes the process chose) as
+ * U+FFFD, so that the document is valid whatever the recording holds.
+ * @in_html also escapes '<', '>' and '&', for JSON inside a <script>
+ * element (timechart), where the text must not close the element.
+ */
+void json_write_string(FILE *out, const char *s, bool in_html);
+
+/* json_write_string() for the report's own documents. */
 void report_json_string(FILE *out, const char *s);
 
 /* @s as one CSV field: quoted (with "" for ") only when it needs to be. */

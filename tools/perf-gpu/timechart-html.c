@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report-format.h"
 #include "timechart-html.h"
 #include "timechart-map.h"
 #include "timechart-template.h"
@@ -660,62 +661,10 @@ static int cmp_entry(const void *a, const void *b)
 
 /* ---- Writing JSON and HTML. ---- */
 
-/* The length of the valid UTF-8 sequence at @s, 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0)
-		n = 2, cp = s[0] & 0x1f;
-	else if ((s[0] & 0xf0) == 0xe0)
-		n = 3, cp = s[0] & 0x0f;
-	else if ((s[0] & 0xf8) == 0xf0)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates and values past Unicode are not text. */
-	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
-/*
- * A JSON string.  '<', '>' and '&' are escaped too, so that no text of
- * the recording can close the <script> element the data sits in; bytes
- * that are not UTF-8 (a comm is any bytes) become U+FFFD.
- */
+/* A JSON string inside the page's <script> element. */
 static void json_str(FILE *f, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n;
-
-	fputc('"', f);
-	while (*s) {
-		if (*s == '"' || *s == '\\') {
-			fputc('\\', f);
-			fputc(*s++, f);
-		} else if (*s < 0x20 || *s == '<' || *s == '>' || *s == '&' ||
-			   *s == 0x7f) {
-			fprintf(f, "\\u%04x", *s++);
-		} else if ((n = utf8_len(s))) {
-			fwrite(s, 1, n, f);
-			s += n;
-		} else {
-			fputs("\\ufffd", f);
-			s++;
-		}
-	}
-	fputc('"', f);
+	json_write_string(f, str, true);
 }
 
 static void html_text(FILE *f, const char *s)
