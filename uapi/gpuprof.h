@@ -24,9 +24,11 @@
  * Targets.  A NAME given to "module" without a '/' is matched against the
  * process name (comm), which the kernel keeps to 15 bytes, so a longer one
  * could never match and is refused; a NAME with a '/' is matched against
- * the executable's path.
+ * the executable's path.  At most GPUPROF_MAX_TARGETS are alive at once;
+ * an ended target whose file is still open is alive until that file is
+ * closed (the bound is on memory, not on names).
  */
-#define GPUPROF_MAX_TARGETS	256	/* targets alive at once */
+#define GPUPROF_MAX_TARGETS	256
 #define GPUPROF_MODULE_MAX_NAMES 16	/* NAMEs in one "module" command */
 #define GPUPROF_COMM_MAX	15	/* bytes of a comm NAME */
 #define GPUPROF_PATH_MAX	200	/* bytes of a path NAME, of a path */
