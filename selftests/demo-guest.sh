@@ -76,4 +76,18 @@ step 'echo module game > /dev/gpuprof/ctl; echo startcp > /dev/gpuprof/ctl; gpuw
 step 'perf gpu top --batch -n 1 | head -12'
 step '(perf gpu top --listen 7411 --batch -d 0.3 -n 8 >/dev/null &); sleep 1; perf gpu top --connect 127.0.0.1:7411 --batch -n 1 --format=json'
 step 'echo end > /dev/gpuprof/ctl'
+echo
+echo "# Bad input changes nothing: a command out of the grammar is refused whole,"
+echo "# a corrupt OA stream stops at its first bad record, a cut recording is one"
+echo "# error line."
+step 'echo module game > /dev/gpuprof/ctl; echo startcp > /dev/gpuprof/ctl'
+step '/bin/echo interval 0 > /dev/gpuprof/ctl; /bin/echo module game /no/such/file > /dev/gpuprof/ctl; grep -E "^(mode|interval_ms|targets):" /dev/gpuprof/status'
+step "{ cat $rec; printf 'JUNK\\0\\0\\0\\0'; cat $rec; } > /tmp/bad.rec; grep ^oa_reports: /dev/gpuprof/status"
+step "cat /tmp/bad.rec > /dev/gpuprof/oa; grep -E '^oa_(stream|stream_error|reports):' /dev/gpuprof/status"
+step 'head -c 5000 /tmp/demo.rep.data > /tmp/cut.data; perf gpu report -i /tmp/cut.data; echo "exit $?"'
+step 'echo end > /dev/gpuprof/ctl'
 step 'rmmod gpuprof'
+echo
+echo "# The device under attack for 5 s while fences and processes churn (the"
+echo "# fuzz test make check runs for 20 s per kernel, shortened)."
+step "GPUPROF_KO=$ko GPUPROF_DEVICE_FUZZ_SECONDS=5 fuzz_device_test 2>&1 | grep -E '^# fuzz:|^ok|^not ok'"
