@@ -6,6 +6,8 @@
 #   make setup      install/build the dependencies (root, once; cached)
 #   make check      all tests: host unit tests, then the module in a VM
 #   make bench      benchmarks, "BENCH name value unit" lines
+#   make soak       the soak test per kernel under slub_debug=FZP
+#                   (SOAK_SECONDS, default 600; KVERS narrows the kernels)
 #   make fuzz       the fuzz targets, FUZZ_SECONDS each (default 60)
 #   make lint       checkpatch.pl over module/ and uapi/
 #   make demo       boot the VM, load the module, show /dev/gpuprof
@@ -30,7 +32,7 @@ KDIR := /usr/src/linux-headers-$(TEST_KVER)
 endif
 endif
 
-.PHONY: all module tools setup check bench fuzz lint demo clean
+.PHONY: all module tools setup check bench fuzz soak lint demo clean
 .PHONY: man install uninstall dkms-source
 
 all: module tools
@@ -50,6 +52,11 @@ check: setup
 
 bench: setup
 	bash selftests/bench.sh
+
+# The soak test of each kernel for SOAK_SECONDS (default 600), under
+# slub_debug=FZP (Documentation/testing.rst, "Fault injection and soak").
+soak: setup
+	bash selftests/soak.sh
 
 # The libFuzzer targets of selftests/fuzz/, FUZZ_SECONDS each, figures
 # and crashes (Documentation/testing.rst, "Fuzzing").
