@@ -63,18 +63,11 @@ FIXTURE_SETUP(fault)
 
 FIXTURE_TEARDOWN(fault)
 {
-	int bad;
-
 	kids_kill_all();
 	if (module_loaded("gpuprof")) {
 		EXPECT_EQ(0, gpuprof_unload());
 	}
-	bad = kwatch_bad_lines(&self->watch, stdout);
-	fflush(stdout);
-	EXPECT_EQ(0, bad);
-	EXPECT_EQ(0, kwatch_new_taint(&self->watch))
-		TH_LOG("taint was %lu, is %lu", self->watch.taint,
-		       kernel_taint());
+	EXPECT_KERNEL_QUIET(&self->watch);
 	kwatch_stop(&self->watch);
 }
 

@@ -70,7 +70,6 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
-#include <regex.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -90,6 +89,7 @@
 #include "kselftest_harness.h"
 #include "../lib/gpuprof.h"
 #include "../lib/kmod.h"
+#include "../lib/kwatch.h"
 #include "../lib/oa_build.h"
 #include "../lib/vgem.h"
 #include "../../module/oa_decode.h"
@@ -2557,65 +2557,6 @@ static void remove_paths(void)
 	rmdir(tmpdir);
 }
 
-/* What the kernel must never say during a run. */
-#define KLOG_BAD "WARNING|BUG[: ]|Oops|general protection|KASAN|UBSAN|" \
-	"refcount_t|list_add corruption|list_del corruption|lockdep|" \
-	"INFO: task|Call Trace|still has objects"
-
-/* /dev/kmsg from now on: a reader of its own, at the end of the log. */
-static int klog_open(void)
-{
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-
-	if (fd >= 0 && lseek(fd, 0, SEEK_END) < 0) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/* Records since klog_open(); bad ones printed. Return: the bad ones. */
-static int klog_scan(int fd, long *lines)
-{
-	char rec[8192], *text, *nl;
-	regex_t re;
-	int bad = 0;
-	ssize_t n;
-
-	if (regcomp(&re, KLOG_BAD, REG_EXTENDED | REG_NOSUB))
-		return -1;
-	for (;;) {
-		n = read(fd, rec, sizeof(rec) - 1);
-		if (n < 0 && errno == EPIPE)
-			continue;	/* records lost to wrapping: go on */
-		if (n <= 0)
-			break;
-		rec[n] = '\0';
-		text = strchr(rec, ';');
-		if (!text)
-			continue;
-		text++;
-		nl = strchr(text, '\n');
-		if (nl)
-			*nl = '\0';
-		(*lines)++;
-		if (!regexec(&re, text, 0, NULL, 0)) {
-			bad++;
-			printf("# dmesg: %s\n", text);
-		}
-	}
-	regfree(&re);
-	return bad;
-}
-
-static unsigned long taint(void)
-{
-	char buf[32] = "";
-
-	read_file("/proc/sys/kernel/tainted", buf, sizeof(buf));
-	return strtoul(buf, NULL, 10);
-}
-
 static void print_results(void)
 {
 	char line[1024];
@@ -2689,9 +2630,8 @@ TEST_F_TIMEOUT(fuzz, attack_under_load, 300)
 	struct rng master;
 	char status[8192], want[64], line[2048];
 	struct oa_buf b = { 0 };
-	unsigned long taint0, taint1;
-	long klines = 0;
-	int klog, i, st, id, tl, bad;
+	struct kwatch watch;
+	int i, st, id, tl, bad;
 	size_t o;
 	time_t t0;
 
@@ -2706,9 +2646,7 @@ TEST_F_TIMEOUT(fuzz, attack_under_load, 300)
 
 	ASSERT_EQ(0, gpuprof_load(NULL));
 	/* After the load: loading an out-of-tree module taints by itself. */
-	taint0 = taint();
-	klog = klog_open();
-	ASSERT_LE(0, klog) TH_LOG("/dev/kmsg: %s", strerror(errno));
+	ASSERT_EQ(0, kwatch_start(&watch)) TH_LOG("/dev/kmsg: %s", strerror(errno));
 	ASSERT_EQ(0, make_paths()) TH_LOG("paths in /tmp: %s", strerror(errno));
 	bad_page = mmap(NULL, 8192, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
 			-1, 0);
@@ -2833,14 +2771,14 @@ TEST_F_TIMEOUT(fuzz, attack_under_load, 300)
 	EXPECT_EQ(0, gpuprof_unload());
 
 	/* And the kernel said nothing bad, and set no new taint. */
-	bad = klog_scan(klog, &klines);
-	close(klog);
-	taint1 = taint();
+	bad = kwatch_bad_lines(&watch, stdout);
 	printf("# fuzz: kernel log: %ld lines since the start, %d bad; taint"
-	       " %#lx, then %#lx\n", klines, bad, taint0, taint1);
+	       " %#lx, then %#lx\n", watch.lines, bad, watch.taint,
+	       kernel_taint());
 	fflush(stdout);
 	EXPECT_EQ(0, bad);
-	EXPECT_EQ(taint0, taint1);
+	EXPECT_EQ(0, kwatch_new_taint(&watch));
+	kwatch_stop(&watch);
 	remove_paths();
 	munmap(bad_page, 8192);
 	EXPECT_EQ(0, atomic_load(&failures))

@@ -549,19 +549,12 @@ FIXTURE_SETUP(soak)
 
 FIXTURE_TEARDOWN(soak)
 {
-	int bad;
-
 	atomic_store(&S->stop, 1);
 	kids_kill_all();
 	if (module_loaded("gpuprof")) {
 		EXPECT_EQ(0, gpuprof_unload());
 	}
-	bad = kwatch_bad_lines(&self->watch, stdout);
-	fflush(stdout);
-	EXPECT_EQ(0, bad);
-	EXPECT_EQ(0, kwatch_new_taint(&self->watch))
-		TH_LOG("taint was %lu, is %lu", self->watch.taint,
-		       kernel_taint());
+	EXPECT_KERNEL_QUIET(&self->watch);
 	kwatch_stop(&self->watch);
 }
 
@@ -618,8 +611,9 @@ TEST_F_TIMEOUT(soak, soak, 86400)
 	cpu = getenv("GPUPROF_VM_CPU") ? getenv("GPUPROF_VM_CPU") : "?";
 	if (read_file("/proc/cmdline", cmdline, sizeof(cmdline)) < 0)
 		cmdline[0] = '\0';
-	slub = strstr(cmdline, "slub_debug=") ? strtok(strstr(cmdline,
-							     "slub_debug="), " \n") : "no slub_debug";
+	slub = strstr(cmdline, "slub_debug=");
+	slub = slub ? strtok(strstr(cmdline, "slub_debug="), " \n") :
+		      "no slub_debug";
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	ASSERT_LT(0, n);
 	exe[n] = '\0';
@@ -735,7 +729,6 @@ TEST_F_TIMEOUT(soak, soak, 86400)
 	    after.sunreclaim_kb - before.sunreclaim_kb, before.objs, after.objs,
 	    after.objs - before.objs, after.vmalloc_kb - before.vmalloc_kb,
 	    after.percpu_kb - before.percpu_kb);
-	(void)t0;
 }
 
 TEST_HARNESS_MAIN

@@ -24,7 +24,8 @@
  */
 #define KWATCH_BAD "WARNING|BUG[: ]|Oops|general protection|refcount_t|" \
 	"list_add corruption|list_del corruption|INFO: task|[Ss]lab|" \
-	"Poison|Redzone|Object padding|Call Trace|still has objects"
+	"Poison|Redzone|Object padding|Call Trace|still has objects|" \
+	"KASAN|UBSAN|lockdep"
 
 /*
  * Taint flags set by loading gpuprof.ko and the fencegen test module
@@ -36,6 +37,7 @@
 struct kwatch {
 	int fd;			/* /dev/kmsg, positioned at the start point */
 	unsigned long taint;	/* /proc/sys/kernel/tainted then */
+	long lines;		/* records read since, bad or not */
 };
 
 static inline unsigned long kernel_taint(void)
@@ -63,6 +65,7 @@ static inline int kwatch_start(struct kwatch *w)
 		return -errno;
 	}
 	w->taint = kernel_taint();
+	w->lines = 0;
 	return 0;
 }
 
@@ -94,6 +97,7 @@ static inline int kwatch_bad_lines(struct kwatch *w, FILE *out)
 		nl = strchr(text, '\n');
 		if (nl)
 			*nl = '\0';
+		w->lines++;
 		if (!regexec(&re, text, 0, NULL, 0)) {
 			bad++;
 			if (out)
@@ -124,6 +128,20 @@ static inline int module_loaded(const char *name)
 		fclose(f);
 	return found;
 }
+
+/*
+ * In a test (kselftest_harness.h included first): expect no bad kernel
+ * log line and no new taint since kwatch_start(@w).
+ */
+#define EXPECT_KERNEL_QUIET(w) do {					\
+		int bad_ = kwatch_bad_lines((w), stdout);		\
+									\
+		fflush(stdout);						\
+		EXPECT_EQ(0, bad_);					\
+		EXPECT_EQ(0, kwatch_new_taint(w))			\
+			TH_LOG("taint was %lu, is %lu", (w)->taint,	\
+			       kernel_taint());				\
+	} while (0)
 
 static inline void kwatch_stop(struct kwatch *w)
 {
