@@ -176,22 +176,10 @@ static void oa_pump_main(void *arg)
 static pid_t oa_pump_start(struct oa_pump *p, const struct oa_buf *b,
 			   size_t cut, size_t piece)
 {
-	int fds[2];
-	pid_t pid;
-	char c = 1;
-
-	if (pipe2(fds, O_CLOEXEC))
-		return -1;
 	p->b = b;
 	p->cut = cut;
 	p->piece = piece;
-	p->ready = fds[1];
-	pid = kid_fork(oa_pump_main, p);
-	close(fds[1]);
-	if (pid > 0 && (read(fds[0], &c, 1) != 1 || c))
-		pid = -1;
-	close(fds[0]);
-	return pid;
+	return kid_fork_ready(oa_pump_main, p, &p->ready);
 }
 
 /* The target the OA tests attribute to: bound to OA_CTX. */
@@ -415,22 +403,10 @@ static void jobber_main(void *arg)
 static pid_t jobber_start(struct jobber *j, const char *name, int done,
 			  int pending)
 {
-	int fds[2];
-	pid_t pid;
-	char c = 1;
-
-	if (pipe2(fds, O_CLOEXEC))
-		return -1;
 	j->name = name;
 	j->done = done;
 	j->pending = pending;
-	j->ready = fds[1];
-	pid = kid_fork(jobber_main, j);
-	close(fds[1]);
-	if (pid > 0 && (read(fds[0], &c, 1) != 1 || c))
-		pid = -1;
-	close(fds[0]);
-	return pid;
+	return kid_fork_ready(jobber_main, j, &j->ready);
 }
 
 /*

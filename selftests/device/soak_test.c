@@ -340,24 +340,6 @@ struct figures {
 	long long max_targets, max_jobs, max_buffers, max_timelines;
 };
 
-/* Lines "K V": K ascending, V non-zero. */
-static int histogram_ok(const char *s)
-{
-	unsigned long long k, v;
-	long long last = -1;
-	int n;
-
-	while (*s) {
-		if (sscanf(s, "%llu %llu%n", &k, &v, &n) != 2 || s[n] != '\n')
-			return 0;
-		if ((long long)k <= last || !v)
-			return 0;
-		last = k;
-		s += n + 1;
-	}
-	return 1;
-}
-
 static void answer(struct figures *f, int ok, const char *what, int err)
 {
 	f->answers++;

@@ -58,24 +58,6 @@ static void *ctl_writer(void *arg)
 	return NULL;
 }
 
-/* Lines "K V": K ascending, V non-zero. */
-static int histogram_ok(const char *s)
-{
-	long long last = -1;
-	unsigned long long k, v;
-	int n;
-
-	while (*s) {
-		if (sscanf(s, "%llu %llu%n", &k, &v, &n) != 2 || s[n] != '\n')
-			return 0;
-		if ((long long)k <= last || !v)
-			return 0;
-		last = k;
-		s += n + 1;
-	}
-	return 1;
-}
-
 static void *reader(void *arg)
 {
 	static const char *const files[] = { "name", "path", "histogram" };

@@ -147,6 +147,29 @@ static inline int timeline_id(const char *driver, const char *timeline)
 	return -1;
 }
 
+
+/*
+ * Is @s a histogram as DESIGN.md 3.4 writes one: "KEY VALUE" lines, keys
+ * ascending, no zero value?
+ */
+static inline int histogram_ok(const char *s)
+{
+	unsigned long long k, v;
+	long long last = -1;
+	int n;
+
+	while (*s) {
+		/* A digit first: %llu would take blanks and signs too. */
+		if (!isdigit((unsigned char)*s) ||
+		    sscanf(s, "%llu %llu%n", &k, &v, &n) != 2 || s[n] != '\n')
+			return 0;
+		if ((long long)k <= last || !v)
+			return 0;
+		last = k;
+		s += n + 1;
+	}
+	return 1;
+}
 /* Value of @key in target @id's histogram; 0 if absent, -1 on error. */
 static inline long long hist_value(int id, unsigned int key)
 {

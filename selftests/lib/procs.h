@@ -103,6 +103,29 @@ static inline pid_t kid_fork(void (*fn)(void *arg), void *arg)
 	return kid_add(pid);
 }
 
+/*
+ * kid_fork(), then wait until the child writes one byte to *@ready, the
+ * write end of a pipe made here: 0 when it is ready, anything else (or
+ * nothing, when it dies first) a failure, given as -1.
+ */
+static inline pid_t kid_fork_ready(void (*fn)(void *arg), void *arg,
+				   int *ready)
+{
+	int fds[2];
+	pid_t pid;
+	char c = 1;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return -1;
+	*ready = fds[1];
+	pid = kid_fork(fn, arg);
+	close(fds[1]);
+	if (pid > 0 && (read(fds[0], &c, 1) != 1 || c))
+		pid = -1;
+	close(fds[0]);
+	return pid;
+}
+
 /* A shell command line as a child (exec it, so its pid is the child's). */
 static inline pid_t kid_sh(const char *cmdline)
 {
