@@ -22,7 +22,7 @@ export GPUPROF_CACHE ?= $(TOP)/.deps
 
 # The kernel tests boot, and the headers to build against when no KDIR is
 # given and the running kernel has none.
-TEST_KVER := $(shell $(TOP)/selftests/kver.sh)
+TEST_KVER := $(shell $(TOP)/selftests/scripts/kver.sh)
 RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
 ifeq ($(KDIR),)
 ifneq ($(wildcard $(RUNNING_KDIR)),)
@@ -48,28 +48,28 @@ setup:
 	bash selftests/setup.sh
 
 check: setup
-	bash selftests/check.sh
+	bash selftests/scripts/check.sh
 
 bench: setup
-	bash selftests/bench.sh
+	bash selftests/scripts/bench.sh
 
 # The soak test of each kernel for SOAK_SECONDS (default 600), under
 # slub_debug=FZP (Documentation/testing.rst, "Fault injection and soak").
 soak: setup
-	bash selftests/soak.sh
+	bash selftests/scripts/soak.sh
 
 # The libFuzzer targets of selftests/fuzz/, FUZZ_SECONDS each, figures
 # and crashes (Documentation/testing.rst, "Fuzzing").
 FUZZ_SECONDS ?= 60
 fuzz: setup
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" \
-		bash selftests/fuzz.sh
+		bash selftests/scripts/fuzz.sh
 
 lint: setup
-	bash selftests/lint.sh
+	bash selftests/scripts/lint.sh
 
 demo: setup
-	bash selftests/demo.sh
+	bash selftests/scripts/demo.sh
 
 # ---- Installation (Documentation/install.rst says where and why) ----------
 

@@ -2,7 +2,7 @@
 /*
  * gpuprof: decoding i915 OA reports and the OA record stream.  Plain C on
  * __u32-style types, compiled into the module and into the tools alike
- * (oa_report.c, oa_stream.c); the formats themselves are in
+ * (oa_decode.c); the formats themselves are in
  * uapi/gpuprof_oa.h.
  */
 #ifndef _GPUPROF_OA_DECODE_H

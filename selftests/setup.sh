@@ -123,7 +123,7 @@ newest_612() {
 
 install_second_kernel() {
 	local v mirror
-	[ "$(KVERS=6.12 "$repo/selftests/kvers.sh" 2>/dev/null)" ] && return 0
+	[ "$(KVERS=6.12 "$repo/selftests/scripts/kvers.sh" 2>/dev/null)" ] && return 0
 	if [ "$(id -u)" != 0 ]; then
 		log "the 6.12 test kernel is missing; run this script as root once"
 		exit 1

@@ -4,8 +4,8 @@
  * module and userspace.  The stream is the recording format of IGT's
  * i915-perf-recorder: i915's own records (SAMPLE, loss) plus records of
  * device information and clock correlation, each behind an 8-byte header.
- * The decoding functions are implemented once, in module/oa_report.c and
- * module/oa_stream.c, and compiled into both the module and the tools.
+ * The decoding functions are implemented once, in module/oa_decode.c, and
+ * compiled into both the module and the tools.
  */
 #ifndef _UAPI_GPUPROF_OA_H
 #define _UAPI_GPUPROF_OA_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The examples of Documentation/ that need the module, those marked
- * ".. test: device" (selftests/doc_examples.py says how examples are
+ * ".. test: device" (selftests/scripts/doc_examples.py says how examples are
  * marked and run): each runs as root in the VM, with vgem loaded and
  * gpuprof.ko freshly loaded before it and unloaded after it, so target
  * and timeline ids start from scratch; each command must print what the
@@ -72,10 +72,10 @@ TEST_F_TIMEOUT(docs, device_examples_show_what_they_print, 1800)
 	int n = 0, err, rc;
 
 	/* Every example marked, or the list is not to be trusted. */
-	ASSERT_EQ(0, run_cmd(out, sizeof(out), "python3 %s/selftests/doc_examples.py check",
+	ASSERT_EQ(0, run_cmd(out, sizeof(out), "python3 %s/selftests/scripts/doc_examples.py check",
 			     repo())) TH_LOG("%s", out);
 	ASSERT_EQ(0, run_cmd(ids, sizeof(ids),
-			     "{ python3 %s/selftests/doc_examples.py list device 2>/dev/null; }",
+			     "{ python3 %s/selftests/scripts/doc_examples.py list device 2>/dev/null; }",
 			     repo())) TH_LOG("%s", ids);
 
 	for (id = strtok_r(ids, "\n", &save); id; id = strtok_r(NULL, "\n", &save)) {
@@ -83,7 +83,7 @@ TEST_F_TIMEOUT(docs, device_examples_show_what_they_print, 1800)
 		ASSERT_EQ(0, err) TH_LOG("loading gpuprof for %s: %s", id,
 					 strerror(-err));
 		rc = run_cmd(out, sizeof(out),
-			     "python3 %s/selftests/doc_examples.py run device '%s'",
+			     "python3 %s/selftests/scripts/doc_examples.py run device '%s'",
 			     repo(), id);
 		EXPECT_EQ(0, rc) TH_LOG("%s", out);
 		if (!rc)

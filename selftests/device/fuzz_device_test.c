@@ -53,8 +53,8 @@
  * Environment:
  *   GPUPROF_DEVICE_FUZZ_SECONDS  seconds of attacks, default 20 (make
  *       check runs this test once per kernel).  A longer run, one kernel:
- *         GPUPROF_DEVICE_FUZZ_SECONDS=600 KVER=... selftests/vm/run.sh \
- *           --timeout 1500 -- selftests/vm-suite.sh KO \
+ *         GPUPROF_DEVICE_FUZZ_SECONDS=600 KVER=... selftests/scripts/vm/run.sh \
+ *           --timeout 1500 -- selftests/scripts/vm-suite.sh KO \
  *           selftests/out/device/fuzz_device_test
  *       (the harness timeout grows with it).
  *   GPUPROF_FUZZ_SEED  the seed, decimal or 0x hex; every run prints the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The device nodes: types, modes, access rules, and the module's load and
- * unload.  Runs as root inside the test VM (selftests/vm).
+ * unload.  Runs as root inside the test VM (selftests/scripts/vm).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -8,7 +8,7 @@
 #                                the seeds and regressions by
 #                                host/fuzz_replay_test in make check
 #   $(OUT)/fuzz/NAME             clang with libFuzzer ("make fuzz" here,
-#                                run by selftests/fuzz.sh)
+#                                run by selftests/scripts/fuzz.sh)
 #   $(OUT)/fuzz/cov/NAME/replay  gcc --coverage with fuzz/replay.c, no
 #                                sanitizers: the line figures of fuzz.sh
 #
@@ -21,11 +21,10 @@ FUZZ_PG := ../tools/perf-gpu
 FUZZ_PREFIX := $(GPUPROF_CACHE)/prefix
 FUZZ_HDRS := $(wildcard fuzz/*.h ../module/*.h ../uapi/*.h $(FUZZ_PG)/*.h)
 
-FUZZ_COV_oa_stream := ../module/oa_stream.c ../module/oa_report.c
+FUZZ_COV_oa_stream := ../module/oa_decode.c
 
 FUZZ_COV_oa_i915 := $(FUZZ_PG)/oa-i915-records.c
-FUZZ_SRCS_oa_i915 := $(FUZZ_PG)/oa-writer.c ../module/oa_stream.c \
-		     ../module/oa_report.c
+FUZZ_SRCS_oa_i915 := $(FUZZ_PG)/oa-writer.c ../module/oa_decode.c
 FUZZ_FLAGS_oa_i915 = $(shell pkg-config --cflags libdrm)
 
 FUZZ_COV_perf_data := $(addprefix $(FUZZ_PG)/,perf-data-read.c \
@@ -34,7 +33,7 @@ FUZZ_COV_perf_data := $(addprefix $(FUZZ_PG)/,perf-data-read.c \
 		      report-sketch.c report-ranges.c)
 FUZZ_SRCS_perf_data := $(addprefix $(FUZZ_PG)/,builtin-script.c \
 		       builtin-report.c report-format.c report-device.c \
-		       lsan-suppressions.c subcmd-deps.c) ../module/oa_report.c
+		       lsan-suppressions.c subcmd-deps.c) ../module/oa_decode.c
 FUZZ_FLAGS_perf_data = $(shell pkg-config --cflags libtraceevent) \
 		       -I$(FUZZ_PREFIX)/include
 FUZZ_LIBS_perf_data = $(shell pkg-config --libs libtraceevent) \

@@ -114,7 +114,7 @@ seed_perf_data() {
 	[ $vm = 1 ] || return 0
 	local res=$tmp/vm
 	mkdir -p "$res"
-	(cd "$repo" && "$sel/vm/run.sh" --kver "$(vm_kver)" --results "$res" -- sh -c '
+	(cd "$repo" && "$sel/scripts/vm/run.sh" --kver "$(vm_kver)" --results "$res" -- sh -c '
 		R=/run/gpuprof-vm
 		tools/perf-gpu/out/perf-gpu record -o $R/record.data \
 			--oa-source=sim --oa-period 50000000 --fdinfo-interval 50 \
@@ -124,9 +124,9 @@ seed_perf_data() {
 	cp "$res/fdinfo.txt" "$seeds/fdinfo/vm-6.12-vgem.txt"
 }
 
-# The second test kernel, Debian's 6.12 (selftests/kvers.sh lists them).
+# The second test kernel, Debian's 6.12 (selftests/scripts/kvers.sh lists them).
 vm_kver() {
-	"$sel/kvers.sh" | grep '^6\.12' | head -1
+	"$sel/scripts/kvers.sh" | grep '^6\.12' | head -1
 }
 
 seed_fdinfo() {

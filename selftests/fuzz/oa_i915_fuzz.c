@@ -17,7 +17,7 @@
  * Checks: records handed over lie inside the read, in order, and with
  * the bad one (if any) cover it exactly; a SAMPLE is of the report size
  * when one is set.  With a report size, the recording written is one the
- * stream parser of module/oa_stream.c takes whole, with as many samples
+ * stream parser of module/oa_decode.c takes whole, with as many samples
  * and losses as were passed; without, it is the records of the reads
  * byte for byte.  Each read is a buffer of exactly its size, so ASan
  * catches a record read past it.

@@ -6,7 +6,7 @@
  *   warnings failing the build;
  * - man (man-db) renders the built perf-gpu-record.1 with its NAME and
  *   SYNOPSIS;
- * - every example is marked as selftests/doc_examples.py defines, and
+ * - every example is marked as selftests/scripts/doc_examples.py defines, and
  *   the host examples run with the output they show (the device ones run
  *   in the VM, device/doc_examples_test.c);
  * - each man page lists exactly the options its binary takes;
@@ -107,7 +107,7 @@ TEST_F_TIMEOUT(docs, man_renders_perf_gpu_record, 300)
 
 TEST_F_TIMEOUT(docs, every_example_is_marked, 300)
 {
-	ASSERT_EQ(0, run_cmd(out, sizeof(out), "python3 %s/selftests/doc_examples.py check",
+	ASSERT_EQ(0, run_cmd(out, sizeof(out), "python3 %s/selftests/scripts/doc_examples.py check",
 			     repo())) TH_LOG("%s", out);
 	EXPECT_LT(0, count_of(out, "host")) TH_LOG("%s", out);
 	EXPECT_LT(0, count_of(out, "device")) TH_LOG("%s", out);
@@ -118,11 +118,11 @@ TEST_F_TIMEOUT(docs, host_examples_show_what_they_print, 300)
 	char last[64];
 	long host;
 
-	ASSERT_EQ(0, run_cmd(out, sizeof(out), "python3 %s/selftests/doc_examples.py check",
+	ASSERT_EQ(0, run_cmd(out, sizeof(out), "python3 %s/selftests/scripts/doc_examples.py check",
 			     repo())) TH_LOG("%s", out);
 	host = count_of(out, "host");
 	ASSERT_LT(0, host);
-	EXPECT_EQ(0, run_cmd(out, sizeof(out), "python3 %s/selftests/doc_examples.py run host",
+	EXPECT_EQ(0, run_cmd(out, sizeof(out), "python3 %s/selftests/scripts/doc_examples.py run host",
 			     repo())) TH_LOG("%s", out);
 	snprintf(last, sizeof(last), "\n%ld examples passed, 0 failed\n", host);
 	EXPECT_NE(NULL, strstr(out, last)) TH_LOG("%s", out);
@@ -130,7 +130,7 @@ TEST_F_TIMEOUT(docs, host_examples_show_what_they_print, 300)
 
 TEST_F_TIMEOUT(docs, man_pages_list_the_options_the_binaries_take, 300)
 {
-	EXPECT_EQ(0, run_cmd(out, sizeof(out), "python3 %s/selftests/doc_examples.py options",
+	EXPECT_EQ(0, run_cmd(out, sizeof(out), "python3 %s/selftests/scripts/doc_examples.py options",
 			     repo())) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "pass perf-gpu-record.rst: ")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "pass gpuprof-oa.rst: ")) TH_LOG("%s", out);
@@ -148,7 +148,7 @@ TEST_F_TIMEOUT(docs, abi_passes_get_abi_and_covers_the_module, 300)
 			     "tar -xJf %s -O linux-source-6.1/scripts/get_abi.pl > %s/get_abi.pl",
 			     TARBALL, dir)) TH_LOG("%s", out);
 	EXPECT_EQ(0, run_cmd(out, sizeof(out),
-			     "python3 %s/selftests/doc_examples.py abi %s/get_abi.pl",
+			     "python3 %s/selftests/scripts/doc_examples.py abi %s/get_abi.pl",
 			     repo(), dir)) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "pass /dev/gpuprof/ctl 0600\n")) TH_LOG("%s", out);
 	run_cmd(out, sizeof(out), "rm -rf %s", dir);

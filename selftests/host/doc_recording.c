@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * doc_recording FILE: write the perf.data that the host examples of
- * Documentation/ read (selftests/doc_examples.py puts it in each
+ * Documentation/ read (selftests/scripts/doc_examples.py puts it in each
  * example's directory as perf.data).  Made with the perf.data writer of
  * tools/perf-gpu, so its content is known exactly and the examples can
  * show exact output:

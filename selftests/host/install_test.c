@@ -113,7 +113,7 @@ static int cmp_str(const void *a, const void *b)
 
 FIXTURE(inst) {
 	char tmp[64];
-	char kver[256];		/* the test kernel, selftests/kver.sh */
+	char kver[256];		/* the test kernel, selftests/scripts/kver.sh */
 	char cmd[8192];
 	char buf[4096];
 	char out[OUT_SIZE];
@@ -125,7 +125,7 @@ FIXTURE_SETUP(inst)
 		SKIP(return, "needs root (a mount namespace, dkms)");
 	snprintf(self->tmp, sizeof(self->tmp), "/tmp/gpuprof-install-XXXXXX");
 	ASSERT_NE(NULL, mkdtemp(self->tmp));
-	snprintf(self->cmd, sizeof(self->cmd), "%s/selftests/kver.sh", repo());
+	snprintf(self->cmd, sizeof(self->cmd), "%s/selftests/scripts/kver.sh", repo());
 	ASSERT_EQ(0, first_line(self->kver, sizeof(self->kver), self->cmd));
 	ASSERT_NE('\0', self->kver[0]);
 }
@@ -392,7 +392,7 @@ TEST_F_TIMEOUT(inst, dkms_builds_and_installs_for_each_kernel, 600)
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "mkdir -p %s/var/lib/dkms",
 			     self->tmp));
 
-	snprintf(self->cmd, sizeof(self->cmd), "%s/selftests/kvers.sh", repo());
+	snprintf(self->cmd, sizeof(self->cmd), "%s/selftests/scripts/kvers.sh", repo());
 	ASSERT_EQ(0, run_cmd(kvers, sizeof(kvers), "%s", self->cmd));
 	for (k = strtok_r(kvers, "\n", &save); k; k = strtok_r(NULL, "\n", &save)) {
 		kernels++;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The shared OA decoder (module/oa_report.c, module/oa_stream.c) on
+ * The shared OA decoder (module/oa_decode.c) on
  * reports built by hand, with expectations computed by hand.
  */
 #include <stdint.h>

@@ -2,7 +2,7 @@
 /*
  * gpuprof-oa --device against the i915 shim (selftests/i915-shim/): the
  * stream properties it asks i915 for, what it records (read back with
- * the shared parser, module/oa_stream.c), the losses it passes on, its
+ * the shared parser, module/oa_decode.c), the losses it passes on, its
  * clock correlation, its errors and how it stops.  Expected values are
  * worked out by hand in the comments.
  *

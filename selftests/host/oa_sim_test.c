@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The OA simulator and writer (tools/perf-gpu/oa-sim.c, oa-writer.c),
- * checked through the shared decoder (module/oa_report.c, oa_stream.c),
+ * checked through the shared decoder (module/oa_decode.c),
  * with expectations computed by hand.  At 19.2 MHz one ms is 19200
  * ticks and exponent e samples every 2^(e+1) ticks.
  */

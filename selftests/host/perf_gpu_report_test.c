@@ -5,7 +5,7 @@
  * expected are worked out here from what is put in (jobs, busy time as a
  * union of intervals, shares, latency percentiles within the sketch's
  * bound of 1/128, frames and missed frames, OA sums from the decoder
- * module/oa_report.c over the reports each client should get), read
+ * module/oa_decode.c over the reports each client should get), read
  * back from the JSON output with python3's json module, from the text
  * and from the CSV.  Empty recordings, recordings with no OA, only OA or
  * lost events give a report and exit 0; files cut short or with bytes

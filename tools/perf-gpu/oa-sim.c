@@ -6,7 +6,7 @@
  * seed and steps give the same bytes on every machine.
  *
  * The report layout is written here from DESIGN.md section 4, not taken
- * from module/oa_report.c, so that the tests that decode our streams with
+ * from module/oa_decode.c, so that the tests that decode our streams with
  * the shared decoder check two independent readings of the format.
  */
 #include <errno.h>

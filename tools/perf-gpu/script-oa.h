@@ -2,7 +2,7 @@
 /*
  * perf gpu script's decoding of gpu_oa:oa_report samples: the counter
  * deltas from the previous report of the same stream, with the decoder
- * the module shares (module/oa_report.c).
+ * the module shares (module/oa_decode.c).
  */
 #ifndef PERF_GPU_SCRIPT_OA_H
 #define PERF_GPU_SCRIPT_OA_H

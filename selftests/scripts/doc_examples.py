@@ -78,7 +78,7 @@ import subprocess
 import sys
 import tempfile
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DOCS = os.path.join(REPO, "Documentation")
 KINDS = ("host", "device", "none")
 MARKER = re.compile(r"^\.\. test:\s*(.*?)\s*$")

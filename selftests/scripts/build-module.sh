@@ -11,7 +11,7 @@ set -eu
 
 kver=$1
 dir=${2:-.}
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${GPUPROF_CACHE:-$repo/.deps}
 kdir=/usr/src/linux-headers-$kver
 # Side by side, never nested: Kbuild's modules build of a directory

@@ -7,14 +7,14 @@
 # nothing failed.
 set -u
 
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 sel=$repo/selftests
 logs=$sel/out/logs
 # The kernels: KVER one, else kvers.sh's list (KVERS narrows it).
 if [ -n "${KVER:-}" ]; then
 	kvers=$KVER
 else
-	kvers=$("$sel/kvers.sh") || exit 1
+	kvers=$("$sel/scripts/kvers.sh") || exit 1
 fi
 
 rm -rf "$logs"
@@ -23,7 +23,7 @@ mkdir -p "$logs"
 # A build failure is a failed run, counted as such.
 build_failed() {
 	printf '# program: build\n# exit: 1\n' >"$logs/build.log"
-	"$sel/tap-summary.sh" "$logs/build.log"
+	"$sel/scripts/tap-summary.sh" "$logs/build.log"
 	exit 1
 }
 make -s -C "$repo" tools || build_failed
@@ -44,7 +44,7 @@ export GPUPROF_PROMTOOL=${GPUPROF_CACHE:-$repo/.deps}/promtool/usr/bin/promtool
 		echo "# exit: $?"
 	done
 	echo "# program: lint"
-	if "$sel/lint.sh"; then echo "ok 1 checkpatch"; else echo "not ok 1 checkpatch"; fi
+	if "$sel/scripts/lint.sh"; then echo "ok 1 checkpatch"; else echo "not ok 1 checkpatch"; fi
 	echo "# exit: 0"
 } 2>&1 | tee "$logs/host.log"
 
@@ -52,7 +52,7 @@ export GPUPROF_PROMTOOL=${GPUPROF_CACHE:-$repo/.deps}/promtool/usr/bin/promtool
 # lines appended to LOG), then one VM boot runs every device test.
 build_module() {	# KVER DIR NAME LOG; prints the module's path
 	local ko err=$logs/module-build-$1-${3%.ko}.err
-	if ! ko=$("$sel/build-module.sh" "$1" "$2" 2>"$err"); then
+	if ! ko=$("$sel/scripts/build-module.sh" "$1" "$2" 2>"$err"); then
 		echo "not ok 1 $3 builds for $1" >>"$4"
 	elif grep -q 'warning:' "$err"; then
 		echo "not ok 1 $3 builds for $1 without warnings" >>"$4"
@@ -76,8 +76,8 @@ for kver in $kvers; do
 	cat "$log"
 	[ $rc = 0 ] || continue
 	t0=$SECONDS
-	GPUPROF_FENCEGEN_KO=$fencegen "$sel/vm/run.sh" --kver "$kver" -- \
-		"$sel/vm-suite.sh" "$ko" "$sel"/out/device/*_test \
+	GPUPROF_FENCEGEN_KO=$fencegen "$sel/scripts/vm/run.sh" --kver "$kver" -- \
+		"$sel/scripts/vm-suite.sh" "$ko" "$sel"/out/device/*_test \
 		2>&1 | tee -a "$log"
 	rc=${PIPESTATUS[0]}
 	echo "# kernel $kver: device tests in $((SECONDS - t0)) s" | tee -a "$log"
@@ -89,4 +89,4 @@ for kver in $kvers; do
 	fi
 done
 
-"$sel/tap-summary.sh" "$logs/host.log" "$logs"/vm-*.log
+"$sel/scripts/tap-summary.sh" "$logs/host.log" "$logs"/vm-*.log

@@ -5,12 +5,12 @@
 # demo-guest.sh is the part that runs inside.
 set -eu
 
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 sel=$repo/selftests
-kver=${KVER:-$("$sel/kver.sh")}
+kver=${KVER:-$("$sel/scripts/kver.sh")}
 
 make -s -C "$repo" tools
 make -s -C "$sel"
-ko=$("$sel/build-module.sh" "$kver" 2>/dev/null)
+ko=$("$sel/scripts/build-module.sh" "$kver" 2>/dev/null)
 cd "$repo"
-exec "$sel/vm/run.sh" --kver "$kver" -- "$sel/demo-guest.sh" "$ko"
+exec "$sel/scripts/vm/run.sh" --kver "$kver" -- "$sel/scripts/demo-guest.sh" "$ko"

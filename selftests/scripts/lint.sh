@@ -5,7 +5,7 @@
 # setup.sh) over every kernel-side file.  Fails on any error or warning.
 set -eu
 
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${GPUPROF_CACHE:-$repo/.deps}
 checkpatch=$cache/src/scripts/checkpatch.pl
 

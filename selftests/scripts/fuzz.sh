@@ -23,7 +23,7 @@
 # selftests/out/fuzz/logs/NAME.log.
 set -u
 
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 sel=$repo/selftests
 cache=${GPUPROF_CACHE:-$repo/.deps}
 out=$sel/out/fuzz

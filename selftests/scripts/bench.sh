@@ -6,19 +6,19 @@
 # the first figure.
 set -eu
 
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 sel=$repo/selftests
-kver=${KVER:-$("$sel/kver.sh")}
+kver=${KVER:-$("$sel/scripts/kver.sh")}
 
 make -s -C "$sel"
-ko=$("$sel/build-module.sh" "$kver" 2>/dev/null)
-fencegen=$("$sel/build-module.sh" "$kver" selftests/fencegen 2>/dev/null)
+ko=$("$sel/scripts/build-module.sh" "$kver" 2>/dev/null)
+fencegen=$("$sel/scripts/build-module.sh" "$kver" selftests/fencegen 2>/dev/null)
 
 cd "$repo"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 # A command that only exits measures the boot alone.
-"$sel/vm/run.sh" --kver "$kver" -- true 2>"$out"
+"$sel/scripts/vm/run.sh" --kver "$kver" -- true 2>"$out"
 sed -n "s/^vm: booted in \([0-9.]*\) s (accel \([a-z]*\).*/BENCH vm_boot_to_shell_s \1 s\n# accel \2/p" "$out"
 
 # OA decoding on this machine, on a recording from the simulator.
@@ -37,7 +37,7 @@ echo "# host:"
 # The benchmarks that need the module share one more boot.
 echo "# in the VM:"
 GPUPROF_KO=$ko GPUPROF_FENCEGEN_KO=$fencegen \
-	"$sel/vm/run.sh" --kver "$kver" -- sh -c '
+	"$sel/scripts/vm/run.sh" --kver "$kver" -- sh -c '
 	for b in module_load probe_overhead histogram_read; do
 		"$0/out/bench/${b}_bench" || exit 1
 	done

@@ -15,14 +15,14 @@
 # kernel warning in the VM (run.sh's 125), no timeout, no build warning.
 set -u
 
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 sel=$repo/selftests
 logs=$sel/out/logs
 secs=${SOAK_SECONDS:-600}
 case $secs in
 ''|*[!0-9]*|0) echo "soak: SOAK_SECONDS must be a whole number of seconds" >&2; exit 2 ;;
 esac
-kvers=$("$sel/kvers.sh") || exit 1
+kvers=$("$sel/scripts/kvers.sh") || exit 1
 mkdir -p "$logs"
 make -s -C "$sel" out/device/soak_test out/device/gpuwork || exit 1
 
@@ -32,8 +32,8 @@ lines=()
 for kver in $kvers; do
 	log=$logs/soak-$kver.log
 	err=$logs/soak-$kver-build.err
-	if ! ko=$("$sel/build-module.sh" "$kver" 2>"$err") ||
-	   ! fencegen=$("$sel/build-module.sh" "$kver" selftests/fencegen 2>>"$err") ||
+	if ! ko=$("$sel/scripts/build-module.sh" "$kver" 2>"$err") ||
+	   ! fencegen=$("$sel/scripts/build-module.sh" "$kver" selftests/fencegen 2>>"$err") ||
 	   grep -q 'warning:' "$err"; then
 		lines+=("soak $kver: FAIL, the modules do not build cleanly ($err)")
 		status=1
@@ -41,9 +41,9 @@ for kver in $kvers; do
 	fi
 	t0=$SECONDS
 	GPUPROF_VM_APPEND=slub_debug=FZP GPUPROF_SOAK_SECONDS=$secs \
-	GPUPROF_FENCEGEN_KO=$fencegen "$sel/vm/run.sh" --kver "$kver" \
+	GPUPROF_FENCEGEN_KO=$fencegen "$sel/scripts/vm/run.sh" --kver "$kver" \
 		--timeout $((secs * 2 + 600)) -- \
-		"$sel/vm-suite.sh" "$ko" "$sel/out/device/soak_test" 2>&1 |
+		"$sel/scripts/vm-suite.sh" "$ko" "$sel/out/device/soak_test" 2>&1 |
 		tee "$log"
 	rc=${PIPESTATUS[0]}
 	figures=$(sed -n 's/^# soak summary: //p' "$log" | tail -n 1)

@@ -6,7 +6,7 @@
 # driver: its fences are real dma_fences; the "game" is gpuwork, a test
 # program that submits fences and holds buffers on it.
 ko=$1
-sel=$(cd "$(dirname "$0")" && pwd)
+sel=$(cd "$(dirname "$0")/.." && pwd)
 PATH=$sel/../tools/perf-gpu:$sel/out/device:$PATH
 rec=/tmp/demo-oa.rec
 

@@ -18,7 +18,7 @@
 set -eu
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(cd "$here/../.." && pwd)
+repo=$(cd "$here/../../.." && pwd)
 cache=${GPUPROF_CACHE:-$repo/.deps}/vm
 bug_re='BUG:|WARNING:|Oops|Call Trace|still has objects'
 # A KVM boot that has not reached COMMAND after this long is taken as hung
