@@ -1,6 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * gpuprof: which target a process's GPU work belongs to.
+ * gpuprof: which target a process's GPU work belongs to, for the probes
+ * of fence.c and gem.c.
+ */
+
+/**
+ * DOC: Attribution of work to clients
+ *
+ * A job (a fence) or a buffer belongs to the process whose task made it,
+ * a *client*; work made by a kernel thread or in interrupt context is no
+ * process's and is counted as unattributed (design.rst 3.3).
  *
  * A process is matched once, the first time one of its threads submits
  * work while profiling, and the answer is cached in a table keyed by tgid,
@@ -11,7 +20,9 @@
  * process name; without names every process gets a target of its own.
  * The table is bounded: when full, the entries of processes that have
  * exited are swept out, and if none has, the answer is simply not cached
- * (counted as a dropped client).
+ * (counted as a dropped client).  An entry points at its target without
+ * a reference: ending targets has the table forget them first
+ * (gpuprof_clients_forget()).
  */
 #include <linux/fs.h>
 #include <linux/hashtable.h>
@@ -173,13 +184,8 @@ static void gpuprof_clients_sweep(void)
 	}
 }
 
-/**
- * gpuprof_client_target - the target @task's GPU work is accounted to
- * @task: the submitting task (current, in a probe)
- *
- * Called with the data lock held.  Return: the target, or NULL.
- */
-struct gpuprof_target *gpuprof_client_target(struct task_struct *task)
+/* The target @task's GPU work is accounted to, or NULL; data lock held. */
+static struct gpuprof_target *gpuprof_client_target(struct task_struct *task)
 {
 	u64 start = task->group_leader->start_time;
 	u64 exec_id = READ_ONCE(task->group_leader->self_exec_id);
@@ -217,6 +223,24 @@ struct gpuprof_target *gpuprof_client_target(struct task_struct *task)
 }
 
 /**
+ * gpuprof_current_target - the target of the work current submits
+ * @unattributed: counted when current is no process: a kernel thread,
+ *	or an interrupt
+ *
+ * Called from a probe with the data lock held.  Return: the target, or
+ * NULL.
+ */
+struct gpuprof_target *gpuprof_current_target(atomic64_t *unattributed)
+{
+	lockdep_assert_held(&gpuprof_data_lock);
+	/* Work made by the kernel itself is no process's. */
+	if (in_task() && !(current->flags & PF_KTHREAD))
+		return gpuprof_client_target(current);
+	atomic64_inc(unattributed);
+	return NULL;
+}
+
+/**
  * gpuprof_clients_forget - forget clients, so they are matched again
  * @all: every client (the names to match against changed); else only
  *	those of ended targets and those that matched nothing (targets
@@ -248,5 +272,8 @@ int gpuprof_clients_init(void)
 
 void gpuprof_clients_exit(void)
 {
+	spin_lock_irq(&gpuprof_data_lock);
+	gpuprof_clients_forget(true);
+	spin_unlock_irq(&gpuprof_data_lock);
 	kmem_cache_destroy(gpuprof_client_cache);
 }

@@ -1,11 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * gpuprof: /dev/gpuprof/ctl, the plain-text command file, and the parser
- * it shares with each target's pctl.
+ * gpuprof: /dev/gpuprof/ctl, the plain-text command file, and the write
+ * path it shares with each target's pctl.
+ */
+
+/**
+ * DOC: Commands
  *
  * One command per write: fields separated by spaces or tabs, one trailing
- * newline allowed.  A write is parsed and checked whole before anything
- * changes, so a rejected command leaves the state as it was.
+ * newline allowed (design.rst 3.2).  A write is parsed and checked whole
+ * (ctl_parse.c) before anything changes, so a rejected command leaves the
+ * state as it was; then it runs under gpuprof_lock.
+ *
+ * The commands are where the parts of the module meet, so this file
+ * sequences every change that concerns more than one of them: starting
+ * (probes first, then the mode, then sampling and the OA helper),
+ * stopping (the reverse), "reset", and ending targets
+ * (gpuprof_end_targets(): target.c unlinks, the tables that point at
+ * targets let go, target.c releases).  The files below need not call up
+ * into one another for these (gpuprof.h, "Who calls whom").
  */
 #include <linux/capability.h>
 #include <linux/fs.h>
@@ -98,6 +111,33 @@ static int gpuprof_resolve_exe(struct gpuprof_target *t, const char *name)
 	return 0;
 }
 
+/**
+ * gpuprof_end_targets - end targets (target.c, "Targets and their lifetime")
+ * @named_only: only those made by "module NAME" ("module"), else all
+ *	("end", unload)
+ *
+ * Called under gpuprof_lock; profiling may be running.  In one hold of
+ * the data lock the targets leave the list and every table that points
+ * at targets without a reference forgets them, so no probe can reach
+ * them afterwards; the names to match are cleared too.  Then their files
+ * go, and open ones return -ENODEV until closed.
+ */
+static void gpuprof_end_targets(bool named_only)
+{
+	LIST_HEAD(ended);
+
+	lockdep_assert_held(&gpuprof_lock);
+	spin_lock_irq(&gpuprof_data_lock);
+	gpuprof_targets_unlink(named_only, &ended);
+	gpuprof.names_given = false;
+	gpuprof_clients_forget(false);
+	gpuprof_fence_disown_ended();
+	gpuprof_gem_disown_ended();
+	gpuprof_oa_disown_ended();
+	spin_unlock_irq(&gpuprof_data_lock);
+	gpuprof_targets_release(&ended);
+}
+
 /*
  * "module NAME...": add targets; "module": remove the named ones.  The
  * names are in the grammar already (ctl_parse.c).
@@ -108,7 +148,7 @@ static int gpuprof_cmd_module(struct gpuprof_cmd *cmd)
 	int i, j, n = 0, err;
 
 	if (cmd->nfields == 1) {
-		gpuprof_targets_remove(true);
+		gpuprof_end_targets(true);
 		return 0;
 	}
 
@@ -227,7 +267,7 @@ static int gpuprof_ctl_run(struct gpuprof_cmd *cmd, void *arg)
 		return 0;
 	case GPUPROF_VERB_END:
 		gpuprof_stop();
-		gpuprof_targets_remove(false);
+		gpuprof_end_targets(false);
 		return 0;
 	case GPUPROF_VERB_RESET:
 		gpuprof_targets_reset();
@@ -270,6 +310,6 @@ void gpuprof_ctl_exit(void)
 {
 	mutex_lock(&gpuprof_lock);
 	gpuprof_stop();
-	gpuprof_targets_remove(false);
+	gpuprof_end_targets(false);
 	mutex_unlock(&gpuprof_lock);
 }

@@ -1,13 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * gpuprof: the grammar of ctl and pctl, shared by the module and the
- * tests.  A command is split and every field checked here, before the
- * module takes any lock or changes anything: what is left to ctl.c is
- * what depends on the state (a path that must exist, a name already
- * given, a mode already running).
+ * tests (ctl_parse.h).
+ */
+
+/**
+ * DOC: The ctl grammar
  *
- * Numbers are parsed by hand rather than with kstrto*(), so that the
- * userspace build is the same code, not an imitation of it.
+ * A command is one write of at most GPUPROF_CTL_MAX bytes: fields of
+ * printable ASCII separated by spaces or tabs, the first the verb, and
+ * one trailing newline allowed.  Each verb belongs to one file, ctl or
+ * pctl ("reset" to both), and takes a fixed range of fields
+ * (gpuprof_verbs[]).  Numbers are digits only, without sign or blank:
+ * decimal for "interval", hex for "ctxid" (a "0x" before it allowed).
+ * See design.rst 3.2 and 3.5.
+ *
+ * A command is split and every field checked here, before the module
+ * takes any lock or changes anything: what is left to ctl.c is what
+ * depends on the state (a path that must exist, a name already given, a
+ * mode already running).  Numbers are parsed by hand rather than with
+ * kstrto*(), so that the userspace build is the same code, not an
+ * imitation of it.
  */
 #ifdef __KERNEL__
 #include <linux/errno.h>

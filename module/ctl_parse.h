@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * gpuprof: the grammar of ctl and pctl commands (DESIGN.md 3.2 and 3.5).
+ * gpuprof: the grammar of ctl and pctl commands (design.rst 3.2 and 3.5).
  * Plain C, compiled into the module and, unchanged, into the tests and
  * the fuzz target of selftests/: whatever the parser accepts there is
  * what the module accepts.  What a command does is in ctl.c and

@@ -2,20 +2,32 @@
 /*
  * gpuprof: GPU jobs from the dma_fence tracepoints, which every DRM driver
  * fires, and time sampling.
+ */
+
+/**
+ * DOC: Jobs from fences
  *
- * A job is a fence.  dma_fence_init runs in the submitting task, which
- * owns the job; dma_fence_signaled ends it, dma_fence_destroy forgets one
- * that never signaled.  Fences of one context signal in order, so the
- * oldest job in flight on a context is the one running: a job runs from
- * max(its init, the previous job's signal on its context) to its signal.
- * Jobs are kept per context in init order; the head of each list is
- * running.  Fences that only gather others (chain, array, the stub) are
- * no jobs, and of drm_sched's pair only the "finished" fence is one.
+ * A job is a fence.  dma_fence_init runs in the submitting task, whose
+ * process owns the job (client.c); dma_fence_signaled ends it,
+ * dma_fence_destroy forgets one that never signaled.  Fences of one
+ * context signal in order, so the oldest job in flight on a context is
+ * the one running: a job runs from max(its init, the previous job's
+ * signal on its context) to its signal.  Jobs are kept per context in
+ * init order; the head of each list is running.  Fences that only gather
+ * others (chain, array, the stub) are no jobs (design.rst 3.3).
+ *
+ * Jobs, and the history of runs kept for OA attribution, point at their
+ * target without a reference: when targets end, ctl.c has them let go
+ * (gpuprof_fence_disown_ended()).
+ */
+
+/**
+ * DOC: Time and coverage samples
  *
  * Time profiling counts, per sampling interval, one sample for every
  * (target, timeline) that had a job running at some point of it: at each
  * tick for the heads of all contexts, and at a signal for the job ending.
- * Coverage profiling counts signaled jobs.
+ * Coverage profiling counts signaled jobs (design.rst 3.4 and 10.1).
  */
 #include <linux/dma-fence.h>
 #include <linux/hashtable.h>
@@ -36,10 +48,9 @@ struct gpuprof_ctx {
 };
 
 struct gpuprof_job {
-	struct hlist_node node;		/* in gpuprof_job_hash, by fence */
+	struct gpuprof_obj_key key;	/* in gpuprof_job_hash, by fence */
 	struct list_head link;		/* in ctx->jobs */
 	struct gpuprof_ctx *ctx;
-	const struct dma_fence *fence;	/* a key only, never dereferenced */
 	struct gpuprof_target *owner;	/* NULL: no target's */
 	u32 timeline;
 	u64 start_ns;			/* running since; set once at the head */
@@ -47,7 +58,7 @@ struct gpuprof_job {
 
 /*
  * Running intervals of ended jobs, oldest first in a ring, so OA reports
- * that arrive after the job ended are still attributed (DESIGN.md 5.3).
+ * that arrive after the job ended are still attributed (design.rst 5.3).
  */
 struct gpuprof_run {
 	struct gpuprof_target *owner;
@@ -90,12 +101,11 @@ static struct gpuprof_ctx *gpuprof_ctx_get(u64 context)
 
 static struct gpuprof_job *gpuprof_job_find(const struct dma_fence *fence)
 {
-	struct gpuprof_job *job;
+	struct gpuprof_obj_key *key;
 
-	hash_for_each_possible(gpuprof_job_hash, job, node, (unsigned long)fence)
-		if (job->fence == fence)
-			return job;
-	return NULL;
+	key = gpuprof_obj_find(gpuprof_job_hash, HASH_BITS(gpuprof_job_hash),
+			       fence);
+	return key ? container_of(key, struct gpuprof_job, key) : NULL;
 }
 
 /*
@@ -117,7 +127,7 @@ static void gpuprof_job_free(struct gpuprof_job *job)
 		run->end_ns = now;
 		gpuprof_runs_next = (gpuprof_runs_next + 1) % GPUPROF_RUN_HISTORY;
 	}
-	hash_del(&job->node);
+	hash_del(&job->key.node);
 	list_del(&job->link);
 	kmem_cache_free(gpuprof_job_cache, job);
 	gpuprof_nr_jobs--;
@@ -138,11 +148,15 @@ static bool gpuprof_fence_is_container(const char *driver)
 	       !strcmp(driver, "dma_fence_array") || !strcmp(driver, "stub");
 }
 
-/*
+/**
+ * DOC: The drm_sched pairing
+ *
  * drm_sched makes two fences per job, back to back in the submitting
  * task: "scheduled" on context c, then "finished" on c + 1, with one lock
  * and one seqno.  The finished fence is the job; the last fence seen
- * initialised tells when the one before it was its scheduled half.
+ * initialised tells when the one before it was its scheduled half, which
+ * is then forgotten without a run of its own.  Tested with a test module
+ * that makes fences the way drm_sched does (selftests/fencegen).
  */
 static struct {
 	const struct dma_fence *fence;
@@ -176,7 +190,7 @@ static void gpuprof_fence_init_probe(void *data, struct dma_fence *fence)
 {
 	const char *driver = fence->ops->get_driver_name(fence);
 	const char *timeline = fence->ops->get_timeline_name(fence);
-	struct gpuprof_target *owner = NULL;
+	struct gpuprof_target *owner;
 	struct gpuprof_job *job;
 	struct gpuprof_ctx *ctx;
 	unsigned long flags;
@@ -196,11 +210,7 @@ static void gpuprof_fence_init_probe(void *data, struct dma_fence *fence)
 	tl = gpuprof_timeline_id(driver, timeline);
 	if (tl < 0)
 		goto out;
-	/* Work made by the kernel itself is no process's. */
-	if (in_task() && !(current->flags & PF_KTHREAD))
-		owner = gpuprof_client_target(current);
-	else
-		atomic64_inc(&gpuprof_drops.unattributed_jobs);
+	owner = gpuprof_current_target(&gpuprof_drops.unattributed_jobs);
 
 	if (gpuprof_nr_jobs >= GPUPROF_MAX_JOBS)
 		goto drop;
@@ -212,14 +222,14 @@ static void gpuprof_fence_init_probe(void *data, struct dma_fence *fence)
 		kmem_cache_free(gpuprof_job_cache, job);
 		goto drop;
 	}
-	job->fence = fence;
 	job->owner = owner;
 	job->timeline = tl;
 	job->ctx = ctx;
 	/* Alone on its context it runs now; else from the previous signal. */
 	job->start_ns = list_empty(&ctx->jobs) ? ktime_get_ns() : 0;
 	list_add_tail(&job->link, &ctx->jobs);
-	hash_add(gpuprof_job_hash, &job->node, (unsigned long)fence);
+	gpuprof_obj_add(gpuprof_job_hash, HASH_BITS(gpuprof_job_hash),
+			&job->key, fence);
 	gpuprof_nr_jobs++;
 out:
 	spin_unlock_irqrestore(&gpuprof_data_lock, flags);
@@ -329,7 +339,7 @@ static void gpuprof_jobs_free(void)
 
 	spin_lock_irq(&gpuprof_data_lock);
 	gpuprof_last_init.fence = NULL;
-	hash_for_each_safe(gpuprof_job_hash, bkt, tmp, job, node)
+	hash_for_each_safe(gpuprof_job_hash, bkt, tmp, job, key.node)
 		gpuprof_job_free(job);
 	spin_unlock_irq(&gpuprof_data_lock);
 }
@@ -387,7 +397,7 @@ void gpuprof_fence_disown_ended(void)
 	int bkt, i;
 
 	lockdep_assert_held(&gpuprof_data_lock);
-	hash_for_each(gpuprof_job_hash, bkt, job, node)
+	hash_for_each(gpuprof_job_hash, bkt, job, key.node)
 		if (job->owner && READ_ONCE(job->owner->ended))
 			job->owner = NULL;
 	for (i = 0; i < GPUPROF_RUN_HISTORY; i++)

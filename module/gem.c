@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * gpuprof: GPU buffers for memory profiling.
+ */
+
+/**
+ * DOC: Buffers
  *
  * Every GEM object, shmem-backed or not, passes through the exported
  * drm_gem_private_object_init(dev, obj, size) in the creating task, and
@@ -10,7 +14,11 @@
  * the creating process under its size class.  The probes exist only while
  * memory profiling runs; stopping forgets the table, as releases that
  * follow could not be seen, and the histograms keep the live bytes of the
- * moment profiling stopped.
+ * moment profiling stopped.  A buffer points at its target without a
+ * reference: when targets end, ctl.c has the table let go of them
+ * (gpuprof_gem_disown_ended()), and "reset" disowns the buffers counted
+ * so far, so their release takes nothing from what is counted after
+ * (design.rst 3.3 and 3.4).
  */
 #include <linux/hashtable.h>
 #include <linux/kprobes.h>
@@ -22,8 +30,7 @@
 #include "gpuprof.h"
 
 struct gpuprof_buf {
-	struct hlist_node node;
-	const void *obj;		/* a key only, never dereferenced */
+	struct gpuprof_obj_key key;	/* in gpuprof_buf_hash, by object */
 	struct gpuprof_target *owner;	/* NULL: no target's */
 	u64 size;
 };
@@ -42,12 +49,11 @@ static u32 gpuprof_size_class(u64 size)
 
 static struct gpuprof_buf *gpuprof_buf_find(const void *obj)
 {
-	struct gpuprof_buf *buf;
+	struct gpuprof_obj_key *key;
 
-	hash_for_each_possible(gpuprof_buf_hash, buf, node, (unsigned long)obj)
-		if (buf->obj == obj)
-			return buf;
-	return NULL;
+	key = gpuprof_obj_find(gpuprof_buf_hash, HASH_BITS(gpuprof_buf_hash),
+			       obj);
+	return key ? container_of(key, struct gpuprof_buf, key) : NULL;
 }
 
 static void gpuprof_buf_free(struct gpuprof_buf *buf)
@@ -56,7 +62,7 @@ static void gpuprof_buf_free(struct gpuprof_buf *buf)
 		gpuprof_target_hist_add(buf->owner,
 					gpuprof_size_class(buf->size),
 					-(s64)buf->size, 0);
-	hash_del(&buf->node);
+	hash_del(&buf->key.node);
 	kmem_cache_free(gpuprof_buf_cache, buf);
 	gpuprof_nr_bufs--;
 }
@@ -65,7 +71,7 @@ static int gpuprof_gem_init_probe(struct kprobe *p, struct pt_regs *regs)
 {
 	const void *obj = (const void *)regs_get_kernel_argument(regs, 1);
 	u64 size = regs_get_kernel_argument(regs, 2);
-	struct gpuprof_target *owner = NULL;
+	struct gpuprof_target *owner;
 	struct gpuprof_buf *buf;
 	unsigned long flags;
 
@@ -76,10 +82,7 @@ static int gpuprof_gem_init_probe(struct kprobe *p, struct pt_regs *regs)
 	buf = gpuprof_buf_find(obj);
 	if (buf)
 		gpuprof_buf_free(buf);
-	if (in_task() && !(current->flags & PF_KTHREAD))
-		owner = gpuprof_client_target(current);
-	else
-		atomic64_inc(&gpuprof_drops.unattributed_buffers);
+	owner = gpuprof_current_target(&gpuprof_drops.unattributed_buffers);
 	if (!owner)
 		goto out;	/* only target's buffers are tracked */
 
@@ -91,10 +94,10 @@ static int gpuprof_gem_init_probe(struct kprobe *p, struct pt_regs *regs)
 		atomic64_inc(&gpuprof_drops.buffers);
 		goto out;
 	}
-	buf->obj = obj;
 	buf->owner = owner;
 	buf->size = size;
-	hash_add(gpuprof_buf_hash, &buf->node, (unsigned long)obj);
+	gpuprof_obj_add(gpuprof_buf_hash, HASH_BITS(gpuprof_buf_hash),
+			&buf->key, obj);
 	gpuprof_nr_bufs++;
 	gpuprof_target_hist_add(owner, gpuprof_size_class(size), size, 0);
 out:
@@ -142,8 +145,8 @@ static void gpuprof_bufs_forget(void)
 	int bkt;
 
 	spin_lock_irq(&gpuprof_data_lock);
-	hash_for_each_safe(gpuprof_buf_hash, bkt, tmp, buf, node) {
-		hash_del(&buf->node);
+	hash_for_each_safe(gpuprof_buf_hash, bkt, tmp, buf, key.node) {
+		hash_del(&buf->key.node);
 		kmem_cache_free(gpuprof_buf_cache, buf);
 	}
 	gpuprof_nr_bufs = 0;
@@ -185,7 +188,7 @@ void gpuprof_gem_disown_ended(void)
 	int bkt;
 
 	lockdep_assert_held(&gpuprof_data_lock);
-	hash_for_each(gpuprof_buf_hash, bkt, buf, node)
+	hash_for_each(gpuprof_buf_hash, bkt, buf, key.node)
 		if (buf->owner && READ_ONCE(buf->owner->ended))
 			buf->owner = NULL;
 }
@@ -200,7 +203,7 @@ void gpuprof_gem_disown(struct gpuprof_target *t)
 	int bkt;
 
 	lockdep_assert_held(&gpuprof_data_lock);
-	hash_for_each(gpuprof_buf_hash, bkt, buf, node)
+	hash_for_each(gpuprof_buf_hash, bkt, buf, key.node)
 		if (!t || buf->owner == t)
 			buf->owner = NULL;
 }

@@ -1,9 +1,41 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * gpuprof: internal interfaces between the files of the module.
+ */
+
+/**
+ * DOC: Who calls whom
  *
- * Locking.  gpuprof_lock (a mutex) serialises ctl and pctl commands and
- * every change of mode or of the target list made from process context.
+ * The files of the module call one way only: each calls the files listed
+ * below it, never one above (design.rst 1, "Layers of the module").
+ *
+ * - main.c loads the module, part by part, and unloads it through ctl.c.
+ * - target_files.c, the files of a target directory; pctl commands go
+ *   through ctl.c's gpuprof_cmd_write().
+ * - ctl.c, the commands.  Whatever involves several parts is sequenced
+ *   here: start, stop, reset, and ending targets.
+ * - status.c, marker.c: global files reading the parts below.
+ * - oa.c, the OA stream and its attribution.
+ * - fence.c (jobs, time sampling) and gem.c (buffers): the probes.
+ * - client.c (which target a process works for) and timeline.c.
+ * - target.c: targets, their histograms and their lifetime.
+ * - node.c: the character device nodes.
+ *
+ * ctl_parse.c, oa_decode.c and oa_helper.c call nothing of the module.
+ * target.c makes a target's nodes from the table of file kinds that
+ * target_files.c defines (gpuprof_target_files), and node.c hands each
+ * open to its kind's file operations: data, not calls.  Tables that
+ * point at targets without holding a reference (clients, jobs, runs,
+ * buffers, learned OA contexts) are told to let go by ctl.c when targets
+ * end, between target.c's gpuprof_targets_unlink() and
+ * gpuprof_targets_release().
+ */
+
+/**
+ * DOC: Locking
+ *
+ * gpuprof_lock (a mutex) serialises ctl and pctl commands and every
+ * change of mode or of the target list made from process context.
  * gpuprof_data_lock (a spinlock, taken with interrupts off) protects all
  * that the probes touch: targets' histograms, the target list, the job,
  * context, client and buffer tables, and the timeline registry.  Probes
@@ -39,6 +71,9 @@ struct gpuprof_target;
  *	opens for reading only with a read method, for writing only with a
  *	write method.  For a per-target kind, ->private_data holds a target
  *	reference which the kind's release must drop (gpuprof_target_put()).
+ *
+ * The global kinds are defined by the files that serve them (ctl.c,
+ * status.c, ...), the per-target ones in target_files.c.
  */
 struct gpuprof_file {
 	const char *name;
@@ -49,12 +84,17 @@ struct gpuprof_file {
 /**
  * struct gpuprof_node - one char device node
  * @file: what kind of file it is
- * @target: the target a per-target node belongs to, NULL for global nodes
+ * @owner: what the node's files are about (a per-target node's target),
+ *	handed to the kind's open in ->private_data; NULL for global nodes
+ * @ref: @owner's reference count: every open file takes a reference
+ * @release: @ref's release, for the reference of an open that fails
  * @dev: the device behind the node, registered with the gpuprof class
  */
 struct gpuprof_node {
 	const struct gpuprof_file *file;
-	struct gpuprof_target *target;
+	void *owner;
+	struct kref *ref;
+	void (*release)(struct kref *ref);
 	struct device *dev;
 };
 
@@ -65,15 +105,8 @@ enum gpuprof_mode {
 	GPUPROF_MEMORY,		/* "startmp" */
 };
 
-/* The per-target files, in the order of gpuprof_target.nodes. */
-enum {
-	GPUPROF_T_NAME,
-	GPUPROF_T_PATH,
-	GPUPROF_T_HISTOGRAM,
-	GPUPROF_T_PCTL,
-	GPUPROF_T_COUNTERS,
-	GPUPROF_T_NR_FILES,
-};
+/* The kinds of file in a target directory: gpuprof_target_files[]. */
+#define GPUPROF_TARGET_NR_FILES	5
 
 /**
  * struct gpuprof_target - one numbered directory /dev/gpuprof/N
@@ -90,7 +123,8 @@ enum {
  * @ctxid: the OA context id bound by pctl, valid when @ctxid_bound
  * @ctxid_bound: whether @ctxid is bound
  * @node_lock: serialises creating and destroying @nodes
- * @nodes: the target's files, created in process context by @work
+ * @nodes: the target's files, one per gpuprof_target_files[] entry,
+ *	created in process context by @work
  * @work: makes the files, and prints @path_file into @path
  * @name: the name given to "module", or the comm of an automatic target
  * @exe_dev: with @exe_ino, the executable a path NAME resolved to
@@ -117,7 +151,7 @@ struct gpuprof_target {
 	u64 ctxid;
 	bool ctxid_bound;
 	struct mutex node_lock;		/* see @node_lock above */
-	struct gpuprof_node *nodes[GPUPROF_T_NR_FILES];
+	struct gpuprof_node *nodes[GPUPROF_TARGET_NR_FILES];
 	struct work_struct work;
 	char name[GPUPROF_PATH_MAX + 1];
 	dev_t exe_dev;
@@ -177,13 +211,45 @@ struct gpuprof_state {
 	bool names_given;		/* "module NAME" given: data lock */
 };
 
+/**
+ * struct gpuprof_obj_key - an entry of a table keyed by a kernel object
+ * @node: in one list of the table, a DEFINE_HASHTABLE()
+ * @obj: the object's address: a key only, never dereferenced
+ *
+ * Jobs are found by their fence (fence.c), buffers by their GEM object
+ * (gem.c), each in a table of its own under the data lock.
+ */
+struct gpuprof_obj_key {
+	struct hlist_node node;
+	const void *obj;
+};
+
+/* Put @key, for @obj, in @table, whose HASH_BITS() are @bits. */
+static inline void gpuprof_obj_add(struct hlist_head *table, unsigned int bits,
+				   struct gpuprof_obj_key *key, const void *obj)
+{
+	key->obj = obj;
+	hlist_add_head(&key->node, &table[hash_min((unsigned long)obj, bits)]);
+}
+
+/* The entry of @obj in @table, whose HASH_BITS() are @bits, or NULL. */
+static inline struct gpuprof_obj_key *
+gpuprof_obj_find(struct hlist_head *table, unsigned int bits, const void *obj)
+{
+	struct gpuprof_obj_key *key;
+
+	hlist_for_each_entry(key, &table[hash_min((unsigned long)obj, bits)],
+			     node)
+		if (key->obj == obj)
+			return key;
+	return NULL;
+}
+
 extern struct mutex gpuprof_lock;
 extern spinlock_t gpuprof_data_lock;
 extern struct gpuprof_state gpuprof;
 extern struct gpuprof_drops gpuprof_drops;
 extern struct list_head gpuprof_targets;
-extern atomic_t gpuprof_nr_targets;
-extern struct workqueue_struct *gpuprof_wq;
 
 extern const struct gpuprof_file gpuprof_ctl_file;
 extern const struct gpuprof_file gpuprof_status_file;
@@ -196,23 +262,23 @@ extern struct gpuprof_oa_stats gpuprof_oa_stats;
 int gpuprof_nodes_init(void);
 void gpuprof_nodes_exit(void);
 struct gpuprof_node *gpuprof_node_create(const struct gpuprof_file *file,
-					 struct gpuprof_target *target,
-					 const char *name);
+					 const char *name, void *owner,
+					 struct kref *ref,
+					 void (*release)(struct kref *ref));
 void gpuprof_node_destroy(struct gpuprof_node *node);
 
 /* target.c */
-int gpuprof_target_caches_init(void);
-void gpuprof_target_caches_exit(void);
+int gpuprof_targets_init(void);
+void gpuprof_targets_exit(void);
 struct gpuprof_target *gpuprof_target_new(const char *name, gfp_t gfp);
 void gpuprof_target_publish(struct gpuprof_target *t);
 void gpuprof_target_wait_nodes(struct gpuprof_target *t);
 void gpuprof_target_kick(struct gpuprof_target *t);
-void gpuprof_target_get(struct gpuprof_target *t);
 void gpuprof_target_put(struct gpuprof_target *t);
-void gpuprof_targets_remove(bool named_only);
+void gpuprof_targets_unlink(bool named_only, struct list_head *ended);
+void gpuprof_targets_release(struct list_head *ended);
 void gpuprof_target_hist_add(struct gpuprof_target *t, u32 key, s64 delta,
 			     u64 tick);
-void gpuprof_target_hist_clear(struct gpuprof_target *t);
 void gpuprof_targets_hist_clear(void);
 void gpuprof_target_reset(struct gpuprof_target *t);
 void gpuprof_targets_reset(void);
@@ -228,7 +294,7 @@ struct gpuprof_pair *gpuprof_target_hist_snapshot(struct gpuprof_target *t,
 /* client.c: which target a process's GPU work belongs to */
 int gpuprof_clients_init(void);
 void gpuprof_clients_exit(void);
-struct gpuprof_target *gpuprof_client_target(struct task_struct *task);
+struct gpuprof_target *gpuprof_current_target(atomic64_t *unattributed);
 void gpuprof_clients_forget(bool all);
 
 /* timeline.c */
@@ -268,12 +334,8 @@ u32 gpuprof_buffers_live(void);
 void gpuprof_gem_disown_ended(void);
 void gpuprof_gem_disown(struct gpuprof_target *t);
 
-/* target_files.c: the files of a target directory */
-extern const struct gpuprof_file gpuprof_name_file;
-extern const struct gpuprof_file gpuprof_path_file;
-extern const struct gpuprof_file gpuprof_histogram_file;
-extern const struct gpuprof_file gpuprof_pctl_file;
-extern const struct gpuprof_file gpuprof_counters_file;
+/* target_files.c: the files of a target directory, in the order made */
+extern const struct gpuprof_file gpuprof_target_files[];
 
 /* ctl.c: the commands of ctl and pctl, parsed by ctl_parse.c */
 void gpuprof_ctl_exit(void);

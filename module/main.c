@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * gpuprof: a GPU profiler serving an Inferno prof(3) style hierarchy
- * under /dev/gpuprof.  This file loads and unloads the module.
+ * under /dev/gpuprof.  This file loads and unloads the module, and holds
+ * the state every part shares (gpuprof.h).
  */
 #include <linux/module.h>
-#include <linux/workqueue.h>
 
 #include "gpuprof.h"
 
@@ -17,8 +17,6 @@ struct gpuprof_state gpuprof = {
 };
 
 struct gpuprof_drops gpuprof_drops;
-/* Makes the files of new targets; flushed before unload. */
-struct workqueue_struct *gpuprof_wq;
 
 static const struct gpuprof_file *const gpuprof_global_files[] = {
 	&gpuprof_ctl_file,
@@ -47,7 +45,8 @@ static int gpuprof_global_nodes_create(void)
 
 	for (i = 0; i < ARRAY_SIZE(gpuprof_global_files); i++) {
 		f = gpuprof_global_files[i];
-		gpuprof_global_nodes[i] = gpuprof_node_create(f, NULL, f->name);
+		gpuprof_global_nodes[i] = gpuprof_node_create(f, f->name, NULL,
+							      NULL, NULL);
 		if (IS_ERR(gpuprof_global_nodes[i])) {
 			int err = PTR_ERR(gpuprof_global_nodes[i]);
 
@@ -59,70 +58,54 @@ static int gpuprof_global_nodes_create(void)
 	return 0;
 }
 
+/*
+ * The parts of the module, each made ready before the ones after it and
+ * taken down after them.  The global nodes come last: once they exist,
+ * commands can arrive.
+ */
+static const struct {
+	int (*init)(void);
+	void (*exit)(void);
+} gpuprof_parts[] = {
+	{ gpuprof_targets_init, gpuprof_targets_exit },
+	{ gpuprof_clients_init, gpuprof_clients_exit },
+	{ gpuprof_timelines_init, gpuprof_timelines_exit },
+	{ gpuprof_fence_init, gpuprof_fence_exit },
+	{ gpuprof_gem_init, gpuprof_gem_exit },
+	{ gpuprof_nodes_init, gpuprof_nodes_exit },
+	{ gpuprof_global_nodes_create, gpuprof_global_nodes_destroy },
+};
+
+/* Take down the first @n parts, the last first. */
+static void gpuprof_parts_exit(size_t n)
+{
+	while (n--)
+		gpuprof_parts[n].exit();
+}
+
 static int __init gpuprof_init(void)
 {
+	size_t i;
 	int err;
 
-	gpuprof_wq = alloc_workqueue("gpuprof", 0, 0);
-	if (!gpuprof_wq)
-		return -ENOMEM;
-	err = gpuprof_target_caches_init();
-	if (err)
-		goto destroy_wq;
-	err = gpuprof_clients_init();
-	if (err)
-		goto target_exit;
-	err = gpuprof_timelines_init();
-	if (err)
-		goto clients_exit;
-	err = gpuprof_fence_init();
-	if (err)
-		goto timelines_exit;
-	err = gpuprof_gem_init();
-	if (err)
-		goto fence_exit;
-	err = gpuprof_nodes_init();
-	if (err)
-		goto gem_exit;
-	err = gpuprof_global_nodes_create();
-	if (err)
-		goto nodes_exit;
+	for (i = 0; i < ARRAY_SIZE(gpuprof_parts); i++) {
+		err = gpuprof_parts[i].init();
+		if (err) {
+			gpuprof_parts_exit(i);
+			return err;
+		}
+	}
 	return 0;
-
-nodes_exit:
-	gpuprof_nodes_exit();
-gem_exit:
-	gpuprof_gem_exit();
-fence_exit:
-	gpuprof_fence_exit();
-timelines_exit:
-	gpuprof_timelines_exit();
-clients_exit:
-	gpuprof_clients_exit();
-target_exit:
-	gpuprof_target_caches_exit();
-destroy_wq:
-	destroy_workqueue(gpuprof_wq);
-	return err;
 }
 
 static void __exit gpuprof_exit(void)
 {
-	/* No file is open (each holds a module reference): end everything. */
+	/*
+	 * No file is open (each holds a module reference): stop and end
+	 * every target as "end" does, then take the parts down.
+	 */
 	gpuprof_ctl_exit();
-	/* Node work of ended targets finds them ended and makes nothing. */
-	flush_workqueue(gpuprof_wq);
-	gpuprof_global_nodes_destroy();
-	gpuprof_nodes_exit();
-	gpuprof_gem_exit();
-	gpuprof_fence_exit();
-	gpuprof_timelines_exit();
-	spin_lock_irq(&gpuprof_data_lock);
-	gpuprof_clients_forget(true);
-	spin_unlock_irq(&gpuprof_data_lock);
-	gpuprof_clients_exit();
-	destroy_workqueue(gpuprof_wq);
-	gpuprof_target_caches_exit();
+	gpuprof_parts_exit(ARRAY_SIZE(gpuprof_parts));
 }
 
 module_init(gpuprof_init);

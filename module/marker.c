@@ -1,10 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * gpuprof: /dev/gpuprof/marker.  An application writes "begin NAME" or
- * "end NAME" (one per write, at most GPUPROF_MARKER_MAX bytes, a trailing
- * newline allowed); each fires the gpuprof:gpuprof_mark tracepoint with
- * the writer's pid, so markers land in a perf recording beside the GPU
- * events.  Writes to ftrace's trace_marker do not reach perf.
+ * gpuprof: /dev/gpuprof/marker, and the module's own tracepoint
+ * (trace.h).
+ */
+
+/**
+ * DOC: Markers
+ *
+ * An application writes "begin NAME" or "end NAME" to /dev/gpuprof/marker
+ * (one per write, at most GPUPROF_MARKER_MAX bytes, a trailing newline
+ * allowed); each fires the gpuprof:gpuprof_mark tracepoint with the
+ * writer's pid, so markers land in a perf recording beside the GPU events,
+ * where perf gpu shows them.  Writes to ftrace's trace_marker do not reach
+ * perf, hence a tracepoint of our own.  A marker touches no profiler
+ * state: it takes no lock and calls nothing else of the module.
  */
 #include <linux/fs.h>
 #include <linux/sched.h>

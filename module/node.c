@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * gpuprof: char device nodes under /dev/gpuprof.
+ * gpuprof: char device nodes under /dev/gpuprof.  The bottom of the
+ * module: it calls no other file of it.
+ */
+
+/**
+ * DOC: Device nodes
  *
  * Every node shares one cdev spanning a region of minors.  A minor maps to
  * a struct gpuprof_node through an xarray; the common open looks the node
  * up, refuses to open it for reading or writing unless its kind has a read
  * or write method (root passes any permission check, and ctl is 0600 yet
- * write-only), and hands the file to the kind's own fops, with a reference
- * to the node's target, if any, in ->private_data.
+ * write-only), and hands the file to the kind's own fops.  A node may
+ * have an owner, a target for the nodes of a target directory: the file
+ * then gets a reference to it in ->private_data.  Nodes know the owner
+ * only as a pointer and a kref.
  *
  * Node names contain '/', e.g. "gpuprof/3/histogram": the driver core
  * stores them with '!' in sysfs and, as our devnode callback leaves the
@@ -19,6 +26,7 @@
 #include <linux/fs.h>
 #include <linux/idr.h>
 #include <linux/kdev_t.h>
+#include <linux/kref.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 
@@ -48,21 +56,25 @@ static char *gpuprof_devnode(GPUPROF_DEVNODE_CONST struct device *dev,
 static int gpuprof_open(struct inode *inode, struct file *filp)
 {
 	const struct file_operations *fops = NULL;
-	struct gpuprof_target *target = NULL;
+	void (*release)(struct kref *ref) = NULL;
+	struct kref *ref = NULL;
 	struct gpuprof_node *node;
+	void *owner = NULL;
 	int err;
 
 	/*
 	 * Under the xarray lock the node cannot be destroyed, and a node
-	 * keeps its target alive: take the reference the file will hold.
+	 * keeps its owner alive: take the reference the file will hold.
 	 */
 	xa_lock(&gpuprof_nodes);
 	node = xa_load(&gpuprof_nodes, iminor(inode));
 	if (node) {
 		fops = node->file->fops;
-		target = node->target;
-		if (target)
-			gpuprof_target_get(target);
+		owner = node->owner;
+		ref = node->ref;
+		release = node->release;
+		if (ref)
+			kref_get(ref);
 	}
 	xa_unlock(&gpuprof_nodes);
 	if (!node)
@@ -74,7 +86,7 @@ static int gpuprof_open(struct inode *inode, struct file *filp)
 	if ((filp->f_mode & FMODE_WRITE) && !fops->write)
 		goto put;
 
-	filp->private_data = target;
+	filp->private_data = owner;
 	/* replace_fops() drops the module reference of the old fops. */
 	replace_fops(filp, fops_get(fops));
 	if (!filp->f_op->open)
@@ -84,8 +96,8 @@ static int gpuprof_open(struct inode *inode, struct file *filp)
 		return 0;
 	/* A failed open is not released: the reference is ours to drop. */
 put:
-	if (target)
-		gpuprof_target_put(target);
+	if (ref)
+		kref_put(ref, release);
 	return err;
 }
 
@@ -104,15 +116,19 @@ static void gpuprof_node_release(struct device *dev)
 /**
  * gpuprof_node_create - create /dev/gpuprof/@name
  * @file: the kind of file the node serves
- * @target: the target the node belongs to, NULL for a global node; the
- *	caller keeps it alive until gpuprof_node_destroy()
  * @name: path below /dev/gpuprof, e.g. "ctl" or "3/histogram"
+ * @owner: what the node's files are about, NULL for a global node; the
+ *	caller keeps it alive until gpuprof_node_destroy()
+ * @ref: @owner's reference count, of which each open file holds one
+ *	(the kind's release drops it); NULL with a NULL @owner
+ * @release: @ref's release function, which may sleep
  *
  * Return: the node, or an ERR_PTR.  May sleep.
  */
 struct gpuprof_node *gpuprof_node_create(const struct gpuprof_file *file,
-					 struct gpuprof_target *target,
-					 const char *name)
+					 const char *name, void *owner,
+					 struct kref *ref,
+					 void (*release)(struct kref *ref))
 {
 	struct gpuprof_node *node;
 	struct device *dev;
@@ -128,7 +144,9 @@ struct gpuprof_node *gpuprof_node_create(const struct gpuprof_file *file,
 	if (!node || !dev)
 		goto free;
 	node->file = file;
-	node->target = target;
+	node->owner = owner;
+	node->ref = ref;
+	node->release = release;
 	node->dev = dev;
 
 	err = xa_insert(&gpuprof_nodes, minor, node, GFP_KERNEL);
@@ -164,7 +182,7 @@ free:
  * @node: the node; may be NULL or an ERR_PTR
  *
  * New opens fail with -ENODEV from here on.  Files already open keep
- * their reference to the node's target.
+ * their reference to the node's owner.
  */
 void gpuprof_node_destroy(struct gpuprof_node *node)
 {

@@ -1,18 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * gpuprof: /dev/gpuprof/oa, which takes an i915-perf OA record stream
- * (DESIGN.md section 5) and attributes its reports to targets, and each
- * target's counters file.
+ * (design.rst 5), decoded by oa_decode.c, and attributes its reports to
+ * targets, whose counters file (target_files.c) shows the sums.
+ */
+
+/**
+ * DOC: OA attribution
  *
  * A report is a time sample at its timestamp, placed on CLOCK_MONOTONIC
  * through the stream's correlation points.  The counter deltas from the
  * previous report go to the target bound to the report's context id (pctl
  * ctxid, or learned: when exactly one target has a job running while that
  * id is seen), else are split evenly among the targets with a job running
- * at that time, else to no one (counted).  A delta across a change of
- * context is not accumulated for either side; one across lost reports is
- * not taken at all.  In time profiling, a timer report also adds a sample
- * under the OA unit's own timeline (driver "i915-oa", the metric set).
+ * at that time (fence.c keeps the runs of ended jobs for reports that come
+ * late), else to no one (counted).  A delta across a change of context is
+ * not accumulated for either side; one across lost reports is not taken
+ * at all.  In time profiling, a timer report also adds a sample under the
+ * OA unit's own timeline (driver "i915-oa", the metric set).  See
+ * design.rst 5.3 and 10.2.
+ *
+ * A learned binding points at its target without a reference: when
+ * targets end, ctl.c has the bindings let go of them
+ * (gpuprof_oa_disown_ended()).
  *
  * One stream at a time: a second writer gets -EBUSY.  A stream the parser
  * refuses stays refused (-EINVAL) until the file is closed.
@@ -198,9 +208,10 @@ static void gpuprof_oa_sample(struct gpuprof_oa_in *in, const void *report)
 	in->have_prev = true;
 }
 
-static void gpuprof_oa_record(void *arg, const struct gpuprof_oa_stream *s,
-			      const struct gpuprof_oa_record_header *h,
-			      const void *payload)
+/* Use one record of the stream, which oa_decode.c has checked. */
+static void gpuprof_oa_on_record(void *arg, const struct gpuprof_oa_stream *s,
+				 const struct gpuprof_oa_record_header *h,
+				 const void *payload)
 {
 	struct gpuprof_oa_in *in = arg;
 	struct gpuprof_oa_correlation c;
@@ -303,7 +314,7 @@ static ssize_t gpuprof_oa_write(struct file *filp, const char __user *ubuf,
 			break;
 		}
 		if (gpuprof_oa_stream_feed(&in->stream, in->chunk, n,
-					   gpuprof_oa_record, in)) {
+					   gpuprof_oa_on_record, in)) {
 			gpuprof_oa_refused(in);
 			ret = -EINVAL;
 			break;

@@ -1,24 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * gpuprof: the OA decoder, one unit compiled into the module and into the
- * tools alike (oa_decode.h).  Two jobs, one below the other:
+ * tools alike (oa_decode.h).  Two jobs, one below the other: reports and
+ * the clock, then the record stream.  It calls nothing else of the
+ * module; oa.c and the tools call it.
+ */
+
+/**
+ * DOC: OA reports
  *
- * Reports.  A report is a header and counters.  Haswell's header is the
- * report id and the timestamp; gen8 and later add the context id (dword 2,
- * valid when a bit of dword 0 says so: bit 25 on gen8, 16 later) and GPU
- * clock ticks (dword 3), and put the reason in dword 0 from bit 19 up (six
- * bits, seven on gen12).  Counters are 32 bits, except A0..A31 of the
+ * A report is a header and counters.  Haswell's header is the report id
+ * and the timestamp; gen8 and later add the context id (dword 2, valid
+ * when a bit of dword 0 says so: bit 25 on gen8, 16 later) and GPU clock
+ * ticks (dword 3), and put the reason in dword 0 from bit 19 up (six bits,
+ * seven on gen12).  Counters are 32 bits, except A0..A31 of the
  * A32u40_A4u32_B8_C8 format: 40 bits, the low 32 in dwords 4..35 and the
  * high 8 one byte each from byte 160.  Deltas between two reports use the
- * arithmetic of each counter's width, so a wrap is a small delta.
+ * arithmetic of each counter's width, so a wrap is a small delta
+ * (design.rst 4 and 5.4).
  *
- * The record stream.  Bytes arrive in pieces of any size; a record split
- * between pieces is assembled in the caller's buffer, one that arrives
- * whole is used where it lies, and either is checked before anyone sees
- * it: its size against the header and its type, a report against the
- * format that DEVICE_INFO declared.  The first bad record stops the
- * stream: sizes are what delimit records, so nothing after a bad one can
- * be trusted.
+ * OA timestamps are 32 bits and wrap; they are extended to 64 bits from
+ * the previous report and placed on CLOCK_MONOTONIC through correlation
+ * points, interpolated between two, extrapolated at the nominal frequency
+ * beyond them.
  */
 #ifdef __KERNEL__
 #include <linux/kernel.h>
@@ -138,6 +142,8 @@ static const struct gpuprof_oa_layout gpuprof_oa_gen8[GPUPROF_OA_FORMAT_MAX] = {
 						   .n_b = 8, .b_off = 192,
 						   .n_c = 8, .c_off = 224),
 };
+
+#undef L
 
 /**
  * gpuprof_oa_layout - the layout of @format on generation @gen
@@ -356,7 +362,17 @@ int gpuprof_oa_clock_to_cpu(const struct gpuprof_oa_clock *c, __u64 gpu,
 	return 0;
 }
 
-/* The record stream. */
+/**
+ * DOC: The OA record stream
+ *
+ * Bytes arrive in pieces of any size; a record split between pieces is
+ * assembled in the caller's buffer, one that arrives whole is used where
+ * it lies, and either is checked before anyone sees it: its size against
+ * the header and its type, a report against the format that DEVICE_INFO
+ * declared.  The first bad record stops the stream: sizes are what
+ * delimit records, so nothing after a bad one can be trusted
+ * (design.rst 5.1).
+ */
 
 #define HDR sizeof(struct gpuprof_oa_record_header)
 
@@ -408,9 +424,9 @@ static __u32 gpuprof_oa_record_size(const struct gpuprof_oa_stream *s,
 }
 
 /* Check the whole record at @rec and take what the stream needs of it. */
-static enum gpuprof_oa_error gpuprof_oa_record(struct gpuprof_oa_stream *s,
-					       const __u8 *rec, __u32 type,
-					       __u32 size)
+static enum gpuprof_oa_error
+gpuprof_oa_check_record(struct gpuprof_oa_stream *s, const __u8 *rec,
+			__u32 type, __u32 size)
 {
 	const __u8 *payload = rec + HDR;
 	__u32 want;
@@ -506,8 +522,9 @@ int gpuprof_oa_stream_feed(struct gpuprof_oa_stream *s, const void *data,
 				return -1;
 			}
 			if (size <= len) {
-				s->error = gpuprof_oa_record(s, p, gpuprof_oa_u32(p, 0),
-							     size);
+				s->error = gpuprof_oa_check_record(s, p,
+								   gpuprof_oa_u32(p, 0),
+								   size);
 				if (s->error)
 					return -1;
 				if (fn)
@@ -538,8 +555,9 @@ int gpuprof_oa_stream_feed(struct gpuprof_oa_stream *s, const void *data,
 		if (s->have < s->size)
 			continue;
 
-		s->error = gpuprof_oa_record(s, s->buf, gpuprof_oa_u32(s->buf, 0),
-					     s->size);
+		s->error = gpuprof_oa_check_record(s, s->buf,
+						   gpuprof_oa_u32(s->buf, 0),
+						   s->size);
 		if (s->error)
 			return -1;
 		if (fn)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * gpuprof: decoding i915 OA reports and the OA record stream.  Plain C on
- * __u32-style types, compiled into the module and into the tools alike
- * (oa_decode.c); the formats themselves are in
- * uapi/gpuprof_oa.h.
+ * gpuprof: the OA decoder (oa_decode.c): i915 OA reports, the clock that
+ * places them in time, and the OA record stream.  Plain C on __u32-style
+ * types, compiled into the module and into the tools alike; the formats
+ * themselves are in uapi/gpuprof_oa.h.
  */
 #ifndef _GPUPROF_OA_DECODE_H
 #define _GPUPROF_OA_DECODE_H
@@ -30,9 +30,15 @@
  * @gen: the generation this layout is for
  * @n_a40: 40-bit A counters A0.., low 32 bits at @a40_low_off, high 8
  *	bits one byte each at @a40_high_off
+ * @a40_low_off: see @n_a40
+ * @a40_high_off: see @n_a40
  * @n_a: 32-bit A counters A@first_a.. at @a_off
+ * @first_a: see @n_a
+ * @a_off: see @n_a
  * @n_b: B counters at @b_off
+ * @b_off: see @n_b
  * @n_c: C counters at @c_off
+ * @c_off: see @n_c
  */
 struct gpuprof_oa_layout {
 	__u16 size;
@@ -119,7 +125,13 @@ enum gpuprof_oa_error {
  * @have_info: a valid DEVICE_INFO was seen
  * @layout: the report layout DEVICE_INFO declared
  * @error: why the stream was refused; then it takes nothing more
- * @records: records taken whole, by kind
+ * @records: records taken whole
+ * @samples: of @records, SAMPLE records
+ * @report_lost: of @records, REPORT_LOST records
+ * @buffer_lost: of @records, BUFFER_LOST records
+ * @correlations: of @records, TIMESTAMP_CORRELATION and
+ *	CORRELATION_BOUND records
+ * @unknown: of @records, records of a type not known here, skipped
  */
 struct gpuprof_oa_stream {
 	__u8 *buf;

@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * gpuprof: the OA pump as a usermode helper.  i915-perf data leaves i915
- * only through read() on its stream fd, which the kernel cannot call (the
- * fd has no read_iter), so a userspace program, gpuprof-oa, reads it and
- * writes /dev/gpuprof/oa.  With oa_helper=PATH the module starts
- * "PATH --device -o /dev/gpuprof/oa" when profiling starts and stops it,
- * with SIGTERM and then SIGKILL, when profiling stops.  A helper that
- * cannot be started does not stop profiling: status says why.
+ * gpuprof: the OA pump as a usermode helper, started and stopped by
+ * ctl.c with profiling.
+ */
+
+/**
+ * DOC: The OA helper
+ *
+ * i915-perf data leaves i915 only through read() on its stream fd, which
+ * the kernel cannot call (the fd has no read_iter), so a userspace
+ * program, gpuprof-oa, reads it and writes /dev/gpuprof/oa.  With
+ * oa_helper=PATH the module starts "PATH --device -o /dev/gpuprof/oa"
+ * when profiling starts and stops it, with SIGTERM and then SIGKILL, when
+ * profiling stops.  A helper that cannot be started does not stop
+ * profiling: status says why.
  */
 #include <linux/delay.h>
 #include <linux/moduleparam.h>

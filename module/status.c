@@ -6,6 +6,7 @@
  */
 #include <linux/fs.h>
 #include <linux/seq_file.h>
+#include <linux/stddef.h>
 
 #include "gpuprof.h"
 
@@ -16,11 +17,47 @@ static const char *const gpuprof_mode_names[] = {
 	[GPUPROF_MEMORY] = "memory",
 };
 
-static void gpuprof_show_count(struct seq_file *m, const char *key,
-			       atomic64_t *v)
-{
-	seq_printf(m, "%s: %lld\n", key, (long long)atomic64_read(v));
-}
+/* A "key: value" line of status: the value's place in its struct. */
+struct gpuprof_status_line {
+	const char *key;
+	size_t off;
+};
+
+#define GPUPROF_DROP_LINE(key, field) \
+	{ key, offsetof(struct gpuprof_drops, field) }
+
+/* The atomic64_t counters of struct gpuprof_drops, in status order. */
+static const struct gpuprof_status_line gpuprof_drop_lines[] = {
+	GPUPROF_DROP_LINE("dropped_targets", targets),
+	GPUPROF_DROP_LINE("dropped_jobs", jobs),
+	GPUPROF_DROP_LINE("dropped_clients", clients),
+	GPUPROF_DROP_LINE("dropped_buffers", buffers),
+	GPUPROF_DROP_LINE("dropped_timelines", timelines),
+	GPUPROF_DROP_LINE("dropped_histogram_keys", hist_keys),
+	GPUPROF_DROP_LINE("unattributed_jobs", unattributed_jobs),
+	GPUPROF_DROP_LINE("unattributed_buffers", unattributed_buffers),
+	GPUPROF_DROP_LINE("timeline_names_cut", timeline_names_cut),
+	GPUPROF_DROP_LINE("unreadable_paths", paths),
+};
+
+#define GPUPROF_OA_LINE(key, field) \
+	{ key, offsetof(struct gpuprof_oa_stats, field) }
+
+/* The u64 counters of struct gpuprof_oa_stats, in status order. */
+static const struct gpuprof_status_line gpuprof_oa_lines[] = {
+	GPUPROF_OA_LINE("oa_streams", streams),
+	GPUPROF_OA_LINE("oa_bytes", bytes),
+	GPUPROF_OA_LINE("oa_reports", reports),
+	GPUPROF_OA_LINE("oa_report_lost", report_lost),
+	GPUPROF_OA_LINE("oa_buffer_lost", buffer_lost),
+	GPUPROF_OA_LINE("oa_rejected_streams", rejected_streams),
+	GPUPROF_OA_LINE("oa_unattributed_reports", unattributed),
+	GPUPROF_OA_LINE("oa_unplaced_reports", unplaced),
+	GPUPROF_OA_LINE("oa_context_switch_deltas", switch_deltas),
+	GPUPROF_OA_LINE("oa_other_reasons", other_reasons),
+	GPUPROF_OA_LINE("oa_unknown_records", unknown),
+	GPUPROF_OA_LINE("oa_learned_contexts", learned),
+};
 
 static const char *const gpuprof_oa_state_names[] = {
 	[GPUPROF_OA_STREAM_NONE] = "none",
@@ -32,22 +69,32 @@ static const char *const gpuprof_oa_state_names[] = {
 static void gpuprof_show_oa(struct seq_file *m,
 			    const struct gpuprof_oa_stats *s)
 {
+	const struct gpuprof_status_line *l;
+	size_t i;
+
 	seq_printf(m, "oa_stream: %s\n", gpuprof_oa_state_names[s->state]);
 	if (s->state == GPUPROF_OA_STREAM_REFUSED)
 		seq_printf(m, "oa_stream_error: %s\n",
 			   gpuprof_oa_error_name(s->last_error));
-	seq_printf(m, "oa_streams: %llu\n", s->streams);
-	seq_printf(m, "oa_bytes: %llu\n", s->bytes);
-	seq_printf(m, "oa_reports: %llu\n", s->reports);
-	seq_printf(m, "oa_report_lost: %llu\n", s->report_lost);
-	seq_printf(m, "oa_buffer_lost: %llu\n", s->buffer_lost);
-	seq_printf(m, "oa_rejected_streams: %llu\n", s->rejected_streams);
-	seq_printf(m, "oa_unattributed_reports: %llu\n", s->unattributed);
-	seq_printf(m, "oa_unplaced_reports: %llu\n", s->unplaced);
-	seq_printf(m, "oa_context_switch_deltas: %llu\n", s->switch_deltas);
-	seq_printf(m, "oa_other_reasons: %llu\n", s->other_reasons);
-	seq_printf(m, "oa_unknown_records: %llu\n", s->unknown);
-	seq_printf(m, "oa_learned_contexts: %llu\n", s->learned);
+	for (i = 0; i < ARRAY_SIZE(gpuprof_oa_lines); i++) {
+		l = &gpuprof_oa_lines[i];
+		seq_printf(m, "%s: %llu\n", l->key,
+			   *(const u64 *)((const char *)s + l->off));
+	}
+}
+
+static void gpuprof_show_drops(struct seq_file *m)
+{
+	const struct gpuprof_status_line *l;
+	atomic64_t *v;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(gpuprof_drop_lines); i++) {
+		l = &gpuprof_drop_lines[i];
+		v = (atomic64_t *)((char *)&gpuprof_drops + l->off);
+		seq_printf(m, "%s: %lld\n", l->key,
+			   (long long)atomic64_read(v));
+	}
 }
 
 static int gpuprof_status_show(struct seq_file *m, void *v)
@@ -74,20 +121,7 @@ static int gpuprof_status_show(struct seq_file *m, void *v)
 	seq_printf(m, "timelines: %u\n", gpuprof_timelines_count());
 	seq_printf(m, "jobs_in_flight: %u\n", gpuprof_jobs_in_flight());
 	seq_printf(m, "buffers_live: %u\n", gpuprof_buffers_live());
-	gpuprof_show_count(m, "dropped_targets", &gpuprof_drops.targets);
-	gpuprof_show_count(m, "dropped_jobs", &gpuprof_drops.jobs);
-	gpuprof_show_count(m, "dropped_clients", &gpuprof_drops.clients);
-	gpuprof_show_count(m, "dropped_buffers", &gpuprof_drops.buffers);
-	gpuprof_show_count(m, "dropped_timelines", &gpuprof_drops.timelines);
-	gpuprof_show_count(m, "dropped_histogram_keys",
-			   &gpuprof_drops.hist_keys);
-	gpuprof_show_count(m, "unattributed_jobs",
-			   &gpuprof_drops.unattributed_jobs);
-	gpuprof_show_count(m, "unattributed_buffers",
-			   &gpuprof_drops.unattributed_buffers);
-	gpuprof_show_count(m, "timeline_names_cut",
-			   &gpuprof_drops.timeline_names_cut);
-	gpuprof_show_count(m, "unreadable_paths", &gpuprof_drops.paths);
+	gpuprof_show_drops(m);
 	gpuprof_show_oa(m, &oa);
 	return 0;
 }

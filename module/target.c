@@ -1,12 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * gpuprof: targets, the numbered directories, and their histograms.
+ * Below the probes and the commands, which call in; calls out only to
+ * node.c (gpuprof.h, "Who calls whom").
+ */
+
+/**
+ * DOC: Targets and their lifetime
  *
- * A target is made either by "module NAME" (process context) or by a
- * probe, the first time a process submits GPU work while no names were
- * given (atomic context).  Either way it is put on gpuprof_targets at
- * once, so the probes can account to it; its files are created afterwards
- * by a work item, as creating a device node sleeps.
+ * A target is what a numbered directory /dev/gpuprof/N stands for: a
+ * name given to "module", or one process when no names are given.  It is
+ * made either by "module NAME" (process context) or by a probe, the first
+ * time a process submits GPU work while no names were given (atomic
+ * context).  Either way it is put on gpuprof_targets at once, so the
+ * probes can account to it; its files are created afterwards by a work
+ * item, as creating a device node sleeps.
+ *
+ * Targets end only by command: "module" ends the named ones, "end" all
+ * of them, and unloading the module does what "end" does (design.rst
+ * 3.6).  Neither a process exiting nor the limit of GPUPROF_MAX_TARGETS
+ * ends a target.  Ending takes three steps, which ctl.c sequences
+ * (gpuprof_end_targets()) in one hold of gpuprof_lock:
+ *
+ * 1. gpuprof_targets_unlink(), under the data lock: the target is marked
+ *    ended and leaves the list, so no probe finds it there any more.
+ * 2. Still under the same hold of the data lock, every table that points
+ *    at targets without a reference forgets the ended ones: clients,
+ *    jobs, runs, buffers, learned OA contexts.  No probe can reach an
+ *    ended target after that.
+ * 3. gpuprof_targets_release(): its files go and the list's reference is
+ *    dropped.  Files still open hold their own reference and return
+ *    -ENODEV; the last one closed frees the target.
+ *
+ * Ids are given when a target is published and never reused while the
+ * module is loaded.
+ */
+
+/**
+ * DOC: Histograms
  *
  * A histogram is an xarray indexed by key: sparse, as most targets use a
  * few timelines or size classes, quick to look up from a probe, and
@@ -42,9 +73,11 @@ static struct kmem_cache *gpuprof_target_cache;
 static struct kmem_cache *gpuprof_hkey_cache;
 static atomic_t gpuprof_nr_hkeys = ATOMIC_INIT(0);
 static atomic_t gpuprof_last_id = ATOMIC_INIT(0);
+static atomic_t gpuprof_nr_targets = ATOMIC_INIT(0);
+/* Runs the targets' work items, which make their files. */
+static struct workqueue_struct *gpuprof_target_wq;
 
 LIST_HEAD(gpuprof_targets);
-atomic_t gpuprof_nr_targets = ATOMIC_INIT(0);
 
 static void gpuprof_target_work(struct work_struct *work);
 
@@ -92,7 +125,8 @@ static void gpuprof_hist_free(struct gpuprof_target *t)
 	t->nr_keys = 0;
 }
 
-static void gpuprof_target_release(struct kref *ref)
+/* The last reference went: process context only. */
+static void gpuprof_target_free(struct kref *ref)
 {
 	struct gpuprof_target *t = container_of(ref, struct gpuprof_target,
 						ref);
@@ -105,15 +139,10 @@ static void gpuprof_target_release(struct kref *ref)
 	atomic_dec(&gpuprof_nr_targets);
 }
 
-void gpuprof_target_get(struct gpuprof_target *t)
-{
-	kref_get(&t->ref);
-}
-
 /* Process context only: the last put frees the target. */
 void gpuprof_target_put(struct gpuprof_target *t)
 {
-	kref_put(&t->ref, gpuprof_target_release);
+	kref_put(&t->ref, gpuprof_target_free);
 }
 
 /**
@@ -140,8 +169,8 @@ void gpuprof_target_kick(struct gpuprof_target *t)
 {
 	kref_get(&t->ref);
 	/* Already queued: that run will do it, and holds its own reference. */
-	if (!queue_work(gpuprof_wq, &t->work))
-		kref_put(&t->ref, gpuprof_target_release);
+	if (!queue_work(gpuprof_target_wq, &t->work))
+		kref_put(&t->ref, gpuprof_target_free);
 }
 
 /*
@@ -153,25 +182,26 @@ void gpuprof_target_wait_nodes(struct gpuprof_target *t)
 	flush_work(&t->work);
 }
 
+/*
+ * Make the files of gpuprof_target_files[] that @t lacks.  Each node
+ * keeps @t alive for its files: an open takes a reference, and the node
+ * goes before the list's reference (gpuprof_target_remove_nodes()).
+ */
 static void gpuprof_target_create_nodes(struct gpuprof_target *t)
 {
-	static const struct gpuprof_file *const files[GPUPROF_T_NR_FILES] = {
-		[GPUPROF_T_NAME] = &gpuprof_name_file,
-		[GPUPROF_T_PATH] = &gpuprof_path_file,
-		[GPUPROF_T_HISTOGRAM] = &gpuprof_histogram_file,
-		[GPUPROF_T_PCTL] = &gpuprof_pctl_file,
-		[GPUPROF_T_COUNTERS] = &gpuprof_counters_file,
-	};
+	const struct gpuprof_file *file;
 	char name[32];
 	int i;
 
 	mutex_lock(&t->node_lock);
 	/* "end" may have come first: then the target has no files at all. */
-	for (i = 0; i < GPUPROF_T_NR_FILES && !READ_ONCE(t->ended); i++) {
+	for (i = 0; i < GPUPROF_TARGET_NR_FILES && !READ_ONCE(t->ended); i++) {
 		if (t->nodes[i])
 			continue;
-		snprintf(name, sizeof(name), "%u/%s", t->id, files[i]->name);
-		t->nodes[i] = gpuprof_node_create(files[i], t, name);
+		file = &gpuprof_target_files[i];
+		snprintf(name, sizeof(name), "%u/%s", t->id, file->name);
+		t->nodes[i] = gpuprof_node_create(file, name, t, &t->ref,
+						  gpuprof_target_free);
 		if (IS_ERR(t->nodes[i]))
 			pr_warn_ratelimited("gpuprof: no node %s: %ld\n", name,
 					    PTR_ERR(t->nodes[i]));
@@ -215,12 +245,12 @@ static void gpuprof_target_work(struct work_struct *work)
 	gpuprof_target_put(t);
 }
 
-static void gpuprof_target_end(struct gpuprof_target *t)
+static void gpuprof_target_remove_nodes(struct gpuprof_target *t)
 {
 	int i;
 
 	mutex_lock(&t->node_lock);
-	for (i = 0; i < GPUPROF_T_NR_FILES; i++) {
+	for (i = 0; i < GPUPROF_TARGET_NR_FILES; i++) {
 		gpuprof_node_destroy(t->nodes[i]);
 		t->nodes[i] = NULL;
 	}
@@ -228,39 +258,48 @@ static void gpuprof_target_end(struct gpuprof_target *t)
 }
 
 /**
- * gpuprof_targets_remove - end targets and free them
+ * gpuprof_targets_unlink - mark targets ended and take them off the list
  * @named_only: only those made by "module NAME" ("module"), else all
  *	("end")
+ * @ended: where the targets go, with the list's reference
  *
- * Called under gpuprof_lock; profiling may be running.  Under the data
- * lock the targets leave the list and every table forgets them, so no
- * probe can reach them afterwards; the names to match are cleared too.
- * Their files go, and open ones return -ENODEV until closed.
+ * The first step of ending targets ("Targets and their lifetime"), with
+ * gpuprof_lock and the data lock held; profiling may be running.  The
+ * caller then has every table forget the ended targets, in the same hold
+ * of the data lock, and passes @ended to gpuprof_targets_release().
  */
-void gpuprof_targets_remove(bool named_only)
+void gpuprof_targets_unlink(bool named_only, struct list_head *ended)
 {
 	struct gpuprof_target *t, *tmp;
-	LIST_HEAD(ended);
 
 	lockdep_assert_held(&gpuprof_lock);
-	spin_lock_irq(&gpuprof_data_lock);
+	lockdep_assert_held(&gpuprof_data_lock);
 	list_for_each_entry_safe(t, tmp, &gpuprof_targets, link) {
 		if (named_only && t->tgid)
 			continue;
 		/* Also tells a pending work item not to make the files. */
 		WRITE_ONCE(t->ended, true);
-		list_move_tail(&t->link, &ended);
+		list_move_tail(&t->link, ended);
 	}
-	gpuprof.names_given = false;
-	gpuprof_clients_forget(false);
-	gpuprof_fence_disown_ended();
-	gpuprof_gem_disown_ended();
-	gpuprof_oa_disown_ended();
-	spin_unlock_irq(&gpuprof_data_lock);
+}
 
-	list_for_each_entry_safe(t, tmp, &ended, link) {
+/**
+ * gpuprof_targets_release - remove ended targets' files and let them go
+ * @ended: from gpuprof_targets_unlink(), with the list's references;
+ *	empty on return
+ *
+ * The last step of ending targets, under gpuprof_lock, without the data
+ * lock: removing a node sleeps.  No table points at the targets any more.
+ * Open files return -ENODEV until closed.
+ */
+void gpuprof_targets_release(struct list_head *ended)
+{
+	struct gpuprof_target *t, *tmp;
+
+	lockdep_assert_held(&gpuprof_lock);
+	list_for_each_entry_safe(t, tmp, ended, link) {
 		list_del_init(&t->link);
-		gpuprof_target_end(t);
+		gpuprof_target_remove_nodes(t);
 		gpuprof_target_put(t);
 	}
 }
@@ -313,13 +352,6 @@ found:
 drop:
 	atomic_dec(&gpuprof_nr_hkeys);
 	atomic64_inc(&gpuprof_drops.hist_keys);
-}
-
-/* Zero @t's histogram; called with the data lock held. */
-void gpuprof_target_hist_clear(struct gpuprof_target *t)
-{
-	lockdep_assert_held(&gpuprof_data_lock);
-	gpuprof_hist_free(t);
 }
 
 /* "reset": zero @t's histogram and OA counters; data lock held. */
@@ -391,19 +423,26 @@ struct gpuprof_pair *gpuprof_target_hist_snapshot(struct gpuprof_target *t,
 	return pairs;
 }
 
-int gpuprof_target_caches_init(void)
+int gpuprof_targets_init(void)
 {
+	gpuprof_target_wq = alloc_workqueue("gpuprof", 0, 0);
 	gpuprof_target_cache = KMEM_CACHE(gpuprof_target, 0);
 	gpuprof_hkey_cache = KMEM_CACHE(gpuprof_hkey, 0);
-	if (gpuprof_target_cache && gpuprof_hkey_cache)
+	if (gpuprof_target_wq && gpuprof_target_cache && gpuprof_hkey_cache)
 		return 0;
-	kmem_cache_destroy(gpuprof_hkey_cache);
-	kmem_cache_destroy(gpuprof_target_cache);
+	gpuprof_targets_exit();
 	return -ENOMEM;
 }
 
-void gpuprof_target_caches_exit(void)
+/*
+ * Unload, after every target ended.  The work items still queued find
+ * their targets ended, make no file and drop the last references, which
+ * frees them: the queue is drained before the caches go.
+ */
+void gpuprof_targets_exit(void)
 {
+	if (gpuprof_target_wq)
+		destroy_workqueue(gpuprof_target_wq);
 	kmem_cache_destroy(gpuprof_hkey_cache);
 	kmem_cache_destroy(gpuprof_target_cache);
 }

@@ -1,15 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * gpuprof: the files of a target directory /dev/gpuprof/N: name, path,
- * histogram (read-only snapshots) and pctl (per-target commands).
- *
- * A read-only file is a text snapshot made when it is opened, so every
- * read of one open file description sees the same content, whatever the
- * buffer size or offsets used.  A read ends at the end of a line whenever
- * at least one whole line fits; only a buffer too small for the line at
- * the offset gets part of it (so byte-at-a-time readers such as a shell's
- * "read" still work).  Once the target is ended, reads return -ENODEV.
+ * histogram, counters (read-only snapshots) and pctl (per-target
+ * commands), and gpuprof_target_files[], the table target.c makes a
+ * directory from.
  */
+
+/**
+ * DOC: Snapshot files
+ *
+ * A read-only file of a target is a text snapshot made when it is opened,
+ * so every read of one open file description sees the same content,
+ * whatever the buffer size or offsets used.  A read ends at the end of a
+ * line whenever at least one whole line fits; only a buffer too small for
+ * the line at the offset gets part of it (so byte-at-a-time readers such
+ * as a shell's "read" still work).  Once the target is ended, reads
+ * return -ENODEV (design.rst 3.1 and 3.4).
+ */
+#include <linux/build_bug.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
@@ -190,7 +198,7 @@ static int gpuprof_histogram_open(struct inode *inode, struct file *filp)
 	return 0;
 }
 
-/* "name value" lines of the OA counters (DESIGN.md 5.4). */
+/* "name value" lines of the OA counters (design.rst 5.4). */
 static int gpuprof_counters_open(struct inode *inode, struct file *filp)
 {
 	struct gpuprof_target *t = filp->private_data;
@@ -253,30 +261,6 @@ static const struct file_operations gpuprof_histogram_fops =
 static const struct file_operations gpuprof_counters_fops =
 	GPUPROF_SNAP_FOPS(gpuprof_counters_open);
 
-const struct gpuprof_file gpuprof_name_file = {
-	.name = "name",
-	.mode = 0444,
-	.fops = &gpuprof_name_fops,
-};
-
-const struct gpuprof_file gpuprof_path_file = {
-	.name = "path",
-	.mode = 0444,
-	.fops = &gpuprof_path_fops,
-};
-
-const struct gpuprof_file gpuprof_histogram_file = {
-	.name = "histogram",
-	.mode = 0444,
-	.fops = &gpuprof_histogram_fops,
-};
-
-const struct gpuprof_file gpuprof_counters_file = {
-	.name = "counters",
-	.mode = 0444,
-	.fops = &gpuprof_counters_fops,
-};
-
 /* pctl: "reset", "ctxid HEX", "unbind" (ctl_parse.c). */
 static int gpuprof_pctl_run(struct gpuprof_cmd *cmd, void *arg)
 {
@@ -322,8 +306,18 @@ static const struct file_operations gpuprof_pctl_fops = {
 	.llseek = noop_llseek,
 };
 
-const struct gpuprof_file gpuprof_pctl_file = {
-	.name = "pctl",
-	.mode = 0200,
-	.fops = &gpuprof_pctl_fops,
+/*
+ * The files of a target directory, in the order they are made: all that
+ * target.c knows of them.  Each open gets a reference to the target in
+ * ->private_data, which the kind's release drops.
+ */
+const struct gpuprof_file gpuprof_target_files[] = {
+	{ .name = "name", .mode = 0444, .fops = &gpuprof_name_fops },
+	{ .name = "path", .mode = 0444, .fops = &gpuprof_path_fops },
+	{ .name = "histogram", .mode = 0444, .fops = &gpuprof_histogram_fops },
+	{ .name = "pctl", .mode = 0200, .fops = &gpuprof_pctl_fops },
+	{ .name = "counters", .mode = 0444, .fops = &gpuprof_counters_fops },
 };
+
+/* struct gpuprof_target has room for this many nodes. */
+static_assert(ARRAY_SIZE(gpuprof_target_files) == GPUPROF_TARGET_NR_FILES);

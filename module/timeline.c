@@ -2,13 +2,19 @@
 /*
  * gpuprof: timelines, the key space of time and coverage histograms, and
  * /dev/gpuprof/timelines, which lists them as "id driver timeline" lines.
+ */
+
+/**
+ * DOC: Timelines
  *
  * A timeline is the pair of names a fence's get_driver_name() and
  * get_timeline_name() return, not its context number: some drivers (vgem)
  * take a new context for every fence.  Ids are given in order of first
  * sight and kept until the module is unloaded, so an id always means the
  * same timeline.  Entries are written once and published by the count
- * (release/acquire), so the file is read without the data lock.
+ * (release/acquire), so the file is read without the data lock.  The
+ * probes of fence.c name the timelines of jobs, oa.c the OA unit's own
+ * (design.rst 3.3 and 3.4).
  */
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
