@@ -9,7 +9,8 @@
 #   make soak       the soak test per kernel under slub_debug=FZP
 #                   (SOAK_SECONDS, default 600; KVERS narrows the kernels)
 #   make fuzz       the fuzz targets, FUZZ_SECONDS each (default 60)
-#   make lint       checkpatch.pl over module/ and uapi/
+#   make lint       checkpatch.pl over module/ and uapi/, and the layering
+#                   of tools/perf-gpu (calls go downward only)
 #   make demo       boot the VM, load the module, show /dev/gpuprof
 #   make install    the module, tools, man pages, udev rule (PREFIX, DESTDIR;
 #                   Documentation/install.rst); make uninstall undoes it
@@ -65,8 +66,10 @@ fuzz: setup
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" \
 		bash selftests/scripts/fuzz.sh
 
+# Both checks run, whatever the first says.
 lint: setup
-	bash selftests/scripts/lint.sh
+	bash selftests/scripts/lint.sh; s=$$?; \
+		bash selftests/scripts/layers.sh && exit $$s
 
 demo: setup
 	bash selftests/scripts/demo.sh

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * perf gpu report on a synthetic recording, against stock perf report
- * on the same file (DESIGN.md 9): events per second, the peak RSS (from
+ * on the same file (design.rst 9): events per second, the peak RSS (from
  * wait4's rusage) at N events and at N/10, whose ratio says whether
  * memory grows with the events (it should not: the report keeps
  * per-client and per-timeline state and latency sketches), and the time
@@ -28,8 +28,8 @@
 
 #include "../lib/bench.h"
 #include "../lib/gpu_formats.h"
-#include "../../tools/perf-gpu/perf-data.h"
-#include "../../tools/perf-gpu/tracing-data.h"
+#include "../../tools/perf-gpu/perfdata/write.h"
+#include "../../tools/perf-gpu/perfdata/tracing-data.h"
 
 #define CLIENTS		8
 #define TIMELINES	4

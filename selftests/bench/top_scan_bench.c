@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * perf gpu top's scan: gpu_clients_scan() over a fake proc root of 2000
- * processes with 4 DRM fds each (DESIGN.md 9, top_scan_ms_2000x4), the
+ * processes with 4 DRM fds each (design.rst 9, top_scan_ms_2000x4), the
  * drivers varied (i915, amdgpu, xe, msm, panfrost): two clients per
  * process, each open twice (dup'd), as a GL or Vulkan program holds its
  * render node.  The median of several scans, the first (which sizes the
@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "../lib/bench.h"
-#include "../../tools/perf-gpu/gpu-clients.h"
+#include "../../tools/perf-gpu/drm/clients.h"
 
 #define PROCS	2000
 #define FDS	4

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Fuzz target: the ctl and pctl grammar (DESIGN.md 3.2, 3.5), the
+ * Fuzz target: the ctl and pctl grammar (design.rst 3.2, 3.5), the
  * module's own parser module/ctl_parse.c compiled unchanged.
  *
  * An input is one write().  It is parsed as the module parses it: copied

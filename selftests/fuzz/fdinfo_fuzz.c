@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Fuzz target: the DRM fdinfo (drm-usage-stats) parser of perf gpu
- * record and top (tools/perf-gpu/drm-fdinfo.c; DESIGN.md 6.2).
+ * record and top (tools/perf-gpu/drm/fdinfo.c; design.rst 6.2).
  *
  * Input: the text of /proc/PID/fdinfo/FD, in a buffer of exactly its
  * size and without a NUL after it, as the parser is allowed to get it.
@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "../../tools/perf-gpu/drm-fdinfo.h"
+#include "../../tools/perf-gpu/drm/fdinfo.h"
 
 static void check_name(const char *name, size_t size, bool may_be_empty)
 {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Fuzz target: the live protocol of perf gpu top (DESIGN.md 6.3): the
- * line assembly (tools/perf-gpu/live-line.c) and the parsers on both
- * sides of it, the server's of requests (live-server.c) and the
- * client's of replies (live-client.c, into live-state.c).
+ * Fuzz target: the live protocol of perf gpu top (design.rst 6.3): the
+ * line assembly (tools/perf-gpu/live/line.c) and the parsers on both
+ * sides of it, the server's of requests (live/server.c) and the
+ * client's of replies (live/client.c, into live/state.c).
  *
  * Input: byte 0 chooses the side (bit 0) and, for the server, how the
  * rest is cut into reads (the other bits, fuzz_pieces); the rest is what
@@ -26,8 +26,8 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "../../tools/perf-gpu/live-line.h"
-#include "../../tools/perf-gpu/live-proto.h"
+#include "../../tools/perf-gpu/live/line.h"
+#include "../../tools/perf-gpu/live/proto.h"
 
 /* The state served: two generations that differ in every way UPDATE shows. */
 static void make_state(struct live_state *st, unsigned int gen)

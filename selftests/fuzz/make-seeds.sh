@@ -26,7 +26,7 @@
 #   live_proto  a real session with host/live_serve: the requests the
 #               client code sends (server side) and the server's replies
 #               (client side), after the target's side byte
-#   ctl         the commands of DESIGN.md 3.2 and 3.5, one a file
+#   ctl         the commands of design.rst 3.2 and 3.5, one a file
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)

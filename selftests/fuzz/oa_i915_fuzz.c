@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Fuzz target: the records of i915-perf read()s
- * (tools/perf-gpu/oa-i915-records.c), as gpuprof-oa --device and perf
+ * (tools/perf-gpu/oa/i915-records.c), as gpuprof-oa --device and perf
  * gpu record's i915 source walk them.
  *
  * Input: byte 0 chooses the report size the records are held to (bits
@@ -26,8 +26,8 @@
 
 #include "fuzz.h"
 #include "../../module/oa_decode.h"
-#include "../../tools/perf-gpu/oa-i915-records.h"
-#include "../../tools/perf-gpu/oa-writer.h"
+#include "../../tools/perf-gpu/oa/i915-records.h"
+#include "../../tools/perf-gpu/oa/writer.h"
 
 #define HDR sizeof(struct gpuprof_oa_record_header)
 #define TGL_DEVICE_ID	0x9a49

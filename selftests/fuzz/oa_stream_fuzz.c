@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Fuzz target: the OA record stream parser the module and the tools
- * share (module/oa_decode.c; DESIGN.md section 5).
+ * share (module/oa_decode.c; design.rst 5).
  *
  * Input: byte 0 chooses how the rest is cut into pieces (fuzz_pieces:
  * from one byte at a time to pieces bigger than any record), the rest is

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Fuzz target: perf.data files as perf gpu script and perf gpu report
- * read them: the reader (tools/perf-gpu/perf-data-read.c), the tracing
- * data into libtraceevent (tracing-data-read.c), the payload checks
- * (script-raw.c), the OA lines of script (script-oa.c), the GPU-event
- * layer (gpu-trace.c) and the report model (report-model.c with
- * report-busy.c, report-sketch.c, report-ranges.c) and its printers.
+ * read them, the code of tools/perf-gpu: the reader (perfdata/read.c),
+ * the tracing data into libtraceevent (perfdata/tracing-data-read.c),
+ * the payload checks (perfdata/trace-print.c), the OA lines of script
+ * (oa/print.c), the GPU-event layer (perfdata/gpu-trace.c) and the
+ * report model (report/model.c with report/busy.c, report/sketch.c,
+ * report/ranges.c) and its printers.
  *
  * Input: the file.  It is written to a memfd and opened by path
  * (/proc/self/fd/N) by the subcommands themselves, cmd_script() and
@@ -20,7 +21,7 @@
  * message, never a crash); report writes nothing when it fails, and
  * its JSON, when it succeeds, is one well-formed JSON document.
  * libtraceevent's own leaks on broken formats are suppressed for
- * LeakSanitizer as in perf-gpu (tools/perf-gpu/lsan-suppressions.c).
+ * LeakSanitizer as in perf-gpu (tools/perf-gpu/util/lsan-suppressions.c).
  */
 #include <stdbool.h>
 #include <string.h>
@@ -176,7 +177,7 @@ static int utf8_char(const unsigned char *p, const unsigned char *end)
 
 /*
  * A string: no raw control bytes, known escapes only, and UTF-8: names
- * are any bytes a process chose, report-format.c makes them text.
+ * are any bytes a process chose, util/output.c makes them text.
  */
 static bool json_string(struct json *j)
 {

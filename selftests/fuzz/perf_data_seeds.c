@@ -22,8 +22,8 @@
 
 #include "../lib/gpu_formats.h"
 #include "../../uapi/gpuprof_oa.h"
-#include "../../tools/perf-gpu/perf-data.h"
-#include "../../tools/perf-gpu/tracing-data.h"
+#include "../../tools/perf-gpu/perfdata/write.h"
+#include "../../tools/perf-gpu/perfdata/tracing-data.h"
 
 #define MS	1000000ull
 #define T0	(5000 * MS)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The ctl and pctl grammar (module/ctl_parse.c, the module's own source
- * built here) on every rule of DESIGN.md 3.2 and 3.5 and its edges.  The
+ * built here) on every rule of design.rst 3.2 and 3.5 and its edges.  The
  * device tests check the same commands through /dev/gpuprof; these run
  * in microseconds, so the edges can be many.
  */

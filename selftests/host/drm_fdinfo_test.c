@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The drm-usage-stats parser of tools/perf-gpu (drm-fdinfo.c) on texts
+ * The drm-usage-stats parser of tools/perf-gpu (drm/fdinfo.c) on texts
  * written by hand after Documentation/gpu/drm-usage-stats.rst and what
  * i915, amdgpu and msm print, plus broken ones.  Expected values are
  * worked out by hand from the texts.
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "../../tools/perf-gpu/drm-fdinfo.h"
+#include "../../tools/perf-gpu/drm/fdinfo.h"
 
 static struct drm_fdinfo *parse(const char *text)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The GPU clients of tools/perf-gpu/gpu-clients.c on fake proc roots:
+ * The GPU clients of tools/perf-gpu/drm/clients.c on fake proc roots:
  * directories PID/fdinfo/FD holding texts as i915, amdgpu, xe, msm and
  * panfrost print them (written after Documentation/gpu/drm-usage-stats.rst
  * and the drivers' show_fdinfo code, values our own), PID/comm, and in
@@ -19,7 +19,7 @@
 
 #include "kselftest_harness.h"
 #include "../lib/files.h"
-#include "../../tools/perf-gpu/gpu-clients.h"
+#include "../../tools/perf-gpu/drm/clients.h"
 
 #define SEC	1000000000ull
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Conformance of a live protocol server (DESIGN.md 6.3) from outside.
+"""Conformance of a live protocol server (design.rst 6.3) from outside.
 
     live_conformance.py --server PROGRAM CASE
 

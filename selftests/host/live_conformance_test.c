@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Live protocol conformance (DESIGN.md 6.3) from outside the server:
+ * Live protocol conformance (design.rst 6.3) from outside the server:
  * host/live_conformance.py, one case per test, against live_serve (the
  * server of perf gpu top --listen serving a known state, a process of
  * its own built with ASan and UBSan).  The script checks the grammar of

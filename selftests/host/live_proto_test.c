@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The live protocol of perf gpu top (tools/perf-gpu/live-*.c, DESIGN.md
+ * The live protocol of perf gpu top (tools/perf-gpu/live/, design.rst
  * 6.3) in-process: the line splitter and assembler, the object table,
  * the exact text of a full state and of a diff, a state made from a
  * scan, and a server and its client talking over loopback, plus the
@@ -20,9 +20,9 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "live-addr.h"
-#include "live-line.h"
-#include "live-proto.h"
+#include "../../tools/perf-gpu/live/addr.h"
+#include "../../tools/perf-gpu/live/line.h"
+#include "../../tools/perf-gpu/live/proto.h"
 
 /* The whole of @st as HELLO sends it, or the diff @old -> @now. */
 static char *text_of(const struct live_state *old, const struct live_state *now)

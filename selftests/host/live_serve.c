@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "live-proto.h"
+#include "../../tools/perf-gpu/live/proto.h"
 
 #define PDEV "0000:00:02.0"
 

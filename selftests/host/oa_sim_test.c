@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The OA simulator and writer (tools/perf-gpu/oa-sim.c, oa-writer.c),
+ * The OA simulator and writer (tools/perf-gpu/oa/sim.c, oa/writer.c),
  * checked through the shared decoder (module/oa_decode.c),
  * with expectations computed by hand.  At 19.2 MHz one ms is 19200
  * ticks and exponent e samples every 2^(e+1) ticks.
@@ -13,7 +13,7 @@
 
 #include "kselftest_harness.h"
 #include "../../module/oa_decode.h"
-#include "../../tools/perf-gpu/oa-sim.h"
+#include "../../tools/perf-gpu/oa/sim.h"
 
 #define MS 1000000ull
 #define TICKS_PER_MS 19200ull

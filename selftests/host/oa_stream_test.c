@@ -18,7 +18,7 @@
 #include "kselftest_harness.h"
 #include "../lib/run.h"
 #include "../../module/oa_decode.h"
-#include "../../tools/perf-gpu/oa-sim.h"
+#include "../../tools/perf-gpu/oa/sim.h"
 
 #define MS 1000000ull
 #define OUT_SIZE (4 << 20)

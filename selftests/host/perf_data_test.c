@@ -24,9 +24,9 @@
 #include "../lib/files.h"
 #include "../lib/fence_format.h"
 #include "../lib/run.h"
-#include "../../tools/perf-gpu/perf-data.h"
-#include "../../tools/perf-gpu/tracefs.h"
-#include "../../tools/perf-gpu/tracing-data.h"
+#include "../../tools/perf-gpu/perfdata/write.h"
+#include "../../tools/perf-gpu/perfdata/tracefs.h"
+#include "../../tools/perf-gpu/perfdata/tracing-data.h"
 
 #define OUT_SIZE (1 << 20)
 

@@ -17,8 +17,8 @@
 #include "kselftest_harness.h"
 #include "../lib/files.h"
 #include "../lib/run.h"
-#include "../../tools/perf-gpu/perf-data.h"
-#include "../../tools/perf-gpu/tracing-data.h"
+#include "../../tools/perf-gpu/perfdata/write.h"
+#include "../../tools/perf-gpu/perfdata/tracing-data.h"
 
 #define DIV_ID	700
 

@@ -13,9 +13,9 @@
 
 #include "kselftest_harness.h"
 #include "../lib/run.h"
-#include "../../tools/perf-gpu/record-events.h"
-#include "../../tools/perf-gpu/record-oa.h"
-#include "../../tools/perf-gpu/record-store.h"
+#include "../../tools/perf-gpu/record/events.h"
+#include "../../tools/perf-gpu/record/oa.h"
+#include "../../tools/perf-gpu/record/store.h"
 
 #define START_CPU	5000000000ull	/* 5 s of CLOCK_MONOTONIC */
 #define MS		1000000ull

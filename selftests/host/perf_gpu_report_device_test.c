@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * perf gpu report --device (tools/perf-gpu/report-device.c) on copies of
+ * perf gpu report --device (tools/perf-gpu/util/gpuprof-dev.c) on copies of
  * the module's tree made here in a temporary directory: the exact report
  * for known histograms in each profiling mode (shares of all targets'
  * samples, jobs or bytes; timeline names; size classes; counters) in
@@ -18,7 +18,8 @@
 #include "kselftest_harness.h"
 #include "../lib/files.h"
 #include "../lib/run.h"
-#include "../../tools/perf-gpu/report-device.h"
+#include "../../tools/perf-gpu/util/debug.h"
+#include "../../tools/perf-gpu/util/gpuprof-dev.h"
 
 #define OUT_SIZE (1 << 16)
 
@@ -31,6 +32,8 @@ FIXTURE(rd) {
 
 FIXTURE_SETUP(rd)
 {
+	/* As perf-gpu's main() names the program before report_device(). */
+	debug_set_prog("perf gpu report");
 	snprintf(self->root, sizeof(self->root), "/tmp/perf_gpu_rd.XXXXXX");
 	ASSERT_NE(NULL, mkdtemp(self->root));
 }

@@ -26,8 +26,8 @@
 #include "../lib/corrupt.h"
 #include "../lib/run.h"
 #include "../../module/oa_decode.h"
-#include "../../tools/perf-gpu/perf-data.h"
-#include "../../tools/perf-gpu/tracing-data.h"
+#include "../../tools/perf-gpu/perfdata/write.h"
+#include "../../tools/perf-gpu/perfdata/tracing-data.h"
 
 #define OUT_SIZE	(1 << 20)
 #define MS		1000000ull

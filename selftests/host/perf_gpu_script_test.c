@@ -21,8 +21,8 @@
 #include "../lib/fence_format.h"
 #include "../lib/corrupt.h"
 #include "../lib/run.h"
-#include "../../tools/perf-gpu/perf-data.h"
-#include "../../tools/perf-gpu/tracing-data.h"
+#include "../../tools/perf-gpu/perfdata/write.h"
+#include "../../tools/perf-gpu/perfdata/tracing-data.h"
 
 #define OUT_SIZE (1 << 20)
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * perf gpu timechart: the page writer (tools/perf-gpu/timechart-html.c)
+ * perf gpu timechart: the page writer (tools/perf-gpu/timechart/html.c)
  * by itself, and perf gpu timechart ($GPUPROF_PERF_GPU) on perf.data
  * files made with the perf.data writer of tools/perf-gpu; the pages
  * opened in Debian's headless Chromium.
@@ -41,10 +41,10 @@
 #include "../lib/png.h"
 #include "../lib/corrupt.h"
 #include "../lib/run.h"
-#include "../../tools/perf-gpu/perf-data.h"
-#include "../../tools/perf-gpu/timechart-html.h"
-#include "../../tools/perf-gpu/timechart-map.h"
-#include "../../tools/perf-gpu/tracing-data.h"
+#include "../../tools/perf-gpu/perfdata/write.h"
+#include "../../tools/perf-gpu/timechart/html.h"
+#include "../../tools/perf-gpu/timechart/map.h"
+#include "../../tools/perf-gpu/perfdata/tracing-data.h"
 
 #define WIN_W	1000
 #define WIN_H	1000

@@ -464,7 +464,7 @@ TEST_F(top, json_lines_parse_with_the_documented_keys)
 		self->out);
 }
 
-/* A copy of the gpuprof module's tree (DESIGN.md 3): two targets. */
+/* A copy of the gpuprof module's tree (design.rst 3): two targets. */
 static int device_tree(FIXTURE_DATA(top) *self, char *root, size_t size)
 {
 	static const char *const files[][2] = {

@@ -13,7 +13,7 @@
  * intercepted for them, everything else passes through.  The stream's
  * timer fires every POLL_OA_PERIOD (5 ms when not given), as i915's
  * hrtimer wakes pollers; a read then runs the simulator of
- * tools/perf-gpu/oa-sim.c up to the present and hands out its SAMPLE,
+ * tools/perf-gpu/oa/sim.c up to the present and hands out its SAMPLE,
  * REPORT_LOST and BUFFER_LOST records, whole records only, as i915 does.
  *
  * Emulated: DRM_IOCTL_VERSION ("i915"); GETPARAM CHIPSET_ID, REVISION,
@@ -72,7 +72,7 @@
 #include <drm.h>
 #include <i915_drm.h>
 
-#include "../../tools/perf-gpu/oa-sim.h"
+#include "../../tools/perf-gpu/oa/sim.h"
 
 #define NSEC 1000000000ull
 #define MAX_FDS 4096

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/perf-gpu/tracing-data.h"
+#include "../../tools/perf-gpu/perfdata/tracing-data.h"
 
 static inline const char *perf_bin(void)
 {

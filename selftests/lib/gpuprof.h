@@ -149,7 +149,7 @@ static inline int timeline_id(const char *driver, const char *timeline)
 
 
 /*
- * Is @s a histogram as DESIGN.md 3.4 writes one: "KEY VALUE" lines, keys
+ * Is @s a histogram as design.rst 3.4 writes one: "KEY VALUE" lines, keys
  * ascending, no zero value?
  */
 static inline int histogram_ok(const char *s)

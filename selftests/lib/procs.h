@@ -45,7 +45,11 @@ static inline pid_t kid_add(pid_t pid)
 	return pid;
 }
 
-/* Kill and reap @pid (once); its exit status as waitpid() gives it. */
+/*
+ * Kill and reap @pid (once); its exit status as waitpid() gives it.  A
+ * child that leads a process group of its own (kid_sh()) is killed with
+ * its group, so that what its shell started dies with it too.
+ */
 static inline int kid_kill(pid_t pid, int sig)
 {
 	int i, st = -1;
@@ -53,7 +57,7 @@ static inline int kid_kill(pid_t pid, int sig)
 	for (i = 0; i < nkids; i++) {
 		if (kids[i] != pid)
 			continue;
-		kill(pid, sig);
+		kill(getpgid(pid) == pid ? -pid : pid, sig);
 		if (waitpid(pid, &st, 0) != pid)
 			st = -1;
 		kids[i] = kids[--nkids];
@@ -126,7 +130,12 @@ static inline pid_t kid_fork_ready(void (*fn)(void *arg), void *arg,
 	return pid;
 }
 
-/* A shell command line as a child (exec it, so its pid is the child's). */
+/*
+ * A shell command line as a child (exec it, so its pid is the child's), in
+ * a process group of its own: a loop such as "while :; do gpuwork ...;
+ * done" must not leave a gpuwork running into the next test when the
+ * shell is killed (kid_kill() kills the group).
+ */
 static inline pid_t kid_sh(const char *cmdline)
 {
 	pid_t pid;
@@ -135,9 +144,13 @@ static inline pid_t kid_sh(const char *cmdline)
 	fflush(stderr);
 	pid = fork();
 	if (pid == 0) {
+		setpgid(0, 0);
 		execl("/bin/sh", "sh", "-c", cmdline, (char *)NULL);
 		_exit(127);
 	}
+	/* Both sides set it, so that it holds whichever runs first. */
+	if (pid > 0)
+		setpgid(pid, pid);
 	return kid_add(pid);
 }
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# make bench: "BENCH name value unit" lines (DESIGN.md section 9).  The
+# make bench: "BENCH name value unit" lines (design.rst 9).  The
 # figures that need the module come from one VM boot; the boot itself is
 # the first figure.
 set -eu

@@ -35,7 +35,8 @@ export GPUPROF_PERF_GPU=$repo/tools/perf-gpu/out/asan/perf-gpu
 # Unpacked by setup.sh (the perf gpu top test checks its metrics with it).
 export GPUPROF_PROMTOOL=${GPUPROF_CACHE:-$repo/.deps}/promtool/usr/bin/promtool
 
-# Host unit tests, and the kernel coding style as one more test.
+# Host unit tests, and the kernel coding style and the layering of
+# tools/perf-gpu (scripts/layers.sh) as two more tests.
 {
 	for t in "$sel"/out/host/*_test; do
 		[ -x "$t" ] || continue
@@ -45,6 +46,7 @@ export GPUPROF_PROMTOOL=${GPUPROF_CACHE:-$repo/.deps}/promtool/usr/bin/promtool
 	done
 	echo "# program: lint"
 	if "$sel/scripts/lint.sh"; then echo "ok 1 checkpatch"; else echo "not ok 1 checkpatch"; fi
+	if "$sel/scripts/layers.sh"; then echo "ok 2 layers"; else echo "not ok 2 layers"; fi
 	echo "# exit: 0"
 } 2>&1 | tee "$logs/host.log"
 

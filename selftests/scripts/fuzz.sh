@@ -10,11 +10,12 @@
 # execs and exec_per_s from libFuzzer's final statistics, edges and
 # features (cov: and ft:) from its last status line, corpus the inputs of
 # the cached corpus after the run, lines the share of the lines of the
-# target's parser sources (FUZZ_COV_NAME in fuzz/fuzz.mk) that the whole
-# corpus executes, measured with a gcc --coverage build of the replay
-# driver and gcov.  Then a summary.  Exit status 1 when a target crashed
-# (or leaked, or hung), with the crash files named; a crash ends that
-# target's run, not the others'.
+# target's parser sources (FUZZ_COV_NAME and FUZZ_SRCS_NAME in
+# fuzz/fuzz.mk) that the whole corpus executes, measured with a gcc
+# --coverage build of the replay driver (and of tools/perf-gpu's
+# libraries, in tools/perf-gpu/out/cov/) and gcov.  Then a summary.
+# Exit status 1 when a target crashed (or leaked, or hung), with the
+# crash files named; a crash ends that target's run, not the others'.
 #
 # Corpora live in $GPUPROF_CACHE/fuzz/corpus/NAME and grow from run to
 # run; each run first adds the seeds (fuzz/seeds/NAME) and regression
@@ -54,23 +55,25 @@ status_field() {
 }
 
 # Line coverage of target $1's parser sources over corpus $2, percent.
+# The counts of tools/perf-gpu's coverage flavour, which every target's
+# coverage build links, start from zero for each target.
 lines_covered() {
-	local t=$1 dir=$out/cov/$1 src base total=0 done=0 pct n
+	local t=$1 dir=$out/cov/$1 gdir base total=0 done=0 pct n
 
-	rm -f "$dir"/*.gcda
+	find "$dir" "$repo/tools/perf-gpu/out/cov" -name '*.gcda' -delete
 	"$dir/replay" -q "$2" >/dev/null 2>&1
-	for src in $(make -s -C "$sel" fuzz-cov-sources FUZZ_TARGET="$t"); do
-		base=$(basename "$src" .c)
-		# gcov names the file as it was compiled, from selftests/.
-		read -r pct n < <(cd "$dir" && gcov -n "replay-$base.gcda" 2>/dev/null |
-			awk -v f="File '$src'" '$0 == f { getline;
+	while read -r gdir base; do
+		# The source's own figures, not those of the headers it
+		# inlines.
+		read -r pct n < <(cd "$gdir" && gcov -n "$base.gcda" 2>/dev/null |
+			awk '/^File .*\.c.$/ { getline;
 				sub(/^Lines executed:/, ""); sub(/% of /, " ");
 				print; exit }')
 		[ -n "${n:-}" ] || continue
 		total=$((total + n))
 		done=$(awk -v d="$done" -v p="$pct" -v n="$n" \
 			'BEGIN { printf "%d", d + p * n / 100 + 0.5 }')
-	done
+	done < <(make -s -C "$sel" fuzz-cov-sources FUZZ_TARGET="$t")
 	awk -v d="$done" -v t="$total" \
 		'BEGIN { printf "%.1f", t ? 100 * d / t : 0 }'
 }

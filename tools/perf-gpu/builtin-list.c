@@ -17,13 +17,15 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "options.h"
+#include "util/options.h"
 #include <traceevent/event-parse.h>
 #include <xf86drm.h>
 
 #include "builtin.h"
-#include "gpu-clients.h"
-#include "tracefs.h"
+#include "drm/clients.h"
+#include "perfdata/tracefs.h"
+#include "util/debug.h"
+#include "util/file.h"
 
 static bool verbose;
 static const char *proc_root = "/proc";
@@ -184,7 +186,7 @@ static void print_client(const struct gpu_client *c)
 	       c->fi.pdev[0] ? c->fi.pdev : "-", id, c->nr_fds);
 }
 
-/* The clients of one scan of PROC_ROOT/PID/fdinfo (DESIGN.md 6.2). */
+/* The clients of one scan of PROC_ROOT/PID/fdinfo (design.rst 6.2). */
 static int list_clients(void)
 {
 	const struct gpu_client **order;
@@ -192,12 +194,12 @@ static int list_clients(void)
 	unsigned int i;
 
 	if (gpu_clients_init(&s, proc_root)) {
-		fprintf(stderr, "perf gpu list: out of memory\n");
+		pr_err("out of memory\n");
 		return -1;
 	}
 	if (gpu_clients_scan(&s, 0)) {
-		fprintf(stderr, "perf gpu list: %s: %s\n", proc_root,
-			strerror(errno));
+		pr_err("%s: %s\n", proc_root,
+		       strerror(errno));
 		gpu_clients_free(&s);
 		return -1;
 	}
@@ -206,7 +208,7 @@ static int list_clients(void)
 		printf("  (none)\n");
 	order = calloc(s.nr_clients ? s.nr_clients : 1, sizeof(*order));
 	if (!order) {
-		fprintf(stderr, "perf gpu list: out of memory\n");
+		pr_err("out of memory\n");
 		gpu_clients_free(&s);
 		return -1;
 	}
@@ -246,7 +248,7 @@ static int list_card_metrics(const char *card)
 {
 	struct dirent **sets;
 	char path[4096], id[32];
-	int n, i, fd, found = 0;
+	int n, i, found = 0;
 	ssize_t len;
 
 	snprintf(path, sizeof(path), "%s/class/drm/%s/metrics", sysfs_root,
@@ -257,10 +259,7 @@ static int list_card_metrics(const char *card)
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/class/drm/%s/metrics/%s/id",
 			 sysfs_root, card, sets[i]->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		len = fd >= 0 ? read(fd, id, sizeof(id) - 1) : -1;
-		if (fd >= 0)
-			close(fd);
+		len = file_read_small(AT_FDCWD, path, id, sizeof(id));
 		/* An entry without a readable numeric id is no metric set. */
 		while (len > 0 && (id[len - 1] == '\n' || id[len - 1] == ' '))
 			len--;

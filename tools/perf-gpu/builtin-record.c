@@ -27,18 +27,20 @@
 #include <perf/mmap.h>
 #include <perf/threadmap.h>
 
-#include "options.h"
+#include "util/options.h"
 
 #include "builtin.h"
-#include "perf-data.h"
-#include "record-events.h"
-#include "record-fdinfo.h"
-#include "record-oa.h"
-#include "record-proc.h"
-#include "record-store.h"
-#include "record-workload.h"
-#include "tracefs.h"
-#include "tracing-data.h"
+#include "perfdata/tracefs.h"
+#include "perfdata/tracing-data.h"
+#include "perfdata/write.h"
+#include "record/events.h"
+#include "record/fdinfo.h"
+#include "record/oa.h"
+#include "record/proc.h"
+#include "record/store.h"
+#include "record/workload.h"
+#include "util/array.h"
+#include "util/debug.h"
 
 /*
  * Per-CPU ring size in pages.  A vgem fence makes about 4 dma_fence
@@ -60,6 +62,7 @@ struct record {
 	struct record_events events;
 	const char **extra_events;
 	unsigned int nr_extra;
+	size_t alloc_extra;
 	bool system_wide;
 	const char *pid_str;
 	const char *output;
@@ -126,31 +129,14 @@ static int libperf_print(enum libperf_print_level level, const char *fmt,
 	return vfprintf(stderr, fmt, ap);
 }
 
-__attribute__((format(printf, 1, 2)))
-static void pr_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "perf gpu record: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 static int parse_event(const struct option *opt, const char *arg, int unset)
 {
 	struct record *rec = opt->value;
-	const char **e;
 
 	if (unset)
 		return 0;
-	e = realloc(rec->extra_events, (rec->nr_extra + 1) * sizeof(*e));
-	if (!e)
-		return -1;
-	e[rec->nr_extra++] = arg;
-	rec->extra_events = e;
-	return 0;
+	return ARRAY_PUSH(rec->extra_events, rec->nr_extra, rec->alloc_extra,
+			  arg) ? -1 : 0;
 }
 
 static int choose_events(struct record *rec)
@@ -160,18 +146,18 @@ static int choose_events(struct record *rec)
 
 	err = record_events_add_defaults(&rec->events, rec->verbose);
 	if (err) {
-		pr_err("reading tracefs: %s", strerror(-err));
+		pr_err("reading tracefs: %s\n", strerror(-err));
 		return -1;
 	}
 	for (i = 0; i < rec->nr_extra; i++) {
 		err = record_events_add(&rec->events, rec->extra_events[i]);
 		if (err == -EINVAL) {
-			pr_err("bad event '%s': want SYSTEM:EVENT",
+			pr_err("bad event '%s': want SYSTEM:EVENT\n",
 			       rec->extra_events[i]);
 			return -1;
 		}
 		if (err) {
-			pr_err("unknown tracepoint '%s' (see 'perf gpu list')%s%s",
+			pr_err("unknown tracepoint '%s' (see 'perf gpu list')%s%s\n",
 			       rec->extra_events[i],
 			       err == -ENOENT ? "" : ": ",
 			       err == -ENOENT ? "" : strerror(-err));
@@ -179,14 +165,14 @@ static int choose_events(struct record *rec)
 		}
 	}
 	if (!rec->events.nr) {
-		pr_err("no GPU tracepoints in tracefs (and none given with -e)");
+		pr_err("no GPU tracepoints in tracefs (and none given with -e)\n");
 		return -1;
 	}
 	if (rec->verbose)
 		for (i = 0; i < rec->events.nr; i++)
-			fprintf(stderr, "perf gpu record: event %s (id %llu)\n",
-				rec->events.ev[i].name,
-				(unsigned long long)rec->events.ev[i].id);
+			pr_err("event %s (id %llu)\n",
+			       rec->events.ev[i].name,
+			       (unsigned long long)rec->events.ev[i].id);
 	return 0;
 }
 
@@ -255,7 +241,7 @@ static int setup_synthetic(struct record *rec)
 	err = add_formats(rec, td, &rec->synth);
 	tracing_data_free(td);
 	if (err) {
-		pr_err("reading the tracepoint formats: %s", strerror(-err));
+		pr_err("reading the tracepoint formats: %s\n", strerror(-err));
 		return -1;
 	}
 	rec->oa.event = rec->events.nr;
@@ -322,15 +308,15 @@ static void open_error(const struct record *rec, const char *name, int err)
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		pr_err("no permission to open %s: %s (needs root, CAP_PERFMON, or a lower /proc/sys/kernel/perf_event_paranoid)",
+		pr_err("no permission to open %s: %s (needs root, CAP_PERFMON, or a lower /proc/sys/kernel/perf_event_paranoid)\n",
 		       name, strerror(err));
 		break;
 	case ESRCH:
-		pr_err("no process with pid %d", rec->pid > 0 ? rec->pid :
+		pr_err("no process with pid %d\n", rec->pid > 0 ? rec->pid :
 		       rec->workload.pid);
 		break;
 	default:
-		pr_err("opening %s: %s", name, strerror(err));
+		pr_err("opening %s: %s\n", name, strerror(err));
 	}
 }
 
@@ -354,10 +340,10 @@ static int open_events(struct record *rec)
 	if (err) {
 		err = errno;
 		if (err == EPERM)
-			pr_err("cannot map %u pages per CPU: over perf_event_mlock_kb, try a smaller -m",
+			pr_err("cannot map %u pages per CPU: over perf_event_mlock_kb, try a smaller -m\n",
 			       rec->mmap_pages);
 		else
-			pr_err("mapping the ring buffers: %s", strerror(err));
+			pr_err("mapping the ring buffers: %s\n", strerror(err));
 		return -1;
 	}
 	return 0;
@@ -643,7 +629,7 @@ static int write_output(struct record *rec, int argc, const char **argv)
 	}
 	tracing_data_free(td);
 	if (err) {
-		pr_err("reading the tracepoint formats: %s", strerror(-err));
+		pr_err("reading the tracepoint formats: %s\n", strerror(-err));
 		free(blob);
 		return err;
 	}
@@ -667,7 +653,7 @@ static int write_output(struct record *rec, int argc, const char **argv)
 	if (!w) {
 		err = -errno;
 		free(blob);
-		pr_err("%s: %s", rec->output, strerror(-err));
+		pr_err("%s: %s\n", rec->output, strerror(-err));
 		return err;
 	}
 	err = perf_data_set_tracing_data(w, blob, len);
@@ -680,7 +666,7 @@ static int write_output(struct record *rec, int argc, const char **argv)
 		err = perf_data_close(w);
 	}
 	if (err)
-		pr_err("writing %s: %s", rec->output, strerror(-err));
+		pr_err("writing %s: %s\n", rec->output, strerror(-err));
 	return err;
 }
 
@@ -695,8 +681,8 @@ static void report(const struct record *rec)
 		mb, rec->output,
 		(unsigned long long)record_store_samples(rec->store));
 	if (record_store_lost(rec->store))
-		fprintf(stderr, "perf gpu record: lost %llu events\n",
-			(unsigned long long)record_store_lost(rec->store));
+		pr_err("lost %llu events\n",
+		       (unsigned long long)record_store_lost(rec->store));
 	if (rec->fdinfo.interval_ns)
 		fprintf(stderr, "[ perf gpu record: fdinfo: %llu snapshots, %llu DRM fds read, %llu client samples ]\n",
 			(unsigned long long)rec->fdinfo.snapshots,
@@ -704,8 +690,8 @@ static void report(const struct record *rec)
 			(unsigned long long)rec->fdinfo.samples);
 	record_oa_report(&rec->oa);
 	if (rec->unknown && rec->verbose)
-		fprintf(stderr, "perf gpu record: %llu samples of unknown events dropped\n",
-			(unsigned long long)rec->unknown);
+		pr_err("%llu samples of unknown events dropped\n",
+		       (unsigned long long)rec->unknown);
 }
 
 /* The target: CPUs and threads to open the events on. */
@@ -721,7 +707,7 @@ static int setup_target(struct record *rec, int argc, const char **argv)
 		int n = proc_threads(rec->pid, &tids);
 
 		if (n <= 0) {
-			pr_err("no process with pid %d", rec->pid);
+			pr_err("no process with pid %d\n", rec->pid);
 			return -1;
 		}
 		rec->threads = perf_thread_map__new_array(n, tids);
@@ -729,7 +715,7 @@ static int setup_target(struct record *rec, int argc, const char **argv)
 	} else if (argc && !rec->system_wide) {
 		err = workload_prepare(&rec->workload, argv);
 		if (err) {
-			pr_err("cannot start %s: %s", argv[0], strerror(-err));
+			pr_err("cannot start %s: %s\n", argv[0], strerror(-err));
 			return -1;
 		}
 		rec->threads = perf_thread_map__new_array(1, &rec->workload.pid);
@@ -784,25 +770,25 @@ static int parse_args(struct record *rec, int *argcp, const char ***argvp)
 		pid = strtol(rec->pid_str, &end, 10);
 		if (errno || *end || end == rec->pid_str || pid <= 0 ||
 		    pid > INT_MAX) {
-			pr_err("bad pid '%s'", rec->pid_str);
+			pr_err("bad pid '%s'\n", rec->pid_str);
 			return -1;
 		}
 		rec->pid = pid;
 		if (*argcp || rec->system_wide) {
-			pr_err("-p cannot go with -a or a command");
+			pr_err("-p cannot go with -a or a command\n");
 			return -1;
 		}
 	}
 	if (!rec->mmap_pages || (rec->mmap_pages & (rec->mmap_pages - 1)) ||
 	    rec->mmap_pages > (1u << 20)) {
-		pr_err("-m wants a power of two number of pages, not %u",
+		pr_err("-m wants a power of two number of pages, not %u\n",
 		       rec->mmap_pages);
 		return -1;
 	}
 	if (!rec->pid && !*argcp)
 		rec->system_wide = true;
 	if (rec->fdinfo_ms < -1) {
-		pr_err("--fdinfo-interval wants 0 (off) or a number of ms");
+		pr_err("--fdinfo-interval wants 0 (off) or a number of ms\n");
 		return -1;
 	}
 	if (rec->oa_period) {
@@ -813,7 +799,7 @@ static int parse_args(struct record *rec, int *argcp, const char ***argvp)
 		/* Below 1 us the OA unit cannot go (exponent 0 is 104 ns,
 		 * but i915 caps the rate far lower). */
 		if (errno || *end || end == rec->oa_period || v < 1000) {
-			pr_err("bad --oa-period '%s': want ns, at least 1000",
+			pr_err("bad --oa-period '%s': want ns, at least 1000\n",
 			       rec->oa_period);
 			return -1;
 		}
@@ -876,7 +862,7 @@ int cmd_record(int argc, const char **argv)
 	verbosity = rec.verbose;
 	libperf_init(libperf_print);
 	if (!tracefs_dir()) {
-		pr_err("tracefs is not mounted or not readable (try as root)");
+		pr_err("tracefs is not mounted or not readable (try as root)\n");
 		goto out;
 	}
 	rec.store = record_store_new();
@@ -892,14 +878,14 @@ int cmd_record(int argc, const char **argv)
 		/* -a -- CMD: system-wide for as long as the command runs. */
 		err = workload_prepare(&rec.workload, argv);
 		if (err) {
-			pr_err("cannot start %s: %s", argv[0], strerror(-err));
+			pr_err("cannot start %s: %s\n", argv[0], strerror(-err));
 			goto out;
 		}
 	}
 	if (rec.workload.pid > 0) {
 		err = workload_start(&rec.workload);
 		if (err) {
-			pr_err("%s: %s", argv[0], err == -ENOENT ?
+			pr_err("%s: %s\n", argv[0], err == -ENOENT ?
 			       "command not found" : strerror(-err));
 			/* As a shell says it: 127 not found, 126 not run. */
 			ret = err == -ENOENT ? 127 : 126;
@@ -910,7 +896,7 @@ int cmd_record(int argc, const char **argv)
 	rec.fdinfo.root = !rec.system_wide && rec.pid > 0 ? rec.pid :
 			  !rec.system_wide ? rec.workload.pid : 0;
 	if (record_loop(&rec)) {
-		pr_err("out of memory while recording");
+		pr_err("out of memory while recording\n");
 		goto out;
 	}
 	reap_child(&rec);

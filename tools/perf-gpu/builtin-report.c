@@ -4,7 +4,7 @@
  * (client, timeline) pair: jobs, busy time and its share of the
  * recording, job latency percentiles; frames per crtc; OA counters per
  * client and per timeline; lost events.  The figures and how they are
- * made are in report-model.h; this file selects, sorts and prints them
+ * made are in report/model.h; this file selects, sorts and prints them
  * as text, CSV or JSON.
  *
  * Filters (--pid, --comm, --timeline) choose rows, never figures: a
@@ -39,14 +39,15 @@
 
 #include <traceevent/event-parse.h>
 
-#include "options.h"
+#include "util/options.h"
 
 #include "builtin.h"
-#include "gpu-trace.h"
-#include "report-device.h"
-#include "report-format.h"
-#include "report-model.h"
-#include "report-ranges.h"
+#include "perfdata/gpu-trace.h"
+#include "report/model.h"
+#include "report/ranges.h"
+#include "util/debug.h"
+#include "util/gpuprof-dev.h"
+#include "util/output.h"
 
 #define FEAT_HOSTNAME	3
 #define FEAT_OSRELEASE	4
@@ -120,8 +121,8 @@ static int check_pids(const struct name_list *l)
 	for (i = 0; i < l->nr; i++) {
 		strtol(l->names[i], &end, 10);
 		if (!*l->names[i] || *end) {
-			fprintf(stderr, "perf gpu report: --pid: '%s' is not a pid\n",
-				l->names[i]);
+			pr_err("--pid: '%s' is not a pid\n",
+			       l->names[i]);
 			return -1;
 		}
 	}
@@ -990,8 +991,8 @@ static int parse_sort(struct report *r)
 			return 0;
 		}
 	}
-	fprintf(stderr, "perf gpu report: unknown sort key '%s' (busy,jobs,latency,pid,comm)\n",
-		r->sort_str);
+	pr_err("unknown sort key '%s' (busy,jobs,latency,pid,comm)\n",
+	       r->sort_str);
 	return -1;
 }
 
@@ -1004,18 +1005,18 @@ static int run(struct report *r)
 	report_ranges_hooks(&r->ranges, &hooks);
 	r->trace = gpu_trace_open(r->input);
 	if (!r->trace || report_model_init(&r->m, &hooks)) {
-		fprintf(stderr, "perf gpu report: out of memory\n");
+		pr_err("out of memory\n");
 		return -1;
 	}
 	ret = report_model_read(&r->m, r->trace);
 	if (ret == -1) {
-		fprintf(stderr, "perf gpu report: %s: %s\n", r->input,
-			gpu_trace_error(r->trace));
+		pr_err("%s: %s\n", r->input,
+		       gpu_trace_error(r->trace));
 		return -1;
 	}
 	if (ret || report_model_finish(&r->m) ||
 	    report_ranges_finish(&r->ranges, &r->m) || select_rows(r)) {
-		fprintf(stderr, "perf gpu report: out of memory\n");
+		pr_err("out of memory\n");
 		return -1;
 	}
 	r->out = stdout;
@@ -1031,9 +1032,9 @@ static int run(struct report *r)
 		break;
 	}
 	if (r->verbose)
-		fprintf(stderr, "perf gpu report: %llu events, %llu jobs in flight at the end\n",
-			(unsigned long long)r->m.events,
-			(unsigned long long)r->m.jobs_in_flight);
+		pr_err("%llu events, %llu jobs in flight at the end\n",
+		       (unsigned long long)r->m.events,
+		       (unsigned long long)r->m.jobs_in_flight);
 	return fflush(stdout) ? -1 : 0;
 }
 
@@ -1082,8 +1083,8 @@ int cmd_report(int argc, const char **argv)
 	if (argc)
 		usage_with_options(usage, options);
 	if (report_format_parse(r.format_str, &r.fmt)) {
-		fprintf(stderr, "perf gpu report: unknown format '%s' (text,csv,json)\n",
-			r.format_str);
+		pr_err("unknown format '%s' (text,csv,json)\n",
+		       r.format_str);
 		return 1;
 	}
 	if (r.device)

@@ -8,7 +8,7 @@
  *
  * the payload printed by libtraceevent from the formats in the file's
  * HEADER_TRACING_DATA, gpu_oa:oa_report lines followed by the counter
- * deltas from the previous report (script-oa.c).  On bad input one line
+ * deltas from the previous report (oa/print.c).  On bad input one line
  * on stderr names the file, the byte offset and the problem.
  */
 #include <errno.h>
@@ -19,15 +19,16 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-#include "options.h"
+#include "util/options.h"
 
 #include "builtin.h"
-#include "perf-data-read.h"
-#include "script-oa.h"
-#include "script-raw.h"
-#include "tracing-data-read.h"
+#include "oa/print.h"
+#include "perfdata/read.h"
+#include "perfdata/trace-print.h"
+#include "perfdata/tracing-data-read.h"
+#include "util/array.h"
+#include "util/debug.h"
 
-#define FEAT_TRACING_DATA	1
 /* Zeros after each payload copy, where a string without NUL stops. */
 #define RAW_PAD			64
 
@@ -86,30 +87,17 @@ static const char *comm_of(struct script *sc, int32_t tid)
 /* A COMM record: pid, tid, the name; the trailer after it is not used. */
 static int on_comm(struct script *sc, const struct pdr_record *r)
 {
-	const char *name = (const char *)r->body + 8;
-	size_t room = r->size - 8u, len;
+	const char *name;
 	int32_t tid;
-	size_t i;
+	size_t i, len;
 
-	if (room < 9)
-		return pdr_error(&sc->file, r->offset, "COMM record of %u bytes has no name",
-				 r->size);
-	len = strnlen(name, room - 8);
-	if (len == room - 8)
-		return pdr_error(&sc->file, r->offset + 16, "COMM name is not terminated");
-	memcpy(&tid, r->body + 4, 4);
+	if (pdr_parse_comm(&sc->file, r, &tid, &name, &len))
+		return -1;
 	for (i = 0; i < sc->nr_comms && sc->comms[i].tid != tid; i++)
 		;
 	if (i == sc->nr_comms) {
-		if (sc->nr_comms == sc->alloc_comms) {
-			size_t n = sc->alloc_comms ? 2 * sc->alloc_comms : 64;
-			struct comm *bigger = realloc(sc->comms, n * sizeof(*bigger));
-
-			if (!bigger)
-				return pdr_error(&sc->file, r->offset, "out of memory");
-			sc->comms = bigger;
-			sc->alloc_comms = n;
-		}
+		if (ARRAY_RESERVE(sc->comms, sc->alloc_comms, sc->nr_comms + 1))
+			return pdr_error(&sc->file, r->offset, "out of memory");
 		sc->nr_comms++;
 	}
 	sc->comms[i].tid = tid;
@@ -124,11 +112,8 @@ static int on_lost(struct script *sc, const struct pdr_record *r)
 	const struct pdr_attr *a;
 	uint64_t id, n;
 
-	if (r->size < 24)
-		return pdr_error(&sc->file, r->offset, "LOST record of %u bytes is below 24",
-				 r->size);
-	memcpy(&id, r->body, 8);
-	memcpy(&n, r->body + 8, 8);
+	if (pdr_parse_lost(&sc->file, r, &id, &n))
+		return -1;
 	sc->lost += n;
 	a = pdr_attr_of_id(&sc->file, id);
 	if (a && sc->events[a - sc->file.attrs].is_oa)
@@ -217,52 +202,28 @@ static int on_sample(struct script *sc, const struct pdr_record *r)
 	return 0;
 }
 
-/* libtraceevent reads common_type where the first event has it. */
-static int check_common_type(struct script *sc, uint64_t td_offset)
-{
-	struct tep_event **all = tep_list_events(sc->tep, TEP_EVENT_SORT_ID);
-	struct tep_format_field *fl;
-
-	for (; all && *all; all++) {
-		fl = tep_find_common_field(*all, "common_type");
-		if (!fl || fl->offset != 0 || fl->size != 2)
-			return pdr_error(&sc->file, td_offset,
-					 "event %s:%s has no u16 common_type at offset 0",
-					 (*all)->system, (*all)->name);
-	}
-	return 0;
-}
-
 static int load_events(struct script *sc)
 {
 	struct pdr_file *f = &sc->file;
-	uint64_t off = 0, size = 0;
+	struct tep_event **evs;
 	size_t i;
 	int ret;
 
 	sc->events = calloc(f->nr_attrs, sizeof(*sc->events));
+	evs = calloc(f->nr_attrs ? f->nr_attrs : 1, sizeof(*evs));
 	sc->tep = tep_alloc();
-	if (!sc->events || !sc->tep)
+	if (!sc->events || !evs || !sc->tep) {
+		free(evs);
 		return pdr_error(f, 0, "out of memory");
-	ret = pdr_feature(f, FEAT_TRACING_DATA, &off, &size);
-	if (ret < 0)
-		return -1;
-	if (ret == 0 && (tracing_data_read(f, off, size, sc->tep) ||
-			 check_common_type(sc, off)))
-		return -1;
-	for (i = 0; i < f->nr_attrs; i++) {
+	}
+	ret = tracing_data_events(f, sc->tep, evs);
+	for (i = 0; !ret && i < f->nr_attrs; i++) {
 		struct script_event *ev = &sc->events[i];
 		int n;
 
-		if (f->attrs[i].type != PERF_TYPE_TRACEPOINT)
-			continue;
-		if (ret)
-			return pdr_error(f, 72, "tracepoint events without the HEADER_TRACING_DATA feature");
-		ev->tep = tep_find_event(sc->tep, f->attrs[i].config);
+		ev->tep = evs[i];
 		if (!ev->tep)
-			return pdr_error(f, f->attrs[i].offset + 8,
-					 "tracepoint id %llu has no format in the tracing data",
-					 (unsigned long long)f->attrs[i].config);
+			continue;
 		ev->is_oa = !strcmp(ev->tep->system, "gpu_oa") &&
 			    !strcmp(ev->tep->name, "oa_report");
 		/* perf aligns the names to the longest of the file. */
@@ -270,7 +231,8 @@ static int load_events(struct script *sc)
 		if (n > sc->name_width)
 			sc->name_width = n < 255 ? n : 255;
 	}
-	return 0;
+	free(evs);
+	return ret;
 }
 
 static int run(struct script *sc)
@@ -338,8 +300,8 @@ static int parse_fields(struct script *sc)
 			if (!strcmp(tok, names[i].name))
 				break;
 		if (i == sizeof(names) / sizeof(names[0])) {
-			fprintf(stderr, "perf gpu script: unknown field '%s' (comm,tid,pid,cpu,time,event,trace)\n",
-				tok);
+			pr_err("unknown field '%s' (comm,tid,pid,cpu,time,event,trace)\n",
+			       tok);
 			free(copy);
 			return -1;
 		}
@@ -385,11 +347,11 @@ int cmd_script(int argc, const char **argv)
 	ret = run(&sc);
 	fflush(stdout);
 	if (ret)
-		fprintf(stderr, "perf gpu script: %s: offset %llu: %s\n", sc.input,
-			(unsigned long long)sc.file.err_offset, sc.file.err);
+		pr_err("%s: offset %llu: %s\n", sc.input,
+		       (unsigned long long)sc.file.err_offset, sc.file.err);
 	if (sc.verbose && !ret)
-		fprintf(stderr, "perf gpu script: %llu samples\n",
-			(unsigned long long)sc.samples);
+		pr_err("%llu samples\n",
+		       (unsigned long long)sc.samples);
 	cleanup(&sc);
 	return ret ? 1 : 0;
 }

@@ -16,13 +16,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "options.h"
+#include "util/options.h"
 
 #include "builtin.h"
+#include "util/array.h"
+#include "util/debug.h"
 
 struct stat_opts {
 	const char **events;
 	int nr_events;
+	size_t alloc_events;
 	const char *oa_source, *range, *format, *output;
 	int verbose;
 };
@@ -30,16 +33,10 @@ struct stat_opts {
 static int add_event(const struct option *opt, const char *arg, int unset)
 {
 	struct stat_opts *o = opt->value;
-	const char **more;
 
 	if (unset)
 		return 0;
-	more = realloc(o->events, (o->nr_events + 1) * sizeof(*more));
-	if (!more)
-		return -1;
-	o->events = more;
-	o->events[o->nr_events++] = arg;
-	return 0;
+	return ARRAY_PUSH(o->events, o->nr_events, o->alloc_events, arg) ? -1 : 0;
 }
 
 /* argv for perf gpu record: its options, then "--", then the command. */
@@ -121,15 +118,15 @@ int cmd_stat(int argc, const char **argv)
 	/* Check the format now, not after the command has run. */
 	if (o.format && strcmp(o.format, "text") && strcmp(o.format, "csv") &&
 	    strcmp(o.format, "json")) {
-		fprintf(stderr, "perf gpu stat: unknown format '%s' (text,csv,json)\n",
-			o.format);
+		pr_err("unknown format '%s' (text,csv,json)\n",
+		       o.format);
 		free(o.events);
 		return 1;
 	}
 	if (!o.output) {
 		/* A directory of our own: record writes FILE.oa beside FILE. */
 		if (!mkdtemp(tmp)) {
-			fprintf(stderr, "perf gpu stat: %s: %s\n", tmp, strerror(errno));
+			pr_err("%s: %s\n", tmp, strerror(errno));
 			free(o.events);
 			return 1;
 		}
@@ -138,7 +135,7 @@ int cmd_stat(int argc, const char **argv)
 	}
 	rargv = record_argv(&o, o.output, argc, argv, &n);
 	if (!rargv) {
-		fprintf(stderr, "perf gpu stat: out of memory\n");
+		pr_err("out of memory\n");
 		status = 1;
 		goto out;
 	}

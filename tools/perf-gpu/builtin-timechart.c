@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * perf gpu timechart: a perf.data as one self-contained HTML page
- * (timechart-html.h): a track of job boxes per GPU timeline, vblank
+ * (timechart/html.h): a track of job boxes per GPU timeline, vblank
  * ticks per CRTC, OA metrics as lines, and the ranges processes marked.
  *
- * Jobs follow DESIGN.md 3.3: a timeline is the (driver, timeline) pair
+ * Jobs follow design.rst 3.3: a timeline is the (driver, timeline) pair
  * of the fence events, not the fence context, and a job runs from
  * max(its dma_fence_init, the previous signal on its fence context) to
  * its dma_fence_signaled; it belongs to the process that inited it.  A
@@ -32,13 +32,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "options.h"
+#include "util/options.h"
 
 #include "../../module/oa_decode.h"
 #include "builtin.h"
-#include "gpu-trace.h"
-#include "timechart-html.h"
-#include "timechart-map.h"
+#include "perfdata/gpu-trace.h"
+#include "timechart/html.h"
+#include "timechart/map.h"
+#include "util/array.h"
+#include "util/debug.h"
 
 /* Counters of the flat numbering a0..a44, b0..b7, c0..c7. */
 #define NR_COUNTERS (GPUPROF_OA_A_COUNTERS + GPUPROF_OA_B_COUNTERS + \
@@ -109,24 +111,6 @@ static const char *const timechart_usage[] = {
 	NULL
 };
 
-static int grow(void *p, size_t *alloc, size_t need, size_t size)
-{
-	void **arr = p;
-	size_t n = *alloc ? 2 * *alloc : 16;
-	void *bigger;
-
-	if (need <= *alloc)
-		return 0;
-	while (n < need)
-		n *= 2;
-	bigger = realloc(*arr, n * size);
-	if (!bigger)
-		return -ENOMEM;
-	*arr = bigger;
-	*alloc = n;
-	return 0;
-}
-
 static bool in_window(const struct timechart_cmd *c, uint64_t t)
 {
 	return !c->window || (t >= c->win_start && t <= c->win_end);
@@ -188,8 +172,7 @@ static int timeline_track(struct timechart_cmd *c, const char *driver,
 		if (!strcmp(c->timelines[i].driver, driver) &&
 		    !strcmp(c->timelines[i].timeline, timeline))
 			return c->timelines[i].track;
-	if (grow(&c->timelines, &c->alloc_timelines, c->nr_timelines + 1,
-		 sizeof(*c->timelines)) ||
+	if (ARRAY_RESERVE(c->timelines, c->alloc_timelines, c->nr_timelines + 1) ||
 	    asprintf(&name, "%s %s", driver, timeline) < 0)
 		return -ENOMEM;
 	tl = &c->timelines[c->nr_timelines];
@@ -287,7 +270,7 @@ static struct marks *marks_of(struct timechart_cmd *c, const struct gpu_event *e
 
 	if (tc_map_get(&c->marks_of_pid, (uint32_t)ev->mark.pid, &idx))
 		return &c->marks[idx];
-	if (grow(&c->marks, &c->alloc_marks, c->nr_marks + 1, sizeof(*c->marks)) ||
+	if (ARRAY_RESERVE(c->marks, c->alloc_marks, c->nr_marks + 1) ||
 	    asprintf(&name, "ranges of %s (pid %d)", comm ? comm : "?",
 		     ev->mark.pid) < 0)
 		return NULL;
@@ -327,7 +310,7 @@ static int on_mark(struct timechart_cmd *c, const struct gpu_event *ev)
 	if (!m)
 		return -ENOMEM;
 	if (!strncmp(text, "begin ", 6)) {
-		if (grow(&m->open, &m->alloc_open, m->nr_open + 1, sizeof(*m->open)))
+		if (ARRAY_RESERVE(m->open, m->alloc_open, m->nr_open + 1))
 			return -ENOMEM;
 		m->open[m->nr_open].name = strdup(text + 6);
 		if (!m->open[m->nr_open].name)
@@ -767,33 +750,33 @@ int cmd_timechart(int argc, const char **argv)
 	if (argc)
 		usage_with_options(timechart_usage, options);
 	if (c.time_str && parse_window(&c)) {
-		fprintf(stderr, "perf gpu timechart: bad --time '%s': want START,END in seconds\n",
-			c.time_str);
+		pr_err("bad --time '%s': want START,END in seconds\n",
+		       c.time_str);
 		return 1;
 	}
 	if (c.counters_str && parse_counters(&c.oa, c.counters_str)) {
-		fprintf(stderr, "perf gpu timechart: bad --oa-counters '%s': want up to %d of a0..a44, b0..b7, c0..c7\n",
-			c.counters_str, MAX_OA_COUNTERS);
+		pr_err("bad --oa-counters '%s': want up to %d of a0..a44, b0..b7, c0..c7\n",
+		       c.counters_str, MAX_OA_COUNTERS);
 		return 1;
 	}
 	c.tc = tc_new(c.input);
 	if (!c.tc) {
-		fprintf(stderr, "perf gpu timechart: out of memory\n");
+		pr_err("out of memory\n");
 		return 1;
 	}
 	err = read_trace(&c);
 	if (err) {
 		err_text = c.trace ? gpu_trace_error(c.trace) : NULL;
 		if (err_text)
-			fprintf(stderr, "perf gpu timechart: %s: %s\n", c.input, err_text);
+			pr_err("%s: %s\n", c.input, err_text);
 		else if (err != -EINVAL)
-			fprintf(stderr, "perf gpu timechart: %s: %s\n", c.input, strerror(-err));
+			pr_err("%s: %s\n", c.input, strerror(-err));
 		cleanup(&c);
 		return 1;
 	}
 	err = write_page(&c, &st);
 	if (err) {
-		fprintf(stderr, "perf gpu timechart: %s: %s\n", c.output, strerror(-err));
+		pr_err("%s: %s\n", c.output, strerror(-err));
 		cleanup(&c);
 		return 1;
 	}
@@ -803,9 +786,9 @@ int cmd_timechart(int argc, const char **argv)
 		       (unsigned long long)c.jobs, tc_nr_items(c.tc), st.detail,
 		       st.merged, c.output, (long long)sb.st_size);
 	if (c.verbose && st.bucket_ns)
-		fprintf(stderr, "perf gpu timechart: items under %llu ns merged per %llu ns\n",
-			(unsigned long long)st.bucket_ns,
-			(unsigned long long)st.bucket_ns);
+		pr_err("items under %llu ns merged per %llu ns\n",
+		       (unsigned long long)st.bucket_ns,
+		       (unsigned long long)st.bucket_ns);
 	cleanup(&c);
 	return 0;
 }

@@ -4,9 +4,9 @@
  *		[-b [--format=text|json]] [--proc-root DIR] [--device-root DIR]
  *		[--listen [ADDR:]PORT] [--openmetrics FILE] | [--connect HOST:PORT]
  *
- * The GPU clients of this machine (DRM fdinfo, gpu-clients.h) or of
+ * The GPU clients of this machine (DRM fdinfo, drm/clients.h) or of
  * another one (--connect, the live protocol), refreshed every -d
- * seconds: in the terminal (top-term.h), or as text or JSON lines with
+ * seconds: in the terminal (top/term.h), or as text or JSON lines with
  * --batch.  Each local sample becomes a live_state, and everything is
  * drawn from a live_state, so a remote machine looks exactly like this
  * one.  --listen serves the samples to --connect; --openmetrics
@@ -15,7 +15,7 @@
  *
  * -p narrows what is shown; the device totals, --listen and
  * --openmetrics still cover every client.  The gpuprof module's summary
- * (top-device.h) is this machine's, so --connect does not show one.
+ * (top/device.h) is this machine's, so --connect does not show one.
  * Keys: q quits, u/m/p/c sort, space samples now (so does SIGUSR1).
  */
 #include <errno.h>
@@ -29,20 +29,21 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "options.h"
+#include "util/options.h"
 
 #include "builtin.h"
-#include "gpu-clients.h"
-#include "live-proto.h"
-#include "live-state.h"
-#include "report-device.h"
-#include "top-device.h"
-#include "top-json.h"
-#include "top-openmetrics.h"
-#include "top-signal.h"
-#include "top-term.h"
-#include "top-text.h"
-#include "top-view.h"
+#include "drm/clients.h"
+#include "live/proto.h"
+#include "live/state.h"
+#include "top/device.h"
+#include "top/json.h"
+#include "top/openmetrics.h"
+#include "top/signals.h"
+#include "top/term.h"
+#include "top/text.h"
+#include "top/view.h"
+#include "util/debug.h"
+#include "util/gpuprof-dev.h"
 
 /* Lines of the module's report shown: the view is about the clients. */
 #define GPUPROF_LINES	12
@@ -98,39 +99,39 @@ static int check_opts(struct top *t)
 	const struct top_opts *o = &t->o;
 
 	if (parse_delay(o->delay ? o->delay : "1", &t->delay_s)) {
-		fprintf(stderr, "perf gpu top: bad delay '%s' (seconds, more than 0, at most 86400)\n",
-			o->delay);
+		pr_err("bad delay '%s' (seconds, more than 0, at most 86400)\n",
+		       o->delay);
 		return -1;
 	}
 	if (o->sort && top_sort_parse(o->sort, &t->sort)) {
-		fprintf(stderr, "perf gpu top: unknown sort key '%s' (util,mem,pid,comm)\n",
-			o->sort);
+		pr_err("unknown sort key '%s' (util,mem,pid,comm)\n",
+		       o->sort);
 		return -1;
 	}
 	if (o->format && strcmp(o->format, "text") && strcmp(o->format, "json")) {
-		fprintf(stderr, "perf gpu top: unknown format '%s' (text,json)\n",
-			o->format);
+		pr_err("unknown format '%s' (text,json)\n",
+		       o->format);
 		return -1;
 	}
 	t->json = o->format && !strcmp(o->format, "json");
 	if (t->json && !o->batch) {
-		fprintf(stderr, "perf gpu top: --format=json is for --batch\n");
+		pr_err("--format=json is for --batch\n");
 		return -1;
 	}
 	if (o->iterations < 0) {
-		fprintf(stderr, "perf gpu top: bad number of refreshes %d\n",
-			o->iterations);
+		pr_err("bad number of refreshes %d\n",
+		       o->iterations);
 		return -1;
 	}
 	if (o->pid < 0) {
-		fprintf(stderr, "perf gpu top: bad pid %d\n", o->pid);
+		pr_err("bad pid %d\n", o->pid);
 		return -1;
 	}
 	if (o->connect && (o->listen || o->openmetrics || o->proc_root ||
 			   o->device_root)) {
-		fprintf(stderr, "perf gpu top: --connect shows another machine; --%s is about this one\n",
-			o->listen ? "listen" : o->openmetrics ? "openmetrics" :
-			o->proc_root ? "proc-root" : "device-root");
+		pr_err("--connect shows another machine; --%s is about this one\n",
+		       o->listen ? "listen" : o->openmetrics ? "openmetrics" :
+		       o->proc_root ? "proc-root" : "device-root");
 		return -1;
 	}
 	return 0;
@@ -149,13 +150,13 @@ static int open_sources(struct top *t)
 		return t->remote ? 0 : -1;
 	}
 	if (gpu_clients_init(&t->clients, t->o.proc_root)) {
-		fprintf(stderr, "perf gpu top: out of memory\n");
+		pr_err("out of memory\n");
 		return -1;
 	}
 	t->have_clients = true;
 	if (t->o.device_root && access(t->o.device_root, F_OK)) {
-		fprintf(stderr, "perf gpu top: %s: %s\n", t->o.device_root,
-			strerror(errno));
+		pr_err("%s: %s\n", t->o.device_root,
+		       strerror(errno));
 		return -1;
 	}
 	if (t->o.listen) {
@@ -165,11 +166,11 @@ static int open_sources(struct top *t)
 		colon = strrchr(t->o.listen, ':');
 		/* Scripts read the port from this line (port 0 picks one). */
 		if (colon)
-			fprintf(stderr, "perf gpu top: listening on %.*s:%u\n",
-				(int)(colon - t->o.listen), t->o.listen, port);
+			pr_err("listening on %.*s:%u\n",
+			       (int)(colon - t->o.listen), t->o.listen, port);
 		else
-			fprintf(stderr, "perf gpu top: listening on 127.0.0.1:%u\n",
-				port);
+			pr_err("listening on 127.0.0.1:%u\n",
+			       port);
 		fflush(stderr);
 	}
 	return 0;
@@ -183,14 +184,14 @@ static int take_sample(struct top *t)
 			return -1;
 	} else {
 		if (gpu_clients_scan(&t->clients, 0)) {
-			fprintf(stderr, "perf gpu top: %s: %s\n",
-				t->o.proc_root ? t->o.proc_root : "/proc",
-				strerror(errno));
+			pr_err("%s: %s\n",
+			       t->o.proc_root ? t->o.proc_root : "/proc",
+			       strerror(errno));
 			return -1;
 		}
 		if (live_state_from_clients(&t->state, &t->clients) ||
 		    (t->server && live_server_publish(t->server, &t->state))) {
-			fprintf(stderr, "perf gpu top: out of memory\n");
+			pr_err("out of memory\n");
 			return -1;
 		}
 		/* A bad path is fatal at the start; later, the last good
@@ -207,7 +208,7 @@ static int take_sample(struct top *t)
 	t->sample++;
 	top_view_free(&t->view);
 	if (top_view_build(&t->view, &t->state, t->o.pid, t->sort)) {
-		fprintf(stderr, "perf gpu top: out of memory\n");
+		pr_err("out of memory\n");
 		return -1;
 	}
 	return 0;
@@ -262,7 +263,7 @@ static int print_batch(struct top *t)
 		return 0;
 	if (errno == EPIPE)
 		return 1;
-	fprintf(stderr, "perf gpu top: stdout: %s\n", strerror(errno));
+	pr_err("stdout: %s\n", strerror(errno));
 	return -1;
 }
 
@@ -335,7 +336,7 @@ static int loop(struct top *t)
 		pfd[0] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 		if (poll(pfd, t->tty ? 2 : 1, timeout) < 0 && errno != EINTR) {
-			fprintf(stderr, "perf gpu top: poll: %s\n", strerror(errno));
+			pr_err("poll: %s\n", strerror(errno));
 			r = -1;
 			break;
 		}

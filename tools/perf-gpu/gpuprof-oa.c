@@ -8,9 +8,9 @@
  *   gpuprof-oa --device [--node PATH] [--metric-set NAME|UUID]
  *              [--period NS] [--duration S] [-v] [-o FILE]
  *
- * --sim writes what the simulator (oa-sim.h) makes of a schedule drawn
+ * --sim writes what the simulator (oa/sim.h) makes of a schedule drawn
  * from the seed; "cat FILE > /dev/gpuprof/oa" replays it into the module.
- * --device records a real i915-perf OA stream (oa-i915.h) until
+ * --device records a real i915-perf OA stream (oa/i915.h) until
  * --duration has passed or SIGINT, SIGTERM or SIGHUP comes; "-o
  * /dev/gpuprof/oa" feeds the module live.
  */
@@ -27,12 +27,13 @@
 #include <unistd.h>
 
 #include <subcmd/exec-cmd.h>
-#include "options.h"
+#include "util/options.h"
 
 #include "../../module/oa_decode.h"
-#include "oa-i915.h"
-#include "oa-i915-records.h"
-#include "oa-sim.h"
+#include "oa/i915-records.h"
+#include "oa/i915.h"
+#include "oa/sim.h"
+#include "util/debug.h"
 
 #define PROG "gpuprof-oa"
 #ifndef PERF_GPU_PREFIX
@@ -63,8 +64,8 @@ static int parse_u64(const char *opt, const char *arg, uint64_t max,
 	errno = 0;
 	*v = strtoull(arg, &end, 10);
 	if (*arg < '0' || *arg > '9' || *end || errno || *v > max) {
-		fprintf(stderr, PROG ": --%s: '%s' is not a number from 0 to %llu\n",
-			opt, arg, (unsigned long long)max);
+		pr_err("--%s: '%s' is not a number from 0 to %llu\n",
+		       opt, arg, (unsigned long long)max);
 		return -1;
 	}
 	return 0;
@@ -119,8 +120,8 @@ static int parse_seconds(const char *opt, const char *arg, uint64_t *ns)
 	*ns = whole * NSEC + frac;
 	return 0;
 bad:
-	fprintf(stderr, PROG ": --%s: '%s' is not a duration in seconds (0 to %llu, at most 9 decimals)\n",
-		opt, arg, (unsigned long long)MAX_DURATION_S);
+	pr_err("--%s: '%s' is not a duration in seconds (0 to %llu, at most 9 decimals)\n",
+	       opt, arg, (unsigned long long)MAX_DURATION_S);
 	return -1;
 }
 
@@ -148,15 +149,15 @@ static int run_sim(const struct sim_opts *o, struct oa_writer *w)
 		    !oa_sim_run(s, o->duration_ns, iv, n) && !oa_sim_finish(s))
 			ret = 0;
 		if (o->verbose)
-			fprintf(stderr, PROG ": exponent %u (%llu ns): %llu reports (%llu context switches), %llu busy intervals, %llu correlation points, %llu+%llu losses\n",
-				s->exponent,
-				(unsigned long long)oa_sim_exponent_to_ns(s->exponent, OA_SIM_TIMESTAMP_HZ),
-				(unsigned long long)s->reports,
-				(unsigned long long)s->switch_reports,
-				(unsigned long long)n,
-				(unsigned long long)s->correlations,
-				(unsigned long long)s->report_lost,
-				(unsigned long long)s->buffer_lost);
+			pr_err("exponent %u (%llu ns): %llu reports (%llu context switches), %llu busy intervals, %llu correlation points, %llu+%llu losses\n",
+			       s->exponent,
+			       (unsigned long long)oa_sim_exponent_to_ns(s->exponent, OA_SIM_TIMESTAMP_HZ),
+			       (unsigned long long)s->reports,
+			       (unsigned long long)s->switch_reports,
+			       (unsigned long long)n,
+			       (unsigned long long)s->correlations,
+			       (unsigned long long)s->report_lost,
+			       (unsigned long long)s->buffer_lost);
 		free(iv);
 	}
 	free(s);
@@ -171,19 +172,19 @@ static int check_sim(const struct sim_opts *o)
 	uint64_t period = oa_sim_exponent_to_ns(e, OA_SIM_TIMESTAMP_HZ);
 
 	if (!o->period_ns) {
-		fprintf(stderr, PROG ": --period must be above 0 ns\n");
+		pr_err("--period must be above 0 ns\n");
 		return -1;
 	}
 	/* IGT's reader crashes on a recording without reports. */
 	if (o->duration_ns < period + 1) {
-		fprintf(stderr, PROG ": --duration is shorter than one report period (%llu ns): the recording would have no report\n",
-			(unsigned long long)period);
+		pr_err("--duration is shorter than one report period (%llu ns): the recording would have no report\n",
+		       (unsigned long long)period);
 		return -1;
 	}
 	if (o->duration_ns / period > MAX_REPORTS) {
-		fprintf(stderr, PROG ": that is %llu reports, more than %llu: raise --period or lower --duration\n",
-			(unsigned long long)(o->duration_ns / period),
-			(unsigned long long)MAX_REPORTS);
+		pr_err("that is %llu reports, more than %llu: raise --period or lower --duration\n",
+		       (unsigned long long)(o->duration_ns / period),
+		       (unsigned long long)MAX_REPORTS);
 		return -1;
 	}
 	return 0;
@@ -196,8 +197,6 @@ static int check_sim(const struct sim_opts *o)
  * report lies between two points as IGT's reader wants.
  */
 #define CORR_EVERY_NS (NSEC / 2)
-#define READ_SIZE_MAX (16u << 20)	/* the OA buffer: more never comes */
-#define DRAIN_READS 64			/* then back to the clock */
 
 struct dev_run {
 	const char *node;		/* --node, NULL: the first i915 node */
@@ -211,8 +210,7 @@ struct dev_run {
 	size_t report_size;
 	int stream;
 	int sigfd;
-	uint8_t *buf;
-	size_t size;
+	struct oa_i915_buf buf;
 	/* What was written. */
 	uint64_t reports;
 	uint64_t report_lost;
@@ -240,8 +238,8 @@ static void dev_teardown(struct dev_run *r)
 		close(r->sigfd);
 	r->stream = r->sigfd = -1;
 	oa_i915_close(&r->dev);
-	free(r->buf);
-	r->buf = NULL;
+	free(r->buf.p);
+	r->buf.p = NULL;
 }
 
 /*
@@ -272,18 +270,12 @@ static int dev_setup(struct dev_run *r)
 	sigaddset(&stop, SIGHUP);
 	if (sigprocmask(SIG_BLOCK, &stop, NULL) ||
 	    (r->sigfd = signalfd(-1, &stop, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
-		fprintf(stderr, PROG ": signalfd: %s\n", strerror(errno));
+		pr_err("signalfd: %s\n", strerror(errno));
 		goto fail;
 	}
 	/* A closed reader shows as EPIPE from write(), not as a kill. */
 	signal(SIGPIPE, SIG_IGN);
 
-	r->size = 64 << 10;
-	r->buf = malloc(r->size);
-	if (!r->buf) {
-		fprintf(stderr, PROG ": %s\n", strerror(ENOMEM));
-		goto fail;
-	}
 	r->stream = oa_i915_perf_open(&r->dev, &r->metric, r->exponent,
 				      r->period_ns);
 	if (r->stream < 0)
@@ -327,91 +319,27 @@ static void dev_record(void *arg, uint32_t type, const uint8_t *payload,
 	}
 }
 
-/* i915's records of one read(), passed through; -1 on a broken one. */
-static int dev_pass(struct dev_run *r, struct oa_writer *w, const uint8_t *p,
-		    size_t n)
-{
-	struct dev_sink x = { .r = r, .w = w };
-	struct oa_i915_bad bad;
-
-	if (!oa_i915_records(p, n, r->report_size, dev_record, &x, &bad))
-		return 0;
-	if (bad.left >= sizeof(struct gpuprof_oa_record_header))
-		fprintf(stderr, PROG ": %s: the i915-perf stream gave a record of type %u and %u bytes, which it never should: stopping\n",
-			r->dev.node, bad.type, bad.size);
-	else
-		fprintf(stderr, PROG ": %s: the i915-perf stream gave %zu bytes of a record: stopping\n",
-			r->dev.node, bad.left);
-	return -1;
-}
-
 /* Take what the stream has now; -1 when it failed (message out). */
 static int dev_drain(struct dev_run *r, struct oa_writer *w)
 {
-	uint8_t *bigger;
-	ssize_t n;
-	int reads;
+	struct dev_sink x = { .r = r, .w = w };
 
-	for (reads = 0; reads < DRAIN_READS; reads++) {
-		n = read(r->stream, r->buf, r->size);
-		if (n > 0) {
-			if (dev_pass(r, w, r->buf, n))
-				return -1;
-			continue;
-		}
-		if (n == 0 || errno == EAGAIN)
-			return 0;
-		if (errno == EINTR)
-			continue;
-		if (errno == ENOSPC && r->size < READ_SIZE_MAX) {
-			/* Not even one record fitted: make room. */
-			bigger = realloc(r->buf, r->size * 2);
-			if (!bigger)
-				break;
-			r->buf = bigger;
-			r->size *= 2;
-			continue;
-		}
-		if (errno == EIO) {
-			fprintf(stderr, PROG ": %s: the i915-perf stream failed (EIO): i915 disabled it, after a GPU reset or because the OA unit was taken over\n",
-				r->dev.node);
-			return -1;
-		}
-		break;
-	}
-	if (reads == DRAIN_READS)
-		return 0;
-	fprintf(stderr, PROG ": %s: reading the i915-perf stream: %s\n",
-		r->dev.node, strerror(errno ? errno : ENOMEM));
-	return -1;
+	return oa_i915_drain(&r->dev, r->stream, &r->buf, r->report_size,
+			     dev_record, &x);
 }
 
+/* A write failure sticks in @w: the caller checks w->error. */
 static int dev_correlate(struct dev_run *r, struct oa_writer *w)
 {
-	uint64_t cpu, gpu, window;
-
-	if (oa_i915_correlate(&r->dev, &cpu, &gpu, &window))
+	if (oa_i915_write_correlation(&r->dev, w))
 		return -1;
 	r->correlations++;
-	/* A write failure sticks in @w: the caller checks w->error. */
-	oa_write_correlation(w, cpu, gpu, window);
 	return 0;
 }
 
 static int dev_header(struct dev_run *r, struct oa_writer *w)
 {
-	struct gpuprof_oa_device_info info;
-	union {	/* aligned for the struct's u16 fields */
-		struct drm_i915_query_topology_info info;
-		uint8_t bytes[4096];
-	} topo;
-	size_t len;
-
-	oa_i915_device_info(&r->dev, &r->metric, &info);
-	len = oa_i915_topology(&r->dev, &topo, sizeof(topo));
-	oa_write_version(w);
-	oa_write_device_info(w, &info);
-	oa_write_topology(w, &topo.info, len);
+	oa_i915_write_header(&r->dev, &r->metric, w);
 	return oa_writer_flush(w);
 }
 
@@ -457,15 +385,15 @@ static int run_device(struct dev_run *r, struct oa_writer *w)
 		timeout = (wake - now + 999999) / 1000000;
 		ret = poll(pfd, 2, timeout);
 		if (ret < 0 && errno != EINTR) {
-			fprintf(stderr, PROG ": poll: %s\n", strerror(errno));
+			pr_err("poll: %s\n", strerror(errno));
 			stream_failed = true;
 			break;
 		}
 		if (ret > 0 && pfd[1].revents &&
 		    read(r->sigfd, &si, sizeof(si)) == sizeof(si)) {
 			if (r->verbose)
-				fprintf(stderr, PROG ": %s: stopping\n",
-					strsignal(si.ssi_signo));
+				pr_err("%s: stopping\n",
+				       strsignal(si.ssi_signo));
 			break;
 		}
 		if (ret > 0 && pfd[0].revents) {
@@ -484,20 +412,20 @@ static int run_device(struct dev_run *r, struct oa_writer *w)
 	oa_writer_flush(w);
 out:
 	if (r->verbose)
-		fprintf(stderr, PROG ": %s: 0x%04x, %s (%s, id %llu), format %u, exponent %u (%llu ns): %llu reports, %llu correlation points, %llu REPORT_LOST and %llu BUFFER_LOST records, %llu records of unknown type\n",
-			r->dev.node, r->dev.device_id, r->metric.name,
-			r->metric.uuid, (unsigned long long)r->metric.id,
-			oa_i915_format(&r->dev), r->exponent,
-			(unsigned long long)r->period_ns,
-			(unsigned long long)r->reports,
-			(unsigned long long)r->correlations,
-			(unsigned long long)r->report_lost,
-			(unsigned long long)r->buffer_lost,
-			(unsigned long long)r->unknown);
+		pr_err("%s: 0x%04x, %s (%s, id %llu), format %u, exponent %u (%llu ns): %llu reports, %llu correlation points, %llu REPORT_LOST and %llu BUFFER_LOST records, %llu records of unknown type\n",
+		       r->dev.node, r->dev.device_id, r->metric.name,
+		       r->metric.uuid, (unsigned long long)r->metric.id,
+		       oa_i915_format(&r->dev), r->exponent,
+		       (unsigned long long)r->period_ns,
+		       (unsigned long long)r->reports,
+		       (unsigned long long)r->correlations,
+		       (unsigned long long)r->report_lost,
+		       (unsigned long long)r->buffer_lost,
+		       (unsigned long long)r->unknown);
 	else if (r->report_lost || r->buffer_lost)
-		fprintf(stderr, PROG ": warning: i915 lost reports: %llu REPORT_LOST and %llu BUFFER_LOST records (kept in the recording)\n",
-			(unsigned long long)r->report_lost,
-			(unsigned long long)r->buffer_lost);
+		pr_err("warning: i915 lost reports: %llu REPORT_LOST and %llu BUFFER_LOST records (kept in the recording)\n",
+		       (unsigned long long)r->report_lost,
+		       (unsigned long long)r->buffer_lost);
 	if (w->error)
 		return -1;
 	return stream_failed || clock_failed ? DEV_FAILED : 0;
@@ -511,8 +439,8 @@ static int only_in(const char *mode, const char *const *names,
 
 	for (i = 0; i < n; i++)
 		if (vals[i]) {
-			fprintf(stderr, PROG ": --%s is an option of %s only\n",
-				names[i], mode);
+			pr_err("--%s is an option of %s only\n",
+			       names[i], mode);
 			return -1;
 		}
 	return 0;
@@ -573,6 +501,7 @@ int main(int argc, const char **argv)
 	FILE *f;
 	int ret, err;
 
+	debug_set_prog(PROG);
 	exec_cmd_init(PROG, PERF_GPU_PREFIX, NULL, NULL);
 	argc = parse_options(argc, argv, options, usage, 0);
 	if (argc)
@@ -585,8 +514,8 @@ int main(int argc, const char **argv)
 	dev_vals[0] = node;
 	dev_vals[1] = metric_set;
 	if (sim == device) {
-		fprintf(stderr, sim ? PROG ": --sim and --device are two modes: give one\n" :
-			PROG ": no mode given: --sim or --device\n");
+		pr_err(sim ? "--sim and --device are two modes: give one\n" :
+		       "no mode given: --sim or --device\n");
 		return 1;
 	}
 	o.verbose = r.verbose = verbose;
@@ -609,7 +538,7 @@ int main(int argc, const char **argv)
 	     (duration && parse_seconds("duration", duration, &r.duration_ns))))
 		return 1;
 	if (device && !r.period_ns) {
-		fprintf(stderr, PROG ": --period must be above 0 ns\n");
+		pr_err("--period must be above 0 ns\n");
 		return 1;
 	}
 	r.node = node;
@@ -617,14 +546,14 @@ int main(int argc, const char **argv)
 
 	to_stdout = !strcmp(out, "-");
 	if (to_stdout && isatty(STDOUT_FILENO)) {
-		fprintf(stderr, PROG ": not writing a binary recording to a terminal: give -o FILE or redirect\n");
+		pr_err("not writing a binary recording to a terminal: give -o FILE or redirect\n");
 		return 1;
 	}
 	if (device && dev_setup(&r))
 		return 1;
 	f = to_stdout ? stdout : fopen(out, "wb");
 	if (!f) {
-		fprintf(stderr, PROG ": %s: %s\n", out, strerror(errno));
+		pr_err("%s: %s\n", out, strerror(errno));
 		if (device)
 			dev_teardown(&r);
 		return 1;
@@ -647,8 +576,8 @@ int main(int argc, const char **argv)
 	if (ret == DEV_FAILED)
 		return 1;
 	if (ret) {
-		fprintf(stderr, PROG ": writing %s: %s\n",
-			to_stdout ? "stdout" : out, strerror(err));
+		pr_err("writing %s: %s\n",
+		       to_stdout ? "stdout" : out, strerror(err));
 		if (regular)
 			unlink(out);
 		return 1;

@@ -10,9 +10,10 @@
 #include <unistd.h>
 
 #include <subcmd/exec-cmd.h>
-#include "options.h"
+#include "util/options.h"
 
 #include "builtin.h"
+#include "util/debug.h"
 
 #define PERF_GPU_VERSION "0.1"
 #ifndef PERF_GPU_PREFIX
@@ -54,7 +55,7 @@ static void print_usage(FILE *f)
  * with the status a shell gives a process SIGPIPE killed.  Dying of the
  * signal itself would make stock perf, which runs us, report "FATAL:
  * unable to run 'perf-gpu'".  Subcommands that write to sockets ignore
- * SIGPIPE instead (top-signal.c).
+ * SIGPIPE instead (top/signals.c).
  */
 static void perf_gpu_sigpipe(int sig)
 {
@@ -63,9 +64,11 @@ static void perf_gpu_sigpipe(int sig)
 
 int main(int argc, const char **argv)
 {
+	static char prog[32];
 	size_t i;
 
 	signal(SIGPIPE, perf_gpu_sigpipe);
+	debug_set_prog("perf gpu");
 
 	/* The name libsubcmd's usage messages give, as perf's do. */
 	exec_cmd_init("perf gpu", PERF_GPU_PREFIX, NULL, NULL);
@@ -78,11 +81,16 @@ int main(int argc, const char **argv)
 		printf("perf gpu version %s\n", PERF_GPU_VERSION);
 		return 0;
 	}
-	for (i = 0; i < NR_SUBCOMMANDS; i++)
-		if (!strcmp(argv[1], subcommands[i].name))
-			return subcommands[i].fn(argc - 1, argv + 1);
+	for (i = 0; i < NR_SUBCOMMANDS; i++) {
+		if (strcmp(argv[1], subcommands[i].name))
+			continue;
+		/* The name of every message, whichever layer prints it. */
+		snprintf(prog, sizeof(prog), "perf gpu %s", subcommands[i].name);
+		debug_set_prog(prog);
+		return subcommands[i].fn(argc - 1, argv + 1);
+	}
 
-	fprintf(stderr, "perf gpu: '%s' is not a perf gpu command. See 'perf gpu --help'.\n",
-		argv[1]);
+	pr_err("'%s' is not a perf gpu command. See 'perf gpu --help'.\n",
+	       argv[1]);
 	return 1;
 }

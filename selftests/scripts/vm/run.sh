@@ -8,7 +8,7 @@
 # after `modprobe vgem`.  COMMAND's stdout/stderr come out on ours; the exit
 # status is COMMAND's, or 124 (timeout), 125 (COMMAND succeeded but the
 # kernel log shows BUG/WARNING/Oops/...), 126 (the guest never got to run
-# COMMAND).  See DESIGN.md section 8.
+# COMMAND).  See design.rst 8.
 #
 # Environment: KVER (like --kver), GPUPROF_CACHE (default <repo>/.deps),
 # GPUPROF_VM_ACCEL=kvm|tcg (skip the KVM probe), GPUPROF_VM_APPEND (more

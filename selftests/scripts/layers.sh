@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# layers.sh: check that the code of tools/perf-gpu calls only downward
+# (Documentation/design.rst 2).  Its folders are layers, listed in
+# tools/perf-gpu/layers.mk; a file of a folder may include the headers of
+# its own folder and of the folders of lower layers, and uapi/; not those
+# of a higher layer, nor of another folder of its own layer, nor the
+# headers of the top (builtin.h: the programs and builtins are above all
+# layers).  A header from outside tools/perf-gpu built into a folder's
+# library (layers.mk's PERF_GPU_EXTRA_DIR, the module's OA decoder)
+# counts as that folder's.  Run by make lint and make check.
+#
+# One line per bad include, "FILE:LINE: ...", and exit status 1; silent
+# with status 0 when all is well.
+set -u
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+pg=$repo/tools/perf-gpu
+mk=$pg/layers.mk
+
+declare -A layer owner
+while read -r n dirs; do
+	for d in $dirs; do
+		layer[$d]=$n
+	done
+done < <(sed -n 's/^PERF_GPU_LAYER_\([0-9][0-9]*\) *:= *\(.*\)$/\1 \2/p' "$mk")
+while read -r d srcs; do
+	for s in $srcs; do
+		owner[$(realpath -m "$pg/${s%.c}.h")]=$d
+	done
+done < <(sed -n 's/^PERF_GPU_EXTRA_\([a-z0-9_]*\) *:= *\(.*\)$/\1 \2/p' "$mk")
+if [ ${#layer[@]} = 0 ]; then
+	echo "layers: no PERF_GPU_LAYER_N in $mk" >&2
+	exit 2
+fi
+
+bad=0
+complain() {	# FILE LINE MESSAGE
+	echo "${1#"$repo"/}:$2: $3"
+	bad=1
+}
+
+# to= the folder the header at @1 belongs to: a layer folder, "." for
+# the top of tools/perf-gpu (whose top/ is a layer), "uapi", or "" for
+# anything else.
+folder_of() {
+	local rel
+
+	case $1 in
+	"$pg"/*/*)
+		rel=${1#"$pg"/}
+		to=${rel%%/*} ;;
+	"$pg"/*)
+		to=. ;;
+	"$repo"/uapi/*)
+		to=uapi ;;
+	*)
+		to=${owner[$1]:-} ;;
+	esac
+}
+
+# Every #include "..." of ours, "FILE:LINE:HEADER".
+includes() {
+	awk '/^[ \t]*#[ \t]*include[ \t]*"/ {
+		split($0, q, "\""); print FILENAME ":" FNR ":" q[2] }' \
+		"$pg"/*.[ch] "$pg"/*/*.[ch]
+}
+
+while IFS=: read -r file line inc; do
+	folder_of "$file"
+	from=$to
+	[ "$from" = . ] && continue
+	if [ -z "${layer[$from]:-}" ]; then
+		complain "$file" "$line" "folder $from/ is no layer of $(basename "$mk")"
+		continue
+	fi
+	# As the compiler looks: beside the file, then in -I. (the top of
+	# tools/perf-gpu).
+	path=$(dirname "$file")/$inc
+	[ -e "$path" ] || path=$pg/$inc
+	case $path in */../*|*/./*) path=$(realpath -m "$path") ;; esac
+	folder_of "$path"
+	[ "$to" = "$from" ] || [ "$to" = uapi ] && continue
+	if [ -z "$to" ]; then
+		complain "$file" "$line" "$inc: outside tools/perf-gpu and in none of its libraries"
+	elif [ "$to" = . ]; then
+		complain "$file" "$line" "$from/ (layer ${layer[$from]}) includes $inc of the programs and builtins above all layers"
+	elif [ -z "${layer[$to]:-}" ]; then
+		complain "$file" "$line" "$inc: folder $to/ is no layer of $(basename "$mk")"
+	elif [ "${layer[$to]}" -eq "${layer[$from]}" ]; then
+		complain "$file" "$line" "$from/ (layer ${layer[$from]}) includes $inc of $to/, a folder of its own layer"
+	elif [ "${layer[$to]}" -gt "${layer[$from]}" ]; then
+		complain "$file" "$line" "$from/ (layer ${layer[$from]}) includes $inc of $to/, a higher layer (${layer[$to]})"
+	fi
+done < <(includes)
+[ $bad = 0 ] || echo "layers: calls in tools/perf-gpu go downward only: $(sed -n 's/^PERF_GPU_LAYER_\([0-9]*\) *:= *\(.*\)$/\2/p' "$mk" | paste -sd '>' | sed 's/>/ > /g') (tools/perf-gpu/layers.mk)"
+exit $bad

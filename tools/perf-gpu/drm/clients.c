@@ -1,0 +1,754 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The GPU clients of a machine from DRM fdinfo (see drm/clients.h).
+ *
+ * A scan walks PROC_ROOT/PID/fdinfo with getdents64 and reads each text
+ * with one openat/read/close into a buffer kept between scans: at 2000
+ * processes of 4 DRM fds each the system calls are the cost, not the
+ * parsing.  On a real /proc the fd's link (PID/fd/N) tells a DRM fd
+ * without reading its fdinfo; a fake proc root of tests has only fdinfo
+ * texts and comm, and there the text decides (it has drm-driver).
+ *
+ * Each text is parsed straight into the next free slot of the clients
+ * array; a hash of the clients by id finds the one it may belong to, and
+ * a text of a client already seen only adds to its fd count.  At the end
+ * the clients are sorted by id, matched with the previous scan's by
+ * binary search for utilisation, and summed per device.  The two arrays
+ * swap roles at each scan, so nothing is allocated once sizes settle.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "drm/clients.h"
+#include "util/array.h"
+#include "util/file.h"
+
+#define DENTS_SIZE	(32 << 10)
+#define UTIL_FULL	10000u
+
+struct gpu_client_ref {
+	uint64_t id;
+	unsigned int idx;
+};
+
+int gpu_clients_init(struct gpu_clients *s, const char *proc_root)
+{
+	memset(s, 0, sizeof(*s));
+	s->proc_root = strdup(proc_root ? proc_root : "/proc");
+	s->text = malloc(GPU_CLIENTS_TEXT_MAX);
+	s->dents = malloc(DENTS_SIZE);
+	if (!s->proc_root || !s->text || !s->dents) {
+		gpu_clients_free(s);
+		return -1;
+	}
+	s->text_size = GPU_CLIENTS_TEXT_MAX;
+	return 0;
+}
+
+void gpu_clients_free(struct gpu_clients *s)
+{
+	free(s->proc_root);
+	free(s->clients);
+	free(s->prev);
+	free(s->devices);
+	free(s->text);
+	free(s->dents);
+	free(s->hash);
+	free(s->order);
+	memset(s, 0, sizeof(*s));
+}
+
+static uint64_t scan_time(const struct gpu_clients *s)
+{
+	struct timespec ts;
+
+	if (s->now_ns)
+		return s->now_ns;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* A bijective 64-bit mixer (the finaliser of splitmix64). */
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static uint64_t hash_str(uint64_t h, const char *str)
+{
+	const unsigned char *p = (const unsigned char *)str;
+
+	/* FNV-1a, the terminating NUL included to keep "ab","c" from "a","bc". */
+	do {
+		h ^= *p;
+		h *= 0x100000001b3ull;
+	} while (*p++);
+	return h;
+}
+
+/*
+ * The client's id.  For one device the mixer is a bijection of
+ * drm-client-id, so ids only collide across devices, at odds of 2^-64;
+ * were it to happen the two stay distinct clients (grouping compares the
+ * whole key) and gpu_clients_find() returns one of them.  An fd without
+ * drm-client-id is a client of its own, named by pid and fd.
+ */
+static uint64_t client_id(const struct drm_fdinfo *fi, int32_t pid, int fd)
+{
+	uint64_t dev = hash_str(hash_str(0xcbf29ce484222325ull, fi->driver),
+				fi->pdev);
+
+	if (fi->has_client_id)
+		return mix64(dev ^ fi->client_id);
+	return mix64(dev ^ mix64(((uint64_t)(uint32_t)pid << 32 |
+				  (uint32_t)fd) ^ 0x5a5a5a5a5a5a5a5aull));
+}
+
+/* Two fds of one client in a scan: only with drm-client-id. */
+static bool same_client(const struct gpu_client *a, const struct gpu_client *b)
+{
+	return a->id == b->id && drm_fdinfo_same_client(&a->fi, &b->fi);
+}
+
+/* One client in two scans: also an fd without drm-client-id (by its id). */
+static bool same_key(const struct gpu_client *a, const struct gpu_client *b)
+{
+	return a->id == b->id && a->fi.has_client_id == b->fi.has_client_id &&
+	       a->fi.client_id == b->fi.client_id &&
+	       !strcmp(a->fi.driver, b->fi.driver) &&
+	       !strcmp(a->fi.pdev, b->fi.pdev);
+}
+
+/* Room for @n clients plus the slot the next text is parsed into. */
+static int reserve_clients(struct gpu_clients *s, unsigned int n)
+{
+	return ARRAY_RESERVE(s->clients, s->alloc, (size_t)n + 1) ? -1 : 0;
+}
+
+/* Open addressing on the id; slots hold index + 1, 0 is empty. */
+static int hash_reset(struct gpu_clients *s, unsigned int want)
+{
+	unsigned int size = 64;
+	uint32_t *h;
+
+	while (size < want * 2)
+		size *= 2;
+	if (size > s->hash_size) {
+		h = realloc(s->hash, (size_t)size * sizeof(*h));
+		if (!h)
+			return -1;
+		s->hash = h;
+		s->hash_size = size;
+	}
+	memset(s->hash, 0, (size_t)s->hash_size * sizeof(*s->hash));
+	return 0;
+}
+
+static uint32_t *hash_slot(struct gpu_clients *s, const struct gpu_client *c)
+{
+	unsigned int mask = s->hash_size - 1, i = c->id & mask;
+
+	while (s->hash[i] && !same_client(&s->clients[s->hash[i] - 1], c))
+		i = (i + 1) & mask;
+	return &s->hash[i];
+}
+
+static int hash_grow(struct gpu_clients *s)
+{
+	unsigned int i;
+
+	if (hash_reset(s, s->hash_size))
+		return -1;
+	for (i = 0; i < s->nr_clients; i++)
+		*hash_slot(s, &s->clients[i]) = i + 1;
+	return 0;
+}
+
+/*
+ * Read @name of @dir into s->text: its length, or -1.  One read(2): an
+ * fdinfo file is a seq_file of one record, which gives all of it up to
+ * the count asked, as a regular file of a fake root does; not reading
+ * again until 0 saves a system call per fd.
+ */
+static ssize_t read_text(struct gpu_clients *s, int dir, const char *name)
+{
+	ssize_t len;
+	char *nl;
+	int fd;
+
+	fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	do
+		len = read(fd, s->text, s->text_size);
+	while (len < 0 && errno == EINTR);
+	close(fd);
+	if ((size_t)len == s->text_size) {
+		/* Cut: drop the partial last line rather than misread it. */
+		nl = memrchr(s->text, '\n', len);
+		len = nl ? nl - s->text + 1 : 0;
+	}
+	return len;
+}
+
+/*
+ * Whether the fd's link names a DRM node: 1 yes, 0 no, -1 it vanished or
+ * access was denied.  /dev/accel/ nodes are DRM's compute accelerators
+ * and print the same keys.
+ */
+static int drm_link(int fd_dir, const char *name)
+{
+	char link[64];
+	ssize_t n;
+
+	n = readlinkat(fd_dir, name, link, sizeof(link) - 1);
+	if (n < 0)
+		return -1;
+	link[n] = '\0';
+	return !strncmp(link, "/dev/dri/", 9) || !strncmp(link, "/dev/accel/", 11);
+}
+
+/* PID/comm, its newline dropped; "" when unreadable (it may be gone). */
+static void read_comm(int root, const char *pid, char comm[16])
+{
+	char path[32], buf[32];
+	ssize_t n;
+
+	comm[0] = '\0';
+	snprintf(path, sizeof(path), "%s/comm", pid);
+	n = file_read_small(root, path, buf, sizeof(buf));
+	if (n <= 0)
+		return;
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\0'))
+		n--;
+	if (n > 15)
+		n = 15;
+	memcpy(comm, buf, n);
+	comm[n] = '\0';
+}
+
+struct process {
+	int root;
+	const char *name;	/* the pid as /proc names it */
+	int32_t pid;
+	char comm[16];
+	bool have_comm;
+};
+
+/*
+ * The identity of the text in s->text is in the spare slot: one more fd
+ * of a client seen, or a new client, then parsed in full there.
+ */
+static int add_fd(struct gpu_clients *s, struct process *p, int fd,
+		  size_t len)
+{
+	struct gpu_client *c = &s->clients[s->nr_clients], *old;
+	uint32_t *slot;
+
+	c->id = client_id(&c->fi, p->pid, fd);
+	if (!p->have_comm) {
+		read_comm(p->root, p->name, p->comm);
+		p->have_comm = true;
+	}
+	slot = hash_slot(s, c);
+	if (*slot) {
+		/* Counted once; its values are those of the first fd read. */
+		old = &s->clients[*slot - 1];
+		old->nr_fds++;
+		if (p->pid < old->pid) {
+			old->pid = p->pid;
+			memcpy(old->comm, p->comm, sizeof(old->comm));
+		}
+		return 0;
+	}
+	drm_fdinfo_parse(s->text, len, &c->fi);
+	s->stats.malformed_lines += c->fi.malformed;
+	c->pid = p->pid;
+	memcpy(c->comm, p->comm, sizeof(c->comm));
+	c->nr_fds = 1;
+	memset(c->util_x100, 0, sizeof(c->util_x100));
+	c->has_util = false;
+	*slot = ++s->nr_clients;
+	if (s->nr_clients * 2 > s->hash_size && hash_grow(s))
+		return -1;
+	return reserve_clients(s, s->nr_clients);
+}
+
+/* Parse-worthy at all: every driver that prints stats prints drm-driver. */
+static bool has_driver_key(const char *text, size_t len)
+{
+	return memmem(text, len, "drm-driver:", 11) != NULL;
+}
+
+static int scan_fd(struct gpu_clients *s, struct process *p, int info_dir,
+		   int fd_dir, const char *name)
+{
+	struct drm_fdinfo *fi = &s->clients[s->nr_clients].fi;
+	const char *q;
+	ssize_t len;
+	int fd = 0;
+
+	for (q = name; *q; q++) {
+		if (*q < '0' || *q > '9' || fd > 100000000)
+			return 0;	/* ".", "..", or not an fd */
+		fd = fd * 10 + (*q - '0');
+	}
+	if (fd_dir >= 0) {
+		switch (drm_link(fd_dir, name)) {
+		case 0:
+			return 0;
+		case -1:
+			s->stats.unreadable++;
+			return 0;
+		}
+	}
+	len = read_text(s, info_dir, name);
+	if (len < 0) {
+		s->stats.unreadable++;
+		return 0;
+	}
+	s->stats.fds++;
+	if (!has_driver_key(s->text, len))
+		return 0;
+	drm_fdinfo_parse_identity(s->text, len, fi);
+	if (!drm_fdinfo_is_client(fi))
+		return 0;
+	s->stats.drm_fds++;
+	return add_fd(s, p, fd, len);
+}
+
+/* 0, or -1 out of memory.  A process gone or denied only counts. */
+static int scan_process(struct gpu_clients *s, int root, const char *name,
+			int32_t pid)
+{
+	struct process p = { .root = root, .name = name, .pid = pid };
+	char path[32];
+	int info_dir, fd_dir, ret = 0;
+	long n, off;
+
+	s->stats.processes++;
+	snprintf(path, sizeof(path), "%s/fdinfo", name);
+	info_dir = openat(root, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (info_dir < 0) {
+		s->stats.unreadable++;
+		return 0;
+	}
+	/* No PID/fd (a fake proc root): the fdinfo texts decide alone. */
+	snprintf(path, sizeof(path), "%s/fd", name);
+	fd_dir = openat(root, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	while (!ret && (n = getdents64(info_dir, s->dents, DENTS_SIZE)) > 0) {
+		for (off = 0; !ret && off < n;) {
+			struct dirent64 *d = (struct dirent64 *)(s->dents + off);
+
+			off += d->d_reclen;
+			ret = scan_fd(s, &p, info_dir, fd_dir, d->d_name);
+		}
+	}
+	if (fd_dir >= 0)
+		close(fd_dir);
+	close(info_dir);
+	return ret;
+}
+
+/* A /proc entry naming a process: all digits, a positive int32. */
+static int32_t pid_of(const char *name)
+{
+	int64_t pid = 0;
+
+	if (!*name || strlen(name) > 10)
+		return 0;
+	for (; *name; name++) {
+		if (*name < '0' || *name > '9')
+			return 0;
+		pid = pid * 10 + (*name - '0');
+		if (pid > INT32_MAX)
+			return 0;
+	}
+	return pid;
+}
+
+/* The processes' names are copied out: scan_process reuses s->dents. */
+static int scan_all(struct gpu_clients *s, int root)
+{
+	char (*names)[12] = NULL;
+	size_t nr = 0, alloc = 0, i;
+	long n, off;
+	int ret = 0;
+
+	while ((n = getdents64(root, s->dents, DENTS_SIZE)) > 0) {
+		for (off = 0; off < n;) {
+			struct dirent64 *d = (struct dirent64 *)(s->dents + off);
+
+			off += d->d_reclen;
+			if (!pid_of(d->d_name))
+				continue;
+			if (ARRAY_RESERVE(names, alloc, nr + 1)) {
+				free(names);
+				return -1;
+			}
+			strcpy(names[nr++], d->d_name);	/* <= 10 digits */
+		}
+	}
+	for (i = 0; !ret && i < nr; i++)
+		ret = scan_process(s, root, names[i], pid_of(names[i]));
+	free(names);
+	return ret;
+}
+
+static int cmp_ref(const void *a, const void *b)
+{
+	const struct gpu_client_ref *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/*
+ * A client, less what its counts say is unused (drm_fdinfo_parse leaves
+ * those entries as they were): a client is some 10 KiB, of which a
+ * driver's five engines and three regions use one or two.  Every field
+ * outside the three arrays is copied, whatever is added later.
+ */
+static void copy_client(struct gpu_client *dst, const struct gpu_client *src)
+{
+#define SPAN(from, to)	memcpy((char *)dst + offsetof(struct gpu_client, from), \
+			       (const char *)src + offsetof(struct gpu_client, from), \
+			       offsetof(struct gpu_client, to) - \
+			       offsetof(struct gpu_client, from))
+	SPAN(id, fi.engine);
+	memcpy(dst->fi.engine, src->fi.engine,
+	       src->fi.nr_engines * sizeof(src->fi.engine[0]));
+	SPAN(fi.nr_engines, fi.region);
+	memcpy(dst->fi.region, src->fi.region,
+	       src->fi.nr_regions * sizeof(src->fi.region[0]));
+	SPAN(fi.nr_regions, fi.stats);
+	memcpy(dst->fi.stats, src->fi.stats, strlen(src->fi.stats) + 1);
+	memcpy((char *)dst + offsetof(struct gpu_client, fi) + sizeof(dst->fi),
+	       (const char *)src + offsetof(struct gpu_client, fi) + sizeof(src->fi),
+	       sizeof(*dst) - offsetof(struct gpu_client, fi) - sizeof(dst->fi));
+#undef SPAN
+}
+
+/*
+ * Sort by id: the ids are sorted, then the clients permuted in place
+ * along the cycles of the permutation, each moved once, through the spare
+ * slot.
+ */
+static int sort_clients(struct gpu_clients *s)
+{
+	struct gpu_client_ref *o;
+	struct gpu_client *a = s->clients, *tmp = &a[s->nr_clients];
+	unsigned int n = s->nr_clients, i, j, src;
+
+	if (n < 2)
+		return 0;
+	o = realloc(s->order, (size_t)n * sizeof(*o));
+	if (!o)
+		return -1;
+	s->order = o;
+	for (i = 0; i < n; i++) {
+		o[i].id = a[i].id;
+		o[i].idx = i;
+	}
+	qsort(o, n, sizeof(*o), cmp_ref);
+	/* o[i].idx: where the client that belongs at i is now. */
+	for (i = 0; i < n; i++) {
+		if (o[i].idx == i)
+			continue;
+		copy_client(tmp, &a[i]);
+		for (j = i;; j = src) {
+			src = o[j].idx;
+			o[j].idx = j;
+			if (src == i) {
+				copy_client(&a[j], tmp);
+				break;
+			}
+			copy_client(&a[j], &a[src]);
+		}
+	}
+	return 0;
+}
+
+static const struct gpu_client *find_in(const struct gpu_client *c,
+					unsigned int n, uint64_t id)
+{
+	unsigned int lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (c[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && c[lo].id == id ? &c[lo] : NULL;
+}
+
+const struct gpu_client *gpu_clients_find(const struct gpu_clients *s,
+					  uint64_t id)
+{
+	return find_in(s->clients, s->nr_clients, id);
+}
+
+/*
+ * @num * @scale / (@a * @b * @c), rounded down and clamped to 10000, in
+ * 128 bits: num * scale stays under 2^108 (scale <= 10^13); a
+ * denominator past 2^128 makes the quotient 0 anyway.
+ */
+static uint32_t util_of(uint64_t num, uint64_t scale, uint64_t a, uint64_t b,
+			uint64_t c)
+{
+	unsigned __int128 den = (unsigned __int128)a * b, q;
+
+	if (!den || !c)
+		return 0;
+	if (den > ~(unsigned __int128)0 / c)
+		return 0;
+	den *= c;
+	q = (unsigned __int128)num * scale / den;
+	return q > UTIL_FULL ? UTIL_FULL : (uint32_t)q;
+}
+
+/*
+ * @cur minus @prev in *d; false when the counter went back, *cur then
+ * held at @prev (drm-usage-stats: stay with the larger value).
+ */
+static bool advance(uint64_t *cur, uint64_t prev, uint64_t *d)
+{
+	if (*cur < prev) {
+		*cur = prev;
+		*d = 0;
+		return false;
+	}
+	*d = *cur - prev;
+	return true;
+}
+
+static uint32_t engine_util(struct drm_fdinfo_engine *e,
+			    const struct drm_fdinfo_engine *p, uint64_t dt)
+{
+	uint64_t busy = 0, cycles = 0, total = 0;
+	bool ok_busy = true, ok_cycles = true, ok_total = true;
+
+	if (e->has_busy && p->has_busy)
+		ok_busy = advance(&e->busy_ns, p->busy_ns, &busy);
+	if (e->has_cycles && p->has_cycles)
+		ok_cycles = advance(&e->cycles, p->cycles, &cycles);
+	if (e->has_total_cycles && p->has_total_cycles)
+		ok_total = advance(&e->total_cycles, p->total_cycles, &total);
+
+	if (e->has_busy && p->has_busy)
+		return ok_busy ? util_of(busy, UTIL_FULL, dt, e->capacity, 1) : 0;
+	if (!e->has_cycles || !p->has_cycles || !ok_cycles)
+		return 0;
+	if (e->has_total_cycles && p->has_total_cycles)
+		return ok_total ? util_of(cycles, UTIL_FULL, total,
+					  e->capacity, 1) : 0;
+	if (e->maxfreq_hz)
+		return util_of(cycles, UTIL_FULL * 1000000000ull,
+			       e->maxfreq_hz, dt, e->capacity);
+	return 0;
+}
+
+static void client_util(struct gpu_client *c, const struct gpu_client *p,
+			uint64_t dt)
+{
+	const struct drm_fdinfo_engine *pe;
+	unsigned int i;
+
+	for (i = 0; i < c->fi.nr_engines; i++) {
+		struct drm_fdinfo_engine *e = &c->fi.engine[i];
+
+		/* Drivers print their engines in a fixed order: try i first. */
+		pe = i < p->fi.nr_engines && !strcmp(p->fi.engine[i].name, e->name) ?
+		     &p->fi.engine[i] : drm_fdinfo_engine(&p->fi, e->name);
+		c->util_x100[i] = pe ? engine_util(e, pe, dt) : 0;
+	}
+	c->has_util = true;
+}
+
+static void compute_util(struct gpu_clients *s)
+{
+	uint64_t dt = s->scan_ns > s->prev_scan_ns ?
+		      s->scan_ns - s->prev_scan_ns : 0;
+	const struct gpu_client *p;
+	unsigned int i;
+
+	if (!dt || !s->nr_prev)
+		return;
+	for (i = 0; i < s->nr_clients; i++) {
+		struct gpu_client *c = &s->clients[i];
+
+		p = find_in(s->prev, s->nr_prev, c->id);
+		if (p && same_key(c, p))
+			client_util(c, p, dt);
+	}
+}
+
+static struct gpu_device *device_of(struct gpu_clients *s,
+				    const struct drm_fdinfo *fi)
+{
+	struct gpu_device *d;
+	unsigned int i;
+
+	for (i = 0; i < s->nr_devices; i++) {
+		d = &s->devices[i];
+		if (!strcmp(d->pdev, fi->pdev) && !strcmp(d->driver, fi->driver))
+			return d;
+	}
+	if (ARRAY_RESERVE(s->devices, s->alloc_devices, s->nr_devices + 1))
+		return NULL;
+	d = &s->devices[s->nr_devices++];
+	memset(d, 0, sizeof(*d));
+	memcpy(d->driver, fi->driver, sizeof(d->driver));
+	memcpy(d->pdev, fi->pdev, sizeof(d->pdev));
+	return d;
+}
+
+/* The index of @name in @names, added if room; -1 when full. */
+static int name_index(char (*names)[DRM_FDINFO_NAME], unsigned int *nr,
+		      const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < *nr; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	if (*nr == DRM_FDINFO_MAX)
+		return -1;
+	memcpy(names[i], name, DRM_FDINFO_NAME);
+	return (*nr)++;
+}
+
+static void add_client(struct gpu_device *d, const struct gpu_client *c)
+{
+	const struct drm_fdinfo_region *r;
+	unsigned int i;
+	uint64_t v;
+	int k;
+
+	d->nr_clients++;
+	for (i = 0; i < c->fi.nr_engines; i++) {
+		k = name_index(d->engine, &d->nr_engines, c->fi.engine[i].name);
+		if (k < 0 || !c->has_util)
+			continue;
+		d->util_x100[k] += c->util_x100[i];
+		if (d->util_x100[k] > UTIL_FULL)
+			d->util_x100[k] = UTIL_FULL;
+	}
+	for (i = 0; i < c->fi.nr_regions; i++) {
+		r = &c->fi.region[i];
+		if (r->has[DRM_MEM_RESIDENT])
+			v = r->bytes[DRM_MEM_RESIDENT];
+		else if (r->has[DRM_MEM_TOTAL])
+			v = r->bytes[DRM_MEM_TOTAL];
+		else if (r->has[DRM_MEM_LEGACY])
+			v = r->bytes[DRM_MEM_LEGACY];
+		else
+			continue;
+		k = name_index(d->region, &d->nr_regions, r->name);
+		if (k < 0)
+			continue;
+		if (__builtin_add_overflow(d->bytes[k], v, &d->bytes[k]))
+			d->bytes[k] = UINT64_MAX;
+	}
+}
+
+static int cmp_device(const void *a, const void *b)
+{
+	const struct gpu_device *x = a, *y = b;
+	int r = strcmp(x->driver, y->driver);
+
+	return r ? r : strcmp(x->pdev, y->pdev);
+}
+
+static int sum_devices(struct gpu_clients *s)
+{
+	struct gpu_device *d;
+	unsigned int i;
+
+	s->nr_devices = 0;
+	for (i = 0; i < s->nr_clients; i++) {
+		d = device_of(s, &s->clients[i].fi);
+		if (!d)
+			return -1;
+		add_client(d, &s->clients[i]);
+	}
+	if (s->nr_devices > 1)
+		qsort(s->devices, s->nr_devices, sizeof(*s->devices),
+		      cmp_device);
+	return 0;
+}
+
+static void swap_scans(struct gpu_clients *s)
+{
+	struct gpu_client *c = s->clients;
+	size_t a = s->alloc;
+
+	s->clients = s->prev;
+	s->prev = c;
+	s->alloc = s->alloc_prev;
+	s->alloc_prev = a;
+	a = s->nr_clients;
+	s->nr_clients = s->nr_prev;
+	s->nr_prev = a;
+}
+
+static int scan(struct gpu_clients *s, int root, int32_t pid)
+{
+	char name[12];
+
+	if (hash_reset(s, s->nr_prev + 64) || reserve_clients(s, 0))
+		return -1;
+	if (pid <= 0)
+		return scan_all(s, root);
+	snprintf(name, sizeof(name), "%d", pid);
+	return scan_process(s, root, name, pid);
+}
+
+int gpu_clients_scan(struct gpu_clients *s, int32_t pid)
+{
+	uint64_t prev_ns = s->prev_scan_ns;
+	int root, ret;
+
+	root = open(s->proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return -1;
+	/* The last scan becomes the previous one; undone on failure. */
+	swap_scans(s);
+	s->nr_clients = 0;
+	s->prev_scan_ns = s->scan_ns;
+	s->scan_ns = scan_time(s);
+	memset(&s->stats, 0, sizeof(s->stats));
+	ret = scan(s, root, pid);
+	close(root);
+	if (!ret)
+		ret = sort_clients(s);
+	if (ret) {
+		s->scan_ns = s->prev_scan_ns;
+		s->prev_scan_ns = prev_ns;
+		swap_scans(s);
+		s->nr_prev = 0;		/* overwritten by the failed scan */
+		errno = ENOMEM;
+		return -1;
+	}
+	compute_util(s);
+	if (sum_devices(s)) {
+		s->nr_devices = 0;
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}

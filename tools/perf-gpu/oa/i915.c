@@ -1,0 +1,731 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gpuprof-oa --device: the i915 calls (see oa/i915.h).  Facts about i915
+ * are from design.rst 4 and the kernel's i915_perf.c,
+ * i915_ioctl.c (REG_READ) and i915_query.c; none of this ran on Intel
+ * hardware here, only against selftests/i915-shim/.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <drm.h>
+#include <i915_drm.h>
+
+#include "../../../module/oa_decode.h"
+#include "oa/i915-records.h"
+#include "oa/i915.h"
+#include "oa/writer.h"
+#include "util/debug.h"
+#include "util/file.h"
+
+#define NSEC 1000000000ull
+/* i915's dev.i915.oa_max_sample_rate default: faster needs CAP_PERFMON. */
+#define OA_DEFAULT_MAX_RATE_HZ 100000ull
+
+/*
+ * Metric sets by name.  Names are userspace's (Mesa, IGT, gputop): the
+ * kernel knows only uuids.  Only entries checked against a real peer are
+ * here: IGT 1.27.1's i915-perf-reader prints this uuid for RenderBasic
+ * on 0x9A49 (selftests/host/oa_stream_test.c).  Any other set or device
+ * works by giving the uuid, one of the directories under
+ * /sys/class/drm/cardN/metrics/.
+ */
+static const struct {
+	uint32_t device_id;
+	const char *name;
+	const char *uuid;
+} oa_known_sets[] = {
+	{ 0x9a49, "RenderBasic", "0fc397c0-4833-492c-9ccd-4929d574d5b8" },
+};
+
+/* An ioctl that a signal does not fail, as libdrm's drmIoctl(). */
+static int oa_ioctl(int fd, unsigned long req, void *arg)
+{
+	int ret;
+
+	do
+		ret = ioctl(fd, req, arg);
+	while (ret == -1 && (errno == EINTR || errno == EAGAIN));
+	return ret;
+}
+
+static uint64_t oa_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC + ts.tv_nsec;
+}
+
+static const char *oa_sysfs_root(void)
+{
+	const char *r = getenv("GPUPROF_SYSFS_ROOT");
+
+	return r && *r ? r : "/sys";
+}
+
+/* The driver's name of a DRM fd, "" when it is no DRM device. */
+static void oa_driver_name(int fd, char *name, size_t size)
+{
+	struct drm_version v = { .name_len = size - 1, .name = name };
+
+	memset(name, 0, size);
+	if (oa_ioctl(fd, DRM_IOCTL_VERSION, &v))
+		name[0] = '\0';
+	name[size - 1] = '\0';
+}
+
+static int oa_getparam(int fd, int param, int *value)
+{
+	drm_i915_getparam_t gp = { .param = param, .value = value };
+
+	return oa_ioctl(fd, DRM_IOCTL_I915_GETPARAM, &gp);
+}
+
+/* The lowest "<prefix>N" entry of @dir, N >= 0; -1 when none. */
+static long oa_lowest_entry(const char *dir, const char *prefix)
+{
+	size_t len = strlen(prefix);
+	struct dirent *e;
+	long best = -1, n;
+	char *end;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, prefix, len) || !e->d_name[len])
+			continue;
+		n = strtol(e->d_name + len, &end, 10);
+		if (*end || n < 0)
+			continue;
+		if (best < 0 || n < best)
+			best = n;
+	}
+	closedir(d);
+	return best;
+}
+
+/* The first render node that i915 drives, -1 (and a message) if none. */
+static int oa_find_node(struct oa_i915 *d)
+{
+	char name[32];
+	long n, from = 0;
+	DIR *dir;
+	struct dirent *e;
+	char *end;
+
+	/* In order of minor number: renderD128 is the first GPU. */
+	for (;;) {
+		long best = -1;
+
+		dir = opendir("/dev/dri");
+		if (!dir)
+			break;
+		while ((e = readdir(dir))) {
+			if (strncmp(e->d_name, "renderD", 7))
+				continue;
+			n = strtol(e->d_name + 7, &end, 10);
+			if (*end || n < from)
+				continue;
+			if (best < 0 || n < best)
+				best = n;
+		}
+		closedir(dir);
+		if (best < 0)
+			break;
+		snprintf(d->node, sizeof(d->node), "/dev/dri/renderD%ld", best);
+		d->fd = open(d->node, O_RDWR | O_CLOEXEC);
+		if (d->fd >= 0) {
+			oa_driver_name(d->fd, name, sizeof(name));
+			if (!strcmp(name, "i915"))
+				return 0;
+			close(d->fd);
+			d->fd = -1;
+		}
+		from = best + 1;
+	}
+	pr_err("no Intel GPU (i915) found: no /dev/dri/renderD* node is driven by i915 (give one with --node)\n");
+	return -1;
+}
+
+/* The node given with --node: it must be there and be i915's. */
+static int oa_open_node(struct oa_i915 *d, const char *node)
+{
+	char name[32];
+
+	snprintf(d->node, sizeof(d->node), "%s", node);
+	d->fd = open(node, O_RDWR | O_CLOEXEC);
+	if (d->fd < 0) {
+		pr_err("%s: %s\n", node, strerror(errno));
+		return -1;
+	}
+	oa_driver_name(d->fd, name, sizeof(name));
+	if (!strcmp(name, "i915"))
+		return 0;
+	if (name[0])
+		pr_err("no Intel GPU (i915) found: %s is driven by %s, not i915\n",
+		       node, name);
+	else
+		pr_err("no Intel GPU (i915) found: %s is not a DRM device\n",
+		       node);
+	return -1;
+}
+
+/*
+ * The sysfs directory of the card of the same device as the render node:
+ * <root>/class/drm/renderDxxx/device/drm/cardN, as <root>/class/drm/cardN.
+ * The node's name comes from its real path, so that symlinks such as
+ * /dev/dri/by-path/... work.
+ */
+static void oa_find_card(struct oa_i915 *d)
+{
+	char real[PATH_MAX], dir[PATH_MAX + 64];
+	const char *base = d->node;
+	long card;
+
+	if (realpath(d->node, real))
+		base = real;
+	if (strrchr(base, '/'))
+		base = strrchr(base, '/') + 1;
+	snprintf(dir, sizeof(dir), "%s/class/drm/%s/device/drm",
+		 oa_sysfs_root(), base);
+	card = oa_lowest_entry(dir, "card");
+	if (card >= 0)
+		snprintf(d->card, sizeof(d->card), "%s/class/drm/card%ld",
+			 oa_sysfs_root(), card);
+}
+
+/* gt_{min,max}_freq_mhz of the card, in Hz as DEVICE_INFO has them. */
+static uint32_t oa_gt_freq(const struct oa_i915 *d, const char *file)
+{
+	char path[PATH_MAX + 32];
+	uint64_t mhz;
+
+	if (!d->card[0])
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", d->card, file);
+	if (file_read_u64(path, &mhz) || mhz > UINT32_MAX / 1000000)
+		return 0;
+	return mhz * 1000000;
+}
+
+/**
+ * oa_i915_open - open an i915 render node and learn what it is
+ * @d: filled in
+ * @node: the node's path, or NULL for the first i915 render node
+ */
+int oa_i915_open(struct oa_i915 *d, const char *node)
+{
+	int v;
+
+	memset(d, 0, sizeof(*d));
+	d->fd = -1;
+	if (node ? oa_open_node(d, node) : oa_find_node(d))
+		goto fail;
+
+	if (oa_getparam(d->fd, I915_PARAM_CHIPSET_ID, &v)) {
+		pr_err("%s: I915_PARAM_CHIPSET_ID: %s\n",
+		       d->node, strerror(errno));
+		goto fail;
+	}
+	d->device_id = (uint32_t)v;
+	/* Linux 4.16 on; without it no timestamp can be converted. */
+	if (oa_getparam(d->fd, I915_PARAM_CS_TIMESTAMP_FREQUENCY, &v) || v <= 0) {
+		pr_err("%s: the kernel does not report the GPU timestamp frequency (I915_PARAM_CS_TIMESTAMP_FREQUENCY, Linux 4.16 and later)\n",
+		       d->node);
+		goto fail;
+	}
+	d->timestamp_hz = (uint32_t)v;
+	/* The parameter came with revision 2 (Linux 5.8); before it, 1. */
+	d->perf_revision = oa_getparam(d->fd, I915_PARAM_PERF_REVISION, &v) ? 1 : v;
+	d->revision = oa_getparam(d->fd, I915_PARAM_REVISION, &v) ? 0 : (uint32_t)v;
+	d->gen = gpuprof_oa_gen_of_device(d->device_id);
+	if (!d->gen) {
+		pr_err("%s: device 0x%04x is not a GPU whose OA reports gpuprof knows (Haswell to Tiger Lake/Alder Lake, DG1)\n",
+		       d->node, d->device_id);
+		goto fail;
+	}
+	oa_find_card(d);
+	d->gt_min_hz = oa_gt_freq(d, "gt_min_freq_mhz");
+	d->gt_max_hz = oa_gt_freq(d, "gt_max_freq_mhz");
+	return 0;
+fail:
+	oa_i915_close(d);
+	return -1;
+}
+
+void oa_i915_close(struct oa_i915 *d)
+{
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
+}
+
+/* The richest report format: A45_B8_C8 on Haswell, A32u40_A4u32_B8_C8 after. */
+uint32_t oa_i915_format(const struct oa_i915 *d)
+{
+	return d->gen == GPUPROF_OA_GEN_HSW ? GPUPROF_OA_FORMAT_A45_B8_C8 :
+	       GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8;
+}
+
+static bool oa_is_uuid(const char *s)
+{
+	size_t i;
+
+	if (strlen(s) != 36)
+		return false;
+	for (i = 0; i < 36; i++) {
+		bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+
+		if (dash ? s[i] != '-' :
+		    !((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	}
+	return true;
+}
+
+/**
+ * oa_i915_metric_set - the metric set @arg names, and its kernel id
+ * @d: the device
+ * @arg: a name from the table above, or a uuid used as it is
+ * @m: filled in; the name is the table's, else the uuid
+ */
+int oa_i915_metric_set(const struct oa_i915 *d, const char *arg,
+		       struct oa_i915_metric *m)
+{
+	const char *uuid = NULL, *name = NULL;
+	char path[PATH_MAX + 64];
+	size_t i;
+	int err;
+
+	memset(m, 0, sizeof(*m));
+	for (i = 0; i < sizeof(oa_known_sets) / sizeof(oa_known_sets[0]); i++) {
+		if (oa_known_sets[i].device_id != d->device_id)
+			continue;
+		if (!strcmp(arg, oa_known_sets[i].name) ||
+		    !strcmp(arg, oa_known_sets[i].uuid)) {
+			name = oa_known_sets[i].name;
+			uuid = oa_known_sets[i].uuid;
+		}
+	}
+	if (!uuid && oa_is_uuid(arg))
+		name = uuid = arg;
+	if (!uuid) {
+		pr_err("metric set '%s' is not known for device 0x%04x: give its uuid instead (a directory in %s/metrics)\n",
+		       arg, d->device_id,
+		       d->card[0] ? d->card : "/sys/class/drm/cardN");
+		return -1;
+	}
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	snprintf(m->uuid, sizeof(m->uuid), "%s", uuid);
+	if (!d->card[0]) {
+		pr_err("%s: its card's sysfs directory was not found under %s/class/drm: cannot look up metric set ids\n",
+		       d->node, oa_sysfs_root());
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/metrics/%s/id", d->card, uuid);
+	err = file_read_u64(path, &m->id);
+	if (err || !m->id) {
+		pr_err("metric set %s (%s) is not offered by this kernel for this GPU: %s: %s\n",
+		       m->name, uuid, path,
+		       err == -ENOENT ? "not there" : "no id in it");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * How often i915 checks the OA buffer for reports (and wakes poll()).
+ * Its own default, 5 ms, is kept; only reports faster than that would
+ * fill a quarter of the 16 MiB OA buffer (16384 reports of 256 bytes)
+ * make it shorter, down to i915's minimum of 100 us.  Sent only to
+ * kernels of perf revision 5 and later, which know the property.
+ */
+uint64_t oa_i915_poll_period(uint64_t report_period_ns)
+{
+	uint64_t p = 5000000;
+
+	if (report_period_ns < p / 16384)
+		p = report_period_ns * 16384;
+	return p < OA_I915_MIN_POLL_NS ? OA_I915_MIN_POLL_NS : p;
+}
+
+/* One line on why i915 refused the stream. */
+static void oa_explain_open(const struct oa_i915 *d,
+			    const struct oa_i915_metric *m, int err,
+			    unsigned int exponent, uint64_t period_ns)
+{
+	uint64_t rate = period_ns ? NSEC / period_ns : 0;
+
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		if (rate > OA_DEFAULT_MAX_RATE_HZ)
+			pr_err("%s: not allowed to open a system-wide i915-perf stream: that needs CAP_PERFMON (or root) while dev.i915.perf_stream_paranoid is 1, and %llu reports/s (--period %llu ns) is above dev.i915.oa_max_sample_rate (100000 by default) without CAP_PERFMON\n",
+			       d->node, (unsigned long long)rate,
+			       (unsigned long long)period_ns);
+		else
+			pr_err("%s: not allowed to open a system-wide i915-perf stream: that needs CAP_PERFMON (or root) while dev.i915.perf_stream_paranoid is 1 (sysctl dev.i915.perf_stream_paranoid=0 lifts it)\n",
+			       d->node);
+		break;
+	case EBUSY:
+		pr_err("%s: another i915-perf stream is open, and i915 allows only one system-wide: stop the other OA user (gputop, IGT, a GPU profiler) first\n",
+		       d->node);
+		break;
+	case ENODEV:
+		pr_err("no Intel GPU (i915) found with i915-perf: %s has no OA support in this kernel (ENODEV)\n",
+		       d->node);
+		break;
+	case EINVAL:
+		/* Our exponent, format and poll period follow i915's rules;
+		 * the metric set id is what can go stale or not match. */
+		pr_err("%s: i915 refused the stream properties (EINVAL): most likely the metric set, id %llu of %s (%s), is not a configuration for this GPU; the others were report format %u, exponent %u%s\n",
+		       d->node, (unsigned long long)m->id, m->name, m->uuid,
+		       oa_i915_format(d), exponent,
+		       d->perf_revision >= 5 ? " and a poll period" : "");
+		break;
+	default:
+		pr_err("%s: opening the i915-perf stream: %s\n",
+		       d->node, strerror(err));
+		break;
+	}
+}
+
+/**
+ * oa_i915_perf_open - open a system-wide OA stream
+ * @d: the device
+ * @m: the metric set
+ * @exponent: the OA exponent (oa_sim_exponent_for_period())
+ * @period_ns: its period, for the messages and the poll period
+ *
+ * Return: the stream fd (close-on-exec, non-blocking), or -1.
+ */
+int oa_i915_perf_open(const struct oa_i915 *d, const struct oa_i915_metric *m,
+		      unsigned int exponent, uint64_t period_ns)
+{
+	uint64_t props[2 * 5];
+	struct drm_i915_perf_open_param p = {
+		.flags = I915_PERF_FLAG_FD_CLOEXEC | I915_PERF_FLAG_FD_NONBLOCK,
+		.properties_ptr = (uintptr_t)props,
+	};
+	unsigned int n = 0;
+	int fd;
+
+#define OA_PROP(id, v) do { props[n++] = (id); props[n++] = (v); } while (0)
+	OA_PROP(DRM_I915_PERF_PROP_SAMPLE_OA, 1);
+	OA_PROP(DRM_I915_PERF_PROP_OA_METRICS_SET, m->id);
+	OA_PROP(DRM_I915_PERF_PROP_OA_FORMAT, oa_i915_format(d));
+	OA_PROP(DRM_I915_PERF_PROP_OA_EXPONENT, exponent);
+	if (d->perf_revision >= 5)
+		OA_PROP(DRM_I915_PERF_PROP_POLL_OA_PERIOD,
+			oa_i915_poll_period(period_ns));
+#undef OA_PROP
+	p.num_properties = n / 2;
+	fd = oa_ioctl(d->fd, DRM_IOCTL_I915_PERF_OPEN, &p);
+	if (fd < 0)
+		oa_explain_open(d, m, errno, exponent, period_ns);
+	return fd;
+}
+
+/*
+ * A topology of one slice, one subslice and 8 EUs, for a kernel that
+ * cannot say (before Linux 4.17): readers need one to compute EU metrics,
+ * and these will be wrong, which the caller's warning says.
+ */
+static size_t oa_min_topology(void *buf, size_t size)
+{
+	struct drm_i915_query_topology_info t = {
+		.max_slices = 1, .max_subslices = 1, .max_eus_per_subslice = 8,
+		.subslice_offset = 1, .subslice_stride = 1,
+		.eu_offset = 2, .eu_stride = 1,
+	};
+	uint8_t *masks = (uint8_t *)buf + sizeof(t);
+
+	if (size < sizeof(t) + 3)
+		return 0;
+	memcpy(buf, &t, sizeof(t));
+	masks[0] = masks[1] = 0x01;
+	masks[2] = 0xff;
+	return sizeof(t) + 3;
+}
+
+/**
+ * oa_i915_topology - the device's slice/subslice/EU topology
+ * @d: the device
+ * @buf: room for it, aligned for struct drm_i915_query_topology_info
+ * @size: bytes of @buf
+ *
+ * Return: its bytes; on a failed query a minimal stand-in and a warning.
+ */
+static size_t oa_i915_topology(const struct oa_i915 *d, void *buf,
+			       size_t size)
+{
+	struct drm_i915_query_item item = {
+		.query_id = DRM_I915_QUERY_TOPOLOGY_INFO,
+	};
+	struct drm_i915_query q = {
+		.num_items = 1, .items_ptr = (uintptr_t)&item,
+	};
+	const char *why = "the kernel gave no topology";
+
+	/* First the length, then the data, as i915_query.c expects. */
+	if (oa_ioctl(d->fd, DRM_IOCTL_I915_QUERY, &q)) {
+		why = strerror(errno);
+	} else if (item.length > 0 && (size_t)item.length <= size &&
+		   (size_t)item.length >= sizeof(struct drm_i915_query_topology_info)) {
+		item.data_ptr = (uintptr_t)buf;
+		if (!oa_ioctl(d->fd, DRM_IOCTL_I915_QUERY, &q) &&
+		    item.length > 0 &&
+		    oa_topology_size(buf) <= (size_t)item.length)
+			return oa_topology_size(buf);
+		why = "the second query failed";
+	} else if (item.length > 0) {
+		why = "it is larger than expected";
+	}
+	pr_err("warning: %s: the topology query failed (%s): writing one slice of one subslice of 8 EUs, so EU metrics will be off\n",
+	       d->node, why);
+	return oa_min_topology(buf, size);
+}
+
+static void oa_i915_device_info(const struct oa_i915 *d,
+				const struct oa_i915_metric *m,
+				struct gpuprof_oa_device_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->timestamp_frequency = d->timestamp_hz;
+	info->device_id = d->device_id;
+	info->device_revision = d->revision;
+	info->gt_min_frequency = d->gt_min_hz;
+	info->gt_max_frequency = d->gt_max_hz;
+	info->engine_class = I915_ENGINE_CLASS_RENDER;
+	info->engine_instance = 0;
+	info->oa_format = oa_i915_format(d);
+	snprintf(info->metric_set_name, sizeof(info->metric_set_name), "%s",
+		 m->name);
+	snprintf(info->metric_set_uuid, sizeof(info->metric_set_uuid), "%s",
+		 m->uuid);
+}
+
+/**
+ * oa_i915_write_header - the records a recording of @d starts with
+ * @d: the device
+ * @m: the metric set its stream was opened with
+ * @w: the recording
+ *
+ * VERSION, DEVICE_INFO and TOPOLOGY (design.rst 5.2); a write failure
+ * sticks in @w.
+ */
+void oa_i915_write_header(const struct oa_i915 *d,
+			  const struct oa_i915_metric *m, struct oa_writer *w)
+{
+	struct gpuprof_oa_device_info info;
+	union {	/* aligned for the struct's u16 fields */
+		struct drm_i915_query_topology_info info;
+		uint8_t bytes[4096];
+	} topo;
+	size_t len;
+
+	oa_i915_device_info(d, m, &info);
+	len = oa_i915_topology(d, &topo, sizeof(topo));
+	oa_write_version(w);
+	oa_write_device_info(w, &info);
+	oa_write_topology(w, &topo.info, len);
+}
+
+/*
+ * One read() of an i915-perf stream gives whole records only, failing
+ * with ENOSPC when not even one fits: the buffer starts at
+ * OA_READ_SIZE and doubles up to the OA buffer's largest size, 16 MiB,
+ * past which no record can be.
+ */
+#define OA_READ_SIZE		(64u << 10)
+#define OA_READ_SIZE_MAX	(16u << 20)
+/* Reads per drain, then back to the caller and its clock. */
+#define OA_DRAIN_READS		64
+
+/* The records of one read(), to @fn; -1 (message out) on a bad one. */
+static int oa_i915_pass(const struct oa_i915 *d, const uint8_t *p, size_t n,
+			size_t report_size, oa_i915_record_fn fn, void *arg)
+{
+	struct oa_i915_bad bad;
+
+	if (!oa_i915_records(p, n, report_size, fn, arg, &bad))
+		return 0;
+	if (bad.left >= sizeof(struct gpuprof_oa_record_header))
+		pr_err("%s: the i915-perf stream gave a record of type %u and %u bytes, which it never should: stopping\n",
+		       d->node, bad.type, bad.size);
+	else
+		pr_err("%s: the i915-perf stream gave %zu bytes of a record: stopping\n",
+		       d->node, bad.left);
+	return -1;
+}
+
+/**
+ * oa_i915_drain - the records an i915-perf stream holds now, each to @fn
+ * @d: the device
+ * @stream: its stream, from oa_i915_perf_open(), non-blocking
+ * @b: the read buffer, empty at first; the caller frees b->p
+ * @report_size: what a SAMPLE must carry (0: any size, checked later)
+ * @fn: called for each record, in order
+ * @arg: for @fn
+ *
+ * Reads until the stream has nothing more or OA_DRAIN_READS reads were
+ * made, so that a busy stream does not starve the caller's clock points.
+ *
+ * Return: 0; -1 when the stream failed or gave a bad record, with the
+ * message out: the caller reads no more of it.
+ */
+int oa_i915_drain(const struct oa_i915 *d, int stream, struct oa_i915_buf *b,
+		  size_t report_size, oa_i915_record_fn fn, void *arg)
+{
+	uint8_t *bigger;
+	ssize_t n;
+	int reads;
+
+	if (!b->p) {
+		b->p = malloc(OA_READ_SIZE);
+		if (!b->p) {
+			pr_err("%s\n", strerror(ENOMEM));
+			return -1;
+		}
+		b->size = OA_READ_SIZE;
+	}
+	for (reads = 0; reads < OA_DRAIN_READS; reads++) {
+		n = read(stream, b->p, b->size);
+		if (n > 0) {
+			if (oa_i915_pass(d, b->p, n, report_size, fn, arg))
+				return -1;
+			continue;
+		}
+		if (n == 0 || errno == EAGAIN)
+			return 0;
+		if (errno == EINTR)
+			continue;
+		if (errno == ENOSPC && b->size < OA_READ_SIZE_MAX) {
+			/* Not even one record fitted: make room. */
+			bigger = realloc(b->p, b->size * 2);
+			if (!bigger)
+				break;
+			b->p = bigger;
+			b->size *= 2;
+			continue;
+		}
+		if (errno == EIO) {
+			pr_err("%s: the i915-perf stream failed (EIO): i915 disabled it, after a GPU reset or because the OA unit was taken over\n",
+			       d->node);
+			return -1;
+		}
+		break;
+	}
+	if (reads == OA_DRAIN_READS)
+		return 0;
+	pr_err("%s: reading the i915-perf stream: %s\n", d->node,
+	       strerror(errno ? errno : ENOMEM));
+	return -1;
+}
+
+/*
+ * RING_TIMESTAMP of the render ring.  The 8-byte register must be read
+ * as two 32-bit halves (I915_REG_READ_8B_WA, i915_drm.h: a single 8-byte
+ * read returns an invalid value); kernels before 4.9 do not know the flag
+ * and say EINVAL, and then the plain read is all there is.
+ */
+static int oa_reg_read(struct oa_i915 *d, uint64_t *val)
+{
+	struct drm_i915_reg_read r;
+
+	if (!d->reg_offset) {
+		r = (struct drm_i915_reg_read) {
+			.offset = OA_I915_RING_TIMESTAMP | I915_REG_READ_8B_WA,
+		};
+		if (!oa_ioctl(d->fd, DRM_IOCTL_I915_REG_READ, &r)) {
+			d->reg_offset = r.offset;
+			*val = r.val;
+			return 0;
+		}
+		if (errno != EINVAL)
+			return -1;
+		d->reg_offset = OA_I915_RING_TIMESTAMP;
+	}
+	r = (struct drm_i915_reg_read) { .offset = d->reg_offset };
+	if (oa_ioctl(d->fd, DRM_IOCTL_I915_REG_READ, &r))
+		return -1;
+	*val = r.val;
+	return 0;
+}
+
+/**
+ * oa_i915_correlate - a correlation point of CLOCK_MONOTONIC and the GPU
+ * @d: the device
+ * @cpu_ns: CLOCK_MONOTONIC at the point
+ * @gpu_ts: the 64-bit GPU timestamp there
+ * @window_ns: the error bound: the clock_gettime() window of the read
+ *
+ * The register is read between two clock_gettime() calls three times;
+ * the narrowest window wins and its midpoint is the CPU time.
+ *
+ * The GPU time is made consistent with the OA reports: their timestamp
+ * is the low 32 bits of this same clock, and RING_TIMESTAMP itself may be
+ * narrower than 64 bits (36 bits on some parts; the upper half of an old
+ * single 8-byte read is not even valid), so its high bits wrap on their
+ * own schedule.  Only the first point takes the register whole; each
+ * later one takes its low 32 bits and unwraps them against the previous
+ * point (gpuprof_oa_unwrap(), as readers unwrap reports).  Points come at
+ * least every second, far under the 2^31 ticks (111 s at 19.2 MHz) that
+ * the unwrap tolerates, so the 64-bit value only ever moves forward and
+ * its low 32 bits equal the report timestamps of the same instant.
+ */
+static int oa_i915_correlate(struct oa_i915 *d, uint64_t *cpu_ns,
+			     uint64_t *gpu_ts, uint64_t *window_ns)
+{
+	uint64_t t0, t1, raw, best_raw = 0, best_w = UINT64_MAX, mid = 0;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		t0 = oa_mono_ns();
+		if (oa_reg_read(d, &raw)) {
+			pr_err("%s: reading RING_TIMESTAMP (DRM_IOCTL_I915_REG_READ 0x%x): %s: no clock correlation is possible\n",
+			       d->node, OA_I915_RING_TIMESTAMP, strerror(errno));
+			return -1;
+		}
+		t1 = oa_mono_ns();
+		if (t1 - t0 < best_w) {
+			best_w = t1 - t0;
+			mid = t0 + best_w / 2;
+			best_raw = raw;
+		}
+	}
+	d->last_gpu = d->have_gpu ? gpuprof_oa_unwrap(d->last_gpu,
+						      (uint32_t)best_raw) :
+		      best_raw;
+	d->have_gpu = true;
+	*cpu_ns = mid;
+	*gpu_ts = d->last_gpu;
+	*window_ns = best_w;
+	return 0;
+}
+
+/**
+ * oa_i915_write_correlation - a correlation point of @d, into @w
+ * @d: the device
+ * @w: the recording; a write failure sticks in it
+ *
+ * Return: 0, or -1 when the GPU clock could not be read (message out).
+ */
+int oa_i915_write_correlation(struct oa_i915 *d, struct oa_writer *w)
+{
+	uint64_t cpu, gpu, window;
+
+	if (oa_i915_correlate(d, &cpu, &gpu, &window))
+		return -1;
+	oa_write_correlation(w, cpu, gpu, window);
+	return 0;
+}

@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The GPU events of a perf.data, decoded (perfdata/gpu-trace.h).
+ *
+ * Each tracepoint attr is mapped once, at open, to a kind by its
+ * "system:event" name, and the fields that kind needs are looked up in
+ * its format then: a sample costs a few reads at known offsets, not a
+ * search by name.  Payloads are checked against their format
+ * (script_raw_check) before any field is read, so every offset and
+ * __data_loc read below lies inside the payload.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "perfdata/gpu-trace.h"
+#include "perfdata/trace-print.h"
+#include "perfdata/tracing-data-read.h"
+
+#define COMM_LEN		16
+#define MAX_FIELDS		5
+/*
+ * A payload is at most 64 KiB, and an event reads at most MAX_FIELDS
+ * strings from it (which may overlap): their copies, NULs added, fit.
+ */
+#define SCRATCH_SIZE		(MAX_FIELDS * (0x10000 + 1))
+
+/* Where a kind keeps the fields it reads, in the order of its table. */
+enum { F_NUMBER, F_STRING, F_BYTES, F_OPTIONAL_NUMBER };
+
+struct field_want {
+	const char *name;
+	int type;
+};
+
+struct kind_desc {
+	const char *name;	/* "system:event" */
+	enum gpu_event_kind kind;
+	struct field_want fields[MAX_FIELDS];
+};
+
+static const struct field_want fence_fields[MAX_FIELDS] = {
+	{ "driver", F_STRING }, { "timeline", F_STRING },
+	{ "context", F_NUMBER }, { "seqno", F_NUMBER },
+};
+
+static const struct kind_desc kinds[] = {
+	{ "dma_fence:dma_fence_init", GPU_EV_FENCE_INIT,
+	  { { "driver", F_STRING }, { "timeline", F_STRING },
+	    { "context", F_NUMBER }, { "seqno", F_NUMBER } } },
+	{ "dma_fence:dma_fence_signaled", GPU_EV_FENCE_SIGNALED,
+	  { { "driver", F_STRING }, { "timeline", F_STRING },
+	    { "context", F_NUMBER }, { "seqno", F_NUMBER } } },
+	{ "drm:drm_vblank_event", GPU_EV_VBLANK,
+	  { { "crtc", F_NUMBER }, { "seq", F_NUMBER },
+	    { "time", F_OPTIONAL_NUMBER } } },
+	{ "gpuprof:gpuprof_mark", GPU_EV_MARK,
+	  { { "pid", F_NUMBER }, { "text", F_STRING } } },
+	/* trace_marker's text: buf is a flexible char[] in 6.1. */
+	{ "ftrace:print", GPU_EV_MARK, { { "buf", F_STRING } } },
+	{ "gpu_oa:oa_report", GPU_EV_OA_REPORT,
+	  { { "gpu_time", F_NUMBER }, { "ctx_id", F_NUMBER },
+	    { "reason", F_NUMBER }, { "report", F_BYTES } } },
+	{ "gpu_client:fdinfo", GPU_EV_FDINFO,
+	  { { "client_id", F_NUMBER }, { "fd", F_NUMBER },
+	    { "driver", F_STRING }, { "pdev", F_STRING },
+	    { "stats", F_STRING } } },
+};
+
+/* One attr of the file. */
+struct trace_attr {
+	struct tep_event *tep;		/* NULL: not a tracepoint */
+	const struct kind_desc *desc;	/* NULL: OTHER */
+	bool has_fence;			/* an OTHER dma_fence event with the fields */
+	struct tep_format_field *f[MAX_FIELDS];
+};
+
+struct comm {
+	int32_t tid;
+	bool used;
+	char name[COMM_LEN];
+};
+
+struct gpu_trace {
+	struct pdr_file file;
+	struct tep_handle *tep;
+	struct trace_attr *attrs;
+	struct gpu_trace_event_info *info;
+	uint64_t pos;
+	bool done;			/* at the end, or failed */
+	bool opened;			/* header, attrs, features checked */
+	uint64_t lost_unknown;
+	/* Thread names, open addressing by tid; @comm_mask + 1 slots. */
+	struct comm *comms;
+	size_t nr_comms, comm_mask;
+	char *scratch;
+	size_t scratch_used;
+	char err[200];
+};
+
+/* Stop, and keep the error as gpu_trace_error() gives it. */
+static int fail(struct gpu_trace *t)
+{
+	t->done = true;
+	snprintf(t->err, sizeof(t->err), "offset %llu: %s",
+		 (unsigned long long)t->file.err_offset,
+		 t->file.err[0] ? t->file.err : "unknown error");
+	return -1;
+}
+
+/* libtraceevent reads common_type where the first event has it. */
+static bool is_number(const struct tep_format_field *f)
+{
+	return !(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) &&
+	       (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8);
+}
+
+/* A __data_loc char[] (6.1's __string) or a char array, fixed or flexible. */
+static bool is_string(const struct tep_format_field *f)
+{
+	if (f->flags & TEP_FIELD_IS_DYNAMIC)
+		return f->size >= 4;
+	return (f->flags & TEP_FIELD_IS_ARRAY) && strstr(f->type, "char");
+}
+
+/*
+ * Look up the fields of @want in @ev; 0 when all are there with the
+ * right shape, else -1 with @note saying which is not.
+ */
+static int find_fields(struct tep_event *ev, const struct field_want *want,
+		       struct tep_format_field **out, char *note, size_t size)
+{
+	struct tep_format_field *f;
+	bool ok;
+	int i;
+
+	for (i = 0; i < MAX_FIELDS && want[i].name; i++) {
+		f = tep_find_field(ev, want[i].name);
+		out[i] = f;
+		if (!f && want[i].type == F_OPTIONAL_NUMBER)
+			continue;
+		if (!f) {
+			snprintf(note, size, "format has no field %s", want[i].name);
+			return -1;
+		}
+		switch (want[i].type) {
+		case F_STRING:
+			ok = is_string(f);
+			break;
+		case F_BYTES:
+			ok = (f->flags & TEP_FIELD_IS_DYNAMIC) && f->size >= 4;
+			break;
+		default:
+			ok = is_number(f);
+		}
+		if (!ok) {
+			snprintf(note, size, "field %s is not a %s", want[i].name,
+				 want[i].type == F_STRING ? "string" :
+				 want[i].type == F_BYTES ? "dynamic array" : "number");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void map_attr(struct gpu_trace *t, size_t i)
+{
+	struct gpu_trace_event_info *info = &t->info[i];
+	struct trace_attr *a = &t->attrs[i];
+	struct tep_format_field *f[MAX_FIELDS];
+	size_t k;
+
+	snprintf(info->name, sizeof(info->name), "%s:%s", a->tep->system,
+		 a->tep->name);
+	info->kind = GPU_EV_OTHER;
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		if (strcmp(info->name, kinds[k].name))
+			continue;
+		if (find_fields(a->tep, kinds[k].fields, a->f, info->note,
+				sizeof(info->note)))
+			return;
+		a->desc = &kinds[k];
+		info->kind = kinds[k].kind;
+		return;
+	}
+	/* dma_fence_destroy and the others of the class: fence fields too. */
+	if (!strcmp(a->tep->system, "dma_fence") &&
+	    !find_fields(a->tep, fence_fields, f, info->note, sizeof(info->note))) {
+		memcpy(a->f, f, sizeof(f));
+		a->has_fence = true;
+	}
+	info->note[0] = '\0';
+}
+
+static int load_events(struct gpu_trace *t)
+{
+	struct pdr_file *f = &t->file;
+	struct tep_event **evs;
+	size_t i;
+	int ret;
+
+	t->attrs = calloc(f->nr_attrs ? f->nr_attrs : 1, sizeof(*t->attrs));
+	t->info = calloc(f->nr_attrs ? f->nr_attrs : 1, sizeof(*t->info));
+	evs = calloc(f->nr_attrs ? f->nr_attrs : 1, sizeof(*evs));
+	t->tep = tep_alloc();
+	if (!t->attrs || !t->info || !evs || !t->tep) {
+		free(evs);
+		return pdr_error(f, 0, "out of memory");
+	}
+	ret = tracing_data_events(f, t->tep, evs);
+	for (i = 0; !ret && i < f->nr_attrs; i++) {
+		const struct pdr_attr *pa = &f->attrs[i];
+
+		t->attrs[i].tep = evs[i];
+		if (evs[i])
+			map_attr(t, i);
+		else
+			snprintf(t->info[i].name, sizeof(t->info[i].name),
+				 "type %u config %llu", pa->type,
+				 (unsigned long long)pa->config);
+	}
+	free(evs);
+	return ret;
+}
+
+struct gpu_trace *gpu_trace_open(const char *path)
+{
+	struct gpu_trace *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->scratch = malloc(SCRATCH_SIZE);
+	if (!t->scratch) {
+		free(t);
+		return NULL;
+	}
+	if (pdr_open(&t->file, path) || load_events(t))
+		fail(t);
+	else
+		t->opened = true;
+	t->pos = t->file.data_offset;
+	return t;
+}
+
+static struct comm *comm_slot(const struct gpu_trace *t, int32_t tid)
+{
+	size_t i;
+
+	if (!t->comms)
+		return NULL;
+	/* Multiplicative hashing: tids come in runs. */
+	i = ((uint32_t)tid * 2654435761u) & t->comm_mask;
+	while (t->comms[i].used && t->comms[i].tid != tid)
+		i = (i + 1) & t->comm_mask;
+	return &t->comms[i];
+}
+
+const char *gpu_trace_comm(const struct gpu_trace *t, int32_t tid)
+{
+	const struct comm *c = comm_slot(t, tid);
+
+	return c && c->used ? c->name : NULL;
+}
+
+/* Keep the table at most half full. */
+static int comm_grow(struct gpu_trace *t)
+{
+	struct comm *old = t->comms;
+	size_t old_slots = old ? t->comm_mask + 1 : 0, i;
+	size_t slots = old_slots ? 2 * old_slots : 256;
+
+	if (old && 2 * (t->nr_comms + 1) <= old_slots)
+		return 0;
+	t->comms = calloc(slots, sizeof(*t->comms));
+	if (!t->comms) {
+		t->comms = old;
+		return -1;
+	}
+	t->comm_mask = slots - 1;
+	for (i = 0; i < old_slots; i++)
+		if (old[i].used)
+			*comm_slot(t, old[i].tid) = old[i];
+	free(old);
+	return 0;
+}
+
+static int on_comm(struct gpu_trace *t, const struct pdr_record *r)
+{
+	const char *name;
+	struct comm *c;
+	int32_t tid;
+	size_t len;
+
+	if (pdr_parse_comm(&t->file, r, &tid, &name, &len))
+		return -1;
+	if (comm_grow(t))
+		return pdr_error(&t->file, r->offset, "out of memory");
+	c = comm_slot(t, tid);
+	if (!c->used)
+		t->nr_comms++;
+	c->used = true;
+	c->tid = tid;
+	/* The kernel's TASK_COMM_LEN: 15 characters. */
+	snprintf(c->name, sizeof(c->name), "%.*s", (int)len, name);
+	return 0;
+}
+
+static int on_lost(struct gpu_trace *t, const struct pdr_record *r)
+{
+	const struct pdr_attr *a;
+	uint64_t id, n;
+
+	if (pdr_parse_lost(&t->file, r, &id, &n))
+		return -1;
+	a = pdr_attr_of_id(&t->file, id);
+	if (!a) {
+		t->lost_unknown += n;
+		return 0;
+	}
+	t->info[a - t->file.attrs].lost += n;
+	return 0;
+}
+
+static uint64_t number(const struct pdr_sample *s, struct tep_format_field *f)
+{
+	unsigned long long v = 0;
+
+	tep_read_number_field(f, s->raw, &v);
+	return v;
+}
+
+/* Where a checked string field's bytes are: __data_loc, or in place. */
+static void string_extent(const struct pdr_sample *s,
+			  const struct tep_format_field *f, uint32_t *off,
+			  uint32_t *len)
+{
+	uint32_t loc;
+
+	if (!(f->flags & TEP_FIELD_IS_DYNAMIC)) {
+		*off = f->offset;
+		/* A flexible array (size 0) runs to the payload's end. */
+		*len = f->size ? (uint32_t)f->size : s->raw_size - f->offset;
+		return;
+	}
+	memcpy(&loc, s->raw + f->offset, 4);
+	*off = loc & 0xffff;
+	*len = loc >> 16;
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		*off += f->offset + f->size;
+}
+
+/* The field's text, up to its first NUL, copied into the scratch. */
+static const char *string(struct gpu_trace *t, const struct pdr_sample *s,
+			  struct tep_format_field *f)
+{
+	char *out = t->scratch + t->scratch_used;
+	uint32_t off, len;
+	size_t n;
+
+	string_extent(s, f, &off, &len);
+	n = strnlen((const char *)s->raw + off, len);
+	/* Strings lie within the payload: together they fit. */
+	memcpy(out, s->raw + off, n);
+	out[n] = '\0';
+	t->scratch_used += n + 1;
+	return out;
+}
+
+static void read_fence(struct gpu_trace *t, const struct pdr_sample *s,
+		       struct trace_attr *a, struct gpu_event *ev)
+{
+	ev->fence.driver = string(t, s, a->f[0]);
+	ev->fence.timeline = string(t, s, a->f[1]);
+	ev->fence.context = number(s, a->f[2]);
+	ev->fence.seqno = number(s, a->f[3]);
+}
+
+static void read_mark(struct gpu_trace *t, const struct pdr_sample *s,
+		      struct trace_attr *a, struct gpu_event *ev)
+{
+	char *text;
+	size_t n;
+
+	if (a->f[1]) {
+		ev->mark.pid = number(s, a->f[0]);
+		text = (char *)string(t, s, a->f[1]);
+	} else {
+		/* ftrace:print: the writer is the sample's process. */
+		ev->mark.pid = s->pid;
+		text = (char *)string(t, s, a->f[0]);
+	}
+	n = strlen(text);
+	if (n && text[n - 1] == '\n')
+		text[n - 1] = '\0';
+	ev->mark.text = text;
+}
+
+static void read_fields(struct gpu_trace *t, const struct pdr_sample *s,
+			struct trace_attr *a, struct gpu_event *ev)
+{
+	uint32_t off, len;
+
+	t->scratch_used = 0;
+	switch (ev->kind) {
+	case GPU_EV_FENCE_INIT:
+	case GPU_EV_FENCE_SIGNALED:
+		read_fence(t, s, a, ev);
+		break;
+	case GPU_EV_VBLANK:
+		ev->vblank.crtc = number(s, a->f[0]);
+		ev->vblank.seq = number(s, a->f[1]);
+		ev->vblank.stamp = a->f[2] ? number(s, a->f[2]) : s->time;
+		break;
+	case GPU_EV_MARK:
+		read_mark(t, s, a, ev);
+		break;
+	case GPU_EV_OA_REPORT:
+		ev->oa.gpu_time = number(s, a->f[0]);
+		ev->oa.ctx_id = number(s, a->f[1]);
+		ev->oa.reason = number(s, a->f[2]);
+		string_extent(s, a->f[3], &off, &len);
+		ev->oa.report = s->raw + off;
+		ev->oa.size = len;
+		break;
+	case GPU_EV_FDINFO:
+		ev->fdinfo.client_id = number(s, a->f[0]);
+		ev->fdinfo.fd = number(s, a->f[1]);
+		ev->fdinfo.driver = string(t, s, a->f[2]);
+		ev->fdinfo.pdev = string(t, s, a->f[3]);
+		ev->fdinfo.stats = string(t, s, a->f[4]);
+		break;
+	case GPU_EV_OTHER:
+		if (a->has_fence)
+			read_fence(t, s, a, ev);
+		break;
+	}
+}
+
+/* 1 with @ev filled, 0 for a sample that is no tracepoint's, -1. */
+static int on_sample(struct gpu_trace *t, const struct pdr_record *r,
+		     struct gpu_event *ev)
+{
+	struct pdr_sample s;
+	struct trace_attr *a;
+	size_t i;
+
+	if (pdr_parse_sample(&t->file, r, &s))
+		return -1;
+	i = s.attr - t->file.attrs;
+	a = &t->attrs[i];
+	t->info[i].samples++;
+	if (!a->tep)
+		return 0;
+	if (!s.raw)
+		return pdr_error(&t->file, r->offset, "tracepoint sample without RAW");
+	if (script_raw_check(&t->file, &s, a->tep))
+		return -1;
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = t->info[i].kind;
+	ev->attr = i;
+	ev->name = t->info[i].name;
+	ev->time = s.time;
+	ev->pid = s.pid;
+	ev->tid = s.tid;
+	ev->cpu = s.cpu;
+	ev->comm = gpu_trace_comm(t, s.tid);
+	ev->offset = r->offset;
+	read_fields(t, &s, a, ev);
+	return 1;
+}
+
+int gpu_trace_next(struct gpu_trace *t, struct gpu_event *ev)
+{
+	struct pdr_record r;
+	int ret;
+
+	if (t->done)
+		return t->err[0] ? -1 : 0;
+	for (;;) {
+		ret = pdr_next_record(&t->file, &t->pos, &r);
+		if (ret <= 0)
+			break;
+		switch (r.type) {
+		case PERF_RECORD_SAMPLE:
+			ret = on_sample(t, &r, ev);
+			if (ret)
+				return ret < 0 ? fail(t) : 1;
+			break;
+		case PERF_RECORD_COMM:
+			if (on_comm(t, &r))
+				return fail(t);
+			break;
+		case PERF_RECORD_LOST:
+			if (on_lost(t, &r))
+				return fail(t);
+			break;
+		default:
+			/* MMAP, FORK, EXIT, FINISHED_ROUND: no GPU event. */
+			break;
+		}
+	}
+	if (ret < 0)
+		return fail(t);
+	/* At the end: later calls return 0 again. */
+	t->done = true;
+	return 0;
+}
+
+const char *gpu_trace_error(const struct gpu_trace *t)
+{
+	return t->err[0] ? t->err : NULL;
+}
+
+unsigned int gpu_trace_nr_events(const struct gpu_trace *t)
+{
+	return t->info ? t->file.nr_attrs : 0;
+}
+
+const struct gpu_trace_event_info *gpu_trace_event(const struct gpu_trace *t,
+						  unsigned int attr)
+{
+	return attr < gpu_trace_nr_events(t) ? &t->info[attr] : NULL;
+}
+
+uint64_t gpu_trace_lost_unknown(const struct gpu_trace *t)
+{
+	return t->lost_unknown;
+}
+
+const char *gpu_trace_header_string(const struct gpu_trace *t,
+				    unsigned int feat)
+{
+	struct pdr_file *f = (struct pdr_file *)&t->file;
+	uint64_t off, size;
+	uint32_t len;
+	const char *s;
+
+	/* pdr_open() checked every section: this cannot set an error. */
+	if (!t->opened || pdr_feature(f, feat, &off, &size) || size < 4)
+		return NULL;
+	memcpy(&len, f->data + off, 4);
+	if (len > size - 4)
+		return NULL;
+	s = (const char *)f->data + off + 4;
+	return strnlen(s, len) < len ? s : NULL;
+}
+
+const struct pdr_file *gpu_trace_file(const struct gpu_trace *t)
+{
+	return &t->file;
+}
+
+void gpu_trace_close(struct gpu_trace *t)
+{
+	if (!t)
+		return;
+	if (t->tep)
+		tep_free(t->tep);
+	free(t->attrs);
+	free(t->info);
+	free(t->comms);
+	free(t->scratch);
+	pdr_close(&t->file);
+	free(t);
+}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The GPU events of a perf.data, decoded: what perf gpu report, stat and
+ * timechart consume.  One pass over the file in its record order (perf
+ * gpu record writes samples in time order); each sample of a tracepoint
+ * this layer knows comes out with its fields read through libtraceevent
+ * from the formats in the file's tracing data, after the payload has been
+ * checked against that format (perfdata/trace-print.c), so a corrupted
+ * file gives one error with its byte offset, never a read out of bounds.
+ *
+ * COMM records name threads (the newest name wins, as perf gpu record
+ * writes them before each thread's first sample); LOST records are
+ * counted per event.  Other tracepoints come out as GPU_EV_OTHER with
+ * their name, for --range=EVENT1,EVENT2; so does a known event whose
+ * format lacks a field this layer reads (another kernel's), with the
+ * reason in its gpu_trace_event_info.note.  Samples of attrs that are
+ * not tracepoints are counted and skipped.
+ */
+#ifndef PERF_GPU_PERFDATA_GPU_TRACE_H
+#define PERF_GPU_PERFDATA_GPU_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "perfdata/read.h"
+
+enum gpu_event_kind {
+	GPU_EV_OTHER,		/* a tracepoint not listed below */
+	GPU_EV_FENCE_INIT,	/* dma_fence:dma_fence_init: a job submitted */
+	GPU_EV_FENCE_SIGNALED,	/* dma_fence:dma_fence_signaled: it ended */
+	GPU_EV_VBLANK,		/* drm:drm_vblank_event */
+	GPU_EV_MARK,		/* gpuprof:gpuprof_mark or ftrace:print */
+	GPU_EV_OA_REPORT,	/* gpu_oa:oa_report (synthetic) */
+	GPU_EV_FDINFO,		/* gpu_client:fdinfo (synthetic) */
+};
+
+struct gpu_event {
+	enum gpu_event_kind kind;
+	unsigned int attr;	/* index of the event's attr in the file */
+	const char *name;	/* "system:event" */
+	uint64_t time;		/* CLOCK_MONOTONIC ns */
+	int32_t pid, tid;
+	uint32_t cpu;
+	const char *comm;	/* the thread's name, NULL if never named */
+	uint64_t offset;	/* of the record in the file, for errors */
+	/*
+	 * Per kind.  Strings are NUL-terminated and, like @report, valid
+	 * until the next gpu_trace_next() call.  An OTHER event of the
+	 * dma_fence system whose format has the class's fields (for
+	 * example dma_fence_destroy) has @fence filled too.
+	 */
+	union {
+		struct {
+			const char *driver, *timeline;
+			uint32_t context, seqno;
+		} fence;
+		struct {
+			int32_t crtc;
+			uint32_t seq;
+			/*
+			 * The vblank's own timestamp (field "time",
+			 * CLOCK_MONOTONIC ns), or the sample time when
+			 * the format has no such field.
+			 */
+			uint64_t stamp;
+		} vblank;
+		struct {
+			int32_t pid;	/* the writer (gpuprof_mark's field) */
+			const char *text;	/* trailing newline removed */
+		} mark;
+		struct {
+			uint64_t gpu_time;	/* unwrapped OA timestamp, ticks */
+			uint32_t ctx_id, reason;
+			const uint8_t *report;
+			uint32_t size;
+		} oa;
+		struct {
+			uint64_t client_id;
+			uint32_t fd;
+			const char *driver, *pdev, *stats;
+		} fdinfo;
+	};
+};
+
+struct gpu_trace_event_info {
+	char name[128];		/* "system:event" */
+	enum gpu_event_kind kind;
+	uint64_t samples;	/* seen so far */
+	uint64_t lost;		/* from LOST records */
+	/* Why a known event is OTHER ("" when it is not), for reports. */
+	char note[96];
+};
+
+struct gpu_trace;
+
+/*
+ * Open @path and read its tracing data.  NULL only when out of memory;
+ * else check gpu_trace_error(): a trace that failed to open returns 0
+ * from gpu_trace_next() and its error stays set.
+ */
+struct gpu_trace *gpu_trace_open(const char *path);
+
+/*
+ * The next GPU event: 1 with @ev filled, 0 at the end of the file, -1 on
+ * an error (gpu_trace_error() says what and where).
+ */
+int gpu_trace_next(struct gpu_trace *t, struct gpu_event *ev);
+
+/* NULL when all is well, else "offset N: PROBLEM". */
+const char *gpu_trace_error(const struct gpu_trace *t);
+
+/* The file's events, one per attr, with sample and loss counts so far. */
+unsigned int gpu_trace_nr_events(const struct gpu_trace *t);
+const struct gpu_trace_event_info *gpu_trace_event(const struct gpu_trace *t,
+						  unsigned int attr);
+
+/* Events lost by LOST records whose id names no attr of the file. */
+uint64_t gpu_trace_lost_unknown(const struct gpu_trace *t);
+
+/* The newest name of thread @tid so far, or NULL. */
+const char *gpu_trace_comm(const struct gpu_trace *t, int32_t tid);
+
+/*
+ * A string feature of the file's header as perf writes them (a u32
+ * length, then the NUL-padded text): HEADER_HOSTNAME (3), OSRELEASE (4),
+ * ARCH (6), CPUDESC (8).  NULL when the file has none or it is not
+ * terminated.  Valid until gpu_trace_close().
+ */
+const char *gpu_trace_header_string(const struct gpu_trace *t,
+				    unsigned int feat);
+
+/* The file as read (size, features), e.g. for a report's header. */
+const struct pdr_file *gpu_trace_file(const struct gpu_trace *t);
+
+void gpu_trace_close(struct gpu_trace *t);
+
+#endif

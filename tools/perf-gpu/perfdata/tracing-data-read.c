@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * HEADER_TRACING_DATA into libtraceevent.  The layout (perf's
+ * tools/perf/util/trace-event-read.c reads the same):
+ *
+ *   "\027\010Dtracing", version string, endianness byte, long size
+ *   byte, u32 page size;
+ *   "header_page\0", u64 size, text;  "header_event\0", u64 size, text;
+ *   u32 ftrace formats, each u64 size + text;
+ *   u32 systems, each: name string, u32 events, each u64 size + text;
+ *   u32 size + kallsyms;  u32 size + printk formats;
+ *   from version 0.6: u64 size + saved cmdlines.
+ *
+ * Every length is checked against what is left of the feature section
+ * before it is used.  libtraceevent gets copies: its parser may keep
+ * pointers into what it is given only for the call.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfdata/format-check.h"
+#include "perfdata/tracing-data-read.h"
+
+/* The bytes of the feature section not read yet. */
+struct td_cursor {
+	struct pdr_file *f;
+	uint64_t pos, end;	/* file offsets */
+};
+
+static bool td_take(struct td_cursor *c, void *out, uint64_t len,
+		    const char *what)
+{
+	if (len > c->end - c->pos) {
+		pdr_error(c->f, c->pos, "tracing data ends inside %s (%llu bytes, %llu left)",
+			  what, (unsigned long long)len,
+			  (unsigned long long)(c->end - c->pos));
+		return false;
+	}
+	if (out)
+		memcpy(out, c->f->data + c->pos, len);
+	c->pos += len;
+	return true;
+}
+
+/* A NUL-terminated string in place, or NULL with the error set. */
+static const char *td_string(struct td_cursor *c, const char *what)
+{
+	const char *s = (const char *)c->f->data + c->pos;
+	const char *nul = memchr(s, '\0', c->end - c->pos);
+
+	if (!nul) {
+		pdr_error(c->f, c->pos, "tracing data ends inside %s", what);
+		return NULL;
+	}
+	c->pos += nul - s + 1;
+	return s;
+}
+
+/* A u64 size and that many bytes; their file offset in *@at. */
+static bool td_blob(struct td_cursor *c, uint64_t size_len, const char *what,
+		    uint64_t *at, uint64_t *len)
+{
+	uint64_t n;
+	uint32_t n32;
+
+	/* kallsyms and printk formats have a u32 size, the rest a u64. */
+	if (size_len == 4) {
+		if (!td_take(c, &n32, 4, what))
+			return false;
+		n = n32;
+	} else if (!td_take(c, &n, 8, what)) {
+		return false;
+	}
+	*at = c->pos;
+	*len = n;
+	return td_take(c, NULL, n, what);
+}
+
+/*
+ * tracefs formats are printable ASCII.  libtraceevent's parser (1.7)
+ * dereferences NULL on some malformed print fmts (a field name with a
+ * byte over 0x7f in it, for one), so a text that is not plain ASCII is
+ * refused before it gets there.  Corruption that keeps the text ASCII
+ * is left to the parser.
+ */
+static int check_text(struct td_cursor *c, uint64_t at, uint64_t len,
+		      const char *what)
+{
+	const uint8_t *p = c->f->data + at;
+	uint64_t i;
+
+	for (i = 0; i < len; i++)
+		if ((p[i] < 0x20 || p[i] > 0x7e) && p[i] != '\t' && p[i] != '\n')
+			return pdr_error(c->f, at + i, "byte 0x%02x in %s is not printable ASCII",
+					 p[i], what);
+	return 0;
+}
+
+/* A format text to libtraceevent, which wants a writable buffer. */
+static int parse_format(struct td_cursor *c, struct tep_handle *tep,
+			uint64_t at, uint64_t len, const char *system)
+{
+	char *copy;
+	int ret;
+
+	size_t bad;
+
+	if (check_text(c, at, len, "an event format"))
+		return -1;
+	bad = format_check_fields((const char *)c->f->data + at, len);
+	if (bad)
+		return pdr_error(c->f, at + bad - 1,
+				 "the print fmt of a format of system %s names no field of it",
+				 system);
+	bad = format_check_divisors((const char *)c->f->data + at, len);
+	if (bad)
+		return pdr_error(c->f, at + bad - 1,
+				 "the print fmt of a format of system %s divides by zero",
+				 system);
+	copy = malloc(len + 1);
+	if (!copy)
+		return pdr_error(c->f, at, "out of memory for a format");
+	memcpy(copy, c->f->data + at, len);
+	copy[len] = '\0';
+	ret = tep_parse_event(tep, copy, len, system);
+	free(copy);
+	if (ret)
+		return pdr_error(c->f, at, "event format of system %s does not parse",
+				 system);
+	return 0;
+}
+
+static int read_formats(struct td_cursor *c, struct tep_handle *tep,
+			const char *system)
+{
+	uint32_t count, i;
+	uint64_t at, len;
+
+	if (!td_take(c, &count, 4, "a format count"))
+		return -1;
+	for (i = 0; i < count; i++) {
+		if (!td_blob(c, 8, "an event format", &at, &len) ||
+		    parse_format(c, tep, at, len, system))
+			return -1;
+	}
+	return 0;
+}
+
+static int read_header(struct td_cursor *c, struct tep_handle *tep)
+{
+	static const char magic[] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	const uint16_t one = 1;
+	uint8_t m[sizeof(magic)], big, long_size;
+	uint32_t page_size;
+	const char *version, *name;
+	uint64_t at, len;
+	char *copy;
+
+	if (!td_take(c, m, sizeof(m), "the magic"))
+		return -1;
+	if (memcmp(m, magic, sizeof(m)))
+		return pdr_error(c->f, c->pos - sizeof(m), "tracing data has a bad magic");
+	version = td_string(c, "the version");
+	if (!version || !td_take(c, &big, 1, "the endianness") ||
+	    !td_take(c, &long_size, 1, "the long size") ||
+	    !td_take(c, &page_size, 4, "the page size"))
+		return -1;
+	/* The samples are read in host order: the formats must be too. */
+	if (big != (*(const uint8_t *)&one == 0))
+		return pdr_error(c->f, c->pos - 6, "tracing data of the other endianness is not supported");
+	if (long_size != 4 && long_size != 8)
+		return pdr_error(c->f, c->pos - 5, "long size %u is not 4 or 8", long_size);
+	tep_set_file_bigendian(tep, big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, long_size);
+	tep_set_page_size(tep, page_size);
+
+	name = td_string(c, "the header_page name");
+	if (!name)
+		return -1;
+	if (strcmp(name, "header_page"))
+		return pdr_error(c->f, c->pos - strlen(name) - 1, "expected header_page");
+	if (!td_blob(c, 8, "header_page", &at, &len) ||
+	    check_text(c, at, len, "header_page"))
+		return -1;
+	copy = malloc(len + 1);
+	if (!copy)
+		return pdr_error(c->f, at, "out of memory for header_page");
+	memcpy(copy, c->f->data + at, len);
+	copy[len] = '\0';
+	/* perf treats a header_page that does not parse as fatal too. */
+	if (tep_parse_header_page(tep, copy, len, long_size)) {
+		free(copy);
+		return pdr_error(c->f, at, "header_page does not parse");
+	}
+	free(copy);
+
+	name = td_string(c, "the header_event name");
+	if (!name)
+		return -1;
+	if (strcmp(name, "header_event"))
+		return pdr_error(c->f, c->pos - strlen(name) - 1, "expected header_event");
+	/* perf skips header_event: the ring buffer's, not the samples'. */
+	if (!td_blob(c, 8, "header_event", &at, &len))
+		return -1;
+	return atof(version) >= 0.6 ? 1 : 0;
+}
+
+int tracing_data_read(struct pdr_file *f, uint64_t offset, uint64_t size,
+		      struct tep_handle *tep)
+{
+	struct td_cursor c = { f, offset, offset + size };
+	uint32_t systems, i;
+	uint64_t at, len;
+	int v06;
+
+	v06 = read_header(&c, tep);
+	if (v06 < 0 || read_formats(&c, tep, "ftrace"))
+		return -1;
+	if (!td_take(&c, &systems, 4, "the system count"))
+		return -1;
+	for (i = 0; i < systems; i++) {
+		const char *system = td_string(&c, "a system name");
+
+		if (!system || read_formats(&c, tep, system))
+			return -1;
+	}
+	/*
+	 * No symbols or printk formats are needed to print the events
+	 * perf gpu records: skipped, their sizes checked.
+	 */
+	if (!td_blob(&c, 4, "kallsyms", &at, &len) ||
+	    !td_blob(&c, 4, "printk formats", &at, &len))
+		return -1;
+	/* COMM records name the processes; the saved cmdlines are skipped. */
+	if (v06 && !td_blob(&c, 8, "saved cmdlines", &at, &len))
+		return -1;
+	return 0;
+}
+
+/* The feature of perf.data files that holds the tracing data. */
+#define FEAT_TRACING_DATA	1
+
+static int check_common_type(struct pdr_file *f, struct tep_handle *tep,
+			     uint64_t td_offset)
+{
+	struct tep_event **all = tep_list_events(tep, TEP_EVENT_SORT_ID);
+	struct tep_format_field *fl;
+
+	for (; all && *all; all++) {
+		fl = tep_find_common_field(*all, "common_type");
+		if (!fl || fl->offset != 0 || fl->size != 2)
+			return pdr_error(f, td_offset,
+					 "event %s:%s has no u16 common_type at offset 0",
+					 (*all)->system, (*all)->name);
+	}
+	return 0;
+}
+
+int tracing_data_events(struct pdr_file *f, struct tep_handle *tep,
+			struct tep_event **events)
+{
+	uint64_t off = 0, size = 0;
+	size_t i;
+	int ret;
+
+	ret = pdr_feature(f, FEAT_TRACING_DATA, &off, &size);
+	if (ret < 0)
+		return -1;
+	if (ret == 0 && (tracing_data_read(f, off, size, tep) ||
+			 check_common_type(f, tep, off)))
+		return -1;
+	for (i = 0; i < f->nr_attrs; i++) {
+		const struct pdr_attr *pa = &f->attrs[i];
+
+		events[i] = NULL;
+		if (pa->type != PERF_TYPE_TRACEPOINT)
+			continue;
+		if (ret)
+			return pdr_error(f, 72, "tracepoint events without the HEADER_TRACING_DATA feature");
+		events[i] = tep_find_event(tep, pa->config);
+		if (!events[i])
+			return pdr_error(f, pa->offset + 8,
+					 "tracepoint id %llu has no format in the tracing data",
+					 (unsigned long long)pa->config);
+	}
+	return 0;
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Writing a perf.data file (PERFILE2, the file mode, not the pipe mode)
+ * of tracepoint events that stock perf script and perf report read: one
+ * attr per event, samples with the raw tracepoint payload, COMM and LOST
+ * records, and at the end the features, HEADER_TRACING_DATA among them.
+ *
+ * The file is written under a temporary name beside @path and renamed to
+ * @path by perf_data_close() once complete, so @path never holds a short
+ * or half-written file: on any error it is left as it was.
+ */
+#ifndef PERF_GPU_PERFDATA_WRITE_H
+#define PERF_GPU_PERFDATA_WRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+/* One event of the file: a tracepoint, real or synthetic. */
+struct perf_data_event {
+	const char *name;	/* "system:event", shown by perf */
+	uint64_t id;		/* its id in the tracing data, a u16 */
+};
+
+struct perf_data_writer;
+
+/*
+ * Start writing @path with the @nr events of @events (names copied).
+ * NULL with errno on failure: EINVAL for no events or an id over 16 bits.
+ */
+struct perf_data_writer *perf_data_create(const char *path,
+					  const struct perf_data_event *events,
+					  unsigned int nr);
+
+/*
+ * The HEADER_TRACING_DATA feature (perfdata/tracing-data.h builds it; copied).
+ * Required: perf refuses tracepoint events without their formats.
+ */
+int perf_data_set_tracing_data(struct perf_data_writer *w, const void *data,
+			       size_t len);
+
+/* Optional: HEADER_CMDLINE, and the tool version in HEADER_VERSION. */
+int perf_data_set_cmdline(struct perf_data_writer *w, int argc,
+			  const char *const *argv);
+int perf_data_set_version(struct perf_data_writer *w, const char *version);
+
+/*
+ * A sample of event @event (an index into the events given to
+ * perf_data_create()).  @time is CLOCK_MONOTONIC in ns, as the kernel
+ * stamps perf samples with use_clockid; @raw the tracepoint payload, its
+ * first u16 the event's id (common_type).
+ */
+struct perf_data_sample {
+	unsigned int event;
+	int32_t pid, tid;
+	uint32_t cpu;
+	uint64_t time;
+	const void *raw;
+	uint32_t raw_size;
+};
+
+/*
+ * The records.  Their times must not decrease (perf sorts samples only
+ * within rounds, and this file has none): -EINVAL, nothing written, for
+ * an earlier time, an unknown event, a payload whose common_type is not
+ * the event's id, or a NULL comm; -E2BIG for a record
+ * over 64 KiB.  Write errors are kept: every later call and
+ * perf_data_close() return the first one (-errno).
+ */
+int perf_data_write_sample(struct perf_data_writer *w,
+			   const struct perf_data_sample *s);
+/* Names a process (perf script shows the comm); @comm is cut to 15. */
+int perf_data_write_comm(struct perf_data_writer *w, int32_t pid,
+			 int32_t tid, const char *comm, uint64_t time);
+/* @lost records of event @event were lost (PERF_RECORD_LOST). */
+int perf_data_write_lost(struct perf_data_writer *w, unsigned int event,
+			 uint64_t lost, uint64_t time);
+
+/*
+ * Write the features and the file header and rename the file to its
+ * path.  0, or the first error (-errno), in which case the temporary
+ * file is removed.  Frees @w either way.
+ */
+int perf_data_close(struct perf_data_writer *w);
+
+/* Give up: remove the temporary file, free @w. */
+void perf_data_abort(struct perf_data_writer *w);
+
+/*
+ * What the file's attrs carry, for readers and the tests: the sample
+ * layout is id, pid, tid, time, cpu, reserved, period, raw size, raw;
+ * COMM and LOST end with pid, tid, time, cpu, reserved, id.
+ */
+#define PERF_DATA_SAMPLE_TYPE \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW)
+
+#endif

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * OA sources of perf gpu record (see record/oa.h): the output file, the
+ * FILE copy and the live i915-perf stream.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "oa/i915-records.h"
+#include "record/oa.h"
+#include "util/debug.h"
+
+#define DEFAULT_PERIOD_NS	1000000ull	/* 1 ms, as gpuprof-oa */
+/* A point every half second keeps "at least every second" with slack. */
+#define CORR_EVERY_NS		500000000ull
+
+uint64_t record_oa_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+void record_oa_set_source(struct record_oa *oa, const char *arg)
+{
+	oa->file = NULL;
+	if (!strcmp(arg, "sim")) {
+		oa->source = RECORD_OA_SIM;
+	} else if (!strcmp(arg, "i915")) {
+		oa->source = RECORD_OA_I915;
+	} else if (!strcmp(arg, "none")) {
+		oa->source = RECORD_OA_NONE;
+	} else {
+		oa->source = RECORD_OA_FILE;
+		oa->file = arg;
+	}
+}
+
+static int copy_file(struct record_oa *oa)
+{
+	char buf[65536];
+	size_t n;
+	FILE *in = fopen(oa->file, "rb");
+
+	if (!in) {
+		pr_err("--oa-source %s: %s\n", oa->file,
+		       strerror(errno));
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, oa->out) != n)
+			break;
+	if (ferror(in)) {
+		pr_err("reading %s: %s\n", oa->file,
+		       strerror(errno));
+		fclose(in);
+		return -1;
+	}
+	fclose(in);
+	return 0;
+}
+
+static int i915_correlate(struct record_oa *oa)
+{
+	if (oa_i915_write_correlation(&oa->dev, &oa->w))
+		return -1;
+	oa->next_corr = record_oa_now() + CORR_EVERY_NS;
+	return 0;
+}
+
+static int i915_start(struct record_oa *oa)
+{
+	unsigned int exponent;
+
+	if (oa_i915_open(&oa->dev, oa->node))
+		return -1;
+	oa->dev_open = true;
+	if (oa_i915_metric_set(&oa->dev, oa->metric_set, &oa->metric))
+		return -1;
+	exponent = oa_sim_exponent_for_period(oa->period_ns,
+					      oa->dev.timestamp_hz);
+	oa->period_ns = oa_sim_exponent_to_ns(exponent, oa->dev.timestamp_hz);
+	oa->stream = oa_i915_perf_open(&oa->dev, &oa->metric, exponent,
+				       oa->period_ns);
+	if (oa->stream < 0)
+		return -1;
+	oa_i915_write_header(&oa->dev, &oa->metric, &oa->w);
+	return i915_correlate(oa);
+}
+
+int record_oa_start(struct record_oa *oa, const char *perf_output)
+{
+	if (oa->source == RECORD_OA_NONE)
+		return 0;
+	if (!oa->period_ns)
+		oa->period_ns = DEFAULT_PERIOD_NS;
+	if (oa->output_opt)
+		oa->output = strdup(oa->output_opt);
+	else if (asprintf(&oa->output, "%s.oa", perf_output) < 0)
+		oa->output = NULL;
+	if (!oa->output)
+		return -1;
+	oa->out = fopen(oa->output, "wb");
+	if (!oa->out) {
+		pr_err("%s: %s\n", oa->output, strerror(errno));
+		return -1;
+	}
+	oa_writer_init(&oa->w, oa->out);
+	oa->start_ns = record_oa_now();
+	if (oa->source == RECORD_OA_FILE)
+		return copy_file(oa);
+	if (oa->source == RECORD_OA_I915 && i915_start(oa)) {
+		pr_err("cannot record OA from i915 (see above)\n");
+		return -1;
+	}
+	return 0;
+}
+
+static void i915_record(void *arg, uint32_t type, const uint8_t *payload,
+			size_t len)
+{
+	struct record_oa *oa = arg;
+
+	oa_write_record(&oa->w, type, payload, len);
+}
+
+/*
+ * i915's records, passed through whole, of any size: the read-back of
+ * the output (record_oa_ingest()) checks them.
+ */
+static int i915_drain(struct record_oa *oa)
+{
+	return oa_i915_drain(&oa->dev, oa->stream, &oa->buf, 0, i915_record,
+			     oa);
+}
+
+/*
+ * A failing OA stream does not end the tracepoint recording: OA stops,
+ * what it gave is kept, and the closing correlation point still comes.
+ */
+int record_oa_poll(struct record_oa *oa)
+{
+	if (oa->source != RECORD_OA_I915 || oa->failed)
+		return 0;
+	if (i915_drain(oa)) {
+		oa->failed = true;
+		return 0;
+	}
+	if (record_oa_now() >= oa->next_corr && i915_correlate(oa))
+		oa->failed = true;
+	oa_writer_flush(&oa->w);
+	return 0;
+}
+
+int record_oa_finish(struct record_oa *oa, struct record_store *st,
+		     const struct record_events *evs)
+{
+	int err = 0;
+
+	if (oa->source == RECORD_OA_NONE)
+		return 0;
+	oa->end_ns = record_oa_now();
+	if (oa->source == RECORD_OA_I915 && !oa->failed) {
+		if (i915_drain(oa) == 0)
+			i915_correlate(oa);
+	}
+	if (oa->source == RECORD_OA_SIM)
+		err = record_oa_run_sim(oa, st, evs);
+	if (!err && oa_writer_flush(&oa->w)) {
+		pr_err("writing %s: %s\n", oa->output,
+		       strerror(oa_writer_error(&oa->w)));
+		err = -1;
+	}
+	if (fclose(oa->out) && !err) {
+		pr_err("writing %s: %s\n", oa->output,
+		       strerror(errno));
+		err = -1;
+	}
+	oa->out = NULL;
+	return err ?: record_oa_ingest(oa, st);
+}
+
+void record_oa_report(const struct record_oa *oa)
+{
+	if (oa->source == RECORD_OA_NONE)
+		return;
+	fprintf(stderr, "[ perf gpu record: OA: %llu reports, %llu correlation points, written to %s ]\n",
+		(unsigned long long)oa->reports,
+		(unsigned long long)oa->correlations, oa->output);
+	if (oa->report_lost || oa->buffer_lost)
+		pr_err("OA lost: %llu REPORT_LOST and %llu BUFFER_LOST records\n",
+		       (unsigned long long)oa->report_lost,
+		       (unsigned long long)oa->buffer_lost);
+}
+
+void record_oa_free(struct record_oa *oa)
+{
+	if (oa->out)
+		fclose(oa->out);
+	if (oa->stream >= 0)
+		close(oa->stream);
+	if (oa->dev_open)
+		oa_i915_close(&oa->dev);
+	free(oa->buf.p);
+	free(oa->output);
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * OA in perf gpu record.  Whatever the source, the OA stream first goes to
+ * the --oa-output file in the format of design.rst 5; at the end
+ * that file is read back and each report becomes a gpu_oa:oa_report
+ * sample at its CLOCK_MONOTONIC time (from the stream's correlation
+ * points), merged with the tracepoints by the store's sort.  One path
+ * turns every source into samples, so what perf script shows is exactly
+ * what the .oa file holds.
+ *
+ *  sim:  after recording, the simulator is stepped over the recorded time
+ *        span, busy while a dma_fence job of the recording runs (from its
+ *        dma_fence_init to its dma_fence_signaled), one context per
+ *        process: the owner of each report is known.
+ *  FILE: a section-5 recording, copied, its reports placed by its own
+ *        correlation points.
+ *  i915: a live i915-perf stream (oa/i915.h) read while recording, with
+ *        a correlation point every half second.
+ */
+#ifndef PERF_GPU_RECORD_OA_H
+#define PERF_GPU_RECORD_OA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "oa/i915.h"
+#include "oa/sim.h"
+#include "oa/writer.h"
+
+enum record_oa_source { RECORD_OA_NONE, RECORD_OA_SIM, RECORD_OA_FILE,
+			RECORD_OA_I915 };
+
+struct record_store;
+struct record_events;
+
+struct record_oa {
+	/* Options. */
+	enum record_oa_source source;
+	const char *file;		/* --oa-source=FILE */
+	uint64_t period_ns;		/* --oa-period, 0: default */
+	const char *metric_set;		/* --metric-set */
+	const char *node;		/* --oa-node */
+	const char *output_opt;		/* --oa-output */
+	char *output;			/* it, or <output>.oa */
+
+	FILE *out;
+	struct oa_writer w;
+	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC of the recording */
+
+	/* i915 */
+	struct oa_i915 dev;
+	bool dev_open;
+	struct oa_i915_metric metric;
+	int stream;			/* -1 when none: set before use */
+	struct oa_i915_buf buf;
+	uint64_t next_corr;
+	bool failed;
+
+	/* Owners of the simulated contexts: OA_SIM_CTX_BASE + i. */
+	int32_t owner[OA_SIM_MAX_CONTEXTS];
+	unsigned int nr_owners;
+
+	/* The store's index and tracepoint id of gpu_oa:oa_report. */
+	unsigned int event;
+	uint16_t id;
+
+	/* What was read back. */
+	uint64_t reports, report_lost, buffer_lost, correlations, jobs;
+};
+
+/* --oa-source's argument: "sim", "i915" or a file name. */
+void record_oa_set_source(struct record_oa *oa, const char *arg);
+
+/*
+ * Before the events are enabled: open the output (and the i915 stream),
+ * copy a FILE source.  0, or -1 with the message out.
+ */
+int record_oa_start(struct record_oa *oa, const char *perf_output);
+
+/* While recording (i915): take what the stream has.  0 or -1. */
+int record_oa_poll(struct record_oa *oa);
+
+/*
+ * After recording: finish the OA stream (run the simulator over the
+ * samples of @st, whose tracepoints are @evs) and add its reports and
+ * losses to @st.  0, or -1 with the message out.
+ */
+int record_oa_finish(struct record_oa *oa, struct record_store *st,
+		     const struct record_events *evs);
+
+/* The end-of-recording line: reports, losses, the .oa file. */
+void record_oa_report(const struct record_oa *oa);
+
+void record_oa_free(struct record_oa *oa);
+
+/* Helpers shared by record/oa*.c. */
+uint64_t record_oa_now(void);
+int record_oa_run_sim(struct record_oa *oa, struct record_store *st,
+		      const struct record_events *evs);
+int record_oa_ingest(struct record_oa *oa, struct record_store *st);
+
+#endif

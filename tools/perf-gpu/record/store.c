@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The recording in memory.  Records are small fixed entries pointing
+ * into one growing buffer of raw payloads, so a storm of samples costs
+ * two amortised reallocs rather than a malloc each.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "perfdata/write.h"
+#include "record/store.h"
+#include "util/array.h"
+#include "util/file.h"
+
+enum { REC_SAMPLE, REC_LOST };
+
+struct rec {
+	uint64_t time;
+	uint64_t seq;		/* read order: ties keep it */
+	uint64_t raw_off;	/* REC_SAMPLE: in st->raw; REC_LOST: count */
+	uint32_t raw_size;
+	uint32_t cpu;
+	int32_t pid, tid;
+	unsigned int event;
+	int kind;
+};
+
+#define COMM_BUCKETS 1024
+
+struct thread_name {
+	struct thread_name *next;
+	int32_t pid, tid;
+	uint64_t comm_time;	/* of the kernel's COMM that named it, or 0 */
+	bool written;
+	char comm[16];
+};
+
+struct record_store {
+	struct rec *recs;
+	size_t nr, alloc;
+	uint8_t *raw;
+	size_t raw_len, raw_alloc;
+	uint64_t samples, lost;
+	struct thread_name *threads[COMM_BUCKETS];
+};
+
+struct record_store *record_store_new(void)
+{
+	return calloc(1, sizeof(struct record_store));
+}
+
+void record_store_free(struct record_store *st)
+{
+	struct thread_name *t, *next;
+	int i;
+
+	if (!st)
+		return;
+	for (i = 0; i < COMM_BUCKETS; i++)
+		for (t = st->threads[i]; t; t = next) {
+			next = t->next;
+			free(t);
+		}
+	free(st->recs);
+	free(st->raw);
+	free(st);
+}
+
+static struct thread_name **bucket(struct record_store *st, int32_t tid)
+{
+	return &st->threads[(uint32_t)tid % COMM_BUCKETS];
+}
+
+static struct thread_name *find_thread(struct record_store *st, int32_t tid)
+{
+	struct thread_name *t;
+
+	for (t = *bucket(st, tid); t; t = t->next)
+		if (t->tid == tid)
+			return t;
+	return NULL;
+}
+
+static bool read_comm(const char *path, char *comm, size_t size)
+{
+	if (file_read_small(AT_FDCWD, path, comm, size) <= 0)
+		return false;
+	comm[strcspn(comm, "\n")] = '\0';
+	return true;
+}
+
+/*
+ * A thread's name is the newest the kernel reported (PERF_RECORD_COMM, by
+ * its time: rings are read one CPU after another, so a later rename can
+ * be read first), or else the one in /proc when its first sample is seen.
+ * A process naming itself right after exec is shown by that name for all
+ * its GPU work.  Idle-context events carry pid 0, which has no /proc
+ * entry; a thread already gone gets "<pid>", a placeholder that cannot be
+ * mistaken for a real name.
+ */
+static int note_thread(struct record_store *st, int32_t pid, int32_t tid)
+{
+	struct thread_name *t = find_thread(st, tid);
+	char path[64];
+
+	if (t)
+		return 0;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->pid = pid;
+	t->tid = tid;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+	if (tid == 0)
+		snprintf(t->comm, sizeof(t->comm), "swapper");
+	else if (!read_comm(path, t->comm, sizeof(t->comm)))
+		snprintf(t->comm, sizeof(t->comm), "<%d>", pid);
+	t->next = *bucket(st, tid);
+	*bucket(st, tid) = t;
+	return 0;
+}
+
+int record_store_set_comm(struct record_store *st, int32_t pid, int32_t tid,
+			  const char *comm, uint64_t time)
+{
+	struct thread_name *t = find_thread(st, tid);
+
+	if (t && t->comm_time > time)
+		return 0;
+	if (!t) {
+		t = calloc(1, sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		t->pid = pid;
+		t->tid = tid;
+		t->next = *bucket(st, tid);
+		*bucket(st, tid) = t;
+	}
+	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	t->comm_time = time;
+	return 0;
+}
+
+static struct rec *new_rec(struct record_store *st)
+{
+	if (ARRAY_RESERVE(st->recs, st->alloc, st->nr + 1))
+		return NULL;
+	memset(&st->recs[st->nr], 0, sizeof(struct rec));
+	st->recs[st->nr].seq = st->nr;
+	return &st->recs[st->nr++];
+}
+
+int record_store_add_sample(struct record_store *st, unsigned int event,
+			    int32_t pid, int32_t tid, uint32_t cpu,
+			    uint64_t time, const void *raw, uint32_t raw_size)
+{
+	struct rec *r;
+
+	if (note_thread(st, pid, tid))
+		return -ENOMEM;
+	if (ARRAY_RESERVE(st->raw, st->raw_alloc, st->raw_len + raw_size))
+		return -ENOMEM;
+	r = new_rec(st);
+	if (!r)
+		return -ENOMEM;
+	r->kind = REC_SAMPLE;
+	r->event = event;
+	r->pid = pid;
+	r->tid = tid;
+	r->cpu = cpu;
+	r->time = time;
+	r->raw_off = st->raw_len;
+	r->raw_size = raw_size;
+	memcpy(st->raw + st->raw_len, raw, raw_size);
+	st->raw_len += raw_size;
+	st->samples++;
+	return 0;
+}
+
+int record_store_add_lost(struct record_store *st, unsigned int event,
+			  uint64_t lost, uint64_t time)
+{
+	struct rec *r = new_rec(st);
+
+	if (!r)
+		return -ENOMEM;
+	r->kind = REC_LOST;
+	r->event = event;
+	r->time = time;
+	r->raw_off = lost;
+	st->lost += lost;
+	return 0;
+}
+
+uint64_t record_store_samples(const struct record_store *st)
+{
+	return st->samples;
+}
+
+uint64_t record_store_lost(const struct record_store *st)
+{
+	return st->lost;
+}
+
+uint64_t record_store_last_time(const struct record_store *st)
+{
+	uint64_t t = 0;
+	size_t i;
+
+	for (i = 0; i < st->nr; i++)
+		if (st->recs[i].time > t)
+			t = st->recs[i].time;
+	return t;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+int record_store_for_each_sample(struct record_store *st,
+				 int (*fn)(void *arg, unsigned int event,
+					   int32_t pid, uint64_t time,
+					   const void *raw, uint32_t raw_size),
+				 void *arg)
+{
+	size_t i;
+	int ret = 0;
+
+	if (st->nr)
+		qsort(st->recs, st->nr, sizeof(*st->recs), by_time);
+	for (i = 0; i < st->nr && !ret; i++) {
+		const struct rec *r = &st->recs[i];
+
+		if (r->kind == REC_SAMPLE)
+			ret = fn(arg, r->event, r->pid, r->time,
+				 st->raw + r->raw_off, r->raw_size);
+	}
+	return ret;
+}
+
+int record_store_write(struct record_store *st, struct perf_data_writer *w)
+{
+	size_t i;
+	int err = 0;
+
+	/* Each CPU's ring is in time order, the rings among them are not. */
+	if (st->nr)
+		qsort(st->recs, st->nr, sizeof(*st->recs), by_time);
+	for (i = 0; i < st->nr && !err; i++) {
+		const struct rec *r = &st->recs[i];
+		struct perf_data_sample s = {
+			.event = r->event, .pid = r->pid, .tid = r->tid,
+			.cpu = r->cpu, .time = r->time,
+			.raw = st->raw + r->raw_off, .raw_size = r->raw_size,
+		};
+		struct thread_name *t;
+
+		if (r->kind == REC_LOST) {
+			err = perf_data_write_lost(w, r->event, r->raw_off,
+						   r->time);
+			continue;
+		}
+		t = find_thread(st, r->tid);
+		if (t && !t->written) {
+			err = perf_data_write_comm(w, t->pid, t->tid, t->comm,
+						   r->time);
+			t->written = true;
+			if (err)
+				break;
+		}
+		err = perf_data_write_sample(w, &s);
+	}
+	return err;
+}

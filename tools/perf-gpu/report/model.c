@@ -1,0 +1,1150 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The aggregation of perf gpu report (report/model.h).
+ *
+ * State is what is in flight and what can still change: jobs in flight
+ * (a hash by (context, seqno), and per context a queue in init order),
+ * busy-time segments that a later job could still overlap, one latency
+ * sketch per (client, timeline) pair, one interval sketch per crtc, and
+ * the previous OA report.
+ *
+ * Busy time is kept per pair, client, timeline and in total
+ * (report/busy.h).  Settling passes, which need the starts of the jobs
+ * running in each scope, run every PASS_EVERY signals and when a scope
+ * has many live segments.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/model.h"
+#include "util/array.h"
+
+#define PASS_EVERY	4096
+#define LEARNED_SLOTS	256
+
+struct job {
+	struct job *hnext;	/* in the job hash */
+	struct job *qnext;	/* in its context's queue, the next newer */
+	struct ctx *ctx;	/* NULL: a ghost, a fence that is no job */
+	struct report_pair *pair;
+	uint32_t context, seqno;
+	uint64_t init;
+};
+
+struct ctx {
+	struct ctx *hnext;
+	uint32_t context;
+	struct job *head, *tail;	/* head: the running job */
+	uint64_t last_signal;
+};
+
+/* A chained hash table of power-of-two size, grown at load 1. */
+struct table {
+	void **b;
+	size_t mask, nr;
+};
+
+struct report_model_state {
+	struct table jobs, ctxs, clients, timelines, pairs;
+	struct job *free_jobs;
+	struct ctx *free_ctxs;
+	size_t alloc_clients, alloc_timelines, alloc_pairs, alloc_crtcs;
+
+	/* Pairs and clients with a job running, for OA attribution. */
+	struct report_pair **run_pairs;
+	struct report_client **run_clients;
+	uint32_t nr_run_pairs, nr_run_clients;
+	size_t alloc_run_pairs, alloc_run_clients;
+	uint64_t signals;
+
+	/* Scratch of the settling passes. */
+	struct scope_start *starts;
+	uint64_t *start_vals;
+	size_t alloc_starts, alloc_start_vals;
+	uint64_t passes;
+
+	/* drm_sched: the last fence initialised, for its finished half. */
+	bool have_last_init;
+	int32_t last_tid;
+	uint32_t last_context, last_seqno;
+
+	/* OA */
+	struct gpuprof_oa_layout layout;
+	bool have_prev, have_oa_time;
+	unsigned int prev_attr;
+	uint64_t prev_lost;
+	uint32_t prev_ctx, prev_size;
+	uint8_t prev_report[GPUPROF_OA_REPORT_MAX];
+	struct {
+		uint32_t ctx_id;
+		int32_t pid;
+		bool used;
+	} learned[LEARNED_SLOTS];
+};
+
+static uint64_t mix64(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	return k;
+}
+
+static uint64_t hash_str(const char *s, uint64_t h)
+{
+	/* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+/*
+ * Grow @t to twice its size when it is full; @next_of gives a node's
+ * chain pointer, @hash_of its hash.  0, or -1 out of memory.
+ */
+static int table_grow(struct table *t, void **(*next_of)(void *),
+		      uint64_t (*hash_of)(const void *))
+{
+	size_t size = t->b ? t->mask + 1 : 0, n = size ? 2 * size : 64, i;
+	void **nb, *node, *next;
+
+	if (t->b && t->nr < size)
+		return 0;
+	nb = calloc(n, sizeof(*nb));
+	if (!nb)
+		return -1;
+	for (i = 0; i < size; i++) {
+		for (node = t->b[i]; node; node = next) {
+			size_t at = hash_of(node) & (n - 1);
+
+			next = *next_of(node);
+			*next_of(node) = nb[at];
+			nb[at] = node;
+		}
+	}
+	free(t->b);
+	t->b = nb;
+	t->mask = n - 1;
+	return 0;
+}
+
+static uint64_t job_key(uint32_t context, uint32_t seqno)
+{
+	return mix64((uint64_t)context << 32 | seqno);
+}
+
+static void **job_next(void *n) { return (void **)&((struct job *)n)->hnext; }
+static uint64_t job_hash(const void *n)
+{
+	const struct job *j = n;
+
+	return job_key(j->context, j->seqno);
+}
+static void **ctx_next(void *n) { return (void **)&((struct ctx *)n)->hnext; }
+static uint64_t ctx_hash(const void *n)
+{
+	return mix64(((const struct ctx *)n)->context);
+}
+static void **client_next(void *n) { return (void **)&((struct report_client *)n)->hnext; }
+static uint64_t client_hash(const void *n)
+{
+	return mix64((uint32_t)((const struct report_client *)n)->pid);
+}
+static void **tl_next(void *n) { return (void **)&((struct report_timeline *)n)->hnext; }
+static uint64_t tl_key(const char *driver, const char *name)
+{
+	return hash_str(name, hash_str(driver, 0xcbf29ce484222325ull) * 31);
+}
+static uint64_t tl_hash(const void *n)
+{
+	const struct report_timeline *tl = n;
+
+	return tl_key(tl->driver, tl->name);
+}
+static void **pair_next(void *n) { return (void **)&((struct report_pair *)n)->hnext; }
+static uint64_t pair_key(const struct report_client *c,
+			 const struct report_timeline *tl)
+{
+	return mix64((uint64_t)(uint32_t)c->pid << 32 | tl->id);
+}
+static uint64_t pair_hash(const void *n)
+{
+	const struct report_pair *p = n;
+
+	return pair_key(p->client, p->timeline);
+}
+
+static void jobs_init(struct report_jobs *j)
+{
+	memset(j, 0, sizeof(*j));
+	report_sketch_init(&j->latency);
+	report_busy_init(&j->busy);
+}
+
+static void jobs_free(struct report_jobs *j)
+{
+	report_sketch_free(&j->latency);
+	report_busy_free(&j->busy);
+}
+
+/* Entities */
+
+static struct report_client *client_find(struct report_model *m, int32_t pid)
+{
+	struct report_model_state *st = m->st;
+	struct report_client *c;
+
+	if (!st->clients.b)
+		return NULL;
+	c = st->clients.b[mix64((uint32_t)pid) & st->clients.mask];
+	for (; c; c = c->hnext)
+		if (c->pid == pid)
+			return c;
+	return NULL;
+}
+
+static struct report_client *client_get(struct report_model *m, int32_t pid)
+{
+	struct report_model_state *st = m->st;
+	struct report_client *c = client_find(m, pid);
+	size_t at;
+
+	if (c)
+		return c;
+	if (table_grow(&st->clients, client_next, client_hash))
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	if (ARRAY_PUSH(m->clients, m->nr_clients, st->alloc_clients, c)) {
+		free(c);
+		return NULL;
+	}
+	c->pid = pid;
+	jobs_init(&c->jobs);
+	at = mix64((uint32_t)pid) & st->clients.mask;
+	c->hnext = st->clients.b[at];
+	st->clients.b[at] = c;
+	st->clients.nr++;
+	return c;
+}
+
+static struct report_timeline *timeline_get(struct report_model *m,
+					    const char *driver,
+					    const char *name)
+{
+	struct report_model_state *st = m->st;
+	uint64_t h = tl_key(driver, name);
+	struct report_timeline *tl = NULL;
+	size_t at;
+
+	if (st->timelines.b)
+		tl = st->timelines.b[h & st->timelines.mask];
+	for (; tl; tl = tl->hnext)
+		if (!strcmp(tl->name, name) && !strcmp(tl->driver, driver))
+			return tl;
+	if (table_grow(&st->timelines, tl_next, tl_hash))
+		return NULL;
+	tl = calloc(1, sizeof(*tl));
+	if (!tl)
+		return NULL;
+	tl->driver = strdup(driver);
+	tl->name = strdup(name);
+	if (!tl->driver || !tl->name ||
+	    ARRAY_PUSH(m->timelines, m->nr_timelines, st->alloc_timelines, tl)) {
+		free(tl->driver);
+		free(tl->name);
+		free(tl);
+		return NULL;
+	}
+	tl->id = m->nr_timelines - 1;
+	jobs_init(&tl->jobs);
+	at = h & st->timelines.mask;
+	tl->hnext = st->timelines.b[at];
+	st->timelines.b[at] = tl;
+	st->timelines.nr++;
+	return tl;
+}
+
+static struct report_pair *pair_get(struct report_model *m,
+				    struct report_client *c,
+				    struct report_timeline *tl)
+{
+	struct report_model_state *st = m->st;
+	struct report_pair *p = NULL;
+	size_t at;
+
+	if (st->pairs.b)
+		p = st->pairs.b[pair_key(c, tl) & st->pairs.mask];
+	for (; p; p = p->hnext)
+		if (p->client == c && p->timeline == tl)
+			return p;
+	if (table_grow(&st->pairs, pair_next, pair_hash))
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	if (ARRAY_PUSH(m->pairs, m->nr_pairs, st->alloc_pairs, p)) {
+		free(p);
+		return NULL;
+	}
+	p->client = c;
+	p->timeline = tl;
+	jobs_init(&p->jobs);
+	at = pair_key(c, tl) & st->pairs.mask;
+	p->hnext = st->pairs.b[at];
+	st->pairs.b[at] = p;
+	st->pairs.nr++;
+	return p;
+}
+
+/* Running pairs and clients: arrays with each one's index in it. */
+
+static int running_inc(struct report_model *m, struct report_pair *p)
+{
+	struct report_model_state *st = m->st;
+	struct report_client *c = p->client;
+
+	if (p->running++)
+		return 0;
+	p->run_idx = st->nr_run_pairs;
+	if (ARRAY_PUSH(st->run_pairs, st->nr_run_pairs, st->alloc_run_pairs, p))
+		return -1;
+	if (c->running_pairs++)
+		return 0;
+	c->run_idx = st->nr_run_clients;
+	if (ARRAY_PUSH(st->run_clients, st->nr_run_clients,
+		       st->alloc_run_clients, c))
+		return -1;
+	return 0;
+}
+
+static void running_dec(struct report_model *m, struct report_pair *p)
+{
+	struct report_model_state *st = m->st;
+	struct report_client *c = p->client;
+	struct report_pair *lp;
+	struct report_client *lc;
+
+	if (--p->running)
+		return;
+	lp = st->run_pairs[--st->nr_run_pairs];
+	st->run_pairs[p->run_idx] = lp;
+	lp->run_idx = p->run_idx;
+	if (--c->running_pairs)
+		return;
+	lc = st->run_clients[--st->nr_run_clients];
+	st->run_clients[c->run_idx] = lc;
+	lc->run_idx = c->run_idx;
+}
+
+/* Jobs in flight */
+
+static struct job *job_find(struct report_model *m, uint32_t context,
+			    uint32_t seqno)
+{
+	struct report_model_state *st = m->st;
+	struct job *j;
+
+	if (!st->jobs.b)
+		return NULL;
+	j = st->jobs.b[job_key(context, seqno) & st->jobs.mask];
+	for (; j; j = j->hnext)
+		if (j->seqno == seqno && j->context == context)
+			return j;
+	return NULL;
+}
+
+static struct ctx *ctx_get(struct report_model *m, uint32_t context)
+{
+	struct report_model_state *st = m->st;
+	struct ctx *c = NULL;
+	size_t at;
+
+	if (st->ctxs.b)
+		c = st->ctxs.b[mix64(context) & st->ctxs.mask];
+	for (; c; c = c->hnext)
+		if (c->context == context)
+			return c;
+	if (table_grow(&st->ctxs, ctx_next, ctx_hash))
+		return NULL;
+	if (st->free_ctxs) {
+		c = st->free_ctxs;
+		st->free_ctxs = c->hnext;
+	} else {
+		c = malloc(sizeof(*c));
+		if (!c)
+			return NULL;
+	}
+	memset(c, 0, sizeof(*c));
+	c->context = context;
+	at = mix64(context) & st->ctxs.mask;
+	c->hnext = st->ctxs.b[at];
+	st->ctxs.b[at] = c;
+	st->ctxs.nr++;
+	return c;
+}
+
+static void unhash(struct table *t, void *node, size_t at,
+		   void **(*next_of)(void *))
+{
+	void **pp = &t->b[at];
+
+	while (*pp != node)
+		pp = next_of(*pp);
+	*pp = *next_of(node);
+	t->nr--;
+}
+
+/* Take @j out of its context's queue and the running sets. */
+static int dequeue(struct report_model *m, struct job *j)
+{
+	struct report_model_state *st = m->st;
+	struct ctx *c = j->ctx;
+	struct job *prev;
+	int ret = 0;
+
+	if (c->head == j) {
+		/* The next job runs now (from this end, or its init). */
+		running_dec(m, j->pair);
+		c->head = j->qnext;
+		if (c->head)
+			ret = running_inc(m, c->head->pair);
+		else
+			c->tail = NULL;
+	} else {
+		for (prev = c->head; prev->qnext != j; prev = prev->qnext)
+			;
+		prev->qnext = j->qnext;
+		if (c->tail == j)
+			c->tail = prev;
+	}
+	j->ctx = NULL;
+	m->jobs_in_flight--;
+	if (!c->head) {
+		unhash(&st->ctxs, c, mix64(c->context) & st->ctxs.mask, ctx_next);
+		c->hnext = st->free_ctxs;
+		st->free_ctxs = c;
+	}
+	return ret;
+}
+
+/* Forget @j: out of its queue (unless a ghost) and the hash. */
+static int job_remove(struct report_model *m, struct job *j)
+{
+	struct report_model_state *st = m->st;
+	int ret = j->ctx ? dequeue(m, j) : 0;
+
+	unhash(&st->jobs, j, job_key(j->context, j->seqno) & st->jobs.mask, job_next);
+	j->hnext = st->free_jobs;
+	st->free_jobs = j;
+	return ret;
+}
+
+static void count_unsignaled(struct report_model *m, struct report_pair *p)
+{
+	p->jobs.unsignaled++;
+	p->client->jobs.unsignaled++;
+	p->timeline->jobs.unsignaled++;
+	m->total.unsignaled++;
+}
+
+/* The scheduled half of a drm_sched job, whose finished half is @ev. */
+static int drop_sched_half(struct report_model *m, const struct gpu_event *ev)
+{
+	struct report_model_state *st = m->st;
+	bool half = st->have_last_init && !strcmp(ev->fence.driver, "drm_sched") &&
+		    ev->tid == st->last_tid &&
+		    ev->fence.seqno == st->last_seqno &&
+		    ev->fence.context == st->last_context + 1;
+	struct job *j;
+
+	st->have_last_init = true;
+	st->last_tid = ev->tid;
+	if (half) {
+		j = job_find(m, st->last_context, st->last_seqno);
+		st->last_context = ev->fence.context;
+		st->last_seqno = ev->fence.seqno;
+		/*
+		 * No job: neither counted nor timed.  It stays a ghost
+		 * until its signal, which is then no unmatched one.
+		 */
+		return j && j->ctx ? dequeue(m, j) : 0;
+	}
+	st->last_context = ev->fence.context;
+	st->last_seqno = ev->fence.seqno;
+	return 0;
+}
+
+static bool is_container(const char *driver)
+{
+	return !strcmp(driver, "dma_fence_chain") ||
+	       !strcmp(driver, "dma_fence_array") || !strcmp(driver, "stub");
+}
+
+static void client_name(struct report_client *c, const struct gpu_trace *t,
+			const struct gpu_event *ev)
+{
+	/* The process's main thread names it; else the thread at hand. */
+	const char *name = t ? gpu_trace_comm(t, c->pid) : NULL;
+
+	if (!name)
+		name = ev->comm;
+	if (name)
+		snprintf(c->comm, sizeof(c->comm), "%s", name);
+}
+
+static int on_init(struct report_model *m, const struct gpu_trace *t,
+		   const struct gpu_event *ev)
+{
+	struct report_model_state *st = m->st;
+	struct report_timeline *tl;
+	struct report_client *c;
+	struct report_pair *p;
+	struct ctx *cx;
+	struct job *j;
+
+	if (is_container(ev->fence.driver))
+		return 0;
+	/* A fence recycled whose end was not seen: that job ended unseen. */
+	j = job_find(m, ev->fence.context, ev->fence.seqno);
+	if (j) {
+		if (j->ctx)
+			count_unsignaled(m, j->pair);
+		if (job_remove(m, j))
+			return -1;
+	}
+	if (drop_sched_half(m, ev))
+		return -1;
+	tl = timeline_get(m, ev->fence.driver, ev->fence.timeline);
+	c = tl ? client_get(m, ev->pid) : NULL;
+	p = c ? pair_get(m, c, tl) : NULL;
+	if (!p)
+		return -1;
+	client_name(c, t, ev);
+	if (table_grow(&st->jobs, job_next, job_hash))
+		return -1;
+	cx = ctx_get(m, ev->fence.context);
+	if (!cx)
+		return -1;
+	if (st->free_jobs) {
+		j = st->free_jobs;
+		st->free_jobs = j->hnext;
+	} else {
+		j = malloc(sizeof(*j));
+		if (!j)
+			return -1;
+	}
+	j->qnext = NULL;
+	j->ctx = cx;
+	j->pair = p;
+	j->context = ev->fence.context;
+	j->seqno = ev->fence.seqno;
+	j->init = ev->time;
+	j->hnext = st->jobs.b[job_key(j->context, j->seqno) & st->jobs.mask];
+	st->jobs.b[job_key(j->context, j->seqno) & st->jobs.mask] = j;
+	st->jobs.nr++;
+	m->jobs_in_flight++;
+	if (cx->tail) {
+		cx->tail->qnext = j;
+		cx->tail = j;
+		return 0;
+	}
+	cx->head = cx->tail = j;
+	return running_inc(m, p);
+}
+
+/* When @j's running started, or starts: max(init, last signal). */
+static uint64_t run_start(const struct job *j)
+{
+	return j->init > j->ctx->last_signal ? j->init : j->ctx->last_signal;
+}
+
+struct scope_start {
+	struct report_busy *busy;
+	uint64_t start;
+};
+
+static int cmp_scope_start(const void *a, const void *b)
+{
+	const struct scope_start *x = a, *y = b;
+
+	if (x->busy != y->busy)
+		return (uintptr_t)x->busy < (uintptr_t)y->busy ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void settle_rest(struct report_model *m, struct report_busy *b)
+{
+	if (b->pass != m->st->passes)
+		report_busy_settle(b, NULL, 0, m->last_time);
+}
+
+/*
+ * Settle every busy time with the starts of the jobs running in its
+ * scope: (busy time, start) for each running job and each of its four
+ * scopes, sorted, then one settle per busy time.
+ */
+static int busy_pass(struct report_model *m)
+{
+	struct report_model_state *st = m->st;
+	size_t n = 0, i, j, want = st->ctxs.nr * 4;
+	struct scope_start *rs;
+	struct ctx *c;
+	uint32_t k;
+	size_t b;
+
+	if (ARRAY_RESERVE(st->starts, st->alloc_starts, want) ||
+	    ARRAY_RESERVE(st->start_vals, st->alloc_start_vals, want))
+		return -1;
+	rs = st->starts;
+	for (b = 0; st->ctxs.b && b <= st->ctxs.mask; b++) {
+		for (c = st->ctxs.b[b]; c; c = c->hnext) {
+			struct report_pair *p = c->head->pair;
+			uint64_t s = run_start(c->head);
+
+			rs[n++] = (struct scope_start){ &p->jobs.busy, s };
+			rs[n++] = (struct scope_start){ &p->client->jobs.busy, s };
+			rs[n++] = (struct scope_start){ &p->timeline->jobs.busy, s };
+			rs[n++] = (struct scope_start){ &m->total.busy, s };
+		}
+	}
+	qsort(rs, n, sizeof(*rs), cmp_scope_start);
+	st->passes++;
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && rs[j].busy == rs[i].busy; j++)
+			st->start_vals[j - i] = rs[j].start;
+		report_busy_settle(rs[i].busy, st->start_vals, j - i, m->last_time);
+		rs[i].busy->pass = st->passes;
+	}
+	for (k = 0; k < m->nr_pairs; k++)
+		settle_rest(m, &m->pairs[k]->jobs.busy);
+	for (k = 0; k < m->nr_clients; k++)
+		settle_rest(m, &m->clients[k]->jobs.busy);
+	for (k = 0; k < m->nr_timelines; k++)
+		settle_rest(m, &m->timelines[k]->jobs.busy);
+	settle_rest(m, &m->total.busy);
+	return 0;
+}
+
+static int add_run(struct report_jobs *j, uint64_t start, uint64_t end)
+{
+	j->jobs++;
+	return report_busy_add(&j->busy, start, end);
+}
+
+static int on_signal(struct report_model *m, const struct gpu_event *ev)
+{
+	struct report_model_state *st = m->st;
+	struct report_job_run run;
+	struct report_timeline *tl;
+	struct report_pair *p;
+	struct job *j;
+	struct ctx *c;
+
+	if (is_container(ev->fence.driver))
+		return 0;
+	j = job_find(m, ev->fence.context, ev->fence.seqno);
+	if (j && !j->ctx)
+		return job_remove(m, j);
+	if (!j) {
+		tl = timeline_get(m, ev->fence.driver, ev->fence.timeline);
+		if (!tl)
+			return -1;
+		tl->jobs.unmatched++;
+		m->total.unmatched++;
+		return 0;
+	}
+	c = j->ctx;
+	/* Fences of a context signal in order: those before it were missed. */
+	while (c->head != j) {
+		count_unsignaled(m, c->head->pair);
+		if (job_remove(m, c->head))
+			return -1;
+	}
+	p = j->pair;
+	run.pair = p;
+	run.context = c->context;
+	run.seqno = j->seqno;
+	run.init = j->init;
+	run.start = run_start(j);
+	run.end = ev->time;
+	/* A file out of time order must not give negative times. */
+	if (run.end < run.start)
+		run.start = run.end;
+	if (run.end < run.init)
+		run.init = run.end;
+	c->last_signal = run.end;
+	/* Before a scope runs out of room: settle all. */
+	if ((report_busy_full(&p->jobs.busy) ||
+	     report_busy_full(&p->client->jobs.busy) ||
+	     report_busy_full(&p->timeline->jobs.busy) ||
+	     report_busy_full(&m->total.busy)) && busy_pass(m))
+		return -1;
+	if (add_run(&p->jobs, run.start, run.end) ||
+	    add_run(&p->client->jobs, run.start, run.end) ||
+	    add_run(&p->timeline->jobs, run.start, run.end) ||
+	    add_run(&m->total, run.start, run.end) ||
+	    report_sketch_add(&p->jobs.latency, run.end - run.init))
+		return -1;
+	if (m->hooks.job)
+		m->hooks.job(m->hooks.arg, &run);
+	if (job_remove(m, j))
+		return -1;
+	if (++st->signals % PASS_EVERY == 0)
+		return busy_pass(m);
+	return 0;
+}
+
+static int on_destroy(struct report_model *m, const struct gpu_event *ev)
+{
+	struct job *j = job_find(m, ev->fence.context, ev->fence.seqno);
+
+	/* Most fences die signaled, their job gone already. */
+	if (!j)
+		return 0;
+	if (j->ctx)
+		count_unsignaled(m, j->pair);
+	return job_remove(m, j);
+}
+
+static int on_vblank(struct report_model *m, const struct gpu_event *ev)
+{
+	struct report_model_state *st = m->st;
+	struct report_crtc *c = NULL;
+	uint32_t i;
+
+	for (i = 0; i < m->nr_crtcs; i++)
+		if (m->crtcs[i].crtc == ev->vblank.crtc)
+			c = &m->crtcs[i];
+	if (!c) {
+		if (ARRAY_RESERVE(m->crtcs, st->alloc_crtcs, m->nr_crtcs + 1))
+			return -1;
+		c = &m->crtcs[m->nr_crtcs++];
+		memset(c, 0, sizeof(*c));
+		c->crtc = ev->vblank.crtc;
+		report_sketch_init(&c->interval);
+	}
+	/* A timestamp going back (a reset counter) starts afresh. */
+	if (c->vblanks && ev->vblank.stamp >= c->last &&
+	    report_sketch_add(&c->interval, ev->vblank.stamp - c->last))
+		return -1;
+	c->last = ev->vblank.stamp;
+	c->vblanks++;
+	return 0;
+}
+
+/* OA */
+
+static uint64_t part_of(uint64_t v, unsigned int n, unsigned int i)
+{
+	return v / n + (i < v % n);
+}
+
+/* Part @i of @n of @d: the quotient, one more for the first remainders. */
+static void split(const struct gpuprof_oa_deltas *d, unsigned int n,
+		  unsigned int i, struct gpuprof_oa_deltas *out)
+{
+	unsigned int k;
+
+	out->deltas = part_of(d->deltas, n, i);
+	out->timestamp = part_of(d->timestamp, n, i);
+	out->gpu_ticks = part_of(d->gpu_ticks, n, i);
+	for (k = 0; k < GPUPROF_OA_A_COUNTERS; k++)
+		out->a[k] = part_of(d->a[k], n, i);
+	for (k = 0; k < GPUPROF_OA_B_COUNTERS; k++)
+		out->b[k] = part_of(d->b[k], n, i);
+	for (k = 0; k < GPUPROF_OA_C_COUNTERS; k++)
+		out->c[k] = part_of(d->c[k], n, i);
+}
+
+static void deltas_add(struct gpuprof_oa_deltas *acc,
+		       const struct gpuprof_oa_deltas *d)
+{
+	unsigned int k;
+
+	acc->deltas = report_sat_add(acc->deltas, d->deltas);
+	acc->timestamp = report_sat_add(acc->timestamp, d->timestamp);
+	acc->gpu_ticks = report_sat_add(acc->gpu_ticks, d->gpu_ticks);
+	for (k = 0; k < GPUPROF_OA_A_COUNTERS; k++)
+		acc->a[k] = report_sat_add(acc->a[k], d->a[k]);
+	for (k = 0; k < GPUPROF_OA_B_COUNTERS; k++)
+		acc->b[k] = report_sat_add(acc->b[k], d->b[k]);
+	for (k = 0; k < GPUPROF_OA_C_COUNTERS; k++)
+		acc->c[k] = report_sat_add(acc->c[k], d->c[k]);
+}
+
+static void oa_take(struct report_oa *o, const struct gpuprof_oa_deltas *d)
+{
+	o->reports++;
+	if (d)
+		deltas_add(&o->d, d);
+}
+
+static void oa_hook(struct report_model *m, const struct gpu_event *ev,
+		    const struct report_client *c,
+		    const struct report_timeline *tl, unsigned int part,
+		    unsigned int parts, const struct gpuprof_oa_deltas *d)
+{
+	struct report_oa_part p = {
+		.client = c, .timeline = tl, .time = ev->time,
+		.gpu_time = ev->oa.gpu_time, .part = part, .parts = parts,
+		.d = d,
+	};
+
+	if (m->hooks.oa)
+		m->hooks.oa(m->hooks.arg, &p);
+}
+
+/* Client @c's part of a report: split among its running timelines. */
+static void oa_client_part(struct report_model *m, const struct gpu_event *ev,
+			   struct report_client *c,
+			   const struct gpuprof_oa_deltas *d)
+{
+	struct report_model_state *st = m->st;
+	struct gpuprof_oa_deltas part;
+	unsigned int n = c->running_pairs, i = 0;
+	uint32_t k;
+
+	oa_take(&c->oa, d);
+	if (!n) {
+		oa_take(&m->oa_no_timeline, d);
+		oa_hook(m, ev, c, NULL, 0, 1, d);
+		return;
+	}
+	for (k = 0; k < st->nr_run_pairs && i < n; k++) {
+		struct report_pair *p = st->run_pairs[k];
+
+		if (p->client != c)
+			continue;
+		if (d)
+			split(d, n, i, &part);
+		/* Two clients' parts on one timeline: one report there. */
+		if (p->timeline->oa_seen != m->oa_reports) {
+			p->timeline->oa_seen = m->oa_reports;
+			p->timeline->oa.reports++;
+		}
+		if (d)
+			deltas_add(&p->timeline->oa.d, &part);
+		oa_hook(m, ev, c, p->timeline, i, n, d ? &part : NULL);
+		i++;
+	}
+}
+
+static uint32_t learned_slot(uint32_t ctx_id)
+{
+	return mix64(ctx_id) & (LEARNED_SLOTS - 1);
+}
+
+/* Whom the report of @ctx_id goes to: the bound client, else the running. */
+static void oa_attribute(struct report_model *m, const struct gpu_event *ev,
+			 const struct gpuprof_oa_deltas *d)
+{
+	struct report_model_state *st = m->st;
+	struct report_client *bound = NULL, *c;
+	struct gpuprof_oa_deltas part;
+	uint32_t ctx_id = ev->oa.ctx_id, slot = learned_slot(ctx_id);
+	unsigned int n, i;
+
+	if (ctx_id != GPUPROF_OA_NO_CONTEXT && st->learned[slot].used &&
+	    st->learned[slot].ctx_id == ctx_id)
+		bound = client_find(m, st->learned[slot].pid);
+	if (bound) {
+		oa_client_part(m, ev, bound, d);
+		return;
+	}
+	n = st->nr_run_clients;
+	if (!n) {
+		oa_take(&m->oa_unattributed, d);
+		oa_hook(m, ev, NULL, NULL, 0, 1, d);
+		return;
+	}
+	/* Bound when its client's job was the only one running. */
+	if (n == 1 && ctx_id != GPUPROF_OA_NO_CONTEXT) {
+		st->learned[slot].used = true;
+		st->learned[slot].ctx_id = ctx_id;
+		st->learned[slot].pid = st->run_clients[0]->pid;
+	}
+	for (i = 0; i < n; i++) {
+		c = st->run_clients[i];
+		if (d)
+			split(d, n, i, &part);
+		oa_client_part(m, ev, c, d ? &part : NULL);
+	}
+}
+
+static void on_oa(struct report_model *m, const struct gpu_trace *t,
+		  const struct gpu_event *ev)
+{
+	struct report_model_state *st = m->st;
+	const struct gpu_trace_event_info *info = t ? gpu_trace_event(t, ev->attr) : NULL;
+	uint64_t lost = info ? info->lost : 0;
+	struct gpuprof_oa_deltas d, *dp = NULL;
+	bool sized = ev->oa.size == st->layout.size;
+
+	m->oa_reports++;
+	if (!st->have_oa_time) {
+		m->oa_first_gpu = ev->oa.gpu_time;
+		m->oa_first_time = ev->time;
+		st->have_oa_time = true;
+	}
+	m->oa_last_gpu = ev->oa.gpu_time;
+	m->oa_last_time = ev->time;
+	if (!sized)
+		m->oa_no_layout++;
+	if (st->have_prev && (st->prev_attr != ev->attr || st->prev_lost != lost))
+		m->oa_lost_drops++;
+	else if (st->have_prev && st->prev_ctx != ev->oa.ctx_id)
+		m->oa_switch_drops++;
+	else if (st->have_prev && sized && st->prev_size == ev->oa.size) {
+		memset(&d, 0, sizeof(d));
+		gpuprof_oa_accumulate(&st->layout, st->prev_report, ev->oa.report, &d);
+		deltas_add(&m->oa_all, &d);
+		m->oa_deltas++;
+		dp = &d;
+	}
+	oa_attribute(m, ev, dp);
+	st->have_prev = sized;
+	st->prev_attr = ev->attr;
+	st->prev_lost = lost;
+	st->prev_ctx = ev->oa.ctx_id;
+	st->prev_size = ev->oa.size;
+	if (sized)
+		memcpy(st->prev_report, ev->oa.report, ev->oa.size);
+}
+
+int report_model_init(struct report_model *m, const struct report_hooks *hooks)
+{
+	memset(m, 0, sizeof(*m));
+	if (hooks)
+		m->hooks = *hooks;
+	jobs_init(&m->total);
+	m->st = calloc(1, sizeof(*m->st));
+	if (!m->st)
+		return -1;
+	/* 256 bytes: format 10, the same layout on every gen8+ part. */
+	if (gpuprof_oa_layout(12, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8,
+			      &m->st->layout))
+		return -1;
+	return 0;
+}
+
+int report_model_add(struct report_model *m, const struct gpu_trace *t,
+		     const struct gpu_event *ev)
+{
+	if (!m->events || ev->time < m->first_time)
+		m->first_time = ev->time;
+	if (!m->events || ev->time > m->last_time)
+		m->last_time = ev->time;
+	m->events++;
+	if (m->hooks.event)
+		m->hooks.event(m->hooks.arg, ev);
+	switch (ev->kind) {
+	case GPU_EV_FENCE_INIT:
+		return on_init(m, t, ev);
+	case GPU_EV_FENCE_SIGNALED:
+		return on_signal(m, ev);
+	case GPU_EV_VBLANK:
+		return on_vblank(m, ev);
+	case GPU_EV_OA_REPORT:
+		on_oa(m, t, ev);
+		return 0;
+	case GPU_EV_OTHER:
+		if (ev->fence.driver && !strcmp(ev->name, "dma_fence:dma_fence_destroy"))
+			return on_destroy(m, ev);
+		return 0;
+	default:
+		/* Marks and fdinfo snapshots: for ranges and top, not here. */
+		return 0;
+	}
+}
+
+int report_model_read(struct report_model *m, struct gpu_trace *t)
+{
+	struct gpu_event ev;
+	uint32_t i;
+	int ret;
+
+	while ((ret = gpu_trace_next(t, &ev)) > 0)
+		if (report_model_add(m, t, &ev))
+			return -2;
+	if (ret < 0)
+		return -1;
+	/* Names as they were at the end. */
+	for (i = 0; i < m->nr_clients; i++) {
+		const char *name = gpu_trace_comm(t, m->clients[i]->pid);
+
+		if (name)
+			snprintf(m->clients[i]->comm, sizeof(m->clients[i]->comm),
+				 "%s", name);
+	}
+	return 0;
+}
+
+uint64_t report_model_span(const struct report_model *m)
+{
+	return m->events ? m->last_time - m->first_time : 0;
+}
+
+static uint64_t sat_u128(unsigned __int128 v)
+{
+	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+uint64_t report_model_oa_ns(const struct report_model *m, uint64_t ticks)
+{
+	uint64_t gpu = m->oa_last_gpu - m->oa_first_gpu;
+	uint64_t ns = m->oa_last_time - m->oa_first_time;
+
+	if (m->oa_last_gpu <= m->oa_first_gpu || m->oa_last_time <= m->oa_first_time)
+		return 0;
+	return sat_u128((unsigned __int128)ticks * ns / gpu);
+}
+
+static void oa_finish(const struct report_model *m, struct report_oa *o)
+{
+	o->gpu_time_ns = report_model_oa_ns(m, o->d.timestamp);
+	o->avg_gpu_freq_mhz = o->gpu_time_ns ?
+		sat_u128((unsigned __int128)o->d.gpu_ticks * 1000 / o->gpu_time_ns) : 0;
+}
+
+struct missed_walk {
+	uint64_t median, missed;
+};
+
+static void count_missed(void *arg, uint64_t v, uint64_t count)
+{
+	struct missed_walk *w = arg;
+	unsigned __int128 frames;
+
+	/* Longer than 1.5 medians: round(v / median) - 1 frames each. */
+	if ((unsigned __int128)v * 2 <= (unsigned __int128)w->median * 3)
+		return;
+	frames = ((unsigned __int128)v + w->median / 2) / w->median - 1;
+	w->missed = report_sat_add(w->missed, sat_u128(frames * count));
+}
+
+static void jobs_finish(struct report_jobs *j)
+{
+	j->busy_ns = report_busy_total(&j->busy);
+}
+
+int report_model_finish(struct report_model *m)
+{
+	struct report_model_state *st = m->st;
+	struct report_pair *p;
+	struct ctx *c;
+	struct job *j;
+	uint32_t i;
+	size_t b;
+
+	/* Jobs still in flight at the end never signaled here. */
+	for (b = 0; st->ctxs.b && b <= st->ctxs.mask; b++)
+		for (c = st->ctxs.b[b]; c; c = c->hnext)
+			for (j = c->head; j; j = j->qnext)
+				count_unsignaled(m, j->pair);
+	for (i = 0; i < m->nr_pairs; i++) {
+		p = m->pairs[i];
+		jobs_finish(&p->jobs);
+		if (report_sketch_merge(&p->client->jobs.latency, &p->jobs.latency) ||
+		    report_sketch_merge(&p->timeline->jobs.latency, &p->jobs.latency) ||
+		    report_sketch_merge(&m->total.latency, &p->jobs.latency))
+			return -1;
+	}
+	for (i = 0; i < m->nr_clients; i++) {
+		jobs_finish(&m->clients[i]->jobs);
+		oa_finish(m, &m->clients[i]->oa);
+	}
+	for (i = 0; i < m->nr_timelines; i++) {
+		jobs_finish(&m->timelines[i]->jobs);
+		oa_finish(m, &m->timelines[i]->oa);
+	}
+	jobs_finish(&m->total);
+	oa_finish(m, &m->oa_unattributed);
+	oa_finish(m, &m->oa_no_timeline);
+	if (m->oa_last_gpu > m->oa_first_gpu && m->oa_last_time > m->oa_first_time)
+		m->oa_freq_hz = sat_u128((unsigned __int128)(m->oa_last_gpu - m->oa_first_gpu) *
+					 1000000000u / (m->oa_last_time - m->oa_first_time));
+	for (i = 0; i < m->nr_crtcs; i++) {
+		struct report_crtc *cr = &m->crtcs[i];
+		struct missed_walk w = { report_sketch_quantile(&cr->interval, 500), 0 };
+
+		cr->median_ns = w.median;
+		if (w.median)
+			report_sketch_walk(&cr->interval, count_missed, &w);
+		cr->missed = w.missed;
+	}
+	return 0;
+}
+
+static void free_table(struct table *t)
+{
+	free(t->b);
+	t->b = NULL;
+}
+
+void report_model_free(struct report_model *m)
+{
+	struct report_model_state *st = m->st;
+	struct ctx *c, *cn;
+	struct job *j, *jn;
+	uint32_t i;
+	size_t b;
+
+	for (i = 0; i < m->nr_pairs; i++) {
+		jobs_free(&m->pairs[i]->jobs);
+		free(m->pairs[i]);
+	}
+	for (i = 0; i < m->nr_clients; i++) {
+		jobs_free(&m->clients[i]->jobs);
+		free(m->clients[i]);
+	}
+	for (i = 0; i < m->nr_timelines; i++) {
+		jobs_free(&m->timelines[i]->jobs);
+		free(m->timelines[i]->driver);
+		free(m->timelines[i]->name);
+		free(m->timelines[i]);
+	}
+	for (i = 0; i < m->nr_crtcs; i++)
+		report_sketch_free(&m->crtcs[i].interval);
+	jobs_free(&m->total);
+	free(m->pairs);
+	free(m->clients);
+	free(m->timelines);
+	free(m->crtcs);
+	if (st) {
+		/* Every job in flight, ghosts too, is in the hash. */
+		for (b = 0; st->jobs.b && b <= st->jobs.mask; b++) {
+			for (j = st->jobs.b[b]; j; j = jn) {
+				jn = j->hnext;
+				free(j);
+			}
+		}
+		for (b = 0; st->ctxs.b && b <= st->ctxs.mask; b++) {
+			for (c = st->ctxs.b[b]; c; c = cn) {
+				cn = c->hnext;
+				free(c);
+			}
+		}
+		for (j = st->free_jobs; j; j = jn) {
+			jn = j->hnext;
+			free(j);
+		}
+		for (c = st->free_ctxs; c; c = cn) {
+			cn = c->hnext;
+			free(c);
+		}
+		free_table(&st->jobs);
+		free_table(&st->ctxs);
+		free_table(&st->clients);
+		free_table(&st->timelines);
+		free_table(&st->pairs);
+		free(st->run_pairs);
+		free(st->run_clients);
+		free(st->starts);
+		free(st->start_vals);
+		free(st);
+	}
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What perf gpu report computes from a recording, in one pass over its
+ * GPU events (perfdata/gpu-trace.h), in memory that does not grow with the
+ * number of events: per client, timeline and (client, timeline) pair,
+ * the jobs in flight, busy-time segments that can still change, and
+ * latency sketches.
+ *
+ * Jobs (design.rst 3.3).  A job is a dma_fence, keyed by (context,
+ * seqno), owned by the process (pid) of its dma_fence_init sample; its
+ * timeline is the (driver, timeline) name pair of the fence, not the
+ * context number.  It runs from max(its init, the previous signal on
+ * its context) to its signal: the oldest job in flight on a context is
+ * the one running.  A signal of a job behind others on its context
+ * means theirs were missed (fences of a context signal in order): they
+ * end unsignaled.  Fences that only gather others (dma_fence_chain,
+ * dma_fence_array, the stub) are no jobs; of drm_sched's two fences per
+ * job (scheduled on context c, finished on c + 1, same seqno, one right
+ * after the other in the submitting thread) the finished one is the job,
+ * as in the module, and the scheduled one's signal is ignored.
+ * dma_fence_destroy of a job in flight ends it unsignaled.
+ *
+ * Figures.  jobs: signaled jobs whose init is in the file.  busy_ns: the
+ * length of the union of their running intervals (report/busy.h), exact
+ * when no event was lost (a job whose predecessor's signal was lost gets
+ * a start the settling of busy time did not expect).  latency:
+ * init to signal, in a sketch (report/sketch.h).  Signals without their
+ * init (unmatched) and inits never signaled (unsignaled) are counted,
+ * not timed.  share of a busy time: over the recording's span, from its
+ * first to its last sample.
+ *
+ * Frames, per crtc, from drm:drm_vblank_event: the intervals between
+ * consecutive vblank timestamps; missed frames are counted from the
+ * intervals longer than 1.5 times the median interval, an interval of
+ * about m medians standing for round(m) - 1 missed frames (two medians:
+ * one frame missed).  The median and the long intervals come from the
+ * interval sketch, each within 1/128.
+ *
+ * OA (design.rst 5.3, as the module does it).  Consecutive
+ * gpu_oa:oa_report samples give a delta (gpuprof_oa_accumulate; the
+ * layout from the report size, 256 bytes being format 10 of gen8 and
+ * later; other sizes give none); a delta across a change of context id,
+ * or across a LOST record of the OA event, is dropped.  Each report goes
+ * to the client bound to its context id, bound when the id was seen
+ * while exactly one client had a job running; else it is split evenly
+ * among the clients with a job running at its time; else it is
+ * unattributed.  A client's part is split evenly among the timelines of
+ * its running jobs (when it has none, a bound client's part is counted
+ * in oa_no_timeline).  Splits are exact: an integer divided by n gives
+ * each part the quotient and the first (remainder) parts one more, so
+ * the parts always sum to the whole.  reports counts the reports a
+ * client or timeline got whole or in part.
+ *
+ * gpu_time_ns converts OA timestamp ticks with the OA timestamp
+ * frequency the file shows: (last gpu_time - first gpu_time) / (last
+ * sample time - first sample time) over the OA samples, the sample times
+ * being CLOCK_MONOTONIC from perf gpu record's clock correlation.
+ *
+ * Times and sums of ns saturate at UINT64_MAX instead of wrapping.
+ */
+#ifndef PERF_GPU_REPORT_MODEL_H
+#define PERF_GPU_REPORT_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../../../module/oa_decode.h"
+#include "perfdata/gpu-trace.h"
+#include "report/busy.h"
+#include "report/sketch.h"
+
+/* Jobs of a pair, a client, a timeline or all of them. */
+struct report_jobs {
+	uint64_t jobs;
+	uint64_t busy_ns;		/* set by report_model_finish() */
+	uint64_t unmatched;		/* signals without their init */
+	uint64_t unsignaled;		/* inits never signaled */
+	struct report_sketch latency;	/* init to signal, ns */
+	struct report_busy busy;
+};
+
+/* OA totals of a client or a timeline. */
+struct report_oa {
+	uint64_t reports;		/* got whole or in part */
+	/* timestamp: OA ticks; gpu_ticks: GPU clock; a, b, c: raw deltas */
+	struct gpuprof_oa_deltas d;
+	uint64_t gpu_time_ns;		/* set by report_model_finish() */
+	uint64_t avg_gpu_freq_mhz;	/* likewise: gpu_ticks per us */
+};
+
+struct report_client {
+	int32_t pid;
+	char comm[16];			/* the newest name seen, "" if none */
+	struct report_jobs jobs;
+	struct report_oa oa;
+	/* Internal: running jobs, place in the running list, hash chain. */
+	uint32_t running_pairs;
+	uint32_t run_idx;
+	struct report_client *hnext;
+};
+
+struct report_timeline {
+	unsigned int id;		/* in order of first sight, from 0 */
+	char *driver, *name;
+	struct report_jobs jobs;
+	struct report_oa oa;
+	/* Internal: the last report counted, hash chain. */
+	uint64_t oa_seen;
+	struct report_timeline *hnext;
+};
+
+struct report_pair {
+	struct report_client *client;
+	struct report_timeline *timeline;
+	struct report_jobs jobs;
+	/* Internal: contexts whose running job is this pair's. */
+	uint32_t running;
+	uint32_t run_idx;
+	struct report_pair *hnext;
+};
+
+struct report_crtc {
+	int32_t crtc;
+	uint64_t vblanks;
+	uint64_t last;			/* timestamp of the last vblank */
+	struct report_sketch interval;	/* between consecutive vblanks, ns */
+	uint64_t median_ns;		/* set by report_model_finish() */
+	uint64_t missed;		/* likewise */
+};
+
+/*
+ * Hooks for accounting on top of the model (ranges): called as the
+ * model learns a figure, in the order of the recording.
+ */
+struct report_job_run {
+	const struct report_pair *pair;	/* owner pid and timeline */
+	uint32_t context, seqno;
+	uint64_t init, start, end;	/* end: the signal */
+};
+
+struct report_oa_part {
+	const struct report_client *client;	/* NULL: unattributed */
+	const struct report_timeline *timeline;	/* NULL: none running */
+	uint64_t time;			/* the report's sample time */
+	uint64_t gpu_time;		/* its unwrapped OA timestamp */
+	unsigned int part, parts;	/* this part of the report's delta */
+	const struct gpuprof_oa_deltas *d;	/* that part, NULL: no delta */
+};
+
+struct report_hooks {
+	void *arg;
+	/* Every GPU event, before the model takes it. */
+	void (*event)(void *arg, const struct gpu_event *ev);
+	/* A job that signaled, with its running interval. */
+	void (*job)(void *arg, const struct report_job_run *run);
+	/* One (client, timeline) part of an OA report, delta or not. */
+	void (*oa)(void *arg, const struct report_oa_part *part);
+};
+
+struct report_model {
+	struct report_hooks hooks;
+
+	/* Recording */
+	uint64_t events;		/* GPU events taken */
+	uint64_t first_time, last_time;	/* of any sample; valid if events */
+
+	/* Entities, in order of first sight */
+	struct report_client **clients;
+	struct report_timeline **timelines;
+	struct report_pair **pairs;
+	struct report_crtc *crtcs;
+	uint32_t nr_clients, nr_timelines, nr_pairs, nr_crtcs;
+	struct report_jobs total;	/* every job */
+	uint64_t jobs_in_flight;
+
+	/* OA */
+	uint64_t oa_reports;		/* gpu_oa:oa_report samples */
+	uint64_t oa_deltas;		/* deltas taken */
+	uint64_t oa_switch_drops;	/* deltas dropped: context changed */
+	uint64_t oa_lost_drops;		/* deltas dropped: LOST record between */
+	uint64_t oa_no_layout;		/* reports of a size with no layout */
+	struct gpuprof_oa_deltas oa_all;	/* every delta taken */
+	struct report_oa oa_unattributed;
+	struct report_oa oa_no_timeline;
+	uint64_t oa_first_gpu, oa_last_gpu, oa_first_time, oa_last_time;
+	uint64_t oa_freq_hz;		/* estimated; 0 when unknown */
+
+	/* Internal state (report/model.c) */
+	struct report_model_state *st;
+};
+
+/* 0, or -1 out of memory. */
+int report_model_init(struct report_model *m, const struct report_hooks *hooks);
+
+/*
+ * Take one event of @t: 0, or -1 out of memory.  @t gives the loss
+ * counts of the OA event so far.
+ */
+int report_model_add(struct report_model *m, const struct gpu_trace *t,
+		     const struct gpu_event *ev);
+
+/* Read all of @t: 0, -1 on a trace error (see gpu_trace_error()), -2 out of memory. */
+int report_model_read(struct report_model *m, struct gpu_trace *t);
+
+/*
+ * At the end: busy times, latency sketches of clients, timelines and
+ * the total (merged from pairs), frames, OA times and frequencies.
+ * 0, or -1 out of memory.
+ */
+int report_model_finish(struct report_model *m);
+
+/* OA ticks in ns with the frequency of the file; 0 when unknown. */
+uint64_t report_model_oa_ns(const struct report_model *m, uint64_t ticks);
+
+/* The recording's span in ns. */
+uint64_t report_model_span(const struct report_model *m);
+
+void report_model_free(struct report_model *m);
+
+/* Saturating ns arithmetic. */
+static inline uint64_t report_sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+#endif

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The hash map of timechart/map.h.  Keys are mixed with a 64-bit
+ * finalizer (splitmix64's), since the callers' keys are small integers
+ * or a context in the high half and a seqno in the low half, which would
+ * otherwise pile up in a few slots.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "timechart/map.h"
+
+#define MIN_SLOTS 64
+
+static uint64_t mix(uint64_t k)
+{
+	k ^= k >> 30;
+	k *= 0xbf58476d1ce4e5b9ull;
+	k ^= k >> 27;
+	k *= 0x94d049bb133111ebull;
+	k ^= k >> 31;
+	return k;
+}
+
+void tc_map_init(struct tc_map *m)
+{
+	m->slots = NULL;
+	m->mask = 0;
+	m->nr = 0;
+}
+
+void tc_map_free(struct tc_map *m)
+{
+	free(m->slots);
+	tc_map_init(m);
+}
+
+/* The slot of @key, or the empty slot where it would go. */
+static size_t find(const struct tc_map *m, uint64_t key)
+{
+	size_t i = mix(key) & m->mask;
+
+	while (m->slots[i].used && m->slots[i].key != key)
+		i = (i + 1) & m->mask;
+	return i;
+}
+
+bool tc_map_get(const struct tc_map *m, uint64_t key, uint64_t *value)
+{
+	size_t i;
+
+	if (!m->slots)
+		return false;
+	i = find(m, key);
+	if (!m->slots[i].used)
+		return false;
+	*value = m->slots[i].value;
+	return true;
+}
+
+static int grow(struct tc_map *m)
+{
+	size_t n = m->slots ? 2 * (m->mask + 1) : MIN_SLOTS, i;
+	struct tc_map old = *m;
+
+	m->slots = calloc(n, sizeof(*m->slots));
+	if (!m->slots) {
+		*m = old;
+		return -ENOMEM;
+	}
+	m->mask = n - 1;
+	for (i = 0; old.slots && i <= old.mask; i++)
+		if (old.slots[i].used)
+			m->slots[find(m, old.slots[i].key)] = old.slots[i];
+	free(old.slots);
+	return 0;
+}
+
+int tc_map_put(struct tc_map *m, uint64_t key, uint64_t value)
+{
+	size_t i;
+
+	/* At most half full: probes stay short. */
+	if ((!m->slots || 2 * (m->nr + 1) > m->mask + 1) && grow(m))
+		return -ENOMEM;
+	i = find(m, key);
+	if (!m->slots[i].used) {
+		m->slots[i].used = true;
+		m->slots[i].key = key;
+		m->nr++;
+	}
+	m->slots[i].value = value;
+	return 0;
+}
+
+bool tc_map_del(struct tc_map *m, uint64_t key, uint64_t *value)
+{
+	size_t hole, j, home;
+
+	if (!m->slots)
+		return false;
+	hole = find(m, key);
+	if (!m->slots[hole].used)
+		return false;
+	if (value)
+		*value = m->slots[hole].value;
+	/*
+	 * Shift back the entries after the hole that could not sit in it
+	 * before: those whose home slot is not cyclically in (hole, j].
+	 */
+	for (j = (hole + 1) & m->mask; m->slots[j].used; j = (j + 1) & m->mask) {
+		home = mix(m->slots[j].key) & m->mask;
+		if (((j - home) & m->mask) >= ((j - hole) & m->mask)) {
+			m->slots[hole] = m->slots[j];
+			hole = j;
+		}
+	}
+	m->slots[hole].used = false;
+	m->nr--;
+	return true;
+}
