@@ -14,7 +14,8 @@ void debug_set_prog(const char *name)
 	prog = name;
 }
 
-const char *debug_prog(void)
+/* The name set, else the executable's (a test that links the layers). */
+static const char *debug_prog(void)
 {
 	return prog ? prog : program_invocation_short_name;
 }

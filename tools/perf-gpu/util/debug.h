@@ -14,9 +14,6 @@
 /* @name must outlive its use: a string literal or main()'s own. */
 void debug_set_prog(const char *name);
 
-/* The name set, else the executable's (a test that links the layers). */
-const char *debug_prog(void);
-
 /* "PROG: " then the message, whose format ends with its own newline. */
 __attribute__((format(printf, 1, 2)))
 void pr_err(const char *fmt, ...);
