@@ -37,6 +37,7 @@
 #include "record/fdinfo.h"
 #include "record/oa.h"
 #include "record/proc.h"
+#include "record/ring.h"
 #include "record/store.h"
 #include "record/workload.h"
 #include "util/array.h"
@@ -409,75 +410,44 @@ static int event_of(const struct record *rec, uint64_t id, const void *raw,
 	return -1;
 }
 
-/* A sample as PERF_DATA_SAMPLE_TYPE lays it out. */
-struct sample_head {
-	uint64_t id;
-	uint32_t pid, tid;
-	uint64_t time;
-	uint32_t cpu, res;
-	uint64_t period;
-	uint32_t raw_size;
-} __attribute__((packed));
-
+/* Records too short for what they say are skipped. */
 static int process_sample(struct record *rec, const union perf_event *event)
 {
-	const size_t head = sizeof(struct perf_event_header);
-	struct sample_head s;
-	const uint8_t *raw;
+	struct ring_sample s;
 	int ev;
 
-	if (event->header.size < head + sizeof(s))
+	if (ring_parse_sample(event, &s))
 		return 0;
-	memcpy(&s, (const uint8_t *)event + head, sizeof(s));
-	if (s.raw_size > event->header.size - head - sizeof(s))
-		return 0;
-	raw = (const uint8_t *)event + head + sizeof(s);
-	ev = event_of(rec, s.id, raw, s.raw_size);
+	ev = event_of(rec, s.id, s.raw, s.raw_size);
 	if (ev < 0) {
 		rec->unknown++;
 		return 0;
 	}
 	return record_store_add_sample(rec->store, ev, s.pid, s.tid, s.cpu,
-				       s.time, raw, s.raw_size);
+				       s.time, s.raw, s.raw_size);
 }
 
 static int process_lost(struct record *rec, const union perf_event *event)
 {
-	const struct perf_record_lost *l = &event->lost;
-	uint64_t time = 0;
+	struct ring_lost l;
 	int ev;
 
-	if (event->header.size < sizeof(*l))
+	if (ring_parse_lost(event, &l))
 		return 0;
-	/* sample_id_all: pid, tid then the time follow the record. */
-	if (event->header.size >= sizeof(*l) + 16)
-		memcpy(&time, (const uint8_t *)l + sizeof(*l) + 8, 8);
-	ev = event_of(rec, l->id, NULL, 0);
+	ev = event_of(rec, l.id, NULL, 0);
 	/* An inherited event's loss still counts: give it the first one. */
-	return record_store_add_lost(rec->store, ev < 0 ? 0 : ev, l->lost,
-				     time);
+	return record_store_add_lost(rec->store, ev < 0 ? 0 : ev, l.lost,
+				     l.time);
 }
 
+/* The time orders renames read from different rings. */
 static int process_comm(struct record *rec, const union perf_event *event)
 {
-	const struct perf_record_comm *c = &event->comm;
-	size_t max, name, trailer;
-	uint64_t time = 0;
+	struct ring_comm c;
 
-	if (event->header.size <= sizeof(*c))
+	if (ring_parse_comm(event, &c))
 		return 0;
-	max = event->header.size - sizeof(*c);
-	if (!memchr(c->comm, '\0', max))
-		return 0;
-	/*
-	 * sample_id_all puts pid/tid then the time after the name, padded
-	 * to 8 bytes: the time orders renames read from different rings.
-	 */
-	name = (strlen(c->comm) + 1 + 7) & ~(size_t)7;
-	trailer = sizeof(*c) + name;
-	if (trailer + 16 <= event->header.size)
-		memcpy(&time, (const char *)event + trailer + 8, sizeof(time));
-	return record_store_set_comm(rec->store, c->pid, c->tid, c->comm, time);
+	return record_store_set_comm(rec->store, c.pid, c.tid, c.comm, c.time);
 }
 
 /*

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Decoding the kernel's ring records (see ring.h).  Every length comes
+ * from the record's header and is checked before a field is read.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "perfdata/write.h"
+#include "record/ring.h"
+
+_Static_assert(PERF_DATA_SAMPLE_TYPE ==
+	       (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+		PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW),
+	       "the layouts below are those of PERF_DATA_SAMPLE_TYPE");
+
+/* A sample's fixed fields, in PERF_DATA_SAMPLE_TYPE's order. */
+struct sample_head {
+	uint64_t id;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint32_t cpu, res;
+	uint64_t period;
+	uint32_t raw_size;
+} __attribute__((packed));
+
+/*
+ * The sample_id trailer of a non-sample record, in the kernel's order for
+ * PERF_DATA_SAMPLE_TYPE: TID, TIME, CPU, IDENTIFIER.
+ */
+struct sample_id {
+	uint32_t pid, tid;
+	uint64_t time;
+	uint32_t cpu, res;
+	uint64_t id;
+};
+
+static const uint8_t *record_bytes(const union perf_event *event)
+{
+	return (const uint8_t *)event;
+}
+
+/* The trailer of a record whose body is @body bytes; -1 if none fits. */
+static int sample_id_of(const union perf_event *event, size_t body,
+			struct sample_id *sid)
+{
+	size_t size = event->header.size;
+
+	if (size < body + sizeof(*sid))
+		return -1;
+	memcpy(sid, record_bytes(event) + size - sizeof(*sid), sizeof(*sid));
+	return 0;
+}
+
+int ring_parse_sample(const union perf_event *event, struct ring_sample *s)
+{
+	const size_t head = sizeof(struct perf_event_header);
+	struct sample_head h;
+
+	if (event->header.size < head + sizeof(h))
+		return -1;
+	memcpy(&h, record_bytes(event) + head, sizeof(h));
+	if (h.raw_size > event->header.size - head - sizeof(h))
+		return -1;
+	s->id = h.id;
+	s->pid = h.pid;
+	s->tid = h.tid;
+	s->time = h.time;
+	s->cpu = h.cpu;
+	s->raw = record_bytes(event) + head + sizeof(h);
+	s->raw_size = h.raw_size;
+	return 0;
+}
+
+/*
+ * The name starts at perf_record_comm's comm member, but its length is
+ * the record's: libperf's struct declares 16 bytes, the kernel writes
+ * the name padded to 8 (so 8 bytes for a name of up to 7 characters),
+ * then the trailer.
+ */
+int ring_parse_comm(const union perf_event *event, struct ring_comm *c)
+{
+	const size_t name = offsetof(struct perf_record_comm, comm);
+	struct sample_id sid;
+	size_t max;
+
+	if (sample_id_of(event, name, &sid))
+		return -1;
+	max = event->header.size - name - sizeof(sid);
+	if (!memchr(event->comm.comm, '\0', max))
+		return -1;
+	c->pid = event->comm.pid;
+	c->tid = event->comm.tid;
+	c->comm = event->comm.comm;
+	c->time = sid.time;
+	return 0;
+}
+
+int ring_parse_lost(const union perf_event *event, struct ring_lost *l)
+{
+	struct sample_id sid;
+
+	if (sample_id_of(event, sizeof(struct perf_record_lost), &sid))
+		return -1;
+	l->id = event->lost.id;
+	l->lost = event->lost.lost;
+	l->time = sid.time;
+	return 0;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The records perf gpu record reads from the kernel's ring buffers, as
+ * the kernel lays them out for events opened with PERF_DATA_SAMPLE_TYPE
+ * and sample_id_all: a sample, and the side-band COMM and LOST records
+ * with their sample_id trailer (pid/tid, time, cpu, identifier; the
+ * last 32 bytes of the record).
+ */
+#ifndef PERF_GPU_RECORD_RING_H
+#define PERF_GPU_RECORD_RING_H
+
+#include <stdint.h>
+
+#include <perf/event.h>
+
+struct ring_sample {
+	uint64_t id;
+	int32_t pid, tid;
+	uint64_t time;
+	uint32_t cpu;
+	const void *raw;	/* inside the record */
+	uint32_t raw_size;
+};
+
+struct ring_comm {
+	int32_t pid, tid;
+	const char *comm;	/* NUL-terminated, inside the record */
+	uint64_t time;
+};
+
+struct ring_lost {
+	uint64_t id, lost;
+	uint64_t time;
+};
+
+/* Each: 0, or -1 when the record is too short for what it says. */
+int ring_parse_sample(const union perf_event *event, struct ring_sample *s);
+int ring_parse_comm(const union perf_event *event, struct ring_comm *c);
+int ring_parse_lost(const union perf_event *event, struct ring_lost *l);
+
+#endif
