@@ -4,9 +4,10 @@
  * /dev/gpuprof/oa" after a vgem fence of a named target ran: the target
  * gets exactly the counter deltas that the module's rules give it, which
  * the test works out itself from the recording (decoded with the shared
- * decoder) and from the fence's running interval (read from tracefs on
- * the CLOCK_MONOTONIC trace clock).  The recording starts before the
- * fence and ends after it.
+ * decoder) and from the fence's running interval (its ends bracketed in
+ * tracefs, on the CLOCK_MONOTONIC trace clock, by the ioctls that made
+ * and signalled it).  The recording starts before the fence and ends
+ * after it.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -22,44 +23,114 @@
 #define TRACING "/sys/kernel/tracing"
 #define REC "/tmp/gpuprof_replay.rec"
 /*
- * No report this near the fence's ends: the trace clock and the module's
- * clock read the same event apart, by up to milliseconds under TCG on a
- * busy host (a vCPU can be descheduled between the two probes): at 50 us
- * 2 of 3600 reports fell on the wrong side, once at 1 ms too.
+ * The module stamps a fence's start and end in its own probes, not in
+ * the trace events; both run inside the ioctl that made or signalled the
+ * fence, so its stamp lies between that ioctl's sys_enter and sys_exit
+ * (a vCPU descheduled by a busy host can stretch that to milliseconds:
+ * once a report 10 ms from the trace event's time fell on the wrong
+ * side).  No report may lie in either window; the slack covers the
+ * trace's microsecond print and the trace clock's fast read.
  */
-#define MARGIN_NS 10000000ull
+#define SLACK_NS 20000ull
 
-/* The fence's running interval, from the trace of its init and signal. */
-static int fence_interval(uint64_t *start, uint64_t *end)
+struct window {
+	uint64_t lo, hi;
+};
+
+/* One line of the trace: its task ("comm-pid"), time and event text. */
+struct trace_line {
+	char task[64];
+	uint64_t ns;
+	const char *event;
+};
+
+/* "  comm-pid  [cpu] flags  secs.usecs: event: ..." */
+static bool parse_trace_line(char *line, struct trace_line *l)
 {
-	static char buf[1 << 20];
-	double t;
-	char *p;
+	char *colon = strstr(line, ": "), *ts, *t;
+	size_t n;
 
-	*start = *end = 0;
+	if (!colon || line[0] == '#')
+		return false;
+	ts = colon;
+	while (ts > line && ts[-1] != ' ')
+		ts--;
+	l->ns = (uint64_t)(strtod(ts, NULL) * 1e9 + 0.5);
+	t = line + strspn(line, " ");
+	n = strcspn(t, "[");
+	while (n && t[n - 1] == ' ')
+		n--;
+	if (!n || n >= sizeof(l->task))
+		return false;
+	memcpy(l->task, t, n);
+	l->task[n] = '\0';
+	l->event = colon + 2;
+	return true;
+}
+
+#define IOCTL_ENTER "sys_enter: NR 16 "	/* x86-64's ioctl */
+#define IOCTL_EXIT "sys_exit: NR 16 "
+#define MAX_LINES 16384
+
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/*
+ * The window of the ioctl around the first @event line: its task's
+ * latest ioctl entry before it, and first ioctl exit after it.
+ */
+static int ioctl_window(const struct trace_line *l, int n, const char *event,
+			struct window *w)
+{
+	int i, j;
+
+	for (i = 0; i < n && !starts(l[i].event, event); i++)
+		;
+	if (i == n)
+		return -1;
+	for (j = i - 1; j >= 0; j--)
+		if (!strcmp(l[j].task, l[i].task) && starts(l[j].event, IOCTL_ENTER))
+			break;
+	if (j < 0)
+		return -1;
+	w->lo = l[j].ns;
+	for (j = i + 1; j < n; j++)
+		if (!strcmp(l[j].task, l[i].task) && starts(l[j].event, IOCTL_EXIT))
+			break;
+	if (j == n)
+		return -1;
+	w->hi = l[j].ns;
+	return 0;
+}
+
+/* The windows of the vgem fence's start and end, from tracefs. */
+static int fence_windows(struct window *start, struct window *end)
+{
+	static struct trace_line lines[MAX_LINES];
+	static char buf[1 << 21];
+	char *line, *next;
+	int n = 0;
+
 	if (read_file(TRACING "/trace", buf, sizeof(buf)) <= 0)
 		return -1;
-	for (p = buf; (p = strstr(p, ": dma_fence_")); p++) {
-		char *line = p, *ts;
-
-		while (line > buf && line[-1] != '\n')
-			line--;
-		/* "comm-pid [cpu] flags  secs.usecs: event: ..." */
-		ts = p;
-		while (ts > line && ts[-1] != ' ')
-			ts--;
-		t = strtod(ts, NULL);
-		if (!strncmp(p, ": dma_fence_init: driver=vgem", 29) && !*start)
-			*start = (uint64_t)(t * 1e9 + 0.5);
-		if (!strncmp(p, ": dma_fence_signaled: driver=vgem", 33) && !*end)
-			*end = (uint64_t)(t * 1e9 + 0.5);
+	for (line = buf; line && *line && n < MAX_LINES; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (parse_trace_line(line, &lines[n]))
+			n++;
 	}
-	return *start && *end > *start ? 0 : -1;
+	if (ioctl_window(lines, n, "dma_fence_init: driver=vgem", start) ||
+	    ioctl_window(lines, n, "dma_fence_signaled: driver=vgem", end))
+		return -1;
+	return start->hi < end->lo ? 0 : -1;
 }
 
 /* What the module should make of the recording; see module/oa.c. */
 struct expect {
-	uint64_t fence_start, fence_end;
+	struct window start, end;	/* of the fence, see above */
 	struct gpuprof_oa_clock clock;
 	bool have_ts, have_prev;
 	uint64_t last_ts;
@@ -104,13 +175,13 @@ static void on_record(void *arg, const struct gpuprof_oa_stream *s,
 	ts = gpuprof_oa_unwrap(e->last_ts, r.timestamp);
 	e->last_ts = ts;
 	gpuprof_oa_clock_to_cpu(&e->clock, ts, &t);
-	if ((t > e->fence_start - MARGIN_NS && t < e->fence_start + MARGIN_NS) ||
-	    (t > e->fence_end - MARGIN_NS && t < e->fence_end + MARGIN_NS))
+	if ((t + SLACK_NS >= e->start.lo && t <= e->start.hi + SLACK_NS) ||
+	    (t + SLACK_NS >= e->end.lo && t <= e->end.hi + SLACK_NS))
 		e->near_edges++;
 
 	/* Bound by learning, else running at t: one target, ours. */
 	ours = (r.ctx_id != GPUPROF_OA_NO_CONTEXT && learned(e, r.ctx_id)) ||
-	       (t >= e->fence_start && t <= e->fence_end);
+	       (t > e->start.hi && t < e->end.lo);
 	if (ours && r.ctx_id != GPUPROF_OA_NO_CONTEXT && !learned(e, r.ctx_id))
 		e->learned[e->nlearned++] = r.ctx_id;
 	if (ours) {
@@ -160,43 +231,51 @@ TEST_F_TIMEOUT(gp, replay_gives_the_target_the_deltas_of_its_interval, 120)
 	struct expect *e = calloc(1, sizeof(*e));
 	char cmd[PATH_MAX * 2], name[16];
 	uint64_t start;
-	int id, i, tries;
+	int id, i, tries, ran;
 
 	ASSERT_EQ(0, write_file(TRACING "/trace_clock", "mono"));
 	ASSERT_EQ(0, write_file(TRACING "/trace", ""));
 	ASSERT_EQ(0, write_file(TRACING "/events/dma_fence/dma_fence_init/enable", "1"));
 	ASSERT_EQ(0, write_file(TRACING "/events/dma_fence/dma_fence_signaled/enable", "1"));
+	ASSERT_EQ(0, write_file(TRACING "/events/raw_syscalls/filter", "id == 16"));
+	ASSERT_EQ(0, write_file(TRACING "/events/raw_syscalls/enable", "1"));
 	ASSERT_EQ(0, ctl("module oa_replay\n"));
 	ASSERT_EQ(0, ctl("startcp\n"));
-	ASSERT_EQ(0, gpuwork("-n oa_replay fences 1 1500"));
+	ran = gpuwork("-n oa_replay fences 1 1500");
+	write_file(TRACING "/events/raw_syscalls/enable", "0");
+	write_file(TRACING "/events/raw_syscalls/filter", "0");
 	write_file(TRACING "/events/dma_fence/enable", "0");
-	ASSERT_EQ(0, fence_interval(&e->fence_start, &e->fence_end));
+	ASSERT_EQ(0, ran);
+	ASSERT_EQ(0, fence_windows(&e->start, &e->end));
+	TH_LOG("the module stamped the fence's start within %llu us, its end within %llu us",
+	       (unsigned long long)(e->start.hi - e->start.lo) / 1000,
+	       (unsigned long long)(e->end.hi - e->end.lo) / 1000);
 	id = find_target("oa_replay");
 	ASSERT_LT(0, id);
 
 	/*
 	 * 2.5 s of two contexts taking turns, from 0.5 s before the fence;
-	 * shifted until no report lies within the margin of its ends.
+	 * shifted until no report lies in the window of either end.
 	 */
 	for (tries = 0; tries < 16; tries++) {
 		struct expect keep = *e;
 
-		start = e->fence_start - 500000000ull + tries * 3413333ull;
+		start = e->start.lo - 500000000ull + tries * 3413333ull;
 		snprintf(cmd, sizeof(cmd),
 			 "%s --sim --seed 7 --contexts 2 --period 50000000 "
 			 "--duration 2.5 --start-ns %llu -o " REC, gpuprof_oa_path(),
 			 (unsigned long long)start);
 		ASSERT_EQ(0, system(cmd));
 		memset(e, 0, sizeof(*e));
-		e->fence_start = keep.fence_start;
-		e->fence_end = keep.fence_end;
+		e->start = keep.start;
+		e->end = keep.end;
 		ASSERT_EQ(0, expect_from(REC, e));
 		if (!e->near_edges)
 			break;
 	}
 	ASSERT_EQ(0, e->near_edges);
 	TH_LOG("fence ran %llu ns; %llu reports ours, %llu no one's",
-	       (unsigned long long)(e->fence_end - e->fence_start),
+	       (unsigned long long)(e->end.lo - e->start.hi),
 	       (unsigned long long)e->reports, (unsigned long long)e->unattributed);
 	ASSERT_LT(10, e->reports);
 	ASSERT_LT(5, e->unattributed);
