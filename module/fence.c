@@ -13,8 +13,9 @@
  * context signal in order, so the oldest job in flight on a context is
  * the one running: a job runs from max(its init, the previous job's
  * signal on its context) to its signal.  Jobs are kept per context in
- * init order; the head of each list is running.  Fences that only gather
- * others (chain, array, the stub) are no jobs (design.rst 3.3).
+ * init order; the running ones are the leading jobs of each list with a
+ * start time (one, but for drm_sched jobs, below).  Fences that only
+ * gather others (chain, array, the stub) are no jobs (design.rst 3.3).
  *
  * Jobs, and the history of runs kept for OA attribution, point at their
  * target without a reference: when targets end, ctl.c has them let go
@@ -47,13 +48,30 @@ struct gpuprof_ctx {
 	u64 context;
 };
 
+/*
+ * What a fence is to gpuprof: a job of its own, a drm_sched job (the
+ * finished fence, with a queued phase), or the scheduled half of one.
+ */
+enum gpuprof_job_kind {
+	GPUPROF_JOB_FENCE,
+	GPUPROF_JOB_SCHED,
+	GPUPROF_JOB_SCHED_HALF,
+};
+
 struct gpuprof_job {
 	struct gpuprof_obj_key key;	/* in gpuprof_job_hash, by fence */
-	struct list_head link;		/* in ctx->jobs */
-	struct gpuprof_ctx *ctx;
+	struct list_head link;		/* in ctx->jobs; not for a half */
+	struct gpuprof_ctx *ctx;	/* NULL for a half */
 	struct gpuprof_target *owner;	/* NULL: no target's */
+	enum gpuprof_job_kind kind;
 	u32 timeline;
-	u64 start_ns;			/* running since; set once at the head */
+	u64 start_ns;			/* running since, 0 while not */
+	/* drm_sched: a job and its scheduled half point at each other */
+	struct gpuprof_job *pair;
+	/* a half not paired yet, in gpuprof_half_hash by fence lock */
+	struct hlist_node half_node;
+	const spinlock_t *lock;		/* compared, never taken */
+	u64 context, seqno;
 };
 
 /*
@@ -74,6 +92,7 @@ static struct kmem_cache *gpuprof_job_cache;
 static struct kmem_cache *gpuprof_ctx_cache;
 static DEFINE_HASHTABLE(gpuprof_job_hash, 10);
 static DEFINE_HASHTABLE(gpuprof_ctx_hash, 8);
+static DEFINE_HASHTABLE(gpuprof_half_hash, 6);
 static LIST_HEAD(gpuprof_ctxs);
 static u32 gpuprof_nr_jobs;
 
@@ -108,18 +127,62 @@ static struct gpuprof_job *gpuprof_job_find(const struct dma_fence *fence)
 	return key ? container_of(key, struct gpuprof_job, key) : NULL;
 }
 
+/* The first job of @ctx, or NULL. */
+static struct gpuprof_job *gpuprof_ctx_head(struct gpuprof_ctx *ctx)
+{
+	return list_first_entry_or_null(&ctx->jobs, struct gpuprof_job, link);
+}
+
+/*
+ * The job after @job on its context that runs with it, or NULL: jobs run
+ * in order, so the running ones lead the list, each with a start.
+ */
+static struct gpuprof_job *gpuprof_next_running(struct gpuprof_job *job)
+{
+	if (list_is_last(&job->link, &job->ctx->jobs))
+		return NULL;
+	job = list_next_entry(job, link);
+	return job->start_ns ? job : NULL;
+}
+
+/* A half goes; its job, if any, no longer waits for its signal. */
+static void gpuprof_half_free(struct gpuprof_job *half)
+{
+	if (half->pair)
+		half->pair->pair = NULL;
+	else
+		hash_del(&half->half_node);
+	hash_del(&half->key.node);
+	kmem_cache_free(gpuprof_job_cache, half);
+	gpuprof_nr_jobs--;
+}
+
+static void gpuprof_ctx_put(struct gpuprof_ctx *ctx)
+{
+	if (!list_empty(&ctx->jobs))
+		return;
+	hash_del(&ctx->node);
+	list_del(&ctx->link);
+	kmem_cache_free(gpuprof_ctx_cache, ctx);
+}
+
 /*
  * Forget @job, which ends now; a running one goes to the history, and the
- * next job of its context, if any, runs from now.
+ * next job of its context, if it is a plain fence, runs from now (a
+ * drm_sched job runs from its own scheduled signal).
  */
 static void gpuprof_job_free(struct gpuprof_job *job)
 {
 	struct gpuprof_ctx *ctx = job->ctx;
-	bool was_running = list_first_entry(&ctx->jobs, struct gpuprof_job,
-					    link) == job;
+	bool was_head = gpuprof_ctx_head(ctx) == job;
+	struct gpuprof_job *next;
 	u64 now = ktime_get_ns();
 
-	if (was_running && job->owner) {
+	if (job->kind == GPUPROF_JOB_SCHED_HALF) {
+		gpuprof_half_free(job);
+		return;
+	}
+	if (job->start_ns && job->owner) {
 		struct gpuprof_run *run = &gpuprof_runs[gpuprof_runs_next];
 
 		run->owner = job->owner;
@@ -127,18 +190,17 @@ static void gpuprof_job_free(struct gpuprof_job *job)
 		run->end_ns = now;
 		gpuprof_runs_next = (gpuprof_runs_next + 1) % GPUPROF_RUN_HISTORY;
 	}
+	if (job->pair)
+		job->pair->pair = NULL;
 	hash_del(&job->key.node);
 	list_del(&job->link);
 	kmem_cache_free(gpuprof_job_cache, job);
 	gpuprof_nr_jobs--;
-	if (was_running && !list_empty(&ctx->jobs))
-		list_first_entry(&ctx->jobs, struct gpuprof_job,
-				 link)->start_ns = now;
-	if (list_empty(&ctx->jobs)) {
-		hash_del(&ctx->node);
-		list_del(&ctx->link);
-		kmem_cache_free(gpuprof_ctx_cache, ctx);
-	}
+	next = gpuprof_ctx_head(ctx);
+	if (was_head && next && next->kind == GPUPROF_JOB_FENCE &&
+	    !next->start_ns)
+		next->start_ns = now;
+	gpuprof_ctx_put(ctx);
 }
 
 /* Fences that are not jobs: containers of other fences, and the stub. */
@@ -149,50 +211,113 @@ static bool gpuprof_fence_is_container(const char *driver)
 }
 
 /**
- * DOC: The drm_sched pairing
+ * DOC: drm_sched jobs
  *
- * drm_sched makes two fences per job, back to back in the submitting
- * task: "scheduled" on context c, then "finished" on c + 1, with one lock
- * and one seqno.  The finished fence is the job; the last fence seen
- * initialised tells when the one before it was its scheduled half, which
- * is then forgotten without a run of its own.  Tested with a test module
- * that makes fences the way drm_sched does (selftests/fencegen).
+ * drm_sched makes two fences per job when the job is armed, back to back
+ * in the submitting task: "scheduled" on context c, then "finished" on
+ * c + 1, with one lock (the job's own) and one seqno, both named
+ * "drm_sched".  The finished fence is the job; the scheduled one signals
+ * when drm_sched hands the job to the hardware ring.  A job is queued
+ * from the finished fence's init to that signal, and runs from then to
+ * the finished fence's signal; only the running phase is sampled and
+ * takes OA reports.  Several jobs of one context can run at once when
+ * the ring takes more than one.
+ *
+ * The halves are paired by what the fences say, not by order of arrival
+ * (two CPUs can arm jobs at once): a drm_sched fence is kept as a half
+ * until a drm_sched fence with the same lock, the same seqno and the next
+ * context is initialised; that one is its job.  A drm_sched fence whose
+ * partner was not seen (profiling started between the two inits) is no
+ * job.
  */
-static struct {
-	const struct dma_fence *fence;
-	spinlock_t *lock;	/* compared, never taken */
-	u64 context;
-	u64 seqno;
-} gpuprof_last_init;
+static bool gpuprof_is_sched(const char *driver)
+{
+	return !strcmp(driver, "drm_sched");
+}
 
-static void gpuprof_drop_sched_half(const struct dma_fence *fence,
-				    const char *driver)
+static struct gpuprof_job *gpuprof_half_find(const struct dma_fence *fence)
 {
 	struct gpuprof_job *half;
 
-	if (gpuprof_last_init.fence && !strcmp(driver, "drm_sched") &&
-	    fence->lock == gpuprof_last_init.lock &&
-	    fence->seqno == gpuprof_last_init.seqno &&
-	    fence->context == gpuprof_last_init.context + 1) {
-		half = gpuprof_job_find(gpuprof_last_init.fence);
-		if (half) {
-			half->owner = NULL;	/* no run of its own either */
-			gpuprof_job_free(half);
-		}
+	hash_for_each_possible(gpuprof_half_hash, half, half_node,
+			       (unsigned long)fence->lock)
+		if (half->lock == fence->lock && half->seqno == fence->seqno &&
+		    half->context + 1 == fence->context)
+			return half;
+	return NULL;
+}
+
+/* A new job of @kind for @fence, in the job table.  NULL when full. */
+static struct gpuprof_job *gpuprof_job_new(struct dma_fence *fence,
+					   enum gpuprof_job_kind kind)
+{
+	struct gpuprof_job *job;
+
+	if (gpuprof_nr_jobs >= GPUPROF_MAX_JOBS)
+		return NULL;
+	job = kmem_cache_zalloc(gpuprof_job_cache, GFP_ATOMIC | __GFP_NOWARN);
+	if (!job)
+		return NULL;
+	job->kind = kind;
+	job->lock = fence->lock;
+	job->context = fence->context;
+	job->seqno = fence->seqno;
+	gpuprof_obj_add(gpuprof_job_hash, HASH_BITS(gpuprof_job_hash),
+			&job->key, fence);
+	gpuprof_nr_jobs++;
+	return job;
+}
+
+/* Keep @fence as the scheduled half of a drm_sched job to come. */
+static int gpuprof_half_add(struct dma_fence *fence)
+{
+	struct gpuprof_job *half;
+
+	half = gpuprof_job_new(fence, GPUPROF_JOB_SCHED_HALF);
+	if (!half)
+		return -ENOMEM;
+	hash_add(gpuprof_half_hash, &half->half_node,
+		 (unsigned long)fence->lock);
+	return 0;
+}
+
+/* @fence is a job of @kind on its context, owned by @owner; or NULL. */
+static struct gpuprof_job *gpuprof_job_add(struct dma_fence *fence,
+					   enum gpuprof_job_kind kind,
+					   struct gpuprof_target *owner,
+					   u32 timeline)
+{
+	struct gpuprof_job *job;
+	struct gpuprof_ctx *ctx;
+
+	ctx = gpuprof_ctx_get(fence->context);
+	if (!ctx)
+		return NULL;
+	job = gpuprof_job_new(fence, kind);
+	if (!job) {
+		gpuprof_ctx_put(ctx);
+		return NULL;
 	}
-	gpuprof_last_init.fence = fence;
-	gpuprof_last_init.lock = fence->lock;
-	gpuprof_last_init.context = fence->context;
-	gpuprof_last_init.seqno = fence->seqno;
+	job->owner = owner;
+	job->timeline = timeline;
+	job->ctx = ctx;
+	/*
+	 * Alone on its context a plain fence runs now; else from the
+	 * previous signal.  A drm_sched job is queued until its half says.
+	 */
+	if (kind == GPUPROF_JOB_FENCE && list_empty(&ctx->jobs))
+		job->start_ns = ktime_get_ns();
+	list_add_tail(&job->link, &ctx->jobs);
+	return job;
 }
 
 static void gpuprof_fence_init_probe(void *data, struct dma_fence *fence)
 {
 	const char *driver = fence->ops->get_driver_name(fence);
 	const char *timeline = fence->ops->get_timeline_name(fence);
+	enum gpuprof_job_kind kind = GPUPROF_JOB_FENCE;
 	struct gpuprof_target *owner;
-	struct gpuprof_job *job;
-	struct gpuprof_ctx *ctx;
+	struct gpuprof_job *job, *half = NULL;
 	unsigned long flags;
 	int tl;
 
@@ -205,38 +330,42 @@ static void gpuprof_fence_init_probe(void *data, struct dma_fence *fence)
 	job = gpuprof_job_find(fence);
 	if (job)
 		gpuprof_job_free(job);
-	gpuprof_drop_sched_half(fence, driver);
+	if (gpuprof_is_sched(driver)) {
+		half = gpuprof_half_find(fence);
+		if (!half) {
+			if (gpuprof_half_add(fence))
+				goto drop;
+			goto out;
+		}
+		kind = GPUPROF_JOB_SCHED;
+	}
 
 	tl = gpuprof_timeline_id(driver, timeline);
 	if (tl < 0)
 		goto out;
 	owner = gpuprof_current_target(&gpuprof_drops.unattributed_jobs);
-
-	if (gpuprof_nr_jobs >= GPUPROF_MAX_JOBS)
-		goto drop;
-	job = kmem_cache_alloc(gpuprof_job_cache, GFP_ATOMIC | __GFP_NOWARN);
+	job = gpuprof_job_add(fence, kind, owner, tl);
 	if (!job)
 		goto drop;
-	ctx = gpuprof_ctx_get(fence->context);
-	if (!ctx) {
-		kmem_cache_free(gpuprof_job_cache, job);
-		goto drop;
+	if (half) {
+		hash_del(&half->half_node);
+		half->pair = job;
+		job->pair = half;
 	}
-	job->owner = owner;
-	job->timeline = tl;
-	job->ctx = ctx;
-	/* Alone on its context it runs now; else from the previous signal. */
-	job->start_ns = list_empty(&ctx->jobs) ? ktime_get_ns() : 0;
-	list_add_tail(&job->link, &ctx->jobs);
-	gpuprof_obj_add(gpuprof_job_hash, HASH_BITS(gpuprof_job_hash),
-			&job->key, fence);
-	gpuprof_nr_jobs++;
 out:
 	spin_unlock_irqrestore(&gpuprof_data_lock, flags);
 	return;
 drop:
 	atomic64_inc(&gpuprof_drops.jobs);
 	spin_unlock_irqrestore(&gpuprof_data_lock, flags);
+}
+
+/* The scheduled half of a job signals: the job is on the ring from now. */
+static void gpuprof_half_signaled(struct gpuprof_job *half)
+{
+	if (half->pair && !half->pair->start_ns)
+		half->pair->start_ns = ktime_get_ns();
+	gpuprof_half_free(half);
 }
 
 static void gpuprof_fence_signaled_probe(void *data, struct dma_fence *fence)
@@ -248,9 +377,18 @@ static void gpuprof_fence_signaled_probe(void *data, struct dma_fence *fence)
 	job = gpuprof_job_find(fence);
 	if (!job)
 		goto out;
+	if (job->kind == GPUPROF_JOB_SCHED_HALF) {
+		gpuprof_half_signaled(job);
+		goto out;
+	}
+	/*
+	 * A job that ends counts in the interval it ends in, if it ran: a
+	 * drm_sched job cancelled in its queue did not.
+	 */
 	if (job->owner && gpuprof.mode == GPUPROF_COVERAGE)
 		gpuprof_target_hist_add(job->owner, job->timeline, 1, 0);
-	else if (job->owner && gpuprof.mode == GPUPROF_TIME)
+	else if (job->owner && gpuprof.mode == GPUPROF_TIME &&
+		 (job->start_ns || job->kind == GPUPROF_JOB_FENCE))
 		gpuprof_target_hist_add(job->owner, job->timeline, 1,
 					gpuprof_tick + 1);
 	gpuprof_job_free(job);
@@ -285,10 +423,14 @@ static enum hrtimer_restart gpuprof_timer_fn(struct hrtimer *timer)
 	spin_lock_irqsave(&gpuprof_data_lock, flags);
 	gpuprof_tick++;
 	list_for_each_entry(ctx, &gpuprof_ctxs, link) {
-		job = list_first_entry(&ctx->jobs, struct gpuprof_job, link);
-		if (job->owner)
-			gpuprof_target_hist_add(job->owner, job->timeline, 1,
-						gpuprof_tick);
+		job = gpuprof_ctx_head(ctx);
+		if (!job->start_ns)
+			continue;
+		for (; job; job = gpuprof_next_running(job))
+			if (job->owner)
+				gpuprof_target_hist_add(job->owner,
+							job->timeline, 1,
+							gpuprof_tick);
 	}
 	spin_unlock_irqrestore(&gpuprof_data_lock, flags);
 
@@ -338,7 +480,6 @@ static void gpuprof_jobs_free(void)
 	int bkt;
 
 	spin_lock_irq(&gpuprof_data_lock);
-	gpuprof_last_init.fence = NULL;
 	hash_for_each_safe(gpuprof_job_hash, bkt, tmp, job, key.node)
 		gpuprof_job_free(job);
 	spin_unlock_irq(&gpuprof_data_lock);
@@ -440,13 +581,17 @@ int gpuprof_targets_running_at(u64 t_ns, struct gpuprof_target **out,
 
 	lockdep_assert_held(&gpuprof_data_lock);
 	list_for_each_entry(ctx, &gpuprof_ctxs, link) {
-		job = list_first_entry(&ctx->jobs, struct gpuprof_job, link);
-		if (job->start_ns > t_ns)
+		job = gpuprof_ctx_head(ctx);
+		if (!job->start_ns)
 			continue;
-		if (job->owner)
-			n = gpuprof_add_unique(out, n, max, job->owner);
-		else
-			others++;
+		for (; job; job = gpuprof_next_running(job)) {
+			if (job->start_ns > t_ns)
+				continue;
+			if (job->owner)
+				n = gpuprof_add_unique(out, n, max, job->owner);
+			else
+				others++;
+		}
 	}
 	/* Newest first: runs end in order, so stop at one that ended before. */
 	for (i = 1; i <= GPUPROF_RUN_HISTORY; i++) {
