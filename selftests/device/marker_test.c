@@ -13,6 +13,7 @@
 #include "kselftest_harness.h"
 #include "../lib/fixture.h"
 #include "../lib/run.h"
+#include "../lib/trace.h"
 
 #define MARKER GP "/marker"
 #define EVENT "/sys/kernel/tracing/events/gpuprof/gpuprof_mark"
@@ -51,7 +52,7 @@ TEST_F(gp, marker_fires_the_tracepoint)
 {
 	char want[64];
 
-	ASSERT_EQ(0, write_file("/sys/kernel/tracing/trace", ""));
+	ASSERT_EQ(0, trace_clear());
 	ASSERT_EQ(0, write_file(EVENT "/enable", "1"));
 	ASSERT_EQ(0, write_file(MARKER, "begin tracefs_mark\n"));
 	ASSERT_EQ(0, write_file(EVENT "/enable", "0"));

@@ -18,9 +18,9 @@
 
 #include "kselftest_harness.h"
 #include "../lib/fixture.h"
+#include "../lib/trace.h"
 #include "../../module/oa_decode.h"
 
-#define TRACING "/sys/kernel/tracing"
 #define REC "/tmp/gpuprof_replay.rec"
 /*
  * The module stamps a fence's start and end in its own probes, not in
@@ -36,37 +36,6 @@
 struct window {
 	uint64_t lo, hi;
 };
-
-/* One line of the trace: its task ("comm-pid"), time and event text. */
-struct trace_line {
-	char task[64];
-	uint64_t ns;
-	const char *event;
-};
-
-/* "  comm-pid  [cpu] flags  secs.usecs: event: ..." */
-static bool parse_trace_line(char *line, struct trace_line *l)
-{
-	char *colon = strstr(line, ": "), *ts, *t;
-	size_t n;
-
-	if (!colon || line[0] == '#')
-		return false;
-	ts = colon;
-	while (ts > line && ts[-1] != ' ')
-		ts--;
-	l->ns = (uint64_t)(strtod(ts, NULL) * 1e9 + 0.5);
-	t = line + strspn(line, " ");
-	n = strcspn(t, "[");
-	while (n && t[n - 1] == ' ')
-		n--;
-	if (!n || n >= sizeof(l->task))
-		return false;
-	memcpy(l->task, t, n);
-	l->task[n] = '\0';
-	l->event = colon + 2;
-	return true;
-}
 
 #define IOCTL_ENTER "sys_enter: NR 16 "	/* x86-64's ioctl */
 #define IOCTL_EXIT "sys_exit: NR 16 "
@@ -119,7 +88,7 @@ static int fence_windows(struct window *start, struct window *end)
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		if (parse_trace_line(line, &lines[n]))
+		if (trace_parse_line(line, &lines[n]))
 			n++;
 	}
 	if (ioctl_window(lines, n, "dma_fence_init: driver=vgem", start) ||
@@ -234,7 +203,7 @@ TEST_F_TIMEOUT(gp, replay_gives_the_target_the_deltas_of_its_interval, 120)
 	int id, i, tries, ran;
 
 	ASSERT_EQ(0, write_file(TRACING "/trace_clock", "mono"));
-	ASSERT_EQ(0, write_file(TRACING "/trace", ""));
+	ASSERT_EQ(0, trace_clear());
 	ASSERT_EQ(0, write_file(TRACING "/events/dma_fence/dma_fence_init/enable", "1"));
 	ASSERT_EQ(0, write_file(TRACING "/events/dma_fence/dma_fence_signaled/enable", "1"));
 	ASSERT_EQ(0, write_file(TRACING "/events/raw_syscalls/filter", "id == 16"));

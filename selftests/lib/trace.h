@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Reading tracefs's trace file in device tests: emptying it, and taking
+ * its lines apart ("  comm-pid  [cpu] flags  secs.usecs: event: ...").
+ */
+#ifndef GPUPROF_TEST_TRACE_H
+#define GPUPROF_TEST_TRACE_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TRACING "/sys/kernel/tracing"
+
+/* Empty the trace: only an open with O_TRUNC does, not a write. */
+static inline int trace_clear(void)
+{
+	int fd = open(TRACING "/trace", O_WRONLY | O_TRUNC | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+struct trace_line {
+	char task[64];		/* "comm-pid" */
+	size_t comm_len;	/* of its comm, before the last '-' */
+	uint64_t ns;		/* the time, in the microseconds printed */
+	const char *event;	/* "event: ...", inside the line */
+};
+
+/* Take @line apart; false for a comment or a line of another shape. */
+static inline bool trace_parse_line(const char *line, struct trace_line *l)
+{
+	const char *colon = strstr(line, ": "), *ts, *t, *dash;
+	size_t n;
+
+	if (!colon || line[0] == '#')
+		return false;
+	for (ts = colon; ts > line && ts[-1] != ' '; ts--)
+		;
+	l->ns = (uint64_t)(strtod(ts, NULL) * 1e9 + 0.5);
+	t = line + strspn(line, " ");
+	n = strcspn(t, "[");
+	while (n && t[n - 1] == ' ')
+		n--;
+	if (!n || n >= sizeof(l->task))
+		return false;
+	memcpy(l->task, t, n);
+	l->task[n] = '\0';
+	dash = strrchr(l->task, '-');
+	l->comm_len = dash ? (size_t)(dash - l->task) : n;
+	l->event = colon + 2;
+	return true;
+}
+
+#endif
