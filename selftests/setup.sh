@@ -156,6 +156,26 @@ install_second_kernel() {
 		--no-install-recommends "linux-image-$v" "linux-headers-$v" pahole
 }
 
+# The source of the 6.12 test kernel, of the same Debian version as its
+# image and from the same suite: vkms, which Debian does not build, is
+# built from it as a test module (scripts/build-vkms.sh); 6.1's source is
+# in the package list above.
+install_second_source() {
+	local v ver
+	v=$(KVERS=6.12 "$repo/selftests/scripts/kvers.sh" 2>/dev/null) || return 0
+	ver=$(dpkg-query -W -f='${Version}' "linux-image-$v")
+	[ "$(dpkg-query -W -f='${db:Status-Status} ${Version}' linux-source-6.12 \
+		2>/dev/null)" = "installed $ver" ] && return 0
+	if [ "$(id -u)" != 0 ]; then
+		log "linux-source-6.12 $ver is missing; run this script as root once"
+		exit 1
+	fi
+	log "installing linux-source-6.12 $ver"
+	apt_update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends "linux-source-6.12=$ver"
+}
+
 # promtool, the Prometheus project's checker of the metrics format, for
 # the OpenMetrics test of perf gpu top: Debian ships it in the prometheus
 # package, which would also install and start a server; so the package is
@@ -182,6 +202,7 @@ install_promtool() {
 
 install_packages
 install_second_kernel
+install_second_source
 install_promtool
 extract_source
 build_libs

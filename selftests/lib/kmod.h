@@ -3,14 +3,17 @@
  * Load and unload gpuprof.ko from a test, by system call, so a test owns
  * the module's whole lifetime and sees the exact errno of each step.
  * The module file is named by $GPUPROF_KO (set by the VM suite); the
- * fencegen test module by $GPUPROF_FENCEGEN_KO.
+ * fencegen test module by $GPUPROF_FENCEGEN_KO, the schedmock one by
+ * $GPUPROF_SCHEDMOCK_KO.
  */
 #ifndef GPUPROF_TEST_KMOD_H
 #define GPUPROF_TEST_KMOD_H
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -55,6 +58,117 @@ static inline int fencegen_load(void)
 		return 0;
 	err = kmod_load("GPUPROF_FENCEGEN_KO", NULL);
 	return err == -EEXIST ? 0 : err;
+}
+
+/*
+ * schedmock: a mock GPU ring on the kernel's drm_sched (selftests/schedmock),
+ * loaded with @params ("credits=N timeout_ms=N", either or none; the rest
+ * default), reloaded when loaded with other values.  Its dependency,
+ * gpu-sched, is loaded first (finit_module does not load dependencies).
+ */
+#define SCHEDMOCK_MODNAME "gpuprof_schedmock"
+#define SCHEDMOCK_PARAMS "/sys/module/" SCHEDMOCK_MODNAME "/parameters/"
+
+static inline int schedmock_unload(void)
+{
+	return syscall(SYS_delete_module, SCHEDMOCK_MODNAME, O_NONBLOCK) ?
+		-errno : 0;
+}
+
+/*
+ * Unload once the module is free: a job's hardware fence holds the module
+ * until drm_sched lets it go, which is after the job ran, even when every
+ * file is closed.  Waits up to @ms; 0 or the last -errno.
+ */
+static inline int schedmock_unload_wait(unsigned int ms)
+{
+	int err;
+
+	for (;;) {
+		err = schedmock_unload();
+		if (err != -EAGAIN || ms < 10)
+			return err;
+		usleep(10000);
+		ms -= 10;
+	}
+}
+
+/* Is the loaded schedmock's value of @name @want?  -errno if unreadable. */
+static inline int schedmock_param_is(const char *name, unsigned long want)
+{
+	char path[128], buf[32];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), SCHEDMOCK_PARAMS "%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	return strtoul(buf, NULL, 10) == want;
+}
+
+static inline int schedmock_load(const char *params)
+{
+	unsigned long credits = 1, timeout_ms = 10000;
+	const char *p;
+	int same, err;
+
+	if (params && (p = strstr(params, "credits=")))
+		credits = strtoul(p + strlen("credits="), NULL, 10);
+	if (params && (p = strstr(params, "timeout_ms=")))
+		timeout_ms = strtoul(p + strlen("timeout_ms="), NULL, 10);
+	if (!access("/sys/module/" SCHEDMOCK_MODNAME, F_OK)) {
+		same = schedmock_param_is("credits", credits);
+		if (same > 0)
+			same = schedmock_param_is("timeout_ms", timeout_ms);
+		if (same > 0)
+			return 0;
+		err = schedmock_unload_wait(20000);
+		if (err)
+			return err;
+	}
+	if (access("/sys/module/gpu_sched", F_OK) &&
+	    system("modprobe gpu-sched") != 0)
+		return -ENOENT;
+	return kmod_load("GPUPROF_SCHEDMOCK_KO", params);
+}
+
+/*
+ * vkms, the kernel's virtual KMS driver, built as the test module
+ * gpuprof_vkms.ko (scripts/build-vkms.sh), named by $GPUPROF_VKMS_KO: a
+ * DRM card of driver "vkms" whose crtc's vblanks an hrtimer makes.
+ * finit_module loads no dependencies, so the DRM helpers modinfo names
+ * are loaded by modprobe first.
+ */
+#define VKMS_MODNAME "gpuprof_vkms"
+
+static inline int vkms_load(void)
+{
+	const char *ko = getenv("GPUPROF_VKMS_KO");
+	char cmd[4096];
+	int err;
+
+	if (!access("/sys/module/" VKMS_MODNAME, F_OK))
+		return 0;
+	if (!ko)
+		return -ENOENT;
+	snprintf(cmd, sizeof(cmd),
+		 "modprobe -q -a $(modinfo -F depends '%s' | tr , ' ')", ko);
+	if (system(cmd))
+		return -ENOENT;
+	err = kmod_load("GPUPROF_VKMS_KO", NULL);
+	return err == -EEXIST ? 0 : err;
+}
+
+static inline int vkms_unload(void)
+{
+	return syscall(SYS_delete_module, VKMS_MODNAME, O_NONBLOCK) ?
+		-errno : 0;
 }
 
 #endif

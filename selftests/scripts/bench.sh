@@ -13,6 +13,7 @@ kver=${KVER:-$("$sel/scripts/kver.sh")}
 make -s -C "$sel"
 ko=$("$sel/scripts/build-module.sh" "$kver" 2>/dev/null)
 fencegen=$("$sel/scripts/build-module.sh" "$kver" selftests/fencegen 2>/dev/null)
+schedmock=$("$sel/scripts/build-module.sh" "$kver" selftests/schedmock 2>/dev/null)
 
 cd "$repo"
 out=$(mktemp)
@@ -36,7 +37,7 @@ echo "# host:"
 
 # The benchmarks that need the module share one more boot.
 echo "# in the VM:"
-GPUPROF_KO=$ko GPUPROF_FENCEGEN_KO=$fencegen \
+GPUPROF_KO=$ko GPUPROF_FENCEGEN_KO=$fencegen GPUPROF_SCHEDMOCK_KO=$schedmock \
 	"$sel/scripts/vm/run.sh" --kver "$kver" -- sh -c '
 	for b in module_load probe_overhead histogram_read; do
 		"$0/out/bench/${b}_bench" || exit 1

@@ -17,11 +17,13 @@ lint() {
 
 # Everything but the compat header, with every check on.
 status=0
-lint -f $(ls module/*.[ch] uapi/*.h selftests/fencegen/*.c |
-	grep -v '^module/compat.h$') ||
+lint -f $(ls module/*.[ch] uapi/*.h selftests/fencegen/*.c \
+	selftests/schedmock/*.[ch] |
+	grep -v -e '^module/compat.h$' -e '_compat.h$') ||
 	status=1
-# compat.h exists to test LINUX_VERSION_CODE, which an out-of-tree module
-# must do; only those two checks are off for it.
-lint --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON -f module/compat.h ||
+# The compat headers exist to test LINUX_VERSION_CODE, which an
+# out-of-tree module must do; only those two checks are off for them.
+lint --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON \
+	-f module/compat.h selftests/schedmock/schedmock_compat.h ||
 	status=1
 exit $status

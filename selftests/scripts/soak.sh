@@ -34,6 +34,7 @@ for kver in $kvers; do
 	err=$logs/soak-$kver-build.err
 	if ! ko=$("$sel/scripts/build-module.sh" "$kver" 2>"$err") ||
 	   ! fencegen=$("$sel/scripts/build-module.sh" "$kver" selftests/fencegen 2>>"$err") ||
+	   ! schedmock=$("$sel/scripts/build-module.sh" "$kver" selftests/schedmock 2>>"$err") ||
 	   grep -q 'warning:' "$err"; then
 		lines+=("soak $kver: FAIL, the modules do not build cleanly ($err)")
 		status=1
@@ -41,7 +42,8 @@ for kver in $kvers; do
 	fi
 	t0=$SECONDS
 	GPUPROF_VM_APPEND=slub_debug=FZP GPUPROF_SOAK_SECONDS=$secs \
-	GPUPROF_FENCEGEN_KO=$fencegen "$sel/scripts/vm/run.sh" --kver "$kver" \
+	GPUPROF_FENCEGEN_KO=$fencegen GPUPROF_SCHEDMOCK_KO=$schedmock \
+	"$sel/scripts/vm/run.sh" --kver "$kver" \
 		--timeout $((secs * 2 + 600)) -- \
 		"$sel/scripts/vm-suite.sh" "$ko" "$sel/out/device/soak_test" 2>&1 |
 		tee "$log"

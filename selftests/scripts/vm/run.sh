@@ -12,9 +12,10 @@
 #
 # Environment: KVER (like --kver), GPUPROF_CACHE (default <repo>/.deps),
 # GPUPROF_VM_ACCEL=kvm|tcg (skip the KVM probe), GPUPROF_VM_APPEND (more
-# kernel parameters, e.g. "slub_debug=FZP"); GPUPROF_* variables are
-# passed on to COMMAND, which also gets GPUPROF_IN_VM=1 and GPUPROF_VM_CPU
-# (kvm, tcg/multi or tcg/single).
+# kernel parameters, e.g. "slub_debug=FZP"), GPUPROF_VM_QEMU_ARGS (more
+# QEMU arguments, word-split, e.g. "-device virtio-gpu-pci"); GPUPROF_*
+# variables are passed on to COMMAND, which also gets GPUPROF_IN_VM=1 and
+# GPUPROF_VM_CPU (kvm, tcg/multi or tcg/single).
 set -eu
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -204,6 +205,10 @@ append+=" gpuprof_guest=$here/guest.sh"
 [ ${#work_opts[@]} = 0 ] || append+=" gpuprof_work=$repo"
 [ -z "${GPUPROF_VM_APPEND:-}" ] || append+=" $GPUPROF_VM_APPEND"
 
+# Word-split on purpose: a list of QEMU arguments in one variable.
+# shellcheck disable=SC2206
+extra_qemu_opts=(${GPUPROF_VM_QEMU_ARGS:-})
+
 qpid=
 tails=()
 # shellcheck disable=SC2317 # called from the trap
@@ -225,6 +230,7 @@ qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot \
 	-fsdev "local,id=results,path=$qres,security_model=none" \
 	-device virtio-9p-pci,fsdev=results,mount_tag=results \
 	"${work_opts[@]}" \
+	"${extra_qemu_opts[@]}" \
 	</dev/null >"$results/qemu.log" 2>&1 &
 qpid=$!
 

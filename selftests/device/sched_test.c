@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gpuprof on the kernel's real GPU scheduler (gpu-sched.ko), driven by
+ * the schedmock test module: a drm_sched job counts once, is sampled and
+ * takes OA reports only while it runs (from its scheduled fence's signal,
+ * when drm_sched hands it to the ring, to its finished fence's signal),
+ * not while it waits in the queue; and two processes submitting at once
+ * make exactly their own jobs, however their fence inits interleave.
+ *
+ * The ring takes one job at a time (credits=1): P1 submits a 400 ms job,
+ * P2 four 25 ms jobs 10 ms later, which wait some 390 ms for the ring.
+ * Counted from submission, P2 would be busy for ~490 ms.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "../lib/fixture.h"
+
+#define RING_TIMELINE "schedmock-ring"
+
+/* schedwork, beside gpuwork. */
+static const char *schedwork_path(void)
+{
+	static char path[PATH_MAX];
+	const char *gw = gpuwork_path();
+
+	snprintf(path, sizeof(path), "%.*sschedwork",
+		 (int)(strrchr(gw, '/') ? strrchr(gw, '/') - gw + 1 : 0), gw);
+	return path;
+}
+
+/* Run @script with sh, schedwork as $SW; its exit status. */
+static int sh(const char *script)
+{
+	char cmd[PATH_MAX + 1024];
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "SW=%s; %s", schedwork_path(), script);
+	st = system(cmd);
+	return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
+}
+
+/*
+ * P1's 400 ms job, P2's four 25 ms jobs 10 ms after it (P2 started
+ * first and waiting for P1's mark: starting a process takes longer than
+ * that under TCG); their outputs kept.
+ */
+#define P1_P2 "rm -f /tmp/sched_go; " \
+	      "$SW -n sched_p2 await /tmp/sched_go sleep 10 " \
+	      "job 25 job 25 job 25 job 25 wait > /tmp/sched_p2.out & " \
+	      "$SW -n sched_p1 job 400 mark /tmp/sched_go wait " \
+	      "> /tmp/sched_p1.out && wait $!"
+
+FIXTURE(sched) {
+	int p1, p2, tl;
+};
+
+FIXTURE_SETUP(sched)
+{
+	ASSERT_EQ(0, gpuprof_load(NULL));
+	ASSERT_EQ(0, schedmock_load("credits=1"));
+	ASSERT_EQ(0, ctl("module sched_p1\n"));
+	ASSERT_EQ(0, ctl("module sched_p2\n"));
+}
+
+FIXTURE_TEARDOWN(sched)
+{
+	EXPECT_EQ(0, gpuprof_unload());
+}
+
+static void find_targets(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(sched) *self)
+{
+	self->p1 = find_target("sched_p1");
+	self->p2 = find_target("sched_p2");
+	self->tl = timeline_id("drm_sched", RING_TIMELINE);
+	ASSERT_LT(0, self->p1);
+	ASSERT_LT(0, self->p2);
+	ASSERT_LE(0, self->tl);
+}
+
+TEST_F(sched, a_job_counts_once)
+{
+	ASSERT_EQ(0, ctl("startcp\n"));
+	ASSERT_EQ(0, sh(P1_P2));
+	ASSERT_EQ(0, ctl("stop\n"));
+	find_targets(_metadata, self);
+	EXPECT_EQ(1, hist_value(self->p1, self->tl));
+	EXPECT_EQ(4, hist_value(self->p2, self->tl));
+}
+
+TEST_F(sched, queued_time_is_not_sampled)
+{
+	long long s1, s2;
+
+	ASSERT_EQ(0, ctl("interval 10\n"));
+	ASSERT_EQ(0, ctl("start\n"));
+	ASSERT_EQ(0, sh(P1_P2));
+	ASSERT_EQ(0, ctl("stop\n"));
+	find_targets(_metadata, self);
+	s1 = hist_value(self->p1, self->tl);
+	s2 = hist_value(self->p2, self->tl);
+	TH_LOG("10 ms samples: P1 %lld (runs 400 ms), P2 %lld (runs 100 ms, queued ~390 ms)",
+	       s1, s2);
+	/*
+	 * 40 and 10 by the jobs' lengths; a tick the host delays loses
+	 * samples, a late wake-up adds one.
+	 */
+	EXPECT_LE(34, s1);
+	EXPECT_GE(46, s1);
+	EXPECT_LE(7, s2);
+	EXPECT_GE(13, s2);
+}
+
+/* The submission time schedwork printed for its first job, in ns. */
+static unsigned long long first_submit(const char *path)
+{
+	char buf[4096], *p;
+
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	p = strstr(buf, "submitted_ns ");
+	return p ? strtoull(p + 13, NULL, 10) : 0;
+}
+
+TEST_F(sched, oa_reports_while_only_p1_runs_go_to_p1)
+{
+	unsigned long long t0;
+	char cmd[PATH_MAX + 256];
+	long long reports;
+
+	ASSERT_EQ(0, ctl("startcp\n"));
+	ASSERT_EQ(0, sh(P1_P2));
+	t0 = first_submit("/tmp/sched_p1.out");
+	ASSERT_NE(0, t0);
+	find_targets(_metadata, self);
+	/*
+	 * 300 ms of reports from 50 ms after P1's submission: P1's job is
+	 * on the ring all that time, P2's are queued behind it.
+	 */
+	snprintf(cmd, sizeof(cmd),
+		 "%s --sim --seed 3 --contexts 1 --period 20000000 --duration 0.3 "
+		 "--start-ns %llu -o " GP "/oa", gpuprof_oa_path(),
+		 t0 + 50000000ull);
+	ASSERT_EQ(0, system(cmd));
+	reports = status_num("oa_reports");
+	TH_LOG("%lld reports, P1 %lld, P2 %lld, no one's %lld", reports,
+	       oa_counter(self->p1, "reports"), oa_counter(self->p2, "reports"),
+	       status_num("oa_unattributed_reports"));
+	EXPECT_LT(10, reports);
+	EXPECT_EQ(reports, oa_counter(self->p1, "reports"));
+	EXPECT_EQ(0, oa_counter(self->p2, "reports"));
+	EXPECT_EQ(0, status_num("oa_unattributed_reports"));
+}
+
+/* Full preemption, where the kernel lets it be chosen; the old one. */
+static int preempt_full(char *old, size_t size)
+{
+	const char *path = "/sys/kernel/debug/sched/preempt";
+	char *open_paren, *close_paren;
+
+	if (read_file(path, old, size) <= 0)
+		return -1;
+	/* "none voluntary (full)": the mode in parentheses is the one on */
+	open_paren = strchr(old, '(');
+	close_paren = open_paren ? strchr(open_paren, ')') : NULL;
+	if (!close_paren)
+		return -1;
+	*close_paren = '\0';
+	memmove(old, open_paren + 1, close_paren - open_paren);
+	return write_file(path, "full");
+}
+
+static long stream_count(const char *path)
+{
+	char buf[4096], *p;
+
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	p = strstr(buf, "stream ");
+	return p ? strtol(p + 7, NULL, 10) : -1;
+}
+
+/*
+ * Two processes submitting to the ring for 10 s from the two vCPUs, with
+ * full preemption where it can be had: the inits of their fence pairs can
+ * interleave, and each still counts exactly the jobs it submitted.
+ */
+TEST_F_TIMEOUT(sched, parallel_submitters_count_exactly_their_jobs, 120)
+{
+	char old[64] = "";
+	long n1, n2;
+	int err;
+
+	err = preempt_full(old, sizeof(old));
+	ASSERT_EQ(0, ctl("startcp\n"));
+	ASSERT_EQ(0, sh("$SW -n sched_p1 stream 10000 1 > /tmp/sched_p1.out & "
+			"$SW -n sched_p2 stream 10000 1 > /tmp/sched_p2.out; "
+			"s=$?; wait $! && exit $s"));
+	ASSERT_EQ(0, ctl("stop\n"));
+	if (!err)
+		write_file("/sys/kernel/debug/sched/preempt", old);
+	find_targets(_metadata, self);
+	n1 = stream_count("/tmp/sched_p1.out");
+	n2 = stream_count("/tmp/sched_p2.out");
+	TH_LOG("preemption %s; P1 submitted %ld, P2 %ld; counted %lld, %lld; %lld jobs dropped",
+	       err ? "as it was" : "full", n1, n2, hist_value(self->p1, self->tl),
+	       hist_value(self->p2, self->tl), status_num("dropped_jobs"));
+	ASSERT_LT(100, n1);
+	ASSERT_LT(100, n2);
+	EXPECT_EQ(n1, hist_value(self->p1, self->tl));
+	EXPECT_EQ(n2, hist_value(self->p2, self->tl));
+}
+
+TEST_HARNESS_MAIN

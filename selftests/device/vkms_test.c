@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Display events of a real KMS driver: vkms (built from the kernel's
+ * source as a test module) flipped by flipper while perf gpu record
+ * records system-wide; the distribution's perf script reads the file.
+ * vkms's vblank is an hrtimer at the mode's refresh rate, so the
+ * vblank timestamps are one period apart, every flip is delivered on
+ * the vblank after the one before it, and each frame flipper skips
+ * leaves exactly one vblank without a flip.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+
+#include "kselftest_harness.h"
+#include "../lib/gpuprof.h"
+#include "../lib/kmod.h"
+#include "../lib/run.h"
+
+#define FRAMES 300
+/* The frames flipper does not flip; as flipper's argument, a string. */
+#define SKIP_FRAMES 50,100,150,200,250
+#define NR_SKIPS 5
+#define STR(...) #__VA_ARGS__
+#define XSTR(...) STR(__VA_ARGS__)
+#define MAX_EVENTS 4096
+
+/* What flipper printed. */
+struct flipper_result {
+	long frames, flips, skipped;
+	unsigned long refresh_mhz;
+	unsigned int crtc_id;
+};
+
+/*
+ * The display events of one pipe and the out-fences of its crtc; "at"
+ * is when perf sampled the event, in microseconds.
+ */
+struct display_events {
+	long long vblank_time[MAX_EVENTS];
+	unsigned int vblank_seq[MAX_EVENTS];
+	long long vblank_at[MAX_EVENTS];
+	int nr_vblanks;
+	unsigned int delivered_seq[MAX_EVENTS];
+	int nr_delivered;
+	long long fence_init_at[MAX_EVENTS];
+	long fence_init, fence_signaled;
+};
+
+FIXTURE(vkms) {
+	char dir[64];
+	char data[128];
+	char out[16384];
+	struct flipper_result flip;
+	struct display_events ev;
+};
+
+FIXTURE_SETUP(vkms)
+{
+	ASSERT_EQ(0, vkms_load());
+	snprintf(self->dir, sizeof(self->dir), "/tmp/vkms_test.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	snprintf(self->data, sizeof(self->data), "%s/perf.data", self->dir);
+	memset(&self->flip, 0, sizeof(self->flip));
+	memset(&self->ev, 0, sizeof(self->ev));
+}
+
+FIXTURE_TEARDOWN(vkms)
+{
+	char out[256];
+
+	run_cmd(out, sizeof(out), "rm -rf '%s'", self->dir);
+	EXPECT_EQ(0, vkms_unload());
+}
+
+static const char *flipper_path(void)
+{
+	static char path[PATH_MAX];
+	const char *gw = gpuwork_path();
+	const char *slash = strrchr(gw, '/');
+
+	if (!slash)
+		return "flipper";
+	snprintf(path, sizeof(path), "%.*sflipper", (int)(slash - gw + 1), gw);
+	return path;
+}
+
+/* The DRM card whose device is the vkms platform device, or -1. */
+static int open_vkms_card(void)
+{
+	char link[PATH_MAX], path[64];
+	ssize_t n;
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		snprintf(path, sizeof(path), "/sys/class/drm/card%d/device", i);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n < 0)
+			continue;
+		link[n] = '\0';
+		if (strcmp(strrchr(link, '/') ? strrchr(link, '/') + 1 : link,
+			   "vkms"))
+			continue;
+		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
+		return open(path, O_RDWR | O_CLOEXEC);
+	}
+	return -1;
+}
+
+/*
+ * The vblank core's index of crtc @crtc_id (what the drm tracepoints
+ * call "crtc"): its place in the card's list of crtcs; -1 if none.
+ */
+static int crtc_pipe(unsigned int crtc_id)
+{
+	int fd = open_vkms_card(), i, pipe = -1;
+	drmModeResPtr res;
+
+	if (fd < 0)
+		return -1;
+	res = drmModeGetResources(fd);
+	for (i = 0; res && i < res->count_crtcs; i++)
+		if (res->crtcs[i] == crtc_id)
+			pipe = i;
+	drmModeFreeResources(res);
+	close(fd);
+	return pipe;
+}
+
+/* perf script's lines: the drm events of @pipe, the fences of @crtc_id. */
+static int read_events(FIXTURE_DATA(vkms) *self, int pipe)
+{
+	struct display_events *ev = &self->ev;
+	char path[160], timeline[64], file[64], *line = NULL, *p;
+	unsigned long long sec, usec;
+	unsigned int seq;
+	long long t, at;
+	size_t cap = 0;
+	int crtc;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/script.txt", self->dir);
+	if (run_cmd(self->out, sizeof(self->out), "perf script -i %s > %s",
+		    self->data, path))
+		return -1;
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	/* The crtc's fences: driver "vkms", timeline "CRTC:<id>-<name>". */
+	snprintf(timeline, sizeof(timeline), "driver=vkms timeline=CRTC:%u-",
+		 self->flip.crtc_id);
+	while (getline(&line, &cap, f) > 0) {
+		/* "COMM PID [CPU] SECS.USECS: EVENT: FIELDS" */
+		p = strstr(line, "] ");
+		if (!p || sscanf(p, "] %llu.%llu:", &sec, &usec) != 2)
+			continue;
+		at = sec * 1000000 + usec;
+		if ((p = strstr(line, " drm:drm_vblank_event: ")) &&
+		    sscanf(p, " drm:drm_vblank_event: crtc=%d, seq=%u, time=%lld",
+			   &crtc, &seq, &t) == 3) {
+			if (crtc == pipe && ev->nr_vblanks < MAX_EVENTS) {
+				ev->vblank_time[ev->nr_vblanks] = t;
+				ev->vblank_seq[ev->nr_vblanks] = seq;
+				ev->vblank_at[ev->nr_vblanks++] = at;
+			}
+		} else if ((p = strstr(line, " drm:drm_vblank_event_delivered: ")) &&
+			   (p = strstr(p, "file=")) &&
+			   sscanf(p, "file=%63[^,], crtc=%d, seq=%u", file, &crtc,
+				  &seq) == 3) {
+			/*
+			 * Commits that asked for no event get one of the
+			 * kernel's own, of no file: the mode set, fbdev's.
+			 */
+			if (crtc == pipe && strtoull(file, NULL, 16) &&
+			    ev->nr_delivered < MAX_EVENTS)
+				ev->delivered_seq[ev->nr_delivered++] = seq;
+		} else if (strstr(line, timeline)) {
+			if (strstr(line, " dma_fence:dma_fence_init: ") &&
+			    ev->fence_init < MAX_EVENTS)
+				ev->fence_init_at[ev->fence_init++] = at;
+			else if (strstr(line, " dma_fence:dma_fence_signaled: "))
+				ev->fence_signaled++;
+		}
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of the intervals between consecutive vblank timestamps. */
+static long long median_interval(const struct display_events *ev)
+{
+	long long d[MAX_EVENTS];
+	int i, n = ev->nr_vblanks - 1;
+
+	if (n < 1)
+		return -1;
+	for (i = 0; i < n; i++)
+		d[i] = ev->vblank_time[i + 1] - ev->vblank_time[i];
+	qsort(d, n, sizeof(d[0]), cmp_ll);
+	return d[n / 2];
+}
+
+/* How many times the delivered sequence numbers advance by @step. */
+static int delivered_steps(const struct display_events *ev, long step)
+{
+	int i, n = 0;
+
+	for (i = 1; i < ev->nr_delivered; i++)
+		n += (long)(ev->delivered_seq[i] - ev->delivered_seq[i - 1]) == step;
+	return n;
+}
+
+/* When the vblank numbered @seq was handled; -1 if it was not seen. */
+static long long vblank_at(const struct display_events *ev, unsigned int seq)
+{
+	int i;
+
+	for (i = 0; i < ev->nr_vblanks; i++)
+		if (ev->vblank_seq[i] == seq)
+			return ev->vblank_at[i];
+	return -1;
+}
+
+/* What the steps between delivered flips say of a run. */
+struct steps {
+	int late;		/* flips shown later than due */
+	int early;		/* flips shown sooner than due */
+	/*
+	 * Each flip shown late or early, for the log: "#FLIP:+STEP/DUE",
+	 * then the microseconds from the previous flip's vblank to this
+	 * flip's commit (its out-fence made) and from the commit to the
+	 * handling of the vblank due, "-" where that vblank was not seen.
+	 */
+	char what[1024];
+};
+
+/*
+ * Each step between delivered flips against what flipper did: a flip is
+ * due on the vblank after the previous one, or on the one after that
+ * when flipper skipped a frame in between.  @late_at[k] counts the runs
+ * that showed flip k late.
+ */
+static struct steps check_steps(const struct display_events *ev,
+				int *late_at)
+{
+	static const long skips[NR_SKIPS] = { SKIP_FRAMES };
+	struct steps r = { 0 };
+	unsigned int due_seq;
+	long frame = 0;
+	int k, i, after_skip;
+	long long due, prev;
+	size_t len = 0;
+
+	for (k = 0; k < ev->nr_delivered && k < ev->fence_init; k++) {
+		after_skip = 0;
+		for (frame++, i = 0; i < NR_SKIPS; i++)
+			if (skips[i] == frame) {
+				after_skip = 1;
+				frame++;
+			}
+		if (!k)
+			continue;
+		due_seq = ev->delivered_seq[k - 1] + 1 + after_skip;
+		if (ev->delivered_seq[k] == due_seq)
+			continue;
+		if ((int)(ev->delivered_seq[k] - due_seq) < 0) {
+			r.early++;
+		} else {
+			r.late++;
+			late_at[k]++;
+		}
+		if (len > sizeof(r.what) - 64)
+			continue;
+		due = vblank_at(ev, due_seq);
+		prev = vblank_at(ev, ev->delivered_seq[k - 1]);
+		len += snprintf(r.what + len, sizeof(r.what) - len, " #%d:%+d/%d",
+				k + 1, (int)(ev->delivered_seq[k] -
+					     ev->delivered_seq[k - 1]),
+				1 + after_skip);
+		if (due < 0 || prev < 0)
+			len += snprintf(r.what + len, sizeof(r.what) - len, ",-");
+		else
+			len += snprintf(r.what + len, sizeof(r.what) - len,
+					",%lld,%lld", ev->fence_init_at[k] - prev,
+					due - ev->fence_init_at[k]);
+	}
+	return r;
+}
+
+/* flipper under perf gpu record; its output and its events in @self. */
+static int record_flips(struct __test_metadata *_metadata,
+			FIXTURE_DATA(vkms) *self)
+{
+	struct display_events *ev = &self->ev;
+	int pipe;
+	char *p;
+
+	memset(&self->flip, 0, sizeof(self->flip));
+	memset(ev, 0, sizeof(*ev));
+	unlink(self->data);
+	EXPECT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s record -a -e drm:drm_vblank_event -e drm:drm_vblank_event_delivered -o %s -- %s -n flipper %d skip " XSTR(SKIP_FRAMES),
+			     perf_gpu_path(), self->data, flipper_path(), FRAMES))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(NULL, strstr(self->out, "lost")) TH_LOG("%s", self->out);
+	p = strstr(self->out, "frames ");
+	if (!p || sscanf(p, "frames %ld flips %ld skipped %ld refresh_mhz %lu crtc_id %u",
+			 &self->flip.frames, &self->flip.flips,
+			 &self->flip.skipped, &self->flip.refresh_mhz,
+			 &self->flip.crtc_id) != 5) {
+		TH_LOG("no result line from flipper: %s", self->out);
+		return -1;
+	}
+	pipe = crtc_pipe(self->flip.crtc_id);
+	if (pipe < 0) {
+		TH_LOG("crtc %u not found", self->flip.crtc_id);
+		return -1;
+	}
+	if (read_events(self, pipe)) {
+		TH_LOG("perf script: %s", self->out);
+		return -1;
+	}
+	TH_LOG("pipe %d: %d vblanks, %d flips delivered, out-fences %ld/%ld",
+	       pipe, ev->nr_vblanks, ev->nr_delivered, ev->fence_init,
+	       ev->fence_signaled);
+	return 0;
+}
+
+/*
+ * The steps between flips hold only when the VM runs on time, which TCG
+ * on a busy host does not promise: stalled for more than a frame, the VM
+ * shows a flip on a later vblank than due (vkms's timer fires late and
+ * the count jumps, or the flip is programmed after its vblank).  Nothing
+ * shows one sooner.  So a flip shown sooner fails at once, a run that
+ * showed any later is repeated, and the steps are counted on the first
+ * run that showed none; a flip late in every run fails.
+ */
+#define ATTEMPTS 3
+
+TEST_F_TIMEOUT(vkms, flips_and_vblanks_recorded, 300)
+{
+	struct display_events *ev = &self->ev;
+	long long period_ns, median;
+	int attempt, k, always_late = 0;
+	static int late_at[MAX_EVENTS];
+	struct steps steps;
+
+	for (attempt = 1; attempt <= ATTEMPTS; attempt++) {
+		ASSERT_EQ(0, record_flips(_metadata, self));
+		ASSERT_EQ(FRAMES, self->flip.frames);
+		ASSERT_EQ(FRAMES - NR_SKIPS, self->flip.flips);
+		ASSERT_EQ(NR_SKIPS, self->flip.skipped);
+		ASSERT_LT(0, self->flip.refresh_mhz);
+
+		/* Every frame waits for at least one vblank. */
+		ASSERT_LE(FRAMES, ev->nr_vblanks);
+		ASSERT_EQ(self->flip.flips, ev->nr_delivered);
+
+		/* One period, 10^12 / mHz ns, within 1 %. */
+		period_ns = 1000000000000LL / self->flip.refresh_mhz;
+		median = median_interval(ev);
+		TH_LOG("median vblank interval %lld ns, period %lld ns",
+		       median, period_ns);
+		ASSERT_LE(period_ns * 99 / 100, median);
+		ASSERT_GE(period_ns * 101 / 100, median);
+
+		/* Each flip's out-fence, made by the crtc, signalled once. */
+		ASSERT_EQ(self->flip.flips, ev->fence_init);
+		ASSERT_EQ(self->flip.flips, ev->fence_signaled);
+
+		steps = check_steps(ev, late_at);
+		TH_LOG("flips not on the vblank due:%s", steps.what);
+		ASSERT_EQ(0, steps.early);
+		if (steps.late) {
+			TH_LOG("run %d of %d: %d flips late, the VM stalled; again",
+			       attempt, ATTEMPTS, steps.late);
+			continue;
+		}
+		/* Back to back, but for the skipped frames. */
+		EXPECT_EQ(self->flip.flips - 1 - NR_SKIPS,
+			  delivered_steps(ev, 1));
+		EXPECT_EQ(NR_SKIPS, delivered_steps(ev, 2));
+		return;
+	}
+	for (k = 0; k < MAX_EVENTS; k++)
+		always_late += late_at[k] == ATTEMPTS;
+	ASSERT_EQ(0, always_late);
+	SKIP(return, "flips late in each of %d runs, at different flips: the VM stalled; steps not counted",
+	     ATTEMPTS);
+}
+
+TEST_HARNESS_MAIN

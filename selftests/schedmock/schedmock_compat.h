@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Every difference between the drm_sched APIs of the two test kernels,
+ * Debian's 6.1 and 6.12.  Both carry struct drm_sched_init_args (a
+ * backport on 6.1); 6.12's scheduler has a run queue count of its own to
+ * set, and its jobs cost a number of credits and name a DRM client.
+ */
+#ifndef SCHEDMOCK_COMPAT_H
+#define SCHEDMOCK_COMPAT_H
+
+#include <linux/version.h>
+#include <drm/gpu_scheduler.h>
+
+static inline int schedmock_sched_init(struct drm_gpu_scheduler *sched,
+				       const struct drm_sched_backend_ops *ops,
+				       u32 credits, long timeout,
+				       const char *name)
+{
+	const struct drm_sched_init_args args = {
+		.ops = ops,
+		.credit_limit = credits,
+		.timeout = timeout,
+		.name = name,
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
+#endif
+	};
+
+	return drm_sched_init(sched, &args);
+}
+
+/* One credit per job: 6.1 counts jobs, 6.12 asks for each job's cost. */
+static inline int schedmock_job_init(struct drm_sched_job *job,
+				     struct drm_sched_entity *entity,
+				     void *owner)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	return drm_sched_job_init(job, entity, 1, owner, 0);
+#else
+	return drm_sched_job_init(job, entity, owner);
+#endif
+}
+
+#endif
