@@ -15,6 +15,9 @@
  *                           job's out fence as the in fence
  *   sleep MS
  *   wait                    until every job so far has signalled
+ *   vgem                    a vgem fence, not signalled yet (one at a time)
+ *   job MS aftervgem        a job waiting for that vgem fence
+ *   vgemsignal              signal it
  *   mark PATH               create the file PATH (another process awaits)
  *   await PATH              until the file PATH exists (at most 10 s)
  *   stream MS JOB_MS        for MS milliseconds, jobs of JOB_MS on the
@@ -43,6 +46,7 @@
 #include <unistd.h>
 #include <linux/sync_file.h>
 
+#include "../lib/vgem.h"
 #include "../schedmock/schedmock_uapi.h"
 
 #define MAX_FILES 16
@@ -183,6 +187,50 @@ static void sleep_ms(unsigned long ms)
 		;
 }
 
+/* The vgem fence of "vgem" steps: its card, buffer, id and sync_file. */
+static struct {
+	int card;
+	uint32_t handle;
+	int fence;
+	int sync_fd;
+} vgem = { -1, 0, -1, -1 };
+
+static void vgem_fence_new(void)
+{
+	uint64_t size;
+	int err;
+
+	if (vgem.sync_fd >= 0)
+		die("vgem: one vgem fence at a time");
+	if (vgem.card < 0) {
+		vgem.card = vgem_open();
+		if (vgem.card < 0)
+			die("vgem: %s", strerror(-vgem.card));
+		err = vgem_bo_create(vgem.card, 64, 64, &vgem.handle, &size);
+		if (err)
+			die("vgem: create: %s", strerror(-err));
+	}
+	vgem.fence = vgem_fence_attach(vgem.card, vgem.handle);
+	if (vgem.fence < 0)
+		die("vgem: attach: %s", strerror(-vgem.fence));
+	vgem.sync_fd = vgem_sync_file(vgem.card, vgem.handle);
+	if (vgem.sync_fd < 0)
+		die("vgem: sync_file: %s", strerror(-vgem.sync_fd));
+}
+
+static void vgem_fence_end(void)
+{
+	int err;
+
+	if (vgem.sync_fd < 0)
+		die("vgemsignal: no vgem fence");
+	err = vgem_fence_signal(vgem.card, vgem.fence);
+	if (err)
+		die("vgemsignal: %s", strerror(-err));
+	close(vgem.sync_fd);
+	vgem.sync_fd = -1;
+}
+
 static void mark(const char *path)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
@@ -255,7 +303,7 @@ int main(int argc, char **argv)
 		i = 3;
 	}
 	if (i == argc)
-		die("usage: schedwork [-n COMM] STEP... (fd N, job MS [after K | afterfd F K], sleep MS, wait, mark PATH, await PATH, stream MS JOB_MS)");
+		die("usage: schedwork [-n COMM] STEP... (fd N, job MS [after K | afterfd F K | aftervgem], vgem, vgemsignal, sleep MS, wait, mark PATH, await PATH, stream MS JOB_MS)");
 	for (int f = 0; f < MAX_FILES; f++)
 		files[f] = -1;
 
@@ -281,6 +329,11 @@ int main(int argc, char **argv)
 					die("afterfd %lu: at most %d files", f, MAX_FILES);
 				submit(file, ms, 0, find_job(f, k)->fence_fd);
 				i += 3;
+			} else if (i < argc && !strcmp(argv[i], "aftervgem")) {
+				if (vgem.sync_fd < 0)
+					die("aftervgem: no vgem fence");
+				submit(file, ms, 0, vgem.sync_fd);
+				i++;
 			} else {
 				submit(file, ms, 0, -1);
 			}
@@ -288,6 +341,10 @@ int main(int argc, char **argv)
 			sleep_ms(number(argv[i++], "sleep"));
 		} else if (!strcmp(step, "wait")) {
 			wait_all();
+		} else if (!strcmp(step, "vgem")) {
+			vgem_fence_new();
+		} else if (!strcmp(step, "vgemsignal")) {
+			vgem_fence_end();
 		} else if (!strcmp(step, "mark") && i < argc) {
 			mark(argv[i++]);
 		} else if (!strcmp(step, "await") && i < argc) {

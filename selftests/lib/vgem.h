@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <libdrm/drm.h>
+#include <linux/dma-buf.h>
 
 struct vgem_fence_attach {
 	uint32_t handle;
@@ -98,6 +99,27 @@ static inline int vgem_fence_signal(int fd, uint32_t fence)
 	struct vgem_fence_signal s = { .fence = fence };
 
 	return ioctl(fd, VGEM_IOCTL_FENCE_SIGNAL, &s) ? -errno : 0;
+}
+
+/*
+ * A sync_file of the write fences on buffer @handle (what a reader would
+ * wait for), through its dma-buf: a vgem fence another driver's job can
+ * depend on.  The sync_file's fd, or -errno.
+ */
+static inline int vgem_sync_file(int fd, uint32_t handle)
+{
+	struct drm_prime_handle prime = {
+		.handle = handle, .flags = DRM_CLOEXEC,
+	};
+	struct dma_buf_export_sync_file sync = { .flags = DMA_BUF_SYNC_READ };
+	int err = 0;
+
+	if (ioctl(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &prime))
+		return -errno;
+	if (ioctl(prime.fd, DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &sync))
+		err = -errno;
+	close(prime.fd);
+	return err ? err : sync.fd;
 }
 
 #endif
