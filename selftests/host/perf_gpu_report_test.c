@@ -33,7 +33,8 @@
 #define MS		1000000ull
 #define T0		1000000000ull	/* recordings start at 1 s */
 
-enum { EV_INIT, EV_SIG, EV_DESTROY, EV_VBL, EV_MARK, EV_OA, NR_EV };
+/* EV_DELIVERED last: a file has it only when the builder used it. */
+enum { EV_INIT, EV_SIG, EV_DESTROY, EV_VBL, EV_MARK, EV_OA, EV_DELIVERED, NR_EV };
 enum { R_SAMPLE, R_COMM, R_LOST };
 
 /* One record, kept until the file is written in time order. */
@@ -53,6 +54,7 @@ struct builder {
 	struct rec *r;
 	size_t n, alloc;
 	struct gpu_synth_ids ids;
+	bool delivered;		/* an EV_DELIVERED sample was added */
 };
 
 static struct rec *b_new(struct builder *b, int type, uint64_t time)
@@ -155,6 +157,17 @@ static void b_vblank(struct builder *b, int32_t crtc, uint32_t seq,
 		 vblank_payload(buf, 0, crtc, seq, stamp));
 }
 
+/* A vblank or flip event sent to the client of drm_file @file. */
+static void b_delivered(struct builder *b, uint64_t file, int32_t crtc,
+			uint32_t seq, uint64_t time)
+{
+	uint8_t buf[64];
+
+	b->delivered = true;
+	b_sample(b, EV_DELIVERED, 0, 0, time, buf,
+		 delivered_payload(buf, 0, file, crtc, seq));
+}
+
 static void b_mark(struct builder *b, int32_t pid, const char *text,
 		   uint64_t time)
 {
@@ -196,8 +209,10 @@ static int b_write(struct builder *b, const char *path, const void *tracing,
 		[EV_VBL] = { "drm:drm_vblank_event", VBLANK_ID },
 		[EV_MARK] = { "gpuprof:gpuprof_mark", MARK_ID },
 		[EV_OA] = { "gpu_oa:oa_report", b->ids.oa_report },
+		[EV_DELIVERED] = { "drm:drm_vblank_event_delivered", DELIVERED_ID },
 	};
-	struct perf_data_writer *w = perf_data_create(path, events, NR_EV);
+	struct perf_data_writer *w =
+		perf_data_create(path, events, b->delivered ? NR_EV : EV_DELIVERED);
 	int err;
 	size_t i;
 
@@ -396,14 +411,19 @@ TEST_F(report, text_report_lines)
 		"# jobs: 30 signaled, 1 signals without their init, 1 never signaled\n",
 		"# lost: none\n",
 		"\nClients\n"
-		"    PID COMM                JOBS UNSIGNALED        BUSY   SHARE        P50        P90        P99        MAX\n"
-		"    100 zeta                  20          1   200.00 ms  20.00%   10.00 ms   10.00 ms   10.00 ms   10.00 ms\n"
+		"    PID COMM                JOBS UNSIGNALED        BUSY   SHARE        P50        P90        P99        MAX"
+		"  QUEUE_P50  QUEUE_P99    RUN_P50    RUN_P99\n"
+		"    100 zeta                  20          1   200.00 ms  20.00%   10.00 ms   10.00 ms   10.00 ms   10.00 ms"
+		"       0 ns       0 ns   10.00 ms   10.00 ms\n"
 		"    200 beta                  10          0   110.00 ms  11.00%",
 		"\n        total                 30          1   310.00 ms  31.00%",
 		"\nTimelines\n"
-		"DRIVER/TIMELINE      JOBS UNMATCHED UNSIGNALED        BUSY   SHARE        P50        P90        P99        MAX\n"
-		"i915/rcs0              20         0          1   200.00 ms  20.00%   10.00 ms   10.00 ms   10.00 ms   10.00 ms\n",
-		"\ni915/vcs0               0         1          0        0 ns   0.00%       0 ns       0 ns       0 ns       0 ns\n",
+		"DRIVER/TIMELINE      JOBS UNMATCHED UNSIGNALED        BUSY   SHARE        P50        P90        P99        MAX"
+		"  QUEUE_P50  QUEUE_P99    RUN_P50    RUN_P99\n"
+		"i915/rcs0              20         0          1   200.00 ms  20.00%   10.00 ms   10.00 ms   10.00 ms   10.00 ms"
+		"       0 ns       0 ns   10.00 ms   10.00 ms\n",
+		"\ni915/vcs0               0         1          0        0 ns   0.00%       0 ns       0 ns       0 ns       0 ns"
+		"       0 ns       0 ns       0 ns       0 ns\n",
 		"\nClients x timelines\n",
 		"\n    100 zeta            i915/rcs0              20          1   200.00 ms  20.00%   10.00 ms",
 	};
@@ -589,8 +609,9 @@ TEST_F(report, busy_time_exact_beside_a_job_never_signaled)
 /*
  * drm_sched: "scheduled" on context c then "finished" on c + 1, one
  * seqno, back to back in the submitting thread: one job, the finished
- * one.  Fences that gather others are no jobs.  A fence destroyed
- * unsignaled ends its job unsignaled.
+ * one, queued until the scheduled half's signal (2 ms), running from
+ * then (8 ms busy).  Fences that gather others are no jobs.  A fence
+ * destroyed unsignaled ends its job unsignaled.
  */
 TEST_F(report, sched_halves_containers_and_destroyed_fences)
 {
@@ -606,10 +627,191 @@ TEST_F(report, sched_halves_containers_and_destroyed_fences)
 	b_destroy(b, "vgem", "unbound", 60, 1, T0 + 5 * MS);
 	WRITE_FILE();
 	/* The scheduled half's signal is neither a job nor unmatched. */
-	EXPECT_QUERY("drm_sched gfx 1 0 0 10000000\nvgem unbound 0 0 1 0", "",
+	EXPECT_QUERY("drm_sched gfx 1 0 0 8000000\nvgem unbound 0 0 1 0", "",
 		     "\"\\n\".join(\"%s %s %d %d %d %d\" % (t[\"driver\"], t[\"timeline\"], "
 		     "t[\"jobs\"], t[\"unmatched\"], t[\"unsignaled\"], t[\"busy_ns\"]) "
 		     "for t in d[\"timelines\"])");
+}
+
+/* A drm_sched job: its two inits back to back, then its two signals. */
+static void b_sched_job(struct builder *b, int32_t pid, int32_t tid,
+			const char *timeline, uint32_t ctx, uint32_t seqno,
+			uint64_t init, uint64_t scheduled, uint64_t finished)
+{
+	b_init(b, pid, tid, "drm_sched", timeline, ctx, seqno, init);
+	b_init(b, pid, tid, "drm_sched", timeline, ctx + 1, seqno, init);
+	b_signal(b, "drm_sched", timeline, ctx, seqno, scheduled);
+	b_signal(b, "drm_sched", timeline, ctx + 1, seqno, finished);
+}
+
+/*
+ * A ring taking one job at a time: p1 (pid 1000) submits one of 400 ms
+ * at 0; p2 (pid 2000) four of 25 ms at 10 ms, which wait for it and
+ * each other: they run 400-425, ..., 475-500 ms, queued 390 to 465 ms.
+ * Busy time counts running only: 100 ms for p2, not 490.
+ */
+TEST_F(report, sched_queued_apart_from_running)
+{
+	struct builder *b = &self->b;
+	int i;
+
+	b_comm(b, 1000, "p1", T0);
+	b_comm(b, 2000, "p2", T0);
+	b_sched_job(b, 1000, 1000, "gfx", 100, 1, T0, T0, T0 + 400 * MS);
+	for (i = 0; i < 4; i++)
+		b_sched_job(b, 2000, 2000, "gfx", 200, i + 1, T0 + 10 * MS,
+			    T0 + (400 + 25 * i) * MS, T0 + (425 + 25 * i) * MS);
+	WRITE_FILE();
+	/* pid jobs busy queue-p50 queue-p99 run-p50 run-p99 */
+	EXPECT_QUERY("1000 1 400000000 0 0 400000000 400000000\n"
+		     "2000 4 100000000 - - 25000000 25000000", "--sort pid",
+		     "\"\\n\".join(\"%d %d %d %s %s %d %d\" % (c[\"pid\"], c[\"jobs\"], c[\"busy_ns\"], "
+		     "c[\"queue_ns\"][\"p50\"] if c[\"pid\"] == 1000 else \"-\", "
+		     "c[\"queue_ns\"][\"p99\"] if c[\"pid\"] == 1000 else \"-\", "
+		     "c[\"run_ns\"][\"p50\"], c[\"run_ns\"][\"p99\"]) for c in d[\"clients\"])");
+	/* p2's queue: 390, 415, 440, 465 ms; p50 the 2nd, p99 the 4th. */
+	EXPECT_TRUE(near(query_u64(self, "d[\"clients\"][1][\"queue_ns\"][\"p50\"]"), 415 * MS));
+	EXPECT_LE(350 * MS, query_u64(self, "d[\"clients\"][1][\"queue_ns\"][\"p50\"]"));
+	EXPECT_TRUE(near(query_u64(self, "d[\"clients\"][1][\"queue_ns\"][\"p99\"]"), 465 * MS));
+	EXPECT_EQ(465 * MS, query_u64(self, "d[\"clients\"][1][\"queue_ns\"][\"max\"]"));
+	/* Latency stays init to signal: p2's last job 490 ms. */
+	EXPECT_EQ(490 * MS, query_u64(self, "d[\"clients\"][1][\"latency_ns\"][\"max\"]"));
+	/* One timeline, its busy time the union: 500 ms; no stray signal. */
+	EXPECT_QUERY("drm_sched gfx 5 0 0 500000000", "",
+		     "\" \".join(str(x) for x in (d[\"timelines\"][0][\"driver\"], "
+		     "d[\"timelines\"][0][\"timeline\"], d[\"timelines\"][0][\"jobs\"], "
+		     "d[\"timelines\"][0][\"unmatched\"], d[\"timelines\"][0][\"unsignaled\"], "
+		     "d[\"timelines\"][0][\"busy_ns\"]))");
+	/* The text and the CSV carry the same columns. */
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s --sort pid",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out,
+			       "   1000 p1                     1          0   400.00 ms  80.00%  400.00 ms"
+			       "  400.00 ms  400.00 ms  400.00 ms       0 ns       0 ns  400.00 ms  400.00 ms\n"))
+		TH_LOG("%s", self->out);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s report -i %s --format=csv --pid 1000 | tail -1",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_STREQ("1000,p1,drm_sched,gfx,1,0,400000000,80.00,400000000,400000000,"
+		     "400000000,400000000,0,0,400000000,400000000\n", self->out);
+}
+
+/*
+ * Two threads of one process submit at once, on entities whose
+ * contexts are adjacent (300/301 and 302/303) with the same seqno:
+ * scheduled A, scheduled B, finished A, finished B.  Two jobs, each
+ * queued 1 ms and running 4 ms.  Then a third entity (304/305) right
+ * after: its scheduled half (304, 1) is no finished half of (303, 1).
+ */
+TEST_F(report, sched_pairs_by_fence_not_by_order)
+{
+	struct builder *b = &self->b;
+
+	b_init(b, 3000, 3001, "drm_sched", "gfx", 300, 1, T0);
+	b_init(b, 3000, 3002, "drm_sched", "gfx", 302, 1, T0 + 1000);
+	b_init(b, 3000, 3001, "drm_sched", "gfx", 301, 1, T0 + 2000);
+	b_init(b, 3000, 3002, "drm_sched", "gfx", 303, 1, T0 + 3000);
+	b_signal(b, "drm_sched", "gfx", 300, 1, T0 + 2000 + MS);
+	b_signal(b, "drm_sched", "gfx", 302, 1, T0 + 3000 + MS);
+	b_signal(b, "drm_sched", "gfx", 301, 1, T0 + 2000 + 5 * MS);
+	b_signal(b, "drm_sched", "gfx", 303, 1, T0 + 3000 + 5 * MS);
+	b_sched_job(b, 3000, 3003, "gfx", 304, 1, T0 + 10 * MS, T0 + 11 * MS, T0 + 15 * MS);
+	WRITE_FILE();
+	/* jobs unmatched unsignaled busy queue-count queue-max run-p50 run-max */
+	EXPECT_QUERY("3 0 0 8001000 3 1000000 4000000 4000000", "",
+		     "\" \".join(str(x) for x in (d[\"totals\"][\"jobs\"], d[\"totals\"][\"unmatched\"], "
+		     "d[\"totals\"][\"unsignaled\"], d[\"totals\"][\"busy_ns\"], "
+		     "d[\"totals\"][\"queue_ns\"][\"count\"], d[\"totals\"][\"queue_ns\"][\"max\"], "
+		     "d[\"totals\"][\"run_ns\"][\"p50\"], d[\"totals\"][\"run_ns\"][\"max\"]))");
+}
+
+/*
+ * The scheduled signal of job 2 lost: it runs by the rule of other
+ * drivers, from the previous signal on its context (15 ms) to its own
+ * (25 ms), queue 0; job 1 queued 5 ms, ran 10 ms.  Busy 20 ms.
+ */
+TEST_F(report, sched_lost_scheduled_signal_runs_by_the_old_rule)
+{
+	struct builder *b = &self->b;
+
+	b_sched_job(b, 4000, 4000, "gfx", 400, 1, T0, T0 + 5 * MS, T0 + 15 * MS);
+	b_init(b, 4000, 4000, "drm_sched", "gfx", 400, 2, T0 + MS);
+	b_init(b, 4000, 4000, "drm_sched", "gfx", 401, 2, T0 + MS);
+	b_signal(b, "drm_sched", "gfx", 401, 2, T0 + 25 * MS);
+	WRITE_FILE();
+	/* jobs unmatched unsignaled busy queue-p50 queue-max run-p50 run-max */
+	EXPECT_QUERY("2 0 0 20000000 0 5000000 10000000 10000000", "",
+		     "\" \".join(str(x) for x in (d[\"totals\"][\"jobs\"], d[\"totals\"][\"unmatched\"], "
+		     "d[\"totals\"][\"unsignaled\"], d[\"totals\"][\"busy_ns\"], "
+		     "d[\"totals\"][\"queue_ns\"][\"p50\"], d[\"totals\"][\"queue_ns\"][\"max\"], "
+		     "d[\"totals\"][\"run_ns\"][\"p50\"], d[\"totals\"][\"run_ns\"][\"max\"]))");
+}
+
+/*
+ * Other drivers: queue time 0 and run time the running interval, the
+ * latency when no job waits for another (two_clients); busy, jobs and
+ * latency as before.
+ */
+TEST_F(report, other_drivers_queue_nothing)
+{
+	two_clients(self);
+	WRITE_FILE();
+	EXPECT_QUERY("True", "",
+		     "all(j[\"queue_ns\"] == {\"count\": j[\"jobs\"], \"mean\": 0, \"p50\": 0, "
+		     "\"p90\": 0, \"p99\": 0, \"max\": 0} and j[\"run_ns\"] == j[\"latency_ns\"] "
+		     "for j in d[\"clients\"] + d[\"timelines\"] + d[\"pairs\"] + [d[\"totals\"]])");
+	EXPECT_QUERY("30 310000000", "",
+		     "d[\"totals\"][\"jobs\"], d[\"totals\"][\"busy_ns\"]");
+}
+
+/*
+ * Flips: 300 delivered on crtc 0, sequence numbers 0..304 with five
+ * gaps of two (a frame missed each), sample times a period apart per
+ * sequence number; vblank ticks at every one of them, none missed; in
+ * one gap an event of no file (the kernel's own), which is no flip.
+ */
+TEST_F(report, flips_delivered_and_missed)
+{
+	const uint64_t period = 16666667;
+	char want[512];
+	uint32_t seq;
+	int flips = 0;
+
+	for (seq = 0; seq <= 304; seq++) {
+		uint64_t stamp = T0 + seq * period;
+
+		b_vblank(&self->b, 0, seq, stamp, stamp);
+		/* The kernel's own event, of no file: no flip, no gap filled. */
+		if (seq == 50)
+			b_delivered(&self->b, 0, 0, seq, stamp + 50000);
+		if (seq == 50 || seq == 100 || seq == 150 || seq == 200 || seq == 250)
+			continue;
+		b_delivered(&self->b, 0xffff888012345600ull, 0, seq, stamp + 100000);
+		flips++;
+	}
+	WRITE_FILE();
+	ASSERT_EQ(300, flips);
+	EXPECT_QUERY("0 305 0 300 299 5", "",
+		     "\" \".join(str(f[k]) for f in d[\"frames\"] for k in (\"crtc\", \"vblanks\", "
+		     "\"missed\", \"flips\", \"flip_intervals\", \"missed_flips\"))");
+	EXPECT_TRUE(near(query_u64(self, "d[\"frames\"][0][\"median_flip_interval_ns\"]"), period));
+	EXPECT_TRUE(near(query_u64(self, "d[\"frames\"][0][\"median_interval_ns\"]"), period));
+	/* The text row and the CSV line say the same. */
+	ASSERT_EQ(0, query(self, "", "\"%8d %8d %8.2f ms %11d\" % (0, 300, "
+			   "d[\"frames\"][0][\"median_flip_interval_ns\"] / 1e6, 5)"));
+	snprintf(want, sizeof(want), "%.*s\n", (int)strcspn(self->out, "\n"), self->out);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "   MISSED    FLIPS FLIP_MEDIAN FLIP_MISSED\n"));
+	EXPECT_NE(NULL, strstr(self->out, want)) TH_LOG("%s not in %s", want, self->out);
+	ASSERT_EQ(0, query(self, "", "\"# frames: crtc 0: 305 vblanks, median interval %d ns, "
+			   "0 missed; 300 flips, median interval %d ns, 5 missed\" % "
+			   "(d[\"frames\"][0][\"median_interval_ns\"], "
+			   "d[\"frames\"][0][\"median_flip_interval_ns\"])"));
+	snprintf(want, sizeof(want), "%.*s", (int)strcspn(self->out, "\n"), self->out);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s --format=csv",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, want)) TH_LOG("%s not in %s", want, self->out);
 }
 
 /*
@@ -902,8 +1104,10 @@ TEST_F(report, csv_header_and_one_row_per_pair)
 	ASSERT_EQ(0, uname(&u));
 	/* beta's percentiles as the JSON has them: the CSV must agree. */
 	ASSERT_EQ(0, query(self, "--pid 200",
-			   "\",\".join(str(d[\"pairs\"][0][\"latency_ns\"][k]) for k in "
-			   "(\"p50\", \"p90\", \"p99\", \"max\"))"));
+			   "\",\".join([str(d[\"pairs\"][0][\"latency_ns\"][k]) for k in "
+			   "(\"p50\", \"p90\", \"p99\", \"max\")] + "
+			   "[str(d[\"pairs\"][0][s][k]) for s in (\"queue_ns\", \"run_ns\") "
+			   "for k in (\"p50\", \"p99\")])"));
 	snprintf(beta, sizeof(beta), "%.200s", self->out);
 	/* Into a pipe: plain numbers; the system is what the file says. */
 	snprintf(want, sizeof(want),
@@ -912,8 +1116,10 @@ TEST_F(report, csv_header_and_one_row_per_pair)
 		 "# OA: none\n"
 		 "# recording: %s, span 1000000000 ns, 64 events, 0 lost\n"
 		 "pid,comm,driver,timeline,jobs,unsignaled,busy_ns,share_pct,"
-		 "latency_p50_ns,latency_p90_ns,latency_p99_ns,latency_max_ns\n"
-		 "100,zeta,i915,rcs0,20,1,200000000,20.00,10000000,10000000,10000000,10000000\n"
+		 "latency_p50_ns,latency_p90_ns,latency_p99_ns,latency_max_ns,"
+		 "queue_p50_ns,queue_p99_ns,run_p50_ns,run_p99_ns\n"
+		 "100,zeta,i915,rcs0,20,1,200000000,20.00,10000000,10000000,10000000,10000000,"
+		 "0,0,10000000,10000000\n"
 		 "200,beta,i915,bcs0,10,0,110000000,11.00,%s",
 		 u.nodename, u.release, u.machine, self->path, beta);
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s --format=csv",
@@ -924,7 +1130,8 @@ TEST_F(report, csv_header_and_one_row_per_pair)
 			     "script -qec '%s report -i %s --format=csv' /dev/null",
 			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out, "\n100,zeta,i915,rcs0,20,1,200.00 ms,20.00%,"
-			       "10.00 ms,10.00 ms,10.00 ms,10.00 ms\r\n")) TH_LOG("%s", self->out);
+			       "10.00 ms,10.00 ms,10.00 ms,10.00 ms,0 ns,0 ns,10.00 ms,10.00 ms\r\n"))
+		TH_LOG("%s", self->out);
 }
 
 /*
@@ -964,7 +1171,8 @@ TEST_F(report, empty_recording)
 		 "# OA: none\n"
 		 "# recording: %s, span 0 ns, 0 events, 0 lost\n"
 		 "pid,comm,driver,timeline,jobs,unsignaled,busy_ns,share_pct,"
-		 "latency_p50_ns,latency_p90_ns,latency_p99_ns,latency_max_ns\n", self->path);
+		 "latency_p50_ns,latency_p90_ns,latency_p99_ns,latency_max_ns,"
+		 "queue_p50_ns,queue_p99_ns,run_p50_ns,run_p99_ns\n", self->path);
 	EXPECT_STREQ(want, self->out);
 }
 

@@ -1031,6 +1031,80 @@ TEST_F(tc, recording_gives_the_expected_data)
 	free(html);
 }
 
+/*
+ * drm_sched: sched (pid 1400) submits one job at 0 (scheduled half on
+ * context 50, finished on 51), the ring takes it at 20 ms, it ends at
+ * 40 ms: one job box 20-40 ms with its queued part 0-20 ms, and no box
+ * nor "no init" note for the scheduled half.
+ */
+TEST_F(tc, drm_sched_job_queued_then_running)
+{
+	struct synth s = { 0 };
+	char args[512], *html;
+	size_t len;
+
+	ASSERT_NE(NULL, open_file(self->data, &s));
+	init(&s, 1400, T1, "drm_sched", "gfx", 50, 1);
+	init(&s, 1400, T1, "drm_sched", "gfx", 51, 1);
+	signal_(&s, 0, T1 + 20 * MS, "drm_sched", "gfx", 50, 1);
+	signal_(&s, 0, T1 + 40 * MS, "drm_sched", "gfx", 51, 1);
+	ASSERT_EQ(0, s.err);
+	ASSERT_EQ(0, perf_data_close(s.w));
+	snprintf(args, sizeof(args), "-i %s -o %s", self->data, self->path);
+	ASSERT_EQ(0, timechart_cmd(self, args)) TH_LOG("%s", self->out);
+	html = slurp(self->path, &len);
+	ASSERT_NE(NULL, html);
+	EXPECT_NE(NULL, strstr(html, "\"notes\":[]"));
+	EXPECT_NE(NULL, strstr(html, "{\"kind\":\"jobs\",\"name\":\"drm_sched gfx\",\"unit\":\"\","
+			       "\"lanes\":1,\"d\":[20000000,20000000,0,0,51,1],\"m\":[],"
+			       "\"q\":[0,20000000,0,0]}")) TH_LOG("%.3000s", html);
+	free(html);
+}
+
+/*
+ * A job queued 0-40 ms and running 40-80 ms, and another client's job
+ * 10-30 ms: they go to two lanes, as the queued part takes its lane
+ * too; it is drawn, in a colour of its own (lighter than the running
+ * box), before the box.
+ */
+TEST_F_TIMEOUT(tc, queued_part_drawn_apart, 120)
+{
+	struct timechart *tc = tc_new("queued");
+	const struct page *pg = &self->pg;
+	struct png_image img;
+	uint32_t queued, running;
+	int a, b, j;
+
+	NEED_CHROMIUM();
+	ASSERT_NE(NULL, tc);
+	a = tc_client(tc, 1200, "glxgears");
+	b = tc_client(tc, 1300, "vkcube");
+	j = tc_track(tc, TC_JOBS, "drm_sched gfx", NULL);
+	ASSERT_EQ(0, tc_add_queued_job(tc, j, T0, T0 + 40 * MS, T0 + 80 * MS, a, 51, 1));
+	ASSERT_EQ(0, tc_add_job(tc, j, T0 + 10 * MS, T0 + 30 * MS, b, 60, 1));
+	EXPECT_EQ(-EINVAL, tc_add_queued_job(tc, j, T0 + 50 * MS, T0 + 40 * MS,
+					     T0 + 80 * MS, a, 51, 2));
+	tc_set_span(tc, T0, T0 + 100 * MS);
+	ASSERT_EQ(0, write_page(self->path, tc, 0, NULL));
+	tc_free(tc);
+
+	load(_metadata, self, self->path, "");
+	ASSERT_EQ(1, pg->nr_tracks) TH_LOG("%s", pg->status);
+	EXPECT_EQ(2, pg->track[0].lanes);
+	screenshot(_metadata, self, self->path, "", &img);
+	/* Lanes by start: vkcube's job in lane 0, the queued one in lane 1. */
+	queued = pixel_at(pg, &img, 0, 1, 5 * MS);
+	running = pixel_at(pg, &img, 0, 1, 60 * MS);
+	EXPECT_NE(WHITE, queued);
+	EXPECT_NE(WHITE, running);
+	EXPECT_NE(queued, running);
+	EXPECT_EQ(running, pixel_at(pg, &img, 0, 1, 75 * MS));
+	EXPECT_EQ(WHITE, pixel_at(pg, &img, 0, 1, 90 * MS));
+	EXPECT_NE(WHITE, pixel_at(pg, &img, 0, 0, 20 * MS));
+	EXPECT_EQ(WHITE, pixel_at(pg, &img, 0, 0, 35 * MS));
+	png_free(&img);
+}
+
 TEST_F_TIMEOUT(tc, recording_page_draws_every_track, 120)
 {
 	static const char *const names[] = {

@@ -4,7 +4,7 @@
  * kernel's tracefs prints them, with payload builders: dma_fence_init
  * and dma_fence_destroy (the dma_fence class of
  * include/trace/events/dma_fence.h, like fence_format.h's
- * dma_fence_signaled), drm:drm_vblank_event
+ * dma_fence_signaled), drm:drm_vblank_event and drm_vblank_event_delivered
  * (drivers/gpu/drm/drm_trace.h), gpuprof:gpuprof_mark (module/trace.h)
  * and ftrace:print (kernel/trace/trace_entries.h, whose buf is a
  * flexible char array of size 0, not a __data_loc).  Ids are this
@@ -109,6 +109,33 @@ static inline size_t vblank_payload(uint8_t *p, int32_t pid, int32_t crtc,
 	return 28;
 }
 
+/* A vblank or page-flip event sent to a client's file (drm_trace.h). */
+#define DELIVERED_ID 1407
+static const char delivered_format[] =
+	"name: drm_vblank_event_delivered\n"
+	"ID: 1407\n"
+	"format:\n"
+	COMMON_FORMAT_FIELDS
+	"\tfield:struct drm_file * file;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:int crtc;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int seq;\toffset:20;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"file=%p, crtc=%d, seq=%u\", REC->file, REC->crtc, REC->seq\n";
+
+static inline size_t delivered_payload(uint8_t *p, int32_t pid, uint64_t file,
+				       int32_t crtc, uint32_t seq)
+{
+	uint16_t type = DELIVERED_ID;
+
+	memset(p, 0, 24);
+	memcpy(p, &type, 2);
+	memcpy(p + 4, &pid, 4);
+	memcpy(p + 8, &file, 8);
+	memcpy(p + 16, &crtc, 4);
+	memcpy(p + 20, &seq, 4);
+	return 24;
+}
+
 #define MARK_ID 1990
 static const char mark_format[] =
 	"name: gpuprof_mark\n"
@@ -173,6 +200,7 @@ static inline void *gpu_tracing_data(struct gpu_synth_ids *ids, size_t *len)
 		{ "dma_fence", fence_format, FENCE_ID },
 		{ "dma_fence", fence_destroy_format, FENCE_DESTROY_ID },
 		{ "drm", vblank_format, VBLANK_ID },
+		{ "drm", delivered_format, DELIVERED_ID },
 		{ "gpuprof", mark_format, MARK_ID },
 		{ "ftrace", print_format, PRINT_ID },
 	};

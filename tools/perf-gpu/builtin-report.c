@@ -2,7 +2,8 @@
 /*
  * perf gpu report: per client (pid, comm), per timeline and per
  * (client, timeline) pair: jobs, busy time and its share of the
- * recording, job latency percentiles; frames per crtc; OA counters per
+ * recording, job latency, queue and run time percentiles; frames and
+ * flips per crtc; OA counters per
  * client and per timeline; lost events.  The figures and how they are
  * made are in report/model.h; this file selects, sorts and prints them
  * as text, CSV or JSON.
@@ -23,13 +24,14 @@
  *   pairs [{pid, comm, driver, timeline, JOBS}],
  *   frames [{crtc, vblanks, intervals, mean_interval_ns,
  *            median_interval_ns, p99_interval_ns, max_interval_ns,
- *            missed}],
+ *            missed, flips, flip_intervals, median_flip_interval_ns,
+ *            missed_flips}],
  *   oa {reports, deltas, lost, dropped_context_change, dropped_lost,
  *       unknown_size, frequency_hz, total OA, unattributed OA,
  *       no_timeline OA}
  * where JOBS is jobs, unmatched, unsignaled, busy_ns, share_pct (a
- * number with two decimals), latency_ns {count, mean, p50, p90, p99,
- * max}, and OA is reports, gpu_time_ns, gpu_clock_ticks,
+ * number with two decimals), latency_ns, queue_ns and run_ns, each
+ * {count, mean, p50, p90, p99, max}, and OA is reports, gpu_time_ns, gpu_clock_ticks,
  * avg_gpu_freq_mhz, a [a0..a35], b [b0..b7], c [c0..c7].
  */
 #include <stdio.h>
@@ -325,7 +327,7 @@ static void text_jobs(struct report *r, const struct report_jobs *j, bool unmatc
 	fprintf(r->out, " %8llu", (unsigned long long)j->jobs);
 	if (unmatched)
 		fprintf(r->out, " %9llu", (unsigned long long)j->unmatched);
-	fprintf(r->out, " %10llu %11s %7s %10s %10s %10s %10s\n",
+	fprintf(r->out, " %10llu %11s %7s %10s %10s %10s %10s",
 		(unsigned long long)j->unsignaled,
 		H(0, j->busy_ns, UNIT_NS),
 		H(1, share_x100(r, j->busy_ns), UNIT_PERCENT_X100),
@@ -333,12 +335,20 @@ static void text_jobs(struct report *r, const struct report_jobs *j, bool unmatc
 		H(3, report_sketch_quantile(&j->latency, 900), UNIT_NS),
 		H(4, report_sketch_quantile(&j->latency, 990), UNIT_NS),
 		H(5, j->latency.max, UNIT_NS));
+	/* Queued and running apart (report/model.h), after the latency. */
+	fprintf(r->out, " %10s %10s %10s %10s\n",
+		H(0, report_sketch_quantile(&j->queue, 500), UNIT_NS),
+		H(1, report_sketch_quantile(&j->queue, 990), UNIT_NS),
+		H(2, report_sketch_quantile(&j->run, 500), UNIT_NS),
+		H(3, report_sketch_quantile(&j->run, 990), UNIT_NS));
 }
 
 static const char jobs_head[] =
-	"     JOBS UNSIGNALED        BUSY   SHARE        P50        P90        P99        MAX\n";
+	"     JOBS UNSIGNALED        BUSY   SHARE        P50        P90        P99        MAX"
+	"  QUEUE_P50  QUEUE_P99    RUN_P50    RUN_P99\n";
 static const char jobs_head_unmatched[] =
-	"     JOBS UNMATCHED UNSIGNALED        BUSY   SHARE        P50        P90        P99        MAX\n";
+	"     JOBS UNMATCHED UNSIGNALED        BUSY   SHARE        P50        P90        P99        MAX"
+	"  QUEUE_P50  QUEUE_P99    RUN_P50    RUN_P99\n";
 
 /* The width of the timeline column: the longest driver/name shown. */
 static int timeline_width(const struct report *r)
@@ -445,18 +455,23 @@ static void text_frames(struct report *r)
 	uint32_t i;
 
 	fprintf(r->out, "\nFrames (vblank intervals)\n"
-		"   CRTC  VBLANKS       MEAN     MEDIAN        P99        MAX   MISSED\n");
+		"   CRTC  VBLANKS       MEAN     MEDIAN        P99        MAX   MISSED"
+		"    FLIPS FLIP_MEDIAN FLIP_MISSED\n");
 	if (!r->m.nr_crtcs)
 		fprintf(r->out, "   (no drm:drm_vblank_event)\n");
 	for (i = 0; i < r->m.nr_crtcs; i++) {
 		const struct report_crtc *c = &r->m.crtcs[i];
 
-		fprintf(r->out, "%7d %8llu %10s %10s %10s %10s %8llu\n", c->crtc,
+		fprintf(r->out, "%7d %8llu %10s %10s %10s %10s %8llu", c->crtc,
 			(unsigned long long)c->vblanks,
 			H(0, report_sketch_mean(&c->interval), UNIT_NS),
 			H(1, c->median_ns, UNIT_NS),
 			H(2, report_sketch_quantile(&c->interval, 990), UNIT_NS),
 			H(3, c->interval.max, UNIT_NS), (unsigned long long)c->missed);
+		/* The flips the clients got, beside the vblank ticks. */
+		fprintf(r->out, " %8llu %11s %11llu\n", (unsigned long long)c->flips,
+			H(4, c->flip_median_ns, UNIT_NS),
+			(unsigned long long)c->flips_missed);
 	}
 }
 
@@ -637,6 +652,16 @@ static void csv_header(struct report *r)
 			(unsigned long long)m->oa_reports);
 	else
 		fprintf(r->out, "# OA: none\n");
+	for (i = 0; i < m->nr_crtcs; i++) {
+		const struct report_crtc *c = &m->crtcs[i];
+
+		fprintf(r->out, "# frames: crtc %d: %llu vblanks, median interval %llu ns, %llu missed; %llu flips, median interval %llu ns, %llu missed\n",
+			c->crtc, (unsigned long long)c->vblanks,
+			(unsigned long long)c->median_ns, (unsigned long long)c->missed,
+			(unsigned long long)c->flips,
+			(unsigned long long)c->flip_median_ns,
+			(unsigned long long)c->flips_missed);
+	}
 	fprintf(r->out, "# recording: %s, span %llu ns, %llu events, %llu lost\n",
 		r->input, (unsigned long long)report_model_span(m),
 		(unsigned long long)m->events, (unsigned long long)lost_total(r));
@@ -648,7 +673,8 @@ static void print_csv(struct report *r)
 
 	csv_header(r);
 	fprintf(r->out, "pid,comm,driver,timeline,jobs,unsignaled,busy_ns,share_pct,"
-		"latency_p50_ns,latency_p90_ns,latency_p99_ns,latency_max_ns\n");
+		"latency_p50_ns,latency_p90_ns,latency_p99_ns,latency_max_ns,"
+		"queue_p50_ns,queue_p99_ns,run_p50_ns,run_p99_ns\n");
 	for (i = 0; i < r->nr_pairs; i++) {
 		const struct report_pair *p = r->pairs[i];
 		const struct report_jobs *j = &p->jobs;
@@ -667,6 +693,10 @@ static void print_csv(struct report *r)
 		csv_num(r, report_sketch_quantile(&j->latency, 900), UNIT_NS);
 		csv_num(r, report_sketch_quantile(&j->latency, 990), UNIT_NS);
 		csv_num(r, j->latency.max, UNIT_NS);
+		csv_num(r, report_sketch_quantile(&j->queue, 500), UNIT_NS);
+		csv_num(r, report_sketch_quantile(&j->queue, 990), UNIT_NS);
+		csv_num(r, report_sketch_quantile(&j->run, 500), UNIT_NS);
+		csv_num(r, report_sketch_quantile(&j->run, 990), UNIT_NS);
 		putc('\n', r->out);
 	}
 }
@@ -685,9 +715,23 @@ static void json_u64(struct report *r, const char *key, uint64_t v, bool comma)
 	fprintf(r->out, "%llu%s", (unsigned long long)v, comma ? ", " : "");
 }
 
+/* "KEY": {count, mean, p50, p90, p99, max} of a sketch. */
+static void json_sketch(struct report *r, const char *key,
+			const struct report_sketch *l)
+{
+	json_key(r, key);
+	fputc('{', r->out);
+	json_u64(r, "count", l->count, true);
+	json_u64(r, "mean", report_sketch_mean(l), true);
+	json_u64(r, "p50", report_sketch_quantile(l, 500), true);
+	json_u64(r, "p90", report_sketch_quantile(l, 900), true);
+	json_u64(r, "p99", report_sketch_quantile(l, 990), true);
+	json_u64(r, "max", l->max, false);
+	fputc('}', r->out);
+}
+
 static void json_jobs(struct report *r, const struct report_jobs *j)
 {
-	const struct report_sketch *l = &j->latency;
 	uint64_t share = share_x100(r, j->busy_ns);
 
 	json_u64(r, "jobs", j->jobs, true);
@@ -697,15 +741,11 @@ static void json_jobs(struct report *r, const struct report_jobs *j)
 	json_key(r, "share_pct");
 	fprintf(r->out, "%llu.%02llu, ", (unsigned long long)(share / 100),
 		(unsigned long long)(share % 100));
-	json_key(r, "latency_ns");
-	fputc('{', r->out);
-	json_u64(r, "count", l->count, true);
-	json_u64(r, "mean", report_sketch_mean(l), true);
-	json_u64(r, "p50", report_sketch_quantile(l, 500), true);
-	json_u64(r, "p90", report_sketch_quantile(l, 900), true);
-	json_u64(r, "p99", report_sketch_quantile(l, 990), true);
-	json_u64(r, "max", l->max, false);
-	fputc('}', r->out);
+	json_sketch(r, "latency_ns", &j->latency);
+	fputs(", ", r->out);
+	json_sketch(r, "queue_ns", &j->queue);
+	fputs(", ", r->out);
+	json_sketch(r, "run_ns", &j->run);
 }
 
 static void json_array(struct report *r, const char *key, const __u64 *v,
@@ -867,7 +907,11 @@ static void json_tail(struct report *r)
 		json_u64(r, "median_interval_ns", c->median_ns, true);
 		json_u64(r, "p99_interval_ns", report_sketch_quantile(&c->interval, 990), true);
 		json_u64(r, "max_interval_ns", c->interval.max, true);
-		json_u64(r, "missed", c->missed, false);
+		json_u64(r, "missed", c->missed, true);
+		json_u64(r, "flips", c->flips, true);
+		json_u64(r, "flip_intervals", c->flip_interval.count, true);
+		json_u64(r, "median_flip_interval_ns", c->flip_median_ns, true);
+		json_u64(r, "missed_flips", c->flips_missed, false);
 		fputc('}', r->out);
 	}
 	fputs("],\n ", r->out);

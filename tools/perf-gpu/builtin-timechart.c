@@ -7,7 +7,12 @@
  * Jobs follow design.rst 3.3: a timeline is the (driver, timeline) pair
  * of the fence events, not the fence context, and a job runs from
  * max(its dma_fence_init, the previous signal on its fence context) to
- * its dma_fence_signaled; it belongs to the process that inited it.  A
+ * its dma_fence_signaled; it belongs to the process that inited it.
+ * drm_sched's two fences of a job are paired as perf gpu report pairs
+ * them (report/model.h): the scheduled half (c, s) is no job, and the
+ * finished half (c + 1, s) is drawn queued from its init to the
+ * scheduled half's signal, running from then to its own signal (by the
+ * rule above when that signal is missing).  A
  * signal whose init is not in the recording (the job was submitted
  * before it started) has no known start and is not drawn; nor is an
  * init never signaled.  The page says how many of each.
@@ -93,6 +98,9 @@ struct timechart_cmd {
 
 	struct tc_map init_time;	/* context << 32 | seqno: init time */
 	struct tc_map init_client;	/* the same key: its client */
+	struct tc_map sched_cand;	/* drm_sched inits that may be a scheduled half */
+	struct tc_map finished_of;	/* scheduled half: its finished half */
+	struct tc_map started;		/* finished half: its scheduled signal */
 	struct tc_map last_signal;	/* context: its last signal */
 	struct timeline *timelines;
 	size_t nr_timelines, alloc_timelines;
@@ -197,6 +205,28 @@ static uint64_t fence_key(const struct gpu_event *ev)
 	return (uint64_t)ev->fence.context << 32 | ev->fence.seqno;
 }
 
+/*
+ * drm_sched: the init of (c + 1, s) finishes the job whose scheduled
+ * half (c, s), of the same client, is in flight and unpaired; that half
+ * is then no job.  Any other drm_sched init may be a scheduled half.
+ */
+static int pair_sched_half(struct timechart_cmd *c, const struct gpu_event *ev,
+			   int client)
+{
+	uint64_t key = fence_key(ev), half = key - (1ull << 32), cl;
+
+	if (strcmp(ev->fence.driver, "drm_sched"))
+		return 0;
+	if (ev->fence.context && tc_map_get(&c->sched_cand, half, &cl) &&
+	    cl == (uint64_t)client) {
+		tc_map_del(&c->sched_cand, half, NULL);
+		tc_map_del(&c->init_time, half, NULL);
+		tc_map_del(&c->init_client, half, NULL);
+		return tc_map_put(&c->finished_of, half, key);
+	}
+	return tc_map_put(&c->sched_cand, key, client);
+}
+
 static int on_fence_init(struct timechart_cmd *c, const struct gpu_event *ev)
 {
 	int client = tc_client(c->tc, ev->pid, process_name(c, ev, ev->pid));
@@ -206,16 +236,20 @@ static int on_fence_init(struct timechart_cmd *c, const struct gpu_event *ev)
 	if (tc_map_put(&c->init_time, fence_key(ev), ev->time) ||
 	    tc_map_put(&c->init_client, fence_key(ev), client))
 		return -ENOMEM;
-	return 0;
+	return pair_sched_half(c, ev, client);
 }
 
 static int on_fence_signaled(struct timechart_cmd *c, const struct gpu_event *ev)
 {
-	uint64_t key = fence_key(ev), start, client, prev;
+	uint64_t key = fence_key(ev), start, client, prev, finished, init;
 	uint64_t end = ev->time;
-	bool had_prev;
+	bool had_prev, queued;
 	int track;
 
+	/* A scheduled half: its job goes from the queue to the ring. */
+	if (tc_map_del(&c->finished_of, key, &finished))
+		return tc_map_put(&c->started, finished, ev->time);
+	tc_map_del(&c->sched_cand, key, NULL);
 	had_prev = tc_map_get(&c->last_signal, ev->fence.context, &prev);
 	if (tc_map_put(&c->last_signal, ev->fence.context, ev->time))
 		return -ENOMEM;
@@ -224,19 +258,25 @@ static int on_fence_signaled(struct timechart_cmd *c, const struct gpu_event *ev
 		return 0;
 	}
 	tc_map_del(&c->init_client, key, &client);
+	init = start;
+	queued = tc_map_del(&c->started, key, &start);
 	/* Fences of one context signal in order: it waited for the last. */
-	if (had_prev && prev > start)
+	if (!queued && had_prev && prev > start)
 		start = prev;
 	if (start > end)
 		start = end;
+	if (init > start)
+		init = start;
 	c->jobs++;
 	if (!clip(c, &start, &end))
 		return 0;
+	if (init < start && !clip(c, &init, &start))
+		init = start;
 	track = timeline_track(c, ev->fence.driver, ev->fence.timeline);
 	if (track < 0)
 		return track;
-	return tc_add_job(c->tc, track, start, end, (int)client,
-			  ev->fence.context, ev->fence.seqno);
+	return tc_add_queued_job(c->tc, track, queued ? init : start, start, end,
+				 (int)client, ev->fence.context, ev->fence.seqno);
 }
 
 /* ---- vblank. ---- */
@@ -715,6 +755,9 @@ static void cleanup(struct timechart_cmd *c)
 	free(c->marks);
 	tc_map_free(&c->init_time);
 	tc_map_free(&c->init_client);
+	tc_map_free(&c->sched_cand);
+	tc_map_free(&c->finished_of);
+	tc_map_free(&c->started);
 	tc_map_free(&c->last_signal);
 	tc_map_free(&c->timeline_of_hash);
 	tc_map_free(&c->vblank_track);

@@ -55,6 +55,9 @@ static const struct kind_desc kinds[] = {
 	{ "drm:drm_vblank_event", GPU_EV_VBLANK,
 	  { { "crtc", F_NUMBER }, { "seq", F_NUMBER },
 	    { "time", F_OPTIONAL_NUMBER } } },
+	/* A vblank or page-flip event sent to a client's file. */
+	{ "drm:drm_vblank_event_delivered", GPU_EV_VBLANK_DELIVERED,
+	  { { "file", F_NUMBER }, { "crtc", F_NUMBER }, { "seq", F_NUMBER } } },
 	{ "gpuprof:gpuprof_mark", GPU_EV_MARK,
 	  { { "pid", F_NUMBER }, { "text", F_STRING } } },
 	/* trace_marker's text: buf is a flexible char[] in 6.1. */
@@ -411,6 +414,11 @@ static void read_fields(struct gpu_trace *t, const struct pdr_sample *s,
 		ev->vblank.crtc = number(s, a->f[0]);
 		ev->vblank.seq = number(s, a->f[1]);
 		ev->vblank.stamp = a->f[2] ? number(s, a->f[2]) : s->time;
+		break;
+	case GPU_EV_VBLANK_DELIVERED:
+		ev->delivered.file = number(s, a->f[0]);
+		ev->delivered.crtc = number(s, a->f[1]);
+		ev->delivered.seq = number(s, a->f[2]);
 		break;
 	case GPU_EV_MARK:
 		read_mark(t, s, a, ev);

@@ -32,6 +32,7 @@ enum gpu_event_kind {
 	GPU_EV_MARK,		/* gpuprof:gpuprof_mark or ftrace:print */
 	GPU_EV_OA_REPORT,	/* gpu_oa:oa_report (synthetic) */
 	GPU_EV_FDINFO,		/* gpu_client:fdinfo (synthetic) */
+	GPU_EV_VBLANK_DELIVERED,	/* drm:drm_vblank_event_delivered */
 };
 
 struct gpu_event {
@@ -64,6 +65,11 @@ struct gpu_event {
 			 */
 			uint64_t stamp;
 		} vblank;
+		struct {
+			uint64_t file;	/* the struct drm_file's address */
+			int32_t crtc;
+			uint32_t seq;	/* the vblank the client got */
+		} delivered;
 		struct {
 			int32_t pid;	/* the writer (gpuprof_mark's field) */
 			const char *text;	/* trailing newline removed */

@@ -97,9 +97,12 @@ int record_events_add_defaults(struct record_events *evs, bool verbose)
 
 	for (i = 0; gpu_trace_systems[i]; i++) {
 		const char *sys = gpu_trace_systems[i];
-		/* Of drm's events only vblank says anything about the GPU. */
+		/*
+		 * Of drm's events only the vblank ones say anything about the
+		 * GPU: the ticks, and the flip events queued and delivered.
+		 */
 		struct match m = {
-			evs, strcmp(sys, "drm") ? NULL : "drm_vblank_event", 0,
+			evs, strcmp(sys, "drm") ? NULL : "drm_vblank_event*", 0,
 		};
 
 		n = tracefs_for_each_event(sys, add_matching, &m);

@@ -3,7 +3,9 @@
  * The aggregation of perf gpu report (report/model.h).
  *
  * State is what is in flight and what can still change: jobs in flight
- * (a hash by (context, seqno), and per context a queue in init order),
+ * (a hash by (context, seqno), and per context a queue in init order;
+ * a drm_sched job's scheduled half stays in the hash, out of any queue,
+ * linked to its finished half until it signals),
  * busy-time segments that a later job could still overlap, one latency
  * sketch per (client, timeline) pair, one interval sketch per crtc, and
  * the previous OA report.
@@ -26,10 +28,20 @@
 struct job {
 	struct job *hnext;	/* in the job hash */
 	struct job *qnext;	/* in its context's queue, the next newer */
-	struct ctx *ctx;	/* NULL: a ghost, a fence that is no job */
+	struct ctx *ctx;	/* NULL: a ghost, a scheduled half */
 	struct report_pair *pair;
+	/*
+	 * drm_sched: a finished half's scheduled half while that has not
+	 * signaled, and back; NULL otherwise.
+	 */
+	struct job *half;
 	uint32_t context, seqno;
 	uint64_t init;
+	uint64_t run_from;	/* the scheduled half's signal, if started */
+	bool drm_sched;		/* a fence of drm_sched */
+	bool finished_half;	/* paired with a scheduled half at its init */
+	bool started;		/* its scheduled half signaled */
+	bool running;		/* counted in its pair's running jobs */
 };
 
 struct ctx {
@@ -63,11 +75,6 @@ struct report_model_state {
 	uint64_t *start_vals;
 	size_t alloc_starts, alloc_start_vals;
 	uint64_t passes;
-
-	/* drm_sched: the last fence initialised, for its finished half. */
-	bool have_last_init;
-	int32_t last_tid;
-	uint32_t last_context, last_seqno;
 
 	/* OA */
 	struct gpuprof_oa_layout layout;
@@ -179,12 +186,16 @@ static void jobs_init(struct report_jobs *j)
 {
 	memset(j, 0, sizeof(*j));
 	report_sketch_init(&j->latency);
+	report_sketch_init(&j->queue);
+	report_sketch_init(&j->run);
 	report_busy_init(&j->busy);
 }
 
 static void jobs_free(struct report_jobs *j)
 {
 	report_sketch_free(&j->latency);
+	report_sketch_free(&j->queue);
+	report_sketch_free(&j->run);
 	report_busy_free(&j->busy);
 }
 
@@ -339,6 +350,32 @@ static void running_dec(struct report_model *m, struct report_pair *p)
 	lc->run_idx = c->run_idx;
 }
 
+/* A job's place among the running, for OA attribution. */
+static int job_run(struct report_model *m, struct job *j)
+{
+	if (j->running)
+		return 0;
+	j->running = true;
+	return running_inc(m, j->pair);
+}
+
+static void job_stop(struct report_model *m, struct job *j)
+{
+	if (!j->running)
+		return;
+	j->running = false;
+	running_dec(m, j->pair);
+}
+
+/*
+ * @j is the oldest on its context: it runs, unless its scheduled half
+ * is still to signal (then that signal starts it).
+ */
+static int head_runs(struct report_model *m, struct job *j)
+{
+	return j->half ? 0 : job_run(m, j);
+}
+
 /* Jobs in flight */
 
 static struct job *job_find(struct report_model *m, uint32_t context,
@@ -405,12 +442,12 @@ static int dequeue(struct report_model *m, struct job *j)
 	struct job *prev;
 	int ret = 0;
 
+	job_stop(m, j);
 	if (c->head == j) {
 		/* The next job runs now (from this end, or its init). */
-		running_dec(m, j->pair);
 		c->head = j->qnext;
 		if (c->head)
-			ret = running_inc(m, c->head->pair);
+			ret = head_runs(m, c->head);
 		else
 			c->tail = NULL;
 	} else {
@@ -430,12 +467,27 @@ static int dequeue(struct report_model *m, struct job *j)
 	return ret;
 }
 
-/* Forget @j: out of its queue (unless a ghost) and the hash. */
+/*
+ * Forget @j: out of its queue (unless a ghost) and the hash.  A
+ * finished half takes its scheduled half along; a scheduled half gone
+ * unsignaled leaves its finished half to the rule of other jobs.
+ */
 static int job_remove(struct report_model *m, struct job *j)
 {
 	struct report_model_state *st = m->st;
-	int ret = j->ctx ? dequeue(m, j) : 0;
+	struct job *other = j->half;
+	int ret = 0;
 
+	if (other) {
+		other->half = NULL;
+		j->half = NULL;
+		if (j->ctx)
+			ret = job_remove(m, other);
+		else if (other->ctx->head == other)
+			ret = head_runs(m, other);
+	}
+	if (j->ctx && dequeue(m, j))
+		ret = -1;
 	unhash(&st->jobs, j, job_key(j->context, j->seqno) & st->jobs.mask, job_next);
 	j->hnext = st->free_jobs;
 	st->free_jobs = j;
@@ -450,31 +502,31 @@ static void count_unsignaled(struct report_model *m, struct report_pair *p)
 	m->total.unsignaled++;
 }
 
-/* The scheduled half of a drm_sched job, whose finished half is @ev. */
-static int drop_sched_half(struct report_model *m, const struct gpu_event *ev)
+static bool is_drm_sched(const char *driver)
 {
-	struct report_model_state *st = m->st;
-	bool half = st->have_last_init && !strcmp(ev->fence.driver, "drm_sched") &&
-		    ev->tid == st->last_tid &&
-		    ev->fence.seqno == st->last_seqno &&
-		    ev->fence.context == st->last_context + 1;
+	return !strcmp(driver, "drm_sched");
+}
+
+/*
+ * The scheduled half of the drm_sched job whose finished half @ev
+ * inits, or NULL: the fence (context - 1, seqno) in flight, of
+ * drm_sched, the same process and timeline name, not a finished half
+ * and not paired already.  What the fences say, not their order: two
+ * threads submitting at once interleave their inits.
+ */
+static struct job *scheduled_half_of(struct report_model *m,
+				     const struct gpu_event *ev)
+{
 	struct job *j;
 
-	st->have_last_init = true;
-	st->last_tid = ev->tid;
-	if (half) {
-		j = job_find(m, st->last_context, st->last_seqno);
-		st->last_context = ev->fence.context;
-		st->last_seqno = ev->fence.seqno;
-		/*
-		 * No job: neither counted nor timed.  It stays a ghost
-		 * until its signal, which is then no unmatched one.
-		 */
-		return j && j->ctx ? dequeue(m, j) : 0;
-	}
-	st->last_context = ev->fence.context;
-	st->last_seqno = ev->fence.seqno;
-	return 0;
+	if (!is_drm_sched(ev->fence.driver) || !ev->fence.context)
+		return NULL;
+	j = job_find(m, ev->fence.context - 1, ev->fence.seqno);
+	if (!j || !j->ctx || !j->drm_sched || j->finished_half || j->half ||
+	    j->pair->client->pid != ev->pid ||
+	    strcmp(j->pair->timeline->name, ev->fence.timeline))
+		return NULL;
+	return j;
 }
 
 static bool is_container(const char *driver)
@@ -502,8 +554,8 @@ static int on_init(struct report_model *m, const struct gpu_trace *t,
 	struct report_timeline *tl;
 	struct report_client *c;
 	struct report_pair *p;
+	struct job *j, *sched;
 	struct ctx *cx;
-	struct job *j;
 
 	if (is_container(ev->fence.driver))
 		return 0;
@@ -515,7 +567,9 @@ static int on_init(struct report_model *m, const struct gpu_trace *t,
 		if (job_remove(m, j))
 			return -1;
 	}
-	if (drop_sched_half(m, ev))
+	/* No job, neither counted nor timed: a ghost until its signal. */
+	sched = scheduled_half_of(m, ev);
+	if (sched && dequeue(m, sched))
 		return -1;
 	tl = timeline_get(m, ev->fence.driver, ev->fence.timeline);
 	c = tl ? client_get(m, ev->pid) : NULL;
@@ -536,12 +590,18 @@ static int on_init(struct report_model *m, const struct gpu_trace *t,
 		if (!j)
 			return -1;
 	}
-	j->qnext = NULL;
+	memset(j, 0, sizeof(*j));
 	j->ctx = cx;
 	j->pair = p;
 	j->context = ev->fence.context;
 	j->seqno = ev->fence.seqno;
 	j->init = ev->time;
+	j->drm_sched = is_drm_sched(ev->fence.driver);
+	if (sched) {
+		j->finished_half = true;
+		j->half = sched;
+		sched->half = j;
+	}
 	j->hnext = st->jobs.b[job_key(j->context, j->seqno) & st->jobs.mask];
 	st->jobs.b[job_key(j->context, j->seqno) & st->jobs.mask] = j;
 	st->jobs.nr++;
@@ -552,12 +612,17 @@ static int on_init(struct report_model *m, const struct gpu_trace *t,
 		return 0;
 	}
 	cx->head = cx->tail = j;
-	return running_inc(m, p);
+	return head_runs(m, j);
 }
 
-/* When @j's running started, or starts: max(init, last signal). */
+/*
+ * When @j's running started, or at the earliest starts: its scheduled
+ * half's signal, else max(init, last signal).
+ */
 static uint64_t run_start(const struct job *j)
 {
+	if (j->started)
+		return j->run_from;
 	return j->init > j->ctx->last_signal ? j->init : j->ctx->last_signal;
 }
 
@@ -589,8 +654,9 @@ static void settle_rest(struct report_model *m, struct report_busy *b)
 static int busy_pass(struct report_model *m)
 {
 	struct report_model_state *st = m->st;
-	size_t n = 0, i, j, want = st->ctxs.nr * 4;
+	size_t n = 0, i, j, want = m->jobs_in_flight * 4;
 	struct scope_start *rs;
+	struct job *q;
 	struct ctx *c;
 	uint32_t k;
 	size_t b;
@@ -601,13 +667,22 @@ static int busy_pass(struct report_model *m)
 	rs = st->starts;
 	for (b = 0; st->ctxs.b && b <= st->ctxs.mask; b++) {
 		for (c = st->ctxs.b[b]; c; c = c->hnext) {
-			struct report_pair *p = c->head->pair;
-			uint64_t s = run_start(c->head);
+			/*
+			 * The oldest job, and those behind it that started
+			 * (a ring taking more than one job): the others start
+			 * at a signal still to come.
+			 */
+			for (q = c->head; q; q = q->qnext) {
+				struct report_pair *p = q->pair;
+				uint64_t s = run_start(q);
 
-			rs[n++] = (struct scope_start){ &p->jobs.busy, s };
-			rs[n++] = (struct scope_start){ &p->client->jobs.busy, s };
-			rs[n++] = (struct scope_start){ &p->timeline->jobs.busy, s };
-			rs[n++] = (struct scope_start){ &m->total.busy, s };
+				if (q != c->head && !q->started)
+					continue;
+				rs[n++] = (struct scope_start){ &p->jobs.busy, s };
+				rs[n++] = (struct scope_start){ &p->client->jobs.busy, s };
+				rs[n++] = (struct scope_start){ &p->timeline->jobs.busy, s };
+				rs[n++] = (struct scope_start){ &m->total.busy, s };
+			}
 		}
 	}
 	qsort(rs, n, sizeof(*rs), cmp_scope_start);
@@ -646,6 +721,13 @@ static int on_signal(struct report_model *m, const struct gpu_event *ev)
 	if (is_container(ev->fence.driver))
 		return 0;
 	j = job_find(m, ev->fence.context, ev->fence.seqno);
+	if (j && !j->ctx && j->half) {
+		/* A scheduled half: its job leaves the queue for the ring. */
+		j->half->started = true;
+		j->half->run_from = ev->time;
+		if (job_run(m, j->half))
+			return -1;
+	}
 	if (j && !j->ctx)
 		return job_remove(m, j);
 	if (!j) {
@@ -670,11 +752,14 @@ static int on_signal(struct report_model *m, const struct gpu_event *ev)
 	run.init = j->init;
 	run.start = run_start(j);
 	run.end = ev->time;
+	run.queued = j->started;
 	/* A file out of time order must not give negative times. */
 	if (run.end < run.start)
 		run.start = run.end;
 	if (run.end < run.init)
 		run.init = run.end;
+	if (run.start < run.init)
+		run.start = run.init;
 	c->last_signal = run.end;
 	/* Before a scope runs out of room: settle all. */
 	if ((report_busy_full(&p->jobs.busy) ||
@@ -686,7 +771,9 @@ static int on_signal(struct report_model *m, const struct gpu_event *ev)
 	    add_run(&p->client->jobs, run.start, run.end) ||
 	    add_run(&p->timeline->jobs, run.start, run.end) ||
 	    add_run(&m->total, run.start, run.end) ||
-	    report_sketch_add(&p->jobs.latency, run.end - run.init))
+	    report_sketch_add(&p->jobs.latency, run.end - run.init) ||
+	    report_sketch_add(&p->jobs.queue, run.queued ? run.start - run.init : 0) ||
+	    report_sketch_add(&p->jobs.run, run.end - run.start))
 		return -1;
 	if (m->hooks.job)
 		m->hooks.job(m->hooks.arg, &run);
@@ -709,29 +796,67 @@ static int on_destroy(struct report_model *m, const struct gpu_event *ev)
 	return job_remove(m, j);
 }
 
-static int on_vblank(struct report_model *m, const struct gpu_event *ev)
+/* The crtc @crtc, added on first sight; NULL out of memory. */
+static struct report_crtc *crtc_get(struct report_model *m, int32_t crtc)
 {
 	struct report_model_state *st = m->st;
-	struct report_crtc *c = NULL;
+	struct report_crtc *c;
 	uint32_t i;
 
 	for (i = 0; i < m->nr_crtcs; i++)
-		if (m->crtcs[i].crtc == ev->vblank.crtc)
-			c = &m->crtcs[i];
-	if (!c) {
-		if (ARRAY_RESERVE(m->crtcs, st->alloc_crtcs, m->nr_crtcs + 1))
-			return -1;
-		c = &m->crtcs[m->nr_crtcs++];
-		memset(c, 0, sizeof(*c));
-		c->crtc = ev->vblank.crtc;
-		report_sketch_init(&c->interval);
-	}
+		if (m->crtcs[i].crtc == crtc)
+			return &m->crtcs[i];
+	if (ARRAY_RESERVE(m->crtcs, st->alloc_crtcs, m->nr_crtcs + 1))
+		return NULL;
+	c = &m->crtcs[m->nr_crtcs++];
+	memset(c, 0, sizeof(*c));
+	c->crtc = crtc;
+	report_sketch_init(&c->interval);
+	report_sketch_init(&c->flip_interval);
+	return c;
+}
+
+static int on_vblank(struct report_model *m, const struct gpu_event *ev)
+{
+	struct report_crtc *c = crtc_get(m, ev->vblank.crtc);
+
+	if (!c)
+		return -1;
 	/* A timestamp going back (a reset counter) starts afresh. */
 	if (c->vblanks && ev->vblank.stamp >= c->last &&
 	    report_sketch_add(&c->interval, ev->vblank.stamp - c->last))
 		return -1;
 	c->last = ev->vblank.stamp;
 	c->vblanks++;
+	return 0;
+}
+
+static int on_delivered(struct report_model *m, const struct gpu_event *ev)
+{
+	struct report_crtc *c;
+	uint32_t ahead;
+
+	/* The kernel's own events (a mode set, fbdev) go to no file. */
+	if (!ev->delivered.file)
+		return 0;
+	c = crtc_get(m, ev->delivered.crtc);
+	if (!c)
+		return -1;
+	/* Unsigned: a counter that wrapped still went forward. */
+	ahead = ev->delivered.seq - c->last_flip_seq;
+	if (c->flips && ahead && ahead < 1u << 31 &&
+	    ev->time >= c->last_flip_time) {
+		c->flips_missed = report_sat_add(c->flips_missed, ahead - 1);
+		if (report_sketch_add(&c->flip_interval,
+				      ev->time - c->last_flip_time))
+			return -1;
+	}
+	/* The same vblank for another file keeps the first one's time. */
+	if (!c->flips || ahead) {
+		c->last_flip_seq = ev->delivered.seq;
+		c->last_flip_time = ev->time;
+	}
+	c->flips++;
 	return 0;
 }
 
@@ -947,6 +1072,8 @@ int report_model_add(struct report_model *m, const struct gpu_trace *t,
 		return on_signal(m, ev);
 	case GPU_EV_VBLANK:
 		return on_vblank(m, ev);
+	case GPU_EV_VBLANK_DELIVERED:
+		return on_delivered(m, ev);
 	case GPU_EV_OA_REPORT:
 		on_oa(m, t, ev);
 		return 0;
@@ -1025,6 +1152,13 @@ static void count_missed(void *arg, uint64_t v, uint64_t count)
 	w->missed = report_sat_add(w->missed, sat_u128(frames * count));
 }
 
+static int merge_sketches(struct report_jobs *dst, const struct report_jobs *src)
+{
+	return report_sketch_merge(&dst->latency, &src->latency) ||
+	       report_sketch_merge(&dst->queue, &src->queue) ||
+	       report_sketch_merge(&dst->run, &src->run);
+}
+
 static void jobs_finish(struct report_jobs *j)
 {
 	j->busy_ns = report_busy_total(&j->busy);
@@ -1047,9 +1181,9 @@ int report_model_finish(struct report_model *m)
 	for (i = 0; i < m->nr_pairs; i++) {
 		p = m->pairs[i];
 		jobs_finish(&p->jobs);
-		if (report_sketch_merge(&p->client->jobs.latency, &p->jobs.latency) ||
-		    report_sketch_merge(&p->timeline->jobs.latency, &p->jobs.latency) ||
-		    report_sketch_merge(&m->total.latency, &p->jobs.latency))
+		if (merge_sketches(&p->client->jobs, &p->jobs) ||
+		    merge_sketches(&p->timeline->jobs, &p->jobs) ||
+		    merge_sketches(&m->total, &p->jobs))
 			return -1;
 	}
 	for (i = 0; i < m->nr_clients; i++) {
@@ -1074,6 +1208,7 @@ int report_model_finish(struct report_model *m)
 		if (w.median)
 			report_sketch_walk(&cr->interval, count_missed, &w);
 		cr->missed = w.missed;
+		cr->flip_median_ns = report_sketch_quantile(&cr->flip_interval, 500);
 	}
 	return 0;
 }
@@ -1106,8 +1241,10 @@ void report_model_free(struct report_model *m)
 		free(m->timelines[i]->name);
 		free(m->timelines[i]);
 	}
-	for (i = 0; i < m->nr_crtcs; i++)
+	for (i = 0; i < m->nr_crtcs; i++) {
 		report_sketch_free(&m->crtcs[i].interval);
+		report_sketch_free(&m->crtcs[i].flip_interval);
+	}
 	jobs_free(&m->total);
 	free(m->pairs);
 	free(m->clients);

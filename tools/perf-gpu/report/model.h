@@ -14,20 +14,35 @@
  * the one running.  A signal of a job behind others on its context
  * means theirs were missed (fences of a context signal in order): they
  * end unsignaled.  Fences that only gather others (dma_fence_chain,
- * dma_fence_array, the stub) are no jobs; of drm_sched's two fences per
- * job (scheduled on context c, finished on c + 1, same seqno, one right
- * after the other in the submitting thread) the finished one is the job,
- * as in the module, and the scheduled one's signal is ignored.
- * dma_fence_destroy of a job in flight ends it unsignaled.
+ * dma_fence_array, the stub) are no jobs.  dma_fence_destroy of a job
+ * in flight ends it unsignaled.
+ *
+ * drm_sched jobs.  drm_sched makes two fences per job, driver
+ * "drm_sched", one right after the other: "scheduled" on context c and
+ * "finished" on context c + 1, same seqno, same timeline name.  The pair
+ * is found by what the fences say, not by their order or thread: the
+ * init of a drm_sched fence (c + 1, s) is a finished half when a
+ * drm_sched fence (c, s) of the same process and timeline name is in
+ * flight, not itself a finished half nor paired already; that one is
+ * then its scheduled half, no job of its own (neither counted nor
+ * timed; its signal is no unmatched one).  A paired job has two phases:
+ * queued from its init (the submission) to the scheduled half's signal
+ * (drm_sched gave it to the hardware), running from then to its own
+ * signal; several jobs of one context can run at once (a ring taking
+ * more than one job).  A paired job whose scheduled signal was not seen
+ * (lost, or destroyed first) runs by the rule above and has queue time
+ * 0, as have the jobs of other drivers.  For OA attribution too, a
+ * paired job runs from its scheduled half's signal.
  *
  * Figures.  jobs: signaled jobs whose init is in the file.  busy_ns: the
  * length of the union of their running intervals (report/busy.h), exact
  * when no event was lost (a job whose predecessor's signal was lost gets
  * a start the settling of busy time did not expect).  latency:
- * init to signal, in a sketch (report/sketch.h).  Signals without their
- * init (unmatched) and inits never signaled (unsignaled) are counted,
- * not timed.  share of a busy time: over the recording's span, from its
- * first to its last sample.
+ * init to signal; queue: init to the start of running (0 but for paired
+ * drm_sched jobs); run: the running interval; each in a sketch
+ * (report/sketch.h).  Signals without their init (unmatched) and inits
+ * never signaled (unsignaled) are counted, not timed.  share of a busy
+ * time: over the recording's span, from its first to its last sample.
  *
  * Frames, per crtc, from drm:drm_vblank_event: the intervals between
  * consecutive vblank timestamps; missed frames are counted from the
@@ -35,6 +50,15 @@
  * about m medians standing for round(m) - 1 missed frames (two medians:
  * one frame missed).  The median and the long intervals come from the
  * interval sketch, each within 1/128.
+ *
+ * Flips, per crtc, from drm:drm_vblank_event_delivered (the vblank and
+ * page-flip events the clients got; those of no file, the kernel's own
+ * at a mode set or for fbdev, are not flips): flips counts them; between
+ * consecutive ones of a crtc whose vblank sequence number went forward
+ * by d, the interval of their sample times goes into a sketch (its
+ * median within 1/128) and d - 1 frames were missed, exactly.  Equal
+ * sequence numbers (one vblank, another file) give neither; one going
+ * back (a counter reset) starts afresh.
  *
  * OA (design.rst 5.3, as the module does it).  Consecutive
  * gpu_oa:oa_report samples give a delta (gpuprof_oa_accumulate; the
@@ -76,6 +100,8 @@ struct report_jobs {
 	uint64_t unmatched;		/* signals without their init */
 	uint64_t unsignaled;		/* inits never signaled */
 	struct report_sketch latency;	/* init to signal, ns */
+	struct report_sketch queue;	/* init to running, ns */
+	struct report_sketch run;	/* running, ns */
 	struct report_busy busy;
 };
 
@@ -126,6 +152,13 @@ struct report_crtc {
 	struct report_sketch interval;	/* between consecutive vblanks, ns */
 	uint64_t median_ns;		/* set by report_model_finish() */
 	uint64_t missed;		/* likewise */
+	/* drm:drm_vblank_event_delivered */
+	uint64_t flips;
+	uint64_t flips_missed;		/* exact, from sequence numbers */
+	uint32_t last_flip_seq;
+	uint64_t last_flip_time;	/* sample time of the last flip */
+	struct report_sketch flip_interval;	/* between flips, ns */
+	uint64_t flip_median_ns;	/* set by report_model_finish() */
 };
 
 /*
@@ -136,6 +169,7 @@ struct report_job_run {
 	const struct report_pair *pair;	/* owner pid and timeline */
 	uint32_t context, seqno;
 	uint64_t init, start, end;	/* end: the signal */
+	bool queued;			/* [init, start) was a queued phase */
 };
 
 struct report_oa_part {
@@ -203,8 +237,9 @@ int report_model_add(struct report_model *m, const struct gpu_trace *t,
 int report_model_read(struct report_model *m, struct gpu_trace *t);
 
 /*
- * At the end: busy times, latency sketches of clients, timelines and
- * the total (merged from pairs), frames, OA times and frequencies.
+ * At the end: busy times, latency, queue and run sketches of clients,
+ * timelines and the total (merged from pairs), frames and flips, OA
+ * times and frequencies.
  * 0, or -1 out of memory.
  */
 int report_model_finish(struct report_model *m);

@@ -35,6 +35,7 @@ struct tc_item {
 	int32_t client;
 	uint8_t lane;
 	uint8_t open;
+	uint64_t queued;	/* a job's queued time before its start, ns */
 };
 
 struct tc_track {
@@ -189,10 +190,19 @@ static struct tc_item *new_item(struct timechart *tc, int track,
 int tc_add_job(struct timechart *tc, int track, uint64_t start, uint64_t end,
 	       int client, uint32_t context, uint32_t seqno)
 {
+	return tc_add_queued_job(tc, track, start, start, end, client, context,
+				 seqno);
+}
+
+int tc_add_queued_job(struct timechart *tc, int track, uint64_t queued,
+		      uint64_t start, uint64_t end, int client,
+		      uint32_t context, uint32_t seqno)
+{
 	struct tc_item *it;
 	int err;
 
-	if (end < start || client < 0 || (size_t)client >= tc->nr_clients)
+	if (end < start || queued > start || client < 0 ||
+	    (size_t)client >= tc->nr_clients)
 		return -EINVAL;
 	it = new_item(tc, track, TC_JOBS, &err);
 	if (!it)
@@ -202,6 +212,7 @@ int tc_add_job(struct timechart *tc, int track, uint64_t start, uint64_t end,
 	it->client = client;
 	it->u.a = context;
 	it->u.b = seqno;
+	it->queued = start - queued;
 	return 0;
 }
 
@@ -340,7 +351,8 @@ static int cmp_item(const void *a, const void *b)
 
 /*
  * Overlapping jobs of one timeline go to the first lane free at their
- * start; when all are taken, to the one that frees first.
+ * start (where a queued part begins, if they have one); when all are
+ * taken, to the one that frees first.
  */
 static void job_lanes(struct tc_track *t)
 {
@@ -351,7 +363,7 @@ static void job_lanes(struct tc_track *t)
 	for (i = 0; i < t->nr; i++) {
 		struct tc_item *it = &t->items[i];
 
-		for (l = 0; l < used && lane_end[l] > it->start; l++)
+		for (l = 0; l < used && lane_end[l] > it->start - it->queued; l++)
 			;
 		if (l == used && used < MAX_JOB_LANES) {
 			used++;
@@ -401,8 +413,10 @@ static void span_of(const struct timechart *tc, uint64_t *t0, uint64_t *t1)
 		size_t j;
 
 		for (j = 0; j < t->nr; j++) {
-			if (!any || t->items[j].start < *t0)
-				*t0 = t->items[j].start;
+			uint64_t from = t->items[j].start - t->items[j].queued;
+
+			if (!any || from < *t0)
+				*t0 = from;
 			if (!any || t->items[j].end > *t1)
 				*t1 = t->items[j].end;
 			any = true;
@@ -433,6 +447,7 @@ struct entry {
 	int32_t client;
 	uint32_t a, b;
 	uint8_t lane, open;
+	uint64_t queued;
 };
 
 struct entries {
@@ -468,6 +483,7 @@ static void emit_item(struct walk *w, const struct tc_item *it)
 		.start = it->start, .end = it->end, .n = 1,
 		.busy = it->end - it->start, .client = it->client,
 		.a = it->u.a, .b = it->u.b, .lane = it->lane, .open = it->open,
+		.queued = it->queued,
 	};
 
 	if (w->t->kind == TC_LINE)
@@ -723,6 +739,46 @@ static void write_entries(FILE *f, const char *key, enum tc_kind kind,
 	fputc(']', f);
 }
 
+/*
+ * The queued parts of the jobs kept as they are, "q": [start, dur,
+ * lane, client], in the order of their start; left out when there are
+ * none, so pages without them stay as they were.
+ */
+static int write_queued(FILE *f, const struct entries *d, uint64_t t0)
+{
+	struct entries q = { 0 };
+	uint64_t prev = t0;
+	size_t i;
+
+	for (i = 0; i < d->nr; i++) {
+		struct entry e = d->e[i];
+
+		if (!e.queued)
+			continue;
+		if (ARRAY_RESERVE(q.e, q.alloc, q.nr + 1)) {
+			free(q.e);
+			return -ENOMEM;
+		}
+		e.end = e.start;
+		e.start -= e.queued;
+		q.e[q.nr++] = e;
+	}
+	if (!q.nr)
+		return 0;
+	qsort(q.e, q.nr, sizeof(*q.e), cmp_entry);
+	fputs(",\"q\":[", f);
+	for (i = 0; i < q.nr; i++) {
+		fprintf(f, "%s%llu,%llu,%u,%d", i ? "," : "",
+			(unsigned long long)(q.e[i].start - prev),
+			(unsigned long long)(q.e[i].end - q.e[i].start),
+			q.e[i].lane, q.e[i].client);
+		prev = q.e[i].start;
+	}
+	fputc(']', f);
+	free(q.e);
+	return 0;
+}
+
 static const char *const kind_names[] = {
 	[TC_JOBS] = "jobs",
 	[TC_VBLANK] = "vblank",
@@ -754,6 +810,8 @@ static int write_track(FILE *f, const struct tc_track *t, uint64_t t0,
 		} else {
 			write_entries(f, "d", t->kind, false, &w.d, t0);
 			write_entries(f, "m", t->kind, true, &w.m, t0);
+			if (t->kind == TC_JOBS)
+				w.err = write_queued(f, &w.d, t0);
 		}
 		fputc('}', f);
 		/* A line point that stands for several samples is a summary. */

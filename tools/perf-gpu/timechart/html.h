@@ -8,7 +8,9 @@
  *   jobs     GPU jobs of one timeline as boxes [start, end), coloured by
  *            client (a pid and its comm), with the fence context and
  *            seqno; overlapping jobs (several contexts on one timeline)
- *            go to lanes stacked in the track
+ *            go to lanes stacked in the track; a job that waited in a
+ *            queue first (drm_sched) has its queued part drawn lighter
+ *            before its box, in its lane
  *   vblank   ticks of one CRTC, with the vblank sequence number
  *   line     a metric sampled over time (OA: GPU busy %, frequency, ...)
  *   ranges   named ranges of one process, nested ranges one lane deeper
@@ -45,6 +47,8 @@
  *   names[]           range names; ranges refer to them by index
  *   tracks[]          { kind, name, unit, lanes, d[], m[], p[] }:
  *     jobs   d: start, dur, lane, client, context, seqno
+ *            q: start, dur, lane, client: the queued parts of the jobs
+ *               of d that have one, sorted by start (no key if none)
  *     ranges d: start, dur, lane, name, open (1: no end recorded), -1
  *     both   m: start, dur, lane, count, busy, client (-1 for ranges)
  *     vblank d: time, seq              m: start, dur, count
@@ -96,6 +100,10 @@ int tc_track(struct timechart *tc, enum tc_kind kind, const char *name,
  */
 int tc_add_job(struct timechart *tc, int track, uint64_t start, uint64_t end,
 	       int client, uint32_t context, uint32_t seqno);
+/* A job queued from @queued (<= @start) before it ran [@start, @end]. */
+int tc_add_queued_job(struct timechart *tc, int track, uint64_t queued,
+		      uint64_t start, uint64_t end, int client,
+		      uint32_t context, uint32_t seqno);
 int tc_add_tick(struct timechart *tc, int track, uint64_t time, uint32_t seq);
 int tc_add_sample(struct timechart *tc, int track, uint64_t time,
 		  double value);

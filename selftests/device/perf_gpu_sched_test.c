@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf gpu report on recordings of the kernel's real drm_sched (the
+ * schedmock ring, one job at a time): queue time and run time apart, busy
+ * time from running phases only, and exact job counts when two processes
+ * submit at once.
+ *
+ * The run phases are taken from the recording itself, read by the
+ * distribution's perf script: a drm_sched job is the pair of fences its
+ * task initialised (scheduled on context c, finished on c + 1, one
+ * seqno), queued until the scheduled one signals, running until the
+ * finished one does.  The report's busy times must equal their sums
+ * exactly; the nominal lengths (the mock ring's timers) are logged, as a
+ * host that stalls the VM stretches them.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "../lib/gpuprof.h"
+#include "../lib/kmod.h"
+#include "../lib/run.h"
+
+#define MS 1000000ull
+#define MAX_JOBS 16
+
+/* A process's drm_sched jobs, from perf script. */
+struct sched_jobs {
+	int n;
+	struct {
+		unsigned int context, seqno;	/* the scheduled fence's */
+		uint64_t init, scheduled, finished;
+	} job[MAX_JOBS];
+};
+
+FIXTURE(ps) {
+	char dir[64], data[128], json[128];
+	char out[1 << 20];
+};
+
+FIXTURE_SETUP(ps)
+{
+	snprintf(self->dir, sizeof(self->dir), "/tmp/perf_gpu_sched.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	snprintf(self->data, sizeof(self->data), "%s/perf.data", self->dir);
+	snprintf(self->json, sizeof(self->json), "%s/report.json", self->dir);
+	ASSERT_EQ(0, schedmock_load("credits=1"));
+}
+
+FIXTURE_TEARDOWN(ps)
+{
+	char out[256];
+
+	run_cmd(out, sizeof(out), "rm -rf '%s'", self->dir);
+}
+
+static const char *schedwork_bin(void)
+{
+	static char path[PATH_MAX];
+	const char *gw = gpuwork_path();
+	size_t dir = strrchr(gw, '/') ? strrchr(gw, '/') + 1 - gw : 0;
+
+	snprintf(path, sizeof(path), "%.*sschedwork", (int)dir, gw);
+	return path;
+}
+
+/* perf gpu record -a around @script (schedwork as $SW), then the report. */
+static int record(FIXTURE_DATA(ps) *self, const char *script)
+{
+	if (run_cmd(self->out, sizeof(self->out),
+		    "%s record -a -o %s -- sh -c 'SW=%s; %s' 2>&1",
+		    perf_gpu_path(), self->data, schedwork_bin(), script))
+		return -1;
+	return run_cmd(self->out, sizeof(self->out),
+		       "%s report -i %s --format=json > %s", perf_gpu_path(),
+		       self->data, self->json);
+}
+
+/* A number from the report, by a python expression on its document d. */
+static long long jq(FIXTURE_DATA(ps) *self, const char *fmt, const char *arg)
+{
+	char expr[512], out[256];
+
+	snprintf(expr, sizeof(expr), fmt, arg);
+	if (run_cmd(out, sizeof(out),
+		    "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(int(%s))' %s",
+		    expr, self->json))
+		return -1;
+	return atoll(out);
+}
+
+/* The pair of @comm on the ring, and its fields. */
+#define PAIR "[p for p in d[\"pairs\"] if p[\"comm\"] == \"%s\" and p[\"driver\"] == \"drm_sched\"][0]"
+
+static uint64_t ns_of(const char *secs)
+{
+	char *dot;
+	uint64_t s = strtoull(secs, &dot, 10);
+
+	return s * 1000000000ull + (*dot == '.' ? strtoull(dot + 1, NULL, 10) : 0);
+}
+
+/* When the drm_sched fence (@context, @seqno) signalled, in @script. */
+static uint64_t signal_of(const char *script, unsigned int context,
+			  unsigned int seqno)
+{
+	char want[96];
+	const char *p;
+
+	snprintf(want, sizeof(want), "driver=drm_sched timeline=schedmock-ring context=%u seqno=%u",
+		 context, seqno);
+	for (p = strstr(script, want); p; p = strstr(p + 1, want)) {
+		const char *line = p, *ev;
+
+		while (line > script && line[-1] != '\n')
+			line--;
+		ev = strstr(line, "dma_fence_signaled:");
+		if (ev && ev < p) {
+			char comm[32], secs[32];
+
+			if (sscanf(line, "%31s %*d %31[0-9.]:", comm, secs) == 2)
+				return ns_of(secs);
+		}
+	}
+	return 0;
+}
+
+/* The jobs process @comm submitted, from "perf script --ns -F comm,pid,time,event,trace". */
+static int jobs_of(const char *script, const char *comm, struct sched_jobs *j)
+{
+	const char *line;
+	bool half = false;
+
+	j->n = 0;
+	for (line = script; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		char who[32], secs[32];
+		unsigned int c, s;
+		const char *init = strstr(line, "dma_fence_init: driver=drm_sched ");
+		const char *nl = strchr(line, '\n');
+
+		if (!init || (nl && init > nl) ||
+		    sscanf(line, "%31s %*d %31[0-9.]:", who, secs) != 2 ||
+		    strcmp(who, comm) ||
+		    sscanf(strstr(init, "context="), "context=%u seqno=%u", &c, &s) != 2)
+			continue;
+		if (!half) {
+			if (j->n == MAX_JOBS)
+				return -1;
+			j->job[j->n].context = c;
+			j->job[j->n].seqno = s;
+			j->job[j->n].init = ns_of(secs);
+			half = true;
+		} else {
+			if (c != j->job[j->n].context + 1 || s != j->job[j->n].seqno)
+				return -1;
+			j->n++;
+			half = false;
+		}
+	}
+	for (int i = 0; i < j->n; i++) {
+		j->job[i].scheduled = signal_of(script, j->job[i].context,
+						j->job[i].seqno);
+		j->job[i].finished = signal_of(script, j->job[i].context + 1,
+					       j->job[i].seqno);
+		if (!j->job[i].scheduled || !j->job[i].finished)
+			return -1;
+	}
+	return half ? -1 : 0;
+}
+
+/* Running phases one after another (one ring slot): their sum. */
+static uint64_t run_sum(const struct sched_jobs *j)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < j->n; i++)
+		sum += j->job[i].finished - j->job[i].scheduled;
+	return sum;
+}
+
+static int script_of(FIXTURE_DATA(ps) *self)
+{
+	return run_cmd(self->out, sizeof(self->out),
+		       "perf script --ns -F comm,pid,time,event,trace -i %s 2>/dev/null", self->data);
+}
+
+/*
+ * The queued parts perf gpu timechart draws apart from the running ones
+ * (its page's "q" arrays: start, length, lane, client each): how many,
+ * and the longest, in *@longest.
+ */
+static int queued_parts(FIXTURE_DATA(ps) *self, uint64_t *longest)
+{
+	char page[192];
+	const char *p;
+	int n = 0;
+
+	snprintf(page, sizeof(page), "%s/page.html", self->dir);
+	if (run_cmd(self->out, sizeof(self->out), "%s timechart -i %s -o %s",
+		    perf_gpu_path(), self->data, page) ||
+	    read_file(page, self->out, sizeof(self->out)) <= 0)
+		return -1;
+	*longest = 0;
+	for (p = strstr(self->out, "\"q\":["); p; p = strstr(p, "\"q\":[")) {
+		char *end;
+
+		p += 5;
+		for (int field = 0; *p != ']'; field = (field + 1) % 4) {
+			uint64_t v = strtoull(p, &end, 10);
+
+			if (end == p)
+				return -1;
+			if (field == 1 && v > *longest)
+				*longest = v;
+			n += field == 0;
+			p = *end == ',' ? end + 1 : end;
+		}
+	}
+	return n;
+}
+
+/*
+ * P1's 400 ms job, P2's four 25 ms jobs 10 ms later, queued behind it:
+ * counted from submission P2 would be busy ~490 ms.
+ */
+TEST_F_TIMEOUT(ps, queue_and_run_apart, 180)
+{
+	struct sched_jobs p1, p2;
+	long long busy1, busy2;
+
+	ASSERT_EQ(0, record(self,
+		"rm -f /tmp/ps_go; "
+		"$SW -n sched_p2 await /tmp/ps_go sleep 10 job 25 job 25 job 25 job 25 wait >/dev/null & "
+		"$SW -n sched_p1 job 400 mark /tmp/ps_go wait >/dev/null && wait $!"))
+		TH_LOG("%s", self->out);
+	ASSERT_EQ(0, script_of(self));
+	ASSERT_EQ(0, jobs_of(self->out, "sched_p1", &p1));
+	ASSERT_EQ(0, jobs_of(self->out, "sched_p2", &p2));
+	ASSERT_EQ(1, p1.n);
+	ASSERT_EQ(4, p2.n);
+	/* P2 really waited: its first job went to the ring after P1's ended. */
+	ASSERT_LE(p1.job[0].finished, p2.job[0].scheduled);
+
+	EXPECT_EQ(1, jq(self, PAIR "[\"jobs\"]", "sched_p1"));
+	EXPECT_EQ(4, jq(self, PAIR "[\"jobs\"]", "sched_p2"));
+	busy1 = jq(self, PAIR "[\"busy_ns\"]", "sched_p1");
+	busy2 = jq(self, PAIR "[\"busy_ns\"]", "sched_p2");
+	TH_LOG("busy: P1 %lld ns (nominal 400 ms), P2 %lld ns (nominal 100 ms); P2 queue p50 %lld ns",
+	       busy1, busy2, jq(self, PAIR "[\"queue_ns\"][\"p50\"]", "sched_p2"));
+	EXPECT_EQ((long long)run_sum(&p1), busy1);
+	EXPECT_EQ((long long)run_sum(&p2), busy2);
+	/* Far from the ~490 ms a submission-to-signal rule gives. */
+	EXPECT_GT(200 * MS, busy2);
+	EXPECT_LE(350 * MS, jq(self, PAIR "[\"queue_ns\"][\"p50\"]", "sched_p2"));
+	/* Sketches are within 1/128; P2's runs are 25 ms unless stalled. */
+	EXPECT_LE(24 * MS, jq(self, PAIR "[\"run_ns\"][\"p50\"]", "sched_p2"));
+	/* The timechart draws the five queued parts, P2's last ~465 ms. */
+	{
+		uint64_t longest;
+
+		EXPECT_EQ(5, queued_parts(self, &longest)) TH_LOG("%.300s", self->out);
+		EXPECT_LE(350 * MS, longest);
+	}
+	/* P1 found the ring idle. */
+	EXPECT_GT((long long)(5 * MS), jq(self, PAIR "[\"queue_ns\"][\"p50\"]", "sched_p1"));
+}
+
+/*
+ * A 50 ms job waiting for a vgem fence signalled 300 ms later: queued
+ * that long, then running its own length.
+ */
+TEST_F_TIMEOUT(ps, a_dependency_is_queue_time, 120)
+{
+	struct sched_jobs b;
+	long long queue;
+
+	ASSERT_EQ(0, record(self, "$SW -n sched_b vgem job 50 aftervgem sleep 300 vgemsignal wait >/dev/null"))
+		TH_LOG("%s", self->out);
+	ASSERT_EQ(0, script_of(self));
+	ASSERT_EQ(0, jobs_of(self->out, "sched_b", &b));
+	ASSERT_EQ(1, b.n);
+	EXPECT_EQ(1, jq(self, PAIR "[\"jobs\"]", "sched_b"));
+	EXPECT_EQ((long long)run_sum(&b), jq(self, PAIR "[\"busy_ns\"]", "sched_b"));
+	queue = jq(self, PAIR "[\"queue_ns\"][\"p50\"]", "sched_b");
+	TH_LOG("queued %lld ns, ran %llu ns (nominal 50 ms)", queue,
+	       (unsigned long long)run_sum(&b));
+	EXPECT_LE(300 * MS * 127 / 128, queue);
+}
+
+/* Two processes streaming jobs for 10 s: each one's own count, exactly. */
+TEST_F_TIMEOUT(ps, parallel_submitters_are_counted_exactly, 240)
+{
+	long n1 = -1, n2 = -1;
+	char *p;
+
+	ASSERT_EQ(0, record(self,
+		"$SW -n sched_p1 stream 10000 1 > /tmp/ps_p1.out & "
+		"$SW -n sched_p2 stream 10000 1 > /tmp/ps_p2.out; s=$?; wait $! && exit $s"))
+		TH_LOG("%s", self->out);
+	if (read_file("/tmp/ps_p1.out", self->out, sizeof(self->out)) > 0 &&
+	    (p = strstr(self->out, "stream ")))
+		n1 = strtol(p + 7, NULL, 10);
+	if (read_file("/tmp/ps_p2.out", self->out, sizeof(self->out)) > 0 &&
+	    (p = strstr(self->out, "stream ")))
+		n2 = strtol(p + 7, NULL, 10);
+	TH_LOG("submitted %ld and %ld", n1, n2);
+	ASSERT_LT(100, n1);
+	ASSERT_LT(100, n2);
+	EXPECT_EQ(n1, jq(self, PAIR "[\"jobs\"]", "sched_p1"));
+	EXPECT_EQ(n2, jq(self, PAIR "[\"jobs\"]", "sched_p2"));
+}
+
+TEST_HARNESS_MAIN
