@@ -232,9 +232,11 @@ TEST_F_TIMEOUT(ps, queue_and_run_apart, 180)
 	long long busy1, busy2;
 
 	ASSERT_EQ(0, record(self,
-		"rm -f /tmp/ps_go; "
-		"$SW -n sched_p2 await /tmp/ps_go sleep 10 job 25 job 25 job 25 job 25 wait >/dev/null & "
-		"$SW -n sched_p1 job 400 mark /tmp/ps_go wait >/dev/null && wait $!"))
+		"rm -f /tmp/ps_ready /tmp/ps_go; "
+		"$SW -n sched_p2 mark /tmp/ps_ready await /tmp/ps_go sleep 10 "
+		"job 25 job 25 job 25 job 25 wait >/dev/null & "
+		"$SW -n sched_p1 await /tmp/ps_ready job 400 mark /tmp/ps_go wait "
+		">/dev/null && wait $!"))
 		TH_LOG("%s", self->out);
 	ASSERT_EQ(0, script_of(self));
 	ASSERT_EQ(0, jobs_of(self->out, "sched_p1", &p1));
@@ -264,8 +266,11 @@ TEST_F_TIMEOUT(ps, queue_and_run_apart, 180)
 		EXPECT_EQ(5, queued_parts(self, &longest)) TH_LOG("%.300s", self->out);
 		EXPECT_LE(350 * MS, longest);
 	}
-	/* P1 found the ring idle. */
-	EXPECT_GT((long long)(5 * MS), jq(self, PAIR "[\"queue_ns\"][\"p50\"]", "sched_p1"));
+	/*
+	 * P1 found the ring idle: queued only until drm_sched's worker ran
+	 * (up to 14 ms seen under TCG on a busy host).
+	 */
+	EXPECT_GT((long long)(50 * MS), jq(self, PAIR "[\"queue_ns\"][\"p50\"]", "sched_p1"));
 }
 
 /*

@@ -44,15 +44,16 @@ static int sh(const char *script)
 }
 
 /*
- * P1's 400 ms job, P2's four 25 ms jobs 10 ms after it (P2 started
- * first and waiting for P1's mark: starting a process takes longer than
- * that under TCG); their outputs kept.
+ * P1's 400 ms job, P2's four 25 ms jobs 10 ms after it; their outputs
+ * kept.  Starting a process takes longer than that under TCG (up to
+ * 750 ms), so each waits for the other: P1 until P2 runs, P2 until P1
+ * has submitted.
  */
-#define P1_P2 "rm -f /tmp/sched_go; " \
-	      "$SW -n sched_p2 await /tmp/sched_go sleep 10 " \
-	      "job 25 job 25 job 25 job 25 wait > /tmp/sched_p2.out & " \
-	      "$SW -n sched_p1 job 400 mark /tmp/sched_go wait " \
-	      "> /tmp/sched_p1.out && wait $!"
+#define P1_P2 "rm -f /tmp/sched_ready /tmp/sched_go; " \
+	      "$SW -n sched_p2 mark /tmp/sched_ready await /tmp/sched_go " \
+	      "sleep 10 job 25 job 25 job 25 job 25 wait > /tmp/sched_p2.out & " \
+	      "$SW -n sched_p1 await /tmp/sched_ready job 400 mark /tmp/sched_go " \
+	      "wait > /tmp/sched_p1.out && wait $!"
 
 FIXTURE(sched) {
 	int p1, p2, tl;

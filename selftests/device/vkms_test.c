@@ -339,6 +339,52 @@ static int record_flips(struct __test_metadata *_metadata,
 	return 0;
 }
 
+/* A number from perf gpu report's JSON of the recording, by a python
+ * expression on its document d; -1 if there is none. */
+static long long report_num(FIXTURE_DATA(vkms) *self, const char *expr)
+{
+	char out[256];
+
+	if (run_cmd(out, sizeof(out),
+		    "%s report -i %s --format=json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(int(%s))'",
+		    perf_gpu_path(), self->data, expr))
+		return -1;
+	return atoll(out);
+}
+
+/*
+ * What perf gpu report makes of the same recording: per crtc, as many
+ * vblanks and client flips as perf script showed, the flips' median
+ * interval one period, exactly the skipped frames missed; the out-fences
+ * jobs of their own timeline.
+ */
+/* Field @field of crtc @pipe in the report's frames. */
+static long long crtc_num(FIXTURE_DATA(vkms) *self, int pipe, const char *field)
+{
+	char expr[160];
+
+	snprintf(expr, sizeof(expr),
+		 "[c for c in d[\"frames\"] if c[\"crtc\"] == %d][0][\"%s\"]",
+		 pipe, field);
+	return report_num(self, expr);
+}
+
+static void report_agrees(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(vkms) *self, int pipe, long long period_ns)
+{
+	long long median = crtc_num(self, pipe, "median_flip_interval_ns");
+
+	EXPECT_EQ(self->ev.nr_vblanks, crtc_num(self, pipe, "vblanks"));
+	EXPECT_EQ(self->ev.nr_delivered, crtc_num(self, pipe, "flips"));
+	EXPECT_EQ(NR_SKIPS, crtc_num(self, pipe, "missed_flips"));
+	TH_LOG("report: median flip interval %lld ns, period %lld ns",
+	       median, period_ns);
+	EXPECT_LE(period_ns * 99 / 100, median);
+	EXPECT_GE(period_ns * 101 / 100, median);
+	EXPECT_EQ(self->flip.flips,
+		  report_num(self, "sum(t[\"jobs\"] for t in d[\"timelines\"] if t[\"driver\"] == \"vkms\" and t[\"timeline\"].startswith(\"CRTC:\"))"));
+}
+
 /*
  * The steps between flips hold only when the VM runs on time, which TCG
  * on a busy host does not promise: stalled for more than a frame, the VM
@@ -393,6 +439,8 @@ TEST_F_TIMEOUT(vkms, flips_and_vblanks_recorded, 300)
 		EXPECT_EQ(self->flip.flips - 1 - NR_SKIPS,
 			  delivered_steps(ev, 1));
 		EXPECT_EQ(NR_SKIPS, delivered_steps(ev, 2));
+		report_agrees(_metadata, self, crtc_pipe(self->flip.crtc_id),
+			      period_ns);
 		return;
 	}
 	for (k = 0; k < MAX_EVENTS; k++)

@@ -6,6 +6,8 @@
 # driver: its fences are real dma_fences; the "game" is gpuwork, a test
 # program that submits fences and holds buffers on it.
 ko=$1
+schedmock=$2
+vkms=$3
 sel=$(cd "$(dirname "$0")/.." && pwd)
 PATH=$sel/../tools/perf-gpu:$sel/out/device:$PATH
 rec=/tmp/demo-oa.rec
@@ -41,6 +43,25 @@ step 'echo startmp > /dev/gpuprof/ctl'
 step '(sleep 1 | gpuwork -n game buffer 1048576 >/dev/null &) ; sleep 0.5; cat /dev/gpuprof/1/histogram'
 step 'sleep 1; cat /dev/gpuprof/1/histogram; echo "(empty: the buffer went with its process)"'
 step 'echo end > /dev/gpuprof/ctl; cat /dev/gpuprof/status'
+echo
+echo "# A real GPU scheduler: the kernel's drm_sched, on a mock ring that runs one"
+echo "# job at a time. P1 submits a 400 ms job; P2's four 25 ms jobs, 10 ms later,"
+echo "# wait behind it. Only running time is sampled: P2 gets ~10 samples of 10 ms,"
+echo "# not the ~49 its submission-to-signal time would give."
+step "modprobe gpu-sched; insmod $schedmock credits=1"
+step 'echo module sched_p1 sched_p2 > /dev/gpuprof/ctl; echo interval 10 > /dev/gpuprof/ctl; echo start > /dev/gpuprof/ctl'
+p1p2='rm -f /tmp/ready /tmp/go; schedwork -n sched_p2 mark /tmp/ready await /tmp/go sleep 10 job 25 job 25 job 25 job 25 wait >/dev/null & schedwork -n sched_p1 await /tmp/ready job 400 mark /tmp/go wait >/dev/null; wait'
+step "$p1p2"
+step 'echo stop > /dev/gpuprof/ctl; grep schedmock /dev/gpuprof/timelines; for d in /dev/gpuprof/[0-9]*; do echo "$(cat $d/name): $(cat $d/histogram)"; done'
+step "perf gpu record -a -o /tmp/demo.sched.data -- sh -c '$p1p2' 2>/dev/null"
+step "perf gpu report -i /tmp/demo.sched.data --comm sched_p1,sched_p2 | sed -n '/^Clients/,/^\$/p'"
+step 'echo end > /dev/gpuprof/ctl'
+echo
+echo "# KMS: vkms, the kernel's virtual display, flipping at its refresh rate;"
+echo "# the client skips frames 30, 60 and 90 of 120."
+step "modprobe -q -a \$(modinfo -F depends $vkms | tr , ' '); insmod $vkms"
+step 'perf gpu record -a -o /tmp/demo.kms.data -- flipper -n game 120 skip 30,60,90'
+step "perf gpu report -i /tmp/demo.kms.data | sed -n '/^Frames/,/^\$/p'"
 
 echo
 echo "# Intel OA counters (simulated: there is no Intel GPU here). A Tiger Lake"

@@ -12,5 +12,10 @@ kver=${KVER:-$("$sel/scripts/kver.sh")}
 make -s -C "$repo" tools
 make -s -C "$sel"
 ko=$("$sel/scripts/build-module.sh" "$kver" 2>/dev/null)
+# The kernel's own drm_sched on a mock ring, and vkms from the kernel's
+# source: the demo's real-driver part.
+schedmock=$("$sel/scripts/build-module.sh" "$kver" selftests/schedmock 2>/dev/null)
+vkms=$("$sel/scripts/build-vkms.sh" "$kver" 2>/dev/null)
 cd "$repo"
-exec "$sel/scripts/vm/run.sh" --kver "$kver" -- "$sel/scripts/demo-guest.sh" "$ko"
+exec "$sel/scripts/vm/run.sh" --kver "$kver" -- \
+	"$sel/scripts/demo-guest.sh" "$ko" "$schedmock" "$vkms"
