@@ -57,22 +57,12 @@ FIXTURE_TEARDOWN(ps)
 	run_cmd(out, sizeof(out), "rm -rf '%s'", self->dir);
 }
 
-static const char *schedwork_bin(void)
-{
-	static char path[PATH_MAX];
-	const char *gw = gpuwork_path();
-	size_t dir = strrchr(gw, '/') ? strrchr(gw, '/') + 1 - gw : 0;
-
-	snprintf(path, sizeof(path), "%.*sschedwork", (int)dir, gw);
-	return path;
-}
-
 /* perf gpu record -a around @script (schedwork as $SW), then the report. */
 static int record(FIXTURE_DATA(ps) *self, const char *script)
 {
 	if (run_cmd(self->out, sizeof(self->out),
 		    "%s record -a -o %s -- sh -c 'SW=%s; %s' 2>&1",
-		    perf_gpu_path(), self->data, schedwork_bin(), script))
+		    perf_gpu_path(), self->data, schedwork_path(), script))
 		return -1;
 	return run_cmd(self->out, sizeof(self->out),
 		       "%s report -i %s --format=json > %s", perf_gpu_path(),

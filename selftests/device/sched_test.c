@@ -21,17 +21,6 @@
 
 #define RING_TIMELINE "schedmock-ring"
 
-/* schedwork, beside gpuwork. */
-static const char *schedwork_path(void)
-{
-	static char path[PATH_MAX];
-	const char *gw = gpuwork_path();
-
-	snprintf(path, sizeof(path), "%.*sschedwork",
-		 (int)(strrchr(gw, '/') ? strrchr(gw, '/') - gw + 1 : 0), gw);
-	return path;
-}
-
 /* Run @script with sh, schedwork as $SW; its exit status. */
 static int sh(const char *script)
 {

@@ -31,17 +31,6 @@
 
 #define MS 1000000ull
 
-/* schedwork, built beside gpuwork. */
-static const char *schedwork_bin(void)
-{
-	static char path[PATH_MAX];
-	const char *gw = gpuwork_path();
-	size_t dir = strrchr(gw, '/') ? strrchr(gw, '/') + 1 - gw : 0;
-
-	snprintf(path, sizeof(path), "%.*sschedwork", (int)dir, gw);
-	return path;
-}
-
 /* One dma_fence_init or dma_fence_signaled line of the trace. */
 struct fence_event {
 	char task[32];		/* comm, without the "-pid" */
@@ -353,7 +342,7 @@ TEST_F(sm, dependency_on_another_file_is_waited_for)
 	ASSERT_EQ(0, schedmock_load("credits=1"));
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
 			     "%s -n smdep job 300 fd 1 job 10 afterfd 0 1 wait",
-			     schedwork_bin())) TH_LOG("%s", self->out);
+			     schedwork_path())) TH_LOG("%s", self->out);
 	ASSERT_LE(0, read_events());
 	ASSERT_EQ(2, sched_jobs("smdep", j, 2));
 	EXPECT_NE(j[0].context, j[1].context);
@@ -382,7 +371,7 @@ TEST_F(sm, two_credits_hand_over_before_the_hardware_starts)
 	ASSERT_EQ(0, schedmock_load("credits=2"));
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
 			     "%s -n smpipe job 300 fd 1 job 10 afterfd 0 1 wait",
-			     schedwork_bin())) TH_LOG("%s", self->out);
+			     schedwork_path())) TH_LOG("%s", self->out);
 	ASSERT_LE(0, read_events());
 	ASSERT_EQ(2, sched_jobs("smpipe", j, 2));
 	ASSERT_NE(0, j[1].scheduled);
@@ -513,7 +502,7 @@ TEST_F(sm, unload_after_kill_with_jobs_queued)
 	ASSERT_EQ(0, schedmock_load("credits=1"));
 	snprintf(cmd, sizeof(cmd),
 		 "exec %s -n smkill job 500 job 500 job 500 job 500 sleep 60000",
-		 schedwork_bin());
+		 schedwork_path());
 	pid = kid_sh(cmd);
 	ASSERT_LT(0, pid);
 	for (i = 0; i < 500; i++) {

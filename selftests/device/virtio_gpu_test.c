@@ -35,6 +35,7 @@
 
 #include "kselftest_harness.h"
 #include "../lib/fixture.h"
+#include "../lib/vgem.h"
 
 #define VIRTIO_PCI_VENDOR "0x1af4"
 #define VIRTIO_GPU_PCI_DEVICE "0x1050"
@@ -73,25 +74,7 @@ static int virtio_gpu_pci_present(void)
 /* The virtio_gpu card node, opened; -ENODEV when there is none. */
 static int virtio_gpu_open(void)
 {
-	char path[64], name[32];
-	struct drm_version v;
-	int i, fd;
-
-	for (i = 0; i < 16; i++) {
-		snprintf(path, sizeof(path), "/dev/dri/card%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		memset(&v, 0, sizeof(v));
-		memset(name, 0, sizeof(name));
-		v.name = name;
-		v.name_len = sizeof(name) - 1;
-		if (!ioctl(fd, DRM_IOCTL_VERSION, &v) &&
-		    !strcmp(name, "virtio_gpu"))
-			return fd;
-		close(fd);
-	}
-	return -ENODEV;
+	return drm_open_driver("virtio_gpu");
 }
 
 static int loaded_virtio_gpu;

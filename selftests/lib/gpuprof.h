@@ -210,6 +210,18 @@ static inline const char *gpuwork_path(void)
 	return path;
 }
 
+/* schedwork, the schedmock workload, built beside gpuwork. */
+static inline const char *schedwork_path(void)
+{
+	static char path[PATH_MAX];
+	const char *gw = gpuwork_path();
+	const char *slash = strrchr(gw, '/');
+
+	snprintf(path, sizeof(path), "%.*sschedwork",
+		 (int)(slash ? slash + 1 - gw : 0), gw);
+	return path;
+}
+
 /* gpuprof-oa, which is built beside the perf-gpu under test. */
 static inline const char *gpuprof_oa_path(void)
 {

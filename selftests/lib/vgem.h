@@ -37,8 +37,8 @@ struct vgem_fence_signal {
 #define VGEM_IOCTL_FENCE_SIGNAL	\
 	DRM_IOW(DRM_COMMAND_BASE + 0x2, struct vgem_fence_signal)
 
-/* Open the vgem card node; -errno when there is none. */
-static inline int vgem_open(void)
+/* Open the card node of DRM driver @driver; -ENODEV when there is none. */
+static inline int drm_open_driver(const char *driver)
 {
 	char path[64], name[32];
 	struct drm_version v;
@@ -53,11 +53,17 @@ static inline int vgem_open(void)
 		memset(name, 0, sizeof(name));
 		v.name = name;
 		v.name_len = sizeof(name) - 1;
-		if (!ioctl(fd, DRM_IOCTL_VERSION, &v) && !strcmp(name, "vgem"))
+		if (!ioctl(fd, DRM_IOCTL_VERSION, &v) && !strcmp(name, driver))
 			return fd;
 		close(fd);
 	}
 	return -ENODEV;
+}
+
+/* Open the vgem card node; -errno when there is none. */
+static inline int vgem_open(void)
+{
+	return drm_open_driver("vgem");
 }
 
 /* A dumb buffer of @width x @height at 32 bpp; its size in *size. */
