@@ -23,6 +23,13 @@
 #define GPUPROF_DEVNODE_CONST
 #endif
 
+/*
+ * The kernel built against, as the OA decoder numbers kernels
+ * (GPUPROF_OA_KERNEL(): major << 16 | minor << 8): i915-perf's rules
+ * differ between them.
+ */
+#define GPUPROF_BUILT_KERNEL	(LINUX_VERSION_CODE & 0xffff00)
+
 /* 6.10 dropped the source argument of __assign_str(). */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
 #define gpuprof_assign_str(field, src)	__assign_str(field)

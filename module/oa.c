@@ -65,13 +65,18 @@ static struct {
 } gpuprof_oa_learned[GPUPROF_OA_LEARNED];
 static u32 gpuprof_oa_learned_next;
 
-static struct gpuprof_target *gpuprof_oa_bound(u32 ctx_id)
+/*
+ * The target bound to @ctx_id, as the report's platform reads ids
+ * (@mask): a bound id is compared through the same mask, so "ctxid" may
+ * name the whole dword 2 or just its id bits (oa.rst).
+ */
+static struct gpuprof_target *gpuprof_oa_bound(u32 ctx_id, u32 mask)
 {
 	struct gpuprof_target *t;
 	int i;
 
 	list_for_each_entry(t, &gpuprof_targets, link)
-		if (t->ctxid_bound && t->ctxid == ctx_id)
+		if (t->ctxid_bound && (t->ctxid & mask) == ctx_id)
 			return t;
 	for (i = 0; i < GPUPROF_OA_LEARNED; i++)
 		if (gpuprof_oa_learned[i].target &&
@@ -113,14 +118,14 @@ void gpuprof_oa_disown_ended(void)
 }
 
 /* Whom a report of @ctx_id at @t_ns belongs to; data lock held. */
-static int gpuprof_oa_attribute(u32 ctx_id, u64 t_ns,
+static int gpuprof_oa_attribute(u32 ctx_id, u32 mask, u64 t_ns,
 				struct gpuprof_target **who, int max)
 {
 	bool alone;
 	int n;
 
 	if (ctx_id != GPUPROF_OA_NO_CONTEXT) {
-		who[0] = gpuprof_oa_bound(ctx_id);
+		who[0] = gpuprof_oa_bound(ctx_id, mask);
 		if (who[0])
 			return 1;
 	}
@@ -190,7 +195,8 @@ static void gpuprof_oa_sample(struct gpuprof_oa_in *in, const void *report)
 		gpuprof_oa_stats.switch_deltas++;
 	if (r.reason & ~(GPUPROF_OA_REASON_TIMER | GPUPROF_OA_REASON_CTX_SWITCH))
 		gpuprof_oa_stats.other_reasons++;
-	n = gpuprof_oa_attribute(r.ctx_id, t_ns, who, ARRAY_SIZE(who));
+	n = gpuprof_oa_attribute(r.ctx_id, l->ctx_mask, t_ns, who,
+				 ARRAY_SIZE(who));
 	if (!n)
 		gpuprof_oa_stats.unattributed++;
 	for (i = 0; i < n; i++) {

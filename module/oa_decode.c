@@ -10,14 +10,14 @@
  * DOC: OA reports
  *
  * A report is a header and counters.  Haswell's header is the report id
- * and the timestamp; gen8 and later add the context id (dword 2, valid
- * when a bit of dword 0 says so: bit 25 on gen8, 16 later) and GPU clock
- * ticks (dword 3), and put the reason in dword 0 from bit 19 up (six bits,
- * seven on gen12).  Counters are 32 bits, except A0..A31 of the
- * A32u40_A4u32_B8_C8 format: 40 bits, the low 32 in dwords 4..35 and the
- * high 8 one byte each from byte 160.  Deltas between two reports use the
- * arithmetic of each counter's width, so a wrap is a small delta
- * (design.rst 4 and 5.4).
+ * and the timestamp; gen8 and later add the context id (dword 2) and GPU
+ * clock ticks (dword 3), and put the reason in dword 0 from bit 19 up.
+ * How the reason and the context id are read depends on the GPU, the
+ * kernel and the submission back end, as in i915_perf.c: see
+ * gpuprof_oa_rules().  Counters are 32 bits, except the 40-bit A counters
+ * of formats 10 to 12: the low 32 bits in place, the high 8 one byte each
+ * from byte 160.  Deltas between two reports use the arithmetic of each
+ * counter's width, so a wrap is a small delta (design.rst 4 and 5.4).
  *
  * OA timestamps are 32 bits and wrap; they are extended to 64 bits from
  * the previous report and placed on CLOCK_MONOTONIC through correlation
@@ -53,105 +53,86 @@ static inline __u32 gpuprof_oa_u32(const void *report, unsigned int off)
 #endif
 }
 
-struct gpuprof_oa_device {
-	__u16 mask;
-	__u16 id;
-	__u8 gen;
-};
-
-/* PCI device ids by generation; exact ids before the ranges they are in. */
-static const struct gpuprof_oa_device gpuprof_oa_devices[] = {
-	{ 0xffff, 0x0a84, 9 },	/* Broxton, amid Haswell's 0x0a.. */
-	{ 0xffff, 0x87c0, 9 },	/* Kaby Lake */
-	{ 0xffff, 0x87ca, 9 },	/* Coffee Lake */
-	{ 0xfff0, 0x22b0, 8 },	/* Cherryview */
-	{ 0xfff0, 0x3180, 9 },	/* Gemini Lake */
-	{ 0xff00, 0x0400, GPUPROF_OA_GEN_HSW },
-	{ 0xff00, 0x0a00, GPUPROF_OA_GEN_HSW },
-	{ 0xff00, 0x0c00, GPUPROF_OA_GEN_HSW },
-	{ 0xff00, 0x0d00, GPUPROF_OA_GEN_HSW },
-	{ 0xff00, 0x1600, 8 },	/* Broadwell */
-	{ 0xff00, 0x1900, 9 },	/* Skylake */
-	{ 0xff00, 0x1a00, 9 },	/* Broxton */
-	{ 0xff00, 0x5a00, 9 },	/* Broxton */
-	{ 0xff00, 0x5900, 9 },	/* Kaby Lake */
-	{ 0xff00, 0x3e00, 9 },	/* Coffee Lake */
-	{ 0xff00, 0x9b00, 9 },	/* Comet Lake */
-	{ 0xff00, 0x8a00, 11 },	/* Ice Lake */
-	{ 0xff00, 0x4500, 11 },	/* Elkhart Lake */
-	{ 0xff00, 0x4e00, 11 },	/* Jasper Lake */
-	{ 0xff00, 0x9a00, 12 },	/* Tiger Lake */
-	{ 0xff00, 0x4c00, 12 },	/* Rocket Lake */
-	{ 0xff00, 0x4600, 12 },	/* Alder Lake */
-	{ 0xff00, 0x4900, 12 },	/* DG1 */
-	{ 0xff00, 0xa700, 12 },	/* Raptor Lake */
-};
-
-/**
- * gpuprof_oa_gen_of_device - the OA generation of an Intel GPU
- * @device_id: its PCI device id
- *
- * Return: 7 (Haswell), 8, 9, 11 or 12; 0 for a device not known here.
- */
-unsigned int gpuprof_oa_gen_of_device(__u32 device_id)
-{
-	size_t i;
-
-	if (device_id > 0xffff)
-		return 0;
-	for (i = 0; i < ARRAY_SIZE(gpuprof_oa_devices); i++)
-		if ((device_id & gpuprof_oa_devices[i].mask) ==
-		    gpuprof_oa_devices[i].id)
-			return gpuprof_oa_devices[i].gen;
-	return 0;
-}
-
 #define L(sz, ...) { .size = sz, __VA_ARGS__ }
+#define RUN(f, count, w, o) { .first = f, .n = count, .wide = w, .off = o }
 
 /* Byte offsets: Haswell's formats, then those of gen8 and later. */
 static const struct gpuprof_oa_layout gpuprof_oa_hsw[GPUPROF_OA_FORMAT_MAX] = {
-	[GPUPROF_OA_FORMAT_A13] = L(64, .n_a = 13, .a_off = 12),
-	[GPUPROF_OA_FORMAT_A29] = L(128, .n_a = 29, .a_off = 12),
-	[GPUPROF_OA_FORMAT_A13_B8_C8] = L(128, .n_a = 13, .a_off = 12,
+	[GPUPROF_OA_FORMAT_A13] = L(64, .n_runs = 1,
+				    .a_runs = { RUN(0, 13, 0, 12) }),
+	[GPUPROF_OA_FORMAT_A29] = L(128, .n_runs = 1,
+				    .a_runs = { RUN(0, 29, 0, 12) }),
+	[GPUPROF_OA_FORMAT_A13_B8_C8] = L(128, .n_runs = 1,
+					  .a_runs = { RUN(0, 13, 0, 12) },
 					  .n_b = 8, .b_off = 64,
 					  .n_c = 8, .c_off = 96),
 	[GPUPROF_OA_FORMAT_B4_C8] = L(64, .n_b = 4, .b_off = 16,
 				      .n_c = 8, .c_off = 32),
-	[GPUPROF_OA_FORMAT_A45_B8_C8] = L(256, .n_a = 45, .a_off = 12,
+	[GPUPROF_OA_FORMAT_A45_B8_C8] = L(256, .n_runs = 1,
+					  .a_runs = { RUN(0, 45, 0, 12) },
 					  .n_b = 8, .b_off = 192,
 					  .n_c = 8, .c_off = 224),
 	[GPUPROF_OA_FORMAT_B4_C8_A16] = L(128, .n_b = 4, .b_off = 16,
-					  .n_c = 8, .c_off = 32, .n_a = 16,
-					  .first_a = 29, .a_off = 60),
+					  .n_c = 8, .c_off = 32, .n_runs = 1,
+					  .a_runs = { RUN(29, 16, 0, 60) }),
 	[GPUPROF_OA_FORMAT_C4_B8] = L(64, .n_c = 4, .c_off = 16,
 				      .n_b = 8, .b_off = 28),
 };
 
+/*
+ * Format 12 (DG2, MTL) mixes widths: A0-3 32 bits, A4-23 40, A24-27 32,
+ * A28-31 40, A32-36 32 and A37 at dword 46; high bytes from byte 160,
+ * indexed by counter number as in format 10.
+ */
 static const struct gpuprof_oa_layout gpuprof_oa_gen8[GPUPROF_OA_FORMAT_MAX] = {
 	[GPUPROF_OA_FORMAT_C4_B8] = L(64, .n_c = 4, .c_off = 16,
 				      .n_b = 8, .b_off = 32),
-	[GPUPROF_OA_FORMAT_A12] = L(64, .n_a = 12, .first_a = 7, .a_off = 12),
-	[GPUPROF_OA_FORMAT_A12_B8_C8] = L(128, .n_a = 12, .first_a = 7,
-					  .a_off = 12, .n_b = 8, .b_off = 64,
+	[GPUPROF_OA_FORMAT_A12] = L(64, .n_runs = 1,
+				    .a_runs = { RUN(7, 12, 0, 12) }),
+	[GPUPROF_OA_FORMAT_A12_B8_C8] = L(128, .n_runs = 1,
+					  .a_runs = { RUN(7, 12, 0, 12) },
+					  .n_b = 8, .b_off = 64,
 					  .n_c = 8, .c_off = 96),
-	[GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8] = L(256, .n_a40 = 32,
-						   .a40_low_off = 16,
+	[GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8] = L(256, .n_runs = 2,
+						   .a_runs = {
+							RUN(0, 32, 1, 16),
+							RUN(32, 4, 0, 144) },
 						   .a40_high_off = 160,
-						   .n_a = 4, .first_a = 32,
-						   .a_off = 144,
 						   .n_b = 8, .b_off = 192,
 						   .n_c = 8, .c_off = 224),
+	[GPUPROF_OAR_FORMAT_A32u40_A4u32_B8_C8] = L(256, .n_runs = 2,
+						    .a_runs = {
+							RUN(0, 32, 1, 16),
+							RUN(32, 4, 0, 144) },
+						    .a40_high_off = 160,
+						    .n_b = 8, .b_off = 192,
+						    .n_c = 8, .c_off = 224),
+	[GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8] = L(256, .n_runs = 6,
+						    .a_runs = {
+							RUN(0, 4, 0, 16),
+							RUN(4, 20, 1, 32),
+							RUN(24, 4, 0, 112),
+							RUN(28, 4, 1, 128),
+							RUN(32, 5, 0, 144),
+							RUN(37, 1, 0, 184) },
+						    .a40_high_off = 160,
+						    .n_b = 8, .b_off = 192,
+						    .n_c = 8, .c_off = 224),
 };
 
+#undef RUN
 #undef L
 
 /**
  * gpuprof_oa_layout - the layout of @format on generation @gen
  * @gen: from gpuprof_oa_gen_of_device()
  * @format: GPUPROF_OA_FORMAT_*
- * @out: the layout
+ * @out: the layout, with the header rules of @gen's first platform on
+ *	the newest kernel known here (gpuprof_oa_rules() makes them exact)
  *
- * Return: 0, or -1 when that generation has no such format.
+ * Return: 0, or -1 when that generation has no such format.  The OAM
+ * formats 13 and 14 (Meteor Lake's media unit, 64-bit headers) are not
+ * decoded here.
  */
 int gpuprof_oa_layout(unsigned int gen, __u32 format,
 		      struct gpuprof_oa_layout *out)
@@ -166,9 +147,9 @@ int gpuprof_oa_layout(unsigned int gen, __u32 format,
 		break;
 	case 8:
 	case 9:
+	case 10:
 	case 11:
 	case 12:
-		/* Kernel 6.1 offers all four on gen12 too. */
 		table = gpuprof_oa_gen8;
 		break;
 	default:
@@ -178,7 +159,95 @@ int gpuprof_oa_layout(unsigned int gen, __u32 format,
 		return -1;
 	*out = table[format];
 	out->gen = gen;
+	gpuprof_oa_rules(NULL, GPUPROF_OA_KERNEL_NEWEST,
+			 GPUPROF_OA_SUBMISSION_DEFAULT, out);
 	return 0;
+}
+
+/**
+ * gpuprof_oa_format_offered - does i915 offer @format on @p
+ * @p: the GPU
+ * @kernel: the kernel (GPUPROF_OA_KERNEL())
+ * @format: GPUPROF_OA_FORMAT_*
+ *
+ * As i915_perf.c's oa_init_supported_formats() of Linux 6.1 and 6.12:
+ * Haswell has its seven; gen8 to gen12.10 formats 7 to 10; DG2 and
+ * Meteor Lake, which 6.1 does not serve, 11 and 12 (and Meteor Lake's
+ * media unit 13 and 14, not decoded here).
+ */
+bool gpuprof_oa_format_offered(const struct gpuprof_oa_platform *p,
+			       __u32 kernel, __u32 format)
+{
+	if (!p->oa_since || kernel < p->oa_since)
+		return false;
+	if (p->ip < 800)
+		return format >= GPUPROF_OA_FORMAT_A13 &&
+		       format <= GPUPROF_OA_FORMAT_C4_B8;
+	if (p->ip < 1250)
+		return format >= GPUPROF_OA_FORMAT_C4_B8 &&
+		       format <= GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8;
+	return format == GPUPROF_OAR_FORMAT_A32u40_A4u32_B8_C8 ||
+	       format == GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8;
+}
+
+/*
+ * Context id fields, as i915's oa_get_render_ctx_id() masks them (the
+ * widths and shifts of gt/intel_lrc.h): gen8/9 a 21-bit hardware id,
+ * 20 bits under GuC (its top bit flags proxy submission); gen11/12 the
+ * 11-bit software id from bit 5 (GEN11_SW_CTX_ID_SHIFT - 32); XeHP, and
+ * gen12 under GuC since 6.12 (GEN12_GUC_SW_CTX_ID_*), 16 bits from bit 7.
+ */
+#define CTX_GEN8		0x1fffffu
+#define CTX_GEN8_GUC		0x0fffffu
+#define CTX_GEN11		(0x7ffu << 5)
+#define CTX_XEHP		(0xffffu << 7)
+
+/**
+ * gpuprof_oa_rules - how i915 reads a report header on @p
+ * @p: the GPU, or NULL for the first platform of @l->gen
+ * @kernel: the kernel whose i915 made the stream (GPUPROF_OA_KERNEL())
+ * @submission: GPUPROF_OA_SUBMISSION_*
+ * @l: the layout whose rules are set
+ *
+ * The reason field is 6 bits, 7 on gen12.  The context id's valid bit is
+ * bit 25 on gen8 and bit 16 on gen9 to gen11; on gen12 a reader uses the
+ * id whatever the bit says: 6.1 never looks at it there, 6.12 squashes
+ * ids whose bit is clear itself before userspace sees them (below 12.55),
+ * and from 12.55 the bit is set on context switches only.
+ */
+void gpuprof_oa_rules(const struct gpuprof_oa_platform *p, __u32 kernel,
+		      __u32 submission, struct gpuprof_oa_layout *l)
+{
+	unsigned int ip = p ? p->ip : l->gen * 100;
+	bool guc;
+
+	if (submission == GPUPROF_OA_SUBMISSION_DEFAULT)
+		guc = p && p->guc;
+	else
+		guc = submission == GPUPROF_OA_SUBMISSION_GUC;
+
+	l->reason_mask = ip >= 1200 ? 0x7f : 0x3f;
+	if (ip < 800) {
+		l->reason_mask = 0;
+		l->valid_bit = 0;
+		l->ctx_mask = 0;
+	} else if (ip < 900) {
+		l->valid_bit = 1u << 25;
+		l->ctx_mask = guc ? CTX_GEN8_GUC : CTX_GEN8;
+	} else if (ip < 1100) {
+		l->valid_bit = 1u << 16;
+		l->ctx_mask = guc ? CTX_GEN8_GUC : CTX_GEN8;
+	} else if (ip < 1200) {
+		l->valid_bit = 1u << 16;
+		l->ctx_mask = CTX_GEN11;
+	} else {
+		l->valid_bit = 0;
+		if (ip >= 1250 ||
+		    (guc && kernel >= GPUPROF_OA_KERNEL(6, 12)))
+			l->ctx_mask = CTX_XEHP;
+		else
+			l->ctx_mask = CTX_GEN11;
+	}
 }
 
 /* Decode the header of @report, which has @l->size bytes. */
@@ -187,7 +256,7 @@ void gpuprof_oa_report_header(const struct gpuprof_oa_layout *l,
 			      struct gpuprof_oa_report *out)
 {
 	__u32 dw0 = gpuprof_oa_u32(report, 0);
-	__u32 valid;
+	__u32 ctx;
 
 	out->timestamp = gpuprof_oa_u32(report, 4);
 	if (l->gen == GPUPROF_OA_GEN_HSW) {
@@ -197,21 +266,52 @@ void gpuprof_oa_report_header(const struct gpuprof_oa_layout *l,
 		out->gpu_ticks = 0;
 		return;
 	}
-	out->reason = (dw0 >> 19) & (l->gen >= 12 ? 0x7f : 0x3f);
-	valid = l->gen == 8 ? 1u << 25 : 1u << 16;
-	out->ctx_id = dw0 & valid ? gpuprof_oa_u32(report, 8) :
-		      GPUPROF_OA_NO_CONTEXT;
+	out->reason = (dw0 >> 19) & l->reason_mask;
+	ctx = gpuprof_oa_u32(report, 8);
+	/* An id i915 squashed stays "none" whatever the mask keeps of it. */
+	if ((l->valid_bit && !(dw0 & l->valid_bit)) ||
+	    ctx == GPUPROF_OA_NO_CONTEXT)
+		out->ctx_id = GPUPROF_OA_NO_CONTEXT;
+	else
+		out->ctx_id = ctx & l->ctx_mask;
 	out->gpu_ticks = gpuprof_oa_u32(report, 12);
 }
 
-/* The 40-bit value of counter A@i (i < @l->n_a40). */
-__u64 gpuprof_oa_a40(const struct gpuprof_oa_layout *l, const void *report,
-		     unsigned int i)
+/* The 40-bit value of counter A@i, stored at @off (a wide run's). */
+static __u64 gpuprof_oa_a40_at(const struct gpuprof_oa_layout *l,
+			       const void *report, unsigned int i,
+			       unsigned int off)
 {
 	const __u8 *high = (const __u8 *)report + l->a40_high_off;
 
-	return gpuprof_oa_u32(report, l->a40_low_off + 4 * i) |
-	       ((__u64)high[i] << 32);
+	return gpuprof_oa_u32(report, off) | ((__u64)high[i] << 32);
+}
+
+/**
+ * gpuprof_oa_a - the value of counter A@i in @report
+ * @l: its layout
+ * @report: the report
+ * @i: the counter
+ *
+ * Return: the value, 40 bits wide for a 40-bit counter; 0 for a counter
+ * the format does not carry.
+ */
+__u64 gpuprof_oa_a(const struct gpuprof_oa_layout *l, const void *report,
+		   unsigned int i)
+{
+	const struct gpuprof_oa_a_run *r;
+	unsigned int k, off;
+
+	for (k = 0; k < l->n_runs; k++) {
+		r = &l->a_runs[k];
+		if (i < r->first || i >= r->first + r->n)
+			continue;
+		off = r->off + 4 * (i - r->first);
+		if (r->wide)
+			return gpuprof_oa_a40_at(l, report, i, off);
+		return gpuprof_oa_u32(report, off);
+	}
+	return 0;
 }
 
 static __u32 gpuprof_oa_delta32(const void *r0, const void *r1,
@@ -231,18 +331,26 @@ void gpuprof_oa_accumulate(const struct gpuprof_oa_layout *l,
 			   const void *r0, const void *r1,
 			   struct gpuprof_oa_deltas *acc)
 {
-	unsigned int i;
+	unsigned int i, k;
 
 	acc->deltas++;
 	acc->timestamp += gpuprof_oa_delta32(r0, r1, 4);
 	if (l->gen != GPUPROF_OA_GEN_HSW)
 		acc->gpu_ticks += gpuprof_oa_delta32(r0, r1, 12);
-	for (i = 0; i < l->n_a40; i++)
-		acc->a[i] += (gpuprof_oa_a40(l, r1, i) -
-			      gpuprof_oa_a40(l, r0, i)) & ((1ull << 40) - 1);
-	for (i = 0; i < l->n_a; i++)
-		acc->a[l->first_a + i] +=
-			gpuprof_oa_delta32(r0, r1, l->a_off + 4 * i);
+	for (k = 0; k < l->n_runs; k++) {
+		const struct gpuprof_oa_a_run *r = &l->a_runs[k];
+
+		for (i = 0; i < r->n; i++) {
+			unsigned int a = r->first + i, off = r->off + 4 * i;
+
+			if (r->wide)
+				acc->a[a] += (gpuprof_oa_a40_at(l, r1, a, off) -
+					      gpuprof_oa_a40_at(l, r0, a, off)) &
+					     ((1ull << 40) - 1);
+			else
+				acc->a[a] += gpuprof_oa_delta32(r0, r1, off);
+		}
+	}
 	for (i = 0; i < l->n_b; i++)
 		acc->b[i] += gpuprof_oa_delta32(r0, r1, l->b_off + 4 * i);
 	for (i = 0; i < l->n_c; i++)
@@ -376,10 +484,24 @@ int gpuprof_oa_clock_to_cpu(const struct gpuprof_oa_clock *c, __u64 gpu,
 
 #define HDR sizeof(struct gpuprof_oa_record_header)
 
+/*
+ * The kernel whose rules a stream without a DRIVER record follows: the
+ * module's own, the newest known in the tools.
+ */
+static __u32 gpuprof_oa_default_kernel(void)
+{
+#ifdef __KERNEL__
+	return GPUPROF_BUILT_KERNEL;
+#else
+	return GPUPROF_OA_KERNEL_NEWEST;
+#endif
+}
+
 void gpuprof_oa_stream_init(struct gpuprof_oa_stream *s, __u8 *buf)
 {
 	memset(s, 0, sizeof(*s));
 	s->buf = buf;
+	s->kernel = gpuprof_oa_default_kernel();
 }
 
 const char *gpuprof_oa_error_name(enum gpuprof_oa_error e)
@@ -397,6 +519,8 @@ const char *gpuprof_oa_error_name(enum gpuprof_oa_error e)
 		return "unknown stream version";
 	case GPUPROF_OA_ERR_TRUNCATED:
 		return "stream ends inside a record";
+	case GPUPROF_OA_ERR_NO_VERSION:
+		return "stream does not begin with VERSION";
 	}
 	return "?";
 }
@@ -419,8 +543,49 @@ static __u32 gpuprof_oa_record_size(const struct gpuprof_oa_stream *s,
 		return HDR + sizeof(struct gpuprof_oa_correlation);
 	case GPUPROF_OA_RECORD_CORRELATION_BOUND:
 		return HDR + sizeof(struct gpuprof_oa_correlation_bound);
+	case GPUPROF_OA_RECORD_DRIVER:
+		return HDR + sizeof(struct gpuprof_oa_driver);
 	}
 	return 0;
+}
+
+/* DEVICE_INFO at @payload: the GPU, its report format and their rules. */
+static enum gpuprof_oa_error
+gpuprof_oa_take_device_info(struct gpuprof_oa_stream *s, const __u8 *payload)
+{
+	const struct gpuprof_oa_platform *p;
+
+	memcpy(&s->info, payload, sizeof(s->info));
+	s->have_info = false;
+	p = gpuprof_oa_platform_of_device(s->info.device_id);
+	/* OA timestamps tick at MHz, not THz: refuse nonsense. */
+	if (!p || !gpuprof_oa_format_offered(p, s->kernel, s->info.oa_format) ||
+	    gpuprof_oa_layout(p->ip / 100, s->info.oa_format, &s->layout) ||
+	    !s->info.timestamp_frequency ||
+	    s->info.timestamp_frequency > 10000000000ull)
+		return GPUPROF_OA_ERR_DEVICE;
+	gpuprof_oa_rules(p, s->kernel, s->submission, &s->layout);
+	s->platform = p;
+	s->info.metric_set_name[sizeof(s->info.metric_set_name) - 1] = 0;
+	s->info.metric_set_uuid[sizeof(s->info.metric_set_uuid) - 1] = 0;
+	s->have_info = true;
+	return GPUPROF_OA_OK;
+}
+
+/* A DRIVER record: its kernel and back end rule the reports from here. */
+static void gpuprof_oa_take_driver(struct gpuprof_oa_stream *s,
+				   const __u8 *payload)
+{
+	__u32 kernel = gpuprof_oa_u32(payload, 0);
+	__u32 submission = gpuprof_oa_u32(payload, 4);
+
+	if (kernel)
+		s->kernel = kernel;
+	s->submission = submission <= GPUPROF_OA_SUBMISSION_GUC ?
+			submission : GPUPROF_OA_SUBMISSION_DEFAULT;
+	if (s->have_info)
+		gpuprof_oa_rules(s->platform, s->kernel, s->submission,
+				 &s->layout);
 }
 
 /* Check the whole record at @rec and take what the stream needs of it. */
@@ -431,6 +596,8 @@ gpuprof_oa_check_record(struct gpuprof_oa_stream *s, const __u8 *rec,
 	const __u8 *payload = rec + HDR;
 	__u32 want;
 
+	if (!s->records && type != GPUPROF_OA_RECORD_VERSION)
+		return GPUPROF_OA_ERR_NO_VERSION;
 	if (type == GPUPROF_OA_RECORD_SAMPLE && !s->have_info)
 		return GPUPROF_OA_ERR_NO_INFO;
 	want = gpuprof_oa_record_size(s, type);
@@ -451,18 +618,15 @@ gpuprof_oa_check_record(struct gpuprof_oa_stream *s, const __u8 *rec,
 		if (gpuprof_oa_u32(payload, 0) != GPUPROF_OA_STREAM_VERSION)
 			return GPUPROF_OA_ERR_VERSION;
 		break;
-	case GPUPROF_OA_RECORD_DEVICE_INFO:
-		memcpy(&s->info, payload, sizeof(s->info));
-		s->have_info = false;
-		/* OA timestamps tick at MHz, not THz: refuse nonsense. */
-		if (gpuprof_oa_layout(gpuprof_oa_gen_of_device(s->info.device_id),
-				      s->info.oa_format, &s->layout) ||
-		    !s->info.timestamp_frequency ||
-		    s->info.timestamp_frequency > 10000000000ull)
-			return GPUPROF_OA_ERR_DEVICE;
-		s->info.metric_set_name[sizeof(s->info.metric_set_name) - 1] = 0;
-		s->info.metric_set_uuid[sizeof(s->info.metric_set_uuid) - 1] = 0;
-		s->have_info = true;
+	case GPUPROF_OA_RECORD_DEVICE_INFO: {
+		enum gpuprof_oa_error e = gpuprof_oa_take_device_info(s, payload);
+
+		if (e)
+			return e;
+		break;
+	}
+	case GPUPROF_OA_RECORD_DRIVER:
+		gpuprof_oa_take_driver(s, payload);
 		break;
 	case GPUPROF_OA_RECORD_TIMESTAMP_CORRELATION:
 	case GPUPROF_OA_RECORD_CORRELATION_BOUND:
@@ -549,6 +713,12 @@ int gpuprof_oa_stream_feed(struct gpuprof_oa_stream *s, const void *data,
 			s->size = s->buf[6] | (s->buf[7] << 8);
 			if (s->size < HDR) {
 				s->error = GPUPROF_OA_ERR_SIZE;
+				return -1;
+			}
+			/* Junk is refused at its first header, not its end. */
+			if (!s->records &&
+			    gpuprof_oa_u32(s->buf, 0) != GPUPROF_OA_RECORD_VERSION) {
+				s->error = GPUPROF_OA_ERR_NO_VERSION;
 				return -1;
 			}
 		}

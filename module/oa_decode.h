@@ -24,35 +24,77 @@
 /* Generations whose OA reports differ; 7 is Haswell. */
 #define GPUPROF_OA_GEN_HSW	7
 
+/* A kernel version, as far as i915-perf's rules differ between ours. */
+#define GPUPROF_OA_KERNEL(major, minor)	(((major) << 16) | ((minor) << 8))
+/* The newest kernel whose rules are known here. */
+#define GPUPROF_OA_KERNEL_NEWEST	GPUPROF_OA_KERNEL(6, 12)
+
 /**
- * struct gpuprof_oa_layout - where a report format keeps what
+ * struct gpuprof_oa_platform - one Intel GPU variant (oa_platform.c)
+ * @name: "Tiger Lake GT2"
+ * @metrics: the stem of IGT 1.27.1's metric definitions for it
+ *	("tglgt2"), NULL when IGT has none
+ * @ip: graphics IP version, major * 100 + minor (1255 is 12.55)
+ * @guc: i915 submits through GuC by default (else execlists)
+ * @oa_since: the first of our kernels (GPUPROF_OA_KERNEL()) whose
+ *	i915-perf serves it, 0 for none
+ */
+struct gpuprof_oa_platform {
+	const char *name;
+	const char *metrics;
+	__u16 ip;
+	bool guc;
+	__u32 oa_since;
+};
+
+/**
+ * struct gpuprof_oa_a_run - A counters stored alike, one after another
+ * @first: the first counter, A@first
+ * @n: how many
+ * @wide: 40 bits: the low 32 at @off, the high 8 one byte per counter at
+ *	the layout's @a40_high_off + counter number
+ * @off: byte offset of A@first (its low 32 bits)
+ */
+struct gpuprof_oa_a_run {
+	__u8 first;
+	__u8 n;
+	__u8 wide;
+	__u16 off;
+};
+
+#define GPUPROF_OA_A_RUNS	6
+
+/**
+ * struct gpuprof_oa_layout - where a report format keeps what, and how
+ * its header is read
  * @size: bytes of a report
  * @gen: the generation this layout is for
- * @n_a40: 40-bit A counters A0.., low 32 bits at @a40_low_off, high 8
- *	bits one byte each at @a40_high_off
- * @a40_low_off: see @n_a40
- * @a40_high_off: see @n_a40
- * @n_a: 32-bit A counters A@first_a.. at @a_off
- * @first_a: see @n_a
- * @a_off: see @n_a
+ * @n_runs: runs of A counters in @a_runs
+ * @a_runs: the A counters
+ * @a40_high_off: see struct gpuprof_oa_a_run
  * @n_b: B counters at @b_off
  * @b_off: see @n_b
  * @n_c: C counters at @c_off
  * @c_off: see @n_c
+ * @reason_mask: the reason field's bits (dword 0 from bit 19)
+ * @valid_bit: the bit of dword 0 without which the context id is not
+ *	used; 0: the id is always used (gen12, where i915 itself squashes
+ *	ids it does not trust)
+ * @ctx_mask: the bits of dword 2 that are the context id
  */
 struct gpuprof_oa_layout {
 	__u16 size;
 	__u8 gen;
-	__u8 n_a40;
-	__u16 a40_low_off;
+	__u8 n_runs;
+	struct gpuprof_oa_a_run a_runs[GPUPROF_OA_A_RUNS];
 	__u16 a40_high_off;
-	__u8 n_a;
-	__u8 first_a;
-	__u16 a_off;
 	__u8 n_b;
 	__u16 b_off;
 	__u8 n_c;
 	__u16 c_off;
+	__u32 reason_mask;
+	__u32 valid_bit;
+	__u32 ctx_mask;
 };
 
 /* The header fields of one report. */
@@ -73,14 +115,19 @@ struct gpuprof_oa_deltas {
 	__u64 c[GPUPROF_OA_C_COUNTERS];
 };
 
+const struct gpuprof_oa_platform *gpuprof_oa_platform_of_device(__u32 device_id);
 unsigned int gpuprof_oa_gen_of_device(__u32 device_id);
 int gpuprof_oa_layout(unsigned int gen, __u32 format,
 		      struct gpuprof_oa_layout *out);
+bool gpuprof_oa_format_offered(const struct gpuprof_oa_platform *p,
+			       __u32 kernel, __u32 format);
+void gpuprof_oa_rules(const struct gpuprof_oa_platform *p, __u32 kernel,
+		      __u32 submission, struct gpuprof_oa_layout *l);
 void gpuprof_oa_report_header(const struct gpuprof_oa_layout *l,
 			      const void *report,
 			      struct gpuprof_oa_report *out);
-__u64 gpuprof_oa_a40(const struct gpuprof_oa_layout *l, const void *report,
-		     unsigned int i);
+__u64 gpuprof_oa_a(const struct gpuprof_oa_layout *l, const void *report,
+		   unsigned int i);
 void gpuprof_oa_accumulate(const struct gpuprof_oa_layout *l,
 			   const void *r0, const void *r1,
 			   struct gpuprof_oa_deltas *acc);
@@ -114,6 +161,7 @@ enum gpuprof_oa_error {
 	GPUPROF_OA_ERR_DEVICE,		/* device or format not known */
 	GPUPROF_OA_ERR_VERSION,		/* a version other than 1 */
 	GPUPROF_OA_ERR_TRUNCATED,	/* the stream ended inside a record */
+	GPUPROF_OA_ERR_NO_VERSION,	/* the first record is not VERSION */
 };
 
 /**
@@ -121,9 +169,14 @@ enum gpuprof_oa_error {
  * @buf: room for one record, GPUPROF_OA_RECORD_MAX bytes, the caller's
  * @have: bytes of the record being assembled in @buf
  * @size: its size, from its header, once @have covers the header
+ * @kernel: the kernel whose i915 rules apply (GPUPROF_OA_KERNEL()):
+ *	a DRIVER record's, else the reader's default
+ * @submission: GPUPROF_OA_SUBMISSION_*, from a DRIVER record
+ * @platform: the GPU DEVICE_INFO named, valid when @have_info
  * @info: the DEVICE_INFO, valid when @have_info
  * @have_info: a valid DEVICE_INFO was seen
- * @layout: the report layout DEVICE_INFO declared
+ * @layout: the report layout DEVICE_INFO declared, with the rules of
+ *	@platform, @kernel and @submission
  * @error: why the stream was refused; then it takes nothing more
  * @records: records taken whole
  * @samples: of @records, SAMPLE records
@@ -137,6 +190,9 @@ struct gpuprof_oa_stream {
 	__u8 *buf;
 	__u32 have;
 	__u32 size;
+	__u32 kernel;
+	__u32 submission;
+	const struct gpuprof_oa_platform *platform;
 	struct gpuprof_oa_device_info info;
 	bool have_info;
 	struct gpuprof_oa_layout layout;

@@ -22,6 +22,7 @@
 #define GPUPROF_OA_RECORD_TIMESTAMP_CORRELATION	0x10003
 /* Our extensions start at 0x10100; IGT's reader skips unknown types. */
 #define GPUPROF_OA_RECORD_CORRELATION_BOUND	0x10100
+#define GPUPROF_OA_RECORD_DRIVER		0x10101
 
 #define GPUPROF_OA_STREAM_VERSION		1
 
@@ -63,6 +64,21 @@ struct gpuprof_oa_correlation_bound {
 	__u64 window_ns;	/* the clock_gettime() window around the read */
 };
 
+/*
+ * The driver that made the stream, where its rules differ by kernel and
+ * submission back end (oa.rst): a writer that knows puts it before
+ * DEVICE_INFO.  Without it a reader assumes the newest kernel it knows,
+ * or its own, and the platform's default back end.
+ */
+struct gpuprof_oa_driver {
+	__u32 kernel;		/* major << 16 | minor << 8; 0: not known */
+	__u32 submission;	/* GPUPROF_OA_SUBMISSION_* */
+};
+
+#define GPUPROF_OA_SUBMISSION_DEFAULT	0	/* the platform's default */
+#define GPUPROF_OA_SUBMISSION_EXECLISTS	1
+#define GPUPROF_OA_SUBMISSION_GUC	2
+
 /* OA report formats: the values of i915's enum drm_i915_oa_format. */
 #define GPUPROF_OA_FORMAT_A13			1	/* Haswell */
 #define GPUPROF_OA_FORMAT_A29			2	/* Haswell */
@@ -74,7 +90,11 @@ struct gpuprof_oa_correlation_bound {
 #define GPUPROF_OA_FORMAT_A12			8	/* gen8+ */
 #define GPUPROF_OA_FORMAT_A12_B8_C8		9	/* gen8+ */
 #define GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8	10	/* gen8+ */
-#define GPUPROF_OA_FORMAT_MAX			11
+#define GPUPROF_OAR_FORMAT_A32u40_A4u32_B8_C8	11	/* DG2, MTL (6.12) */
+#define GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8	12	/* DG2, MTL (6.12) */
+#define GPUPROF_OAM_FORMAT_MPEC8u64_B8_C8	13	/* MTL media (6.12) */
+#define GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8	14	/* MTL media (6.12) */
+#define GPUPROF_OA_FORMAT_MAX			15
 
 #define GPUPROF_OA_REPORT_MAX	256	/* bytes of the largest report */
 
@@ -84,7 +104,7 @@ struct gpuprof_oa_correlation_bound {
 #define GPUPROF_OA_REASON_CLK_RATIO	0x20
 
 /* The counters a report can carry. */
-#define GPUPROF_OA_A_COUNTERS	45
+#define GPUPROF_OA_A_COUNTERS	45	/* A0..A44 (Haswell's A45_B8_C8) */
 #define GPUPROF_OA_B_COUNTERS	8
 #define GPUPROF_OA_C_COUNTERS	8
 

@@ -177,6 +177,48 @@ TEST_F(gp, a_bound_context_wins_over_running_jobs)
 	free(b.data);
 }
 
+/*
+ * i915 uses a gen12 report's context id whatever bit 16 says (6.1 never
+ * looks at it there; 6.12 squashes untrusted ids itself), and drops it
+ * on gen9 to gen11 when the bit is clear.  The same reports, bit 16
+ * clear, bound context 0x120: Tiger Lake gives them to the bound target,
+ * Ice Lake to nobody.
+ */
+TEST_F(gp, gen12_context_ids_count_without_the_valid_bit)
+{
+	static const struct { uint32_t device; int reports; } want[] = {
+		{ 0x9a49, 10 },	/* Tiger Lake, gen12 */
+		{ 0x8a52, 0 },	/* Ice Lake, gen11 */
+	};
+	struct oa_buf b = {};
+	char path[64];
+	unsigned int i, k;
+	int id;
+
+	for (k = 0; k < 2; k++) {
+		ASSERT_EQ(0, ctl("reset\n"));
+		ASSERT_EQ(0, ctl("module oa_gen12\n"));
+		ASSERT_EQ(0, ctl("startcp\n"));
+		id = find_target("oa_gen12");
+		snprintf(path, sizeof(path), GP "/%d/pctl", id);
+		ASSERT_EQ(0, write_file(path, "ctxid 120\n"));
+		b.len = 0;
+		oa_header(&b, want[k].device,
+			  GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
+		oa_correlation(&b, mono_ns(), G0);
+		for (i = 0; i < 10; i++)
+			oa_report_valid(&b, i, G0 + i * TICK_1MS, 0x120, TIMER,
+					0);
+		ASSERT_EQ(0, oa_write(&b, b.len, 4096));
+		EXPECT_EQ(want[k].reports, oa_counter(id, "reports"))
+			TH_LOG("device 0x%04x", want[k].device);
+		EXPECT_EQ(want[k].reports ? 900 : 0, oa_counter(id, "a0"));
+		EXPECT_EQ(10 - want[k].reports,
+			  status_num("oa_unattributed_reports"));
+	}
+	free(b.data);
+}
+
 TEST_F(gp, a_context_seen_with_one_running_target_is_learned)
 {
 	struct oa_buf b = {};
@@ -250,17 +292,17 @@ TEST_F(gp, no_delta_across_a_context_switch_or_a_loss)
 	ASSERT_EQ(0, ctl("module oa_sw\n"));
 	id = find_target("oa_sw");
 	snprintf(path, sizeof(path), GP "/%d/pctl", id);
-	ASSERT_EQ(0, write_file(path, "ctxid 5\n"));
+	ASSERT_EQ(0, write_file(path, "ctxid a0\n"));
 	oa_header(&b, 0x9a49, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
 	oa_correlation(&b, mono_ns(), G0);
 	/* ctx 5, 5, 9 (switch), 5 (switch), 5, lost, 5: two deltas count. */
-	oa_report(&b, 0, G0, 5, TIMER);
-	oa_report(&b, 1, G0 + TICK_1MS, 5, TIMER);
-	oa_report(&b, 2, G0 + 2 * TICK_1MS, 9, GPUPROF_OA_REASON_CTX_SWITCH);
-	oa_report(&b, 3, G0 + 3 * TICK_1MS, 5, GPUPROF_OA_REASON_CTX_SWITCH);
-	oa_report(&b, 4, G0 + 4 * TICK_1MS, 5, TIMER);
+	oa_report(&b, 0, G0, 0xa0, TIMER);
+	oa_report(&b, 1, G0 + TICK_1MS, 0xa0, TIMER);
+	oa_report(&b, 2, G0 + 2 * TICK_1MS, 0x120, GPUPROF_OA_REASON_CTX_SWITCH);
+	oa_report(&b, 3, G0 + 3 * TICK_1MS, 0xa0, GPUPROF_OA_REASON_CTX_SWITCH);
+	oa_report(&b, 4, G0 + 4 * TICK_1MS, 0xa0, TIMER);
 	oa_record(&b, GPUPROF_OA_RECORD_REPORT_LOST, NULL, 0);
-	oa_report(&b, 6, G0 + 6 * TICK_1MS, 5, TIMER);
+	oa_report(&b, 6, G0 + 6 * TICK_1MS, 0xa0, TIMER);
 	ASSERT_EQ(0, oa_write(&b, b.len, 7));
 	EXPECT_EQ(200, oa_counter(id, "a0"));
 	/* Context 9 is bound to no one, and no job runs. */
@@ -331,8 +373,8 @@ TEST_F(gp, any_write_size_gives_the_same_result)
 	ASSERT_EQ(0, ctl("module oa_bytes\n"));
 	id = find_target("oa_bytes");
 	snprintf(path, sizeof(path), GP "/%d/pctl", id);
-	ASSERT_EQ(0, write_file(path, "ctxid 3\n"));
-	oa_stream(&b, mono_ns(), 20, 3);
+	ASSERT_EQ(0, write_file(path, "ctxid 60\n"));
+	oa_stream(&b, mono_ns(), 20, 0x60);
 	ASSERT_EQ(0, oa_write(&b, b.len, 1));
 	ASSERT_EQ(0, oa_write(&b, b.len, 13));
 	ASSERT_EQ(0, oa_write(&b, b.len, b.len));
@@ -351,7 +393,7 @@ FIXTURE_VARIANT(bad) {
 };
 
 enum { SIZE0, SIZE4, SAMPLE_FIRST, WRONG_SIZE, UNKNOWN_DEVICE, VERSION2,
-       FORMAT_NOT_ON_GEN, CUT_SHORT };
+       FORMAT_NOT_ON_GEN, CUT_SHORT, RANDOM_BYTES, NO_VERSION, UNKNOWN_ONLY };
 
 FIXTURE_VARIANT_ADD(bad, size_0) { .kind = SIZE0 };
 FIXTURE_VARIANT_ADD(bad, size_below_the_header) { .kind = SIZE4 };
@@ -361,6 +403,9 @@ FIXTURE_VARIANT_ADD(bad, unknown_device) { .kind = UNKNOWN_DEVICE };
 FIXTURE_VARIANT_ADD(bad, version_2) { .kind = VERSION2 };
 FIXTURE_VARIANT_ADD(bad, haswell_format_on_gen12) { .kind = FORMAT_NOT_ON_GEN };
 FIXTURE_VARIANT_ADD(bad, size_past_the_end) { .kind = CUT_SHORT };
+FIXTURE_VARIANT_ADD(bad, random_bytes) { .kind = RANDOM_BYTES };
+FIXTURE_VARIANT_ADD(bad, device_info_first) { .kind = NO_VERSION };
+FIXTURE_VARIANT_ADD(bad, unknown_records_only) { .kind = UNKNOWN_ONLY };
 
 FIXTURE_SETUP(bad)
 {
@@ -379,7 +424,7 @@ TEST_F(bad, is_refused_and_the_device_goes_on)
 	struct gpuprof_oa_version v2 = { .version = 2 };
 	struct oa_buf *b = &self->b, good = {};
 	uint8_t report[128] = {};
-	char state[32];
+	char state[32], why[64];
 	int err;
 
 	switch (variant->kind) {
@@ -410,8 +455,43 @@ TEST_F(bad, is_refused_and_the_device_goes_on)
 		oa_report(b, 0, 0, NO_CTX, TIMER);
 		b->len -= 10;	/* the last record claims more than comes */
 		break;
+	case RANDOM_BYTES:
+		/* 100 KB of noise whose first "header" is big and unknown. */
+		srand(7);
+		for (err = 0; err < 100 * 1024; err++) {
+			uint8_t c = rand();
+
+			oa_put(b, &c, 1);
+		}
+		b->data[6] = 0xff;
+		b->data[7] = 0xff;
+		break;
+	case NO_VERSION:
+		oa_header(b, 0x9a49, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
+		memmove(b->data, b->data + 16, b->len - 16);
+		b->len -= 16;	/* DEVICE_INFO, reports: all but VERSION */
+		oa_correlation(b, mono_ns(), G0);
+		oa_report(b, 0, G0, NO_CTX, TIMER);
+		break;
+	case UNKNOWN_ONLY:
+		for (err = 0; err < 1000; err++)
+			oa_record(b, 0x10200, report, sizeof(report));
+		break;
 	}
-	err = oa_write(b, b->len, 4096);
+	/* Refused at the first write: the whole stream in one write. */
+	if (variant->kind >= RANDOM_BYTES) {
+		int fd = open(OA, O_WRONLY);
+
+		ASSERT_LE(0, fd);
+		EXPECT_EQ(-1, write(fd, b->data, b->len));
+		EXPECT_EQ(EINVAL, errno);
+		close(fd);
+		EXPECT_EQ(1, status_num("oa_rejected_streams"));
+		ASSERT_EQ(0, status_str("oa_stream_error", why, sizeof(why)));
+		EXPECT_STREQ("stream does not begin with VERSION", why);
+		b->len = 0;
+	}
+	err = b->len ? oa_write(b, b->len, 4096) : -EINVAL;
 	/* A cut record is only known to be cut when the writer closes. */
 	EXPECT_EQ(variant->kind == CUT_SHORT ? 0 : -EINVAL, err);
 	EXPECT_EQ(1, status_num("oa_rejected_streams"));

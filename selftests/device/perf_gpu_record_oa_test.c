@@ -174,9 +174,13 @@ TEST_F(oa, file_replayed_in_time)
 
 	snprintf(rec, sizeof(rec), "%s/rec.oa", self->dir);
 	snprintf(oa_file, sizeof(oa_file), "%s/copy.oa", self->dir);
-	/* A recording that starts now and lasts 1 s: the command's span. */
+	/*
+	 * A recording that starts now and lasts 5 s, to cover the command's
+	 * span: under TCG on a busy host the sanitized perf gpu and gpuwork
+	 * took over a second to start (1 s was seen missing the fences).
+	 */
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
-			     "%s --sim --start-ns now --duration 1 -o %s",
+			     "%s --sim --start-ns now --duration 5 -o %s",
 			     gpuprof_oa_path(), rec)) TH_LOG("%s", self->out);
 	n = oa_samples(rec);
 	ASSERT_LT(500, n);

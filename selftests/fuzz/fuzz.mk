@@ -24,7 +24,7 @@
 FUZZ_TARGETS := $(sort $(patsubst fuzz/%_fuzz.c,%,$(wildcard fuzz/*_fuzz.c)))
 FUZZ_HDRS := $(wildcard fuzz/*.h) $(TOOLS_HDRS)
 
-FUZZ_COV_oa_stream := oa/oa_decode.o
+FUZZ_COV_oa_stream := oa/oa_decode.o oa/oa_platform.o
 
 FUZZ_COV_oa_i915 := oa/i915-records.o
 

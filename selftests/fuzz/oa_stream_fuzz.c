@@ -45,16 +45,23 @@ struct taker {
 /* The layout of a DEVICE_INFO the parser took: inside its report. */
 static void check_layout(const struct gpuprof_oa_layout *l)
 {
+	unsigned int k, next = 0;
+
 	FUZZ_CHECK(l->size && l->size <= GPUPROF_OA_REPORT_MAX);
-	/* A0.. of 40 bits, then the 32-bit ones from first_a: no overlap. */
-	FUZZ_CHECK(l->n_a40 <= GPUPROF_OA_A_COUNTERS);
-	FUZZ_CHECK(!l->n_a || (l->first_a >= l->n_a40 &&
-			       l->first_a + l->n_a <= GPUPROF_OA_A_COUNTERS));
+	/* Runs of A counters in order, inside the report, no overlap. */
+	FUZZ_CHECK(l->n_runs <= GPUPROF_OA_A_RUNS);
+	for (k = 0; k < l->n_runs; k++) {
+		const struct gpuprof_oa_a_run *r = &l->a_runs[k];
+
+		FUZZ_CHECK(r->n && r->first >= next &&
+			   r->first + r->n <= GPUPROF_OA_A_COUNTERS);
+		FUZZ_CHECK(r->off + 4u * r->n <= l->size);
+		FUZZ_CHECK(!r->wide ||
+			   l->a40_high_off + r->first + r->n <= l->size);
+		next = r->first + r->n;
+	}
 	FUZZ_CHECK(l->n_b <= GPUPROF_OA_B_COUNTERS &&
 		   l->n_c <= GPUPROF_OA_C_COUNTERS);
-	FUZZ_CHECK(!l->n_a40 || (l->a40_low_off + 4u * l->n_a40 <= l->size &&
-				 l->a40_high_off + l->n_a40 <= l->size));
-	FUZZ_CHECK(l->a_off + 4u * l->n_a <= l->size);
 	FUZZ_CHECK(l->b_off + 4u * l->n_b <= l->size);
 	FUZZ_CHECK(l->c_off + 4u * l->n_c <= l->size);
 }
@@ -79,8 +86,8 @@ static void take_sample(struct taker *t, const struct gpuprof_oa_stream *s,
 		FUZZ_CHECK(r.reason == 0 && r.ctx_id == GPUPROF_OA_NO_CONTEXT);
 	else
 		FUZZ_CHECK(r.reason <= (l->gen >= 12 ? 0x7fu : 0x3fu));
-	for (i = 0; i < l->n_a40; i++)
-		FUZZ_CHECK(gpuprof_oa_a40(l, report, i) < 1ull << 40);
+	for (i = 0; i < GPUPROF_OA_A_COUNTERS; i++)
+		FUZZ_CHECK(gpuprof_oa_a(l, report, i) < 1ull << 40);
 
 	if (!t->have_ts) {
 		t->unplaced++;
@@ -99,7 +106,7 @@ static void take_sample(struct taker *t, const struct gpuprof_oa_stream *s,
 		memset(&d, 0, sizeof(d));
 		gpuprof_oa_accumulate(l, t->prev_report, report, &d);
 		FUZZ_CHECK(d.deltas == 1 && d.timestamp <= 0xffffffffull);
-		for (i = 0; i < l->n_a40; i++)
+		for (i = 0; i < GPUPROF_OA_A_COUNTERS; i++)
 			FUZZ_CHECK(d.a[i] < 1ull << 40);
 		t->time_ns += gpuprof_oa_ticks_to_ns(d.timestamp,
 						     s->info.timestamp_frequency);

@@ -23,6 +23,13 @@ static void put40(uint8_t *r, unsigned int i, uint64_t v)
 	r[160 + i] = v >> 32;
 }
 
+#define K61 GPUPROF_OA_KERNEL(6, 1)
+#define K612 GPUPROF_OA_KERNEL(6, 12)
+#define SUB_DEF GPUPROF_OA_SUBMISSION_DEFAULT
+#define SUB_GUC GPUPROF_OA_SUBMISSION_GUC
+#define SUB_EXECLISTS GPUPROF_OA_SUBMISSION_EXECLISTS
+#define NONE GPUPROF_OA_NO_CONTEXT
+
 TEST(generation_of_device_ids)
 {
 	EXPECT_EQ(12, gpuprof_oa_gen_of_device(0x9a49));	/* Tiger Lake */
@@ -45,10 +52,12 @@ TEST(every_format_has_its_size_where_it_exists)
 		{ 7, 5, 256 }, { 7, 6, 128 }, { 7, 7, 64 },
 		{ 8, 7, 64 }, { 8, 8, 64 }, { 8, 9, 128 }, { 8, 10, 256 },
 		{ 9, 10, 256 }, { 11, 8, 64 }, { 12, 9, 128 }, { 12, 10, 256 },
+		{ 12, 11, 256 }, { 12, 12, 256 },
 	};
 	static const struct { unsigned int gen, fmt; } missing[] = {
 		{ 7, 8 }, { 7, 10 }, { 8, 5 }, { 12, 1 }, { 12, 0 },
-		{ 12, 11 }, { 10, 10 }, { 0, 10 }, { 12, 0xffffffff },
+		{ 12, 13 }, { 12, 14 }, { 13, 10 }, { 0, 10 },
+		{ 12, 0xffffffff },
 	};
 	struct gpuprof_oa_layout l;
 	size_t i;
@@ -77,22 +86,173 @@ TEST(gen12_header_reason_context_and_ticks)
 	gpuprof_oa_report_header(&l, r, &h);
 	EXPECT_EQ(0x41, h.reason);
 	EXPECT_EQ(0xdeadbeef, h.timestamp);
-	EXPECT_EQ(0x1234, h.ctx_id);
+	EXPECT_EQ(0x1220, h.ctx_id);	/* bits 5..15: the software id */
 	EXPECT_EQ(777, h.gpu_ticks);
+}
 
-	/* Gen9: six reason bits; gen8: the valid bit is 25, not 16. */
-	l.gen = 9;
-	gpuprof_oa_report_header(&l, r, &h);
-	EXPECT_EQ(0x01, h.reason);
-	EXPECT_EQ(0x1234, h.ctx_id);
-	l.gen = 8;
-	put32(r, 0, (0x01u << 19) | (1u << 16));
-	gpuprof_oa_report_header(&l, r, &h);
-	EXPECT_EQ(GPUPROF_OA_NO_CONTEXT, h.ctx_id);
+TEST(platforms_of_device_ids)
+{
+	static const struct {
+		__u32 id;
+		const char *name, *metrics;
+		unsigned int ip;
+		bool guc;
+	} want[] = {
+		{ 0x0a16, "Haswell GT2", "hsw", 700, false },
+		{ 0x1616, "Broadwell", "bdw", 800, false },
+		{ 0x22b0, "Cherryview", "chv", 800, false },
+		{ 0x1912, "Skylake GT2", "sklgt2", 900, false },
+		{ 0x0a84, "Broxton", "bxt", 900, false },
+		{ 0x5917, "Kaby Lake GT2", "kblgt2", 900, false },
+		{ 0x3e92, "Coffee Lake GT2", "cflgt2", 900, false },
+		{ 0x9b41, "Comet Lake GT2", "cflgt2", 900, false },
+		{ 0x8a52, "Ice Lake", "icl", 1100, false },
+		{ 0x4e61, "Jasper Lake", "ehl", 1100, false },
+		{ 0x9a49, "Tiger Lake GT2", "tglgt2", 1200, false },
+		{ 0x9a40, "Tiger Lake GT2", "tglgt2", 1200, false },
+		{ 0x4905, "DG1", "dg1", 1210, true },
+		{ 0x4680, "Alder Lake-S", "adl", 1200, false },
+		{ 0x46a6, "Alder Lake-P", "adl", 1200, true },
+		{ 0x56a0, "DG2 G10", "acmgt3", 1255, true },
+		{ 0x7d55, "Meteor Lake GT3", "mtlgt3", 1270, true },
+		{ 0x7d41, "Arrow Lake", NULL, 1274, true },
+	};
+	const struct gpuprof_oa_platform *p;
+	size_t i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		p = gpuprof_oa_platform_of_device(want[i].id);
+		ASSERT_NE(NULL, p) TH_LOG("0x%04x", want[i].id);
+		EXPECT_STREQ(want[i].name, p->name);
+		if (want[i].metrics) {
+			EXPECT_STREQ(want[i].metrics, p->metrics);
+		} else {
+			EXPECT_EQ(NULL, p->metrics);
+		}
+		EXPECT_EQ(want[i].ip, p->ip);
+		EXPECT_EQ(want[i].guc, p->guc);
+	}
+	EXPECT_EQ(NULL, gpuprof_oa_platform_of_device(0x1234));
+	EXPECT_EQ(NULL, gpuprof_oa_platform_of_device(0x10009a49));
+	EXPECT_EQ(NULL, gpuprof_oa_platform_of_device(0));
+	EXPECT_EQ(NULL, gpuprof_oa_platform_of_device(0xffff));
+}
+
+TEST(formats_offered_per_platform_and_kernel)
+{
+	static const struct {
+		__u32 id, kernel, format;
+		bool offered;
+	} want[] = {
+		{ 0x0a16, K61, 5, true }, { 0x0a16, K61, 10, false },
+		{ 0x0a16, K612, 7, true },
+		{ 0x1616, K61, 10, true }, { 0x1616, K61, 5, false },
+		{ 0x9a49, K61, 10, true }, { 0x9a49, K61, 8, true },
+		{ 0x9a49, K612, 12, false }, { 0x9a49, K612, 11, false },
+		/* 6.1 serves no OA on DG2 and Meteor Lake; 6.12 does. */
+		{ 0x56a0, K61, 12, false }, { 0x56a0, K61, 10, false },
+		{ 0x56a0, K612, 12, true }, { 0x56a0, K612, 11, true },
+		{ 0x56a0, K612, 10, false },
+		{ 0x7d55, K612, 12, true }, { 0x7d55, K612, 13, false },
+		/* Cannon Lake: IGT has metrics, none of our kernels OA. */
+		{ 0x5a52, K612, 10, false },
+	};
+	const struct gpuprof_oa_platform *p;
+	size_t i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		p = gpuprof_oa_platform_of_device(want[i].id);
+		ASSERT_NE(NULL, p);
+		EXPECT_EQ(want[i].offered,
+			  gpuprof_oa_format_offered(p, want[i].kernel,
+						    want[i].format))
+			TH_LOG("0x%04x kernel %x format %u", want[i].id,
+			       want[i].kernel, want[i].format);
+	}
+}
+
+/*
+ * The context id of one report, bit 16 set or clear, dword 2 0xabcdef12,
+ * on each GPU, kernel and back end, as i915_perf.c of that kernel reads
+ * it (oa.rst's table).
+ */
+TEST(context_ids_per_generation_kernel_and_back_end)
+{
+	static const struct {
+		__u32 id, kernel, submission;
+		__u32 with_bit16, without_bit16;
+	} want[] = {
+		/* gen8: the valid bit is 25, 21-bit ids. */
+		{ 0x1616, K61, SUB_DEF, NONE, NONE },
+		/* gen9: bit 16; GuC drops the id's top bit. */
+		{ 0x1912, K61, SUB_DEF, 0x0def12, NONE },
+		{ 0x1912, K612, SUB_GUC, 0x0def12 & 0xfffff, NONE },
+		/* gen11: bit 16, the software id from bit 5. */
+		{ 0x8a52, K612, SUB_DEF, 0xef00, NONE },
+		/* gen12: the id is used whatever bit 16 says. */
+		{ 0x9a49, K61, SUB_DEF, 0xef00, 0xef00 },
+		{ 0x9a49, K612, SUB_DEF, 0xef00, 0xef00 },
+		/* Alder Lake-P submits through GuC: 6.12 reads 16 bits. */
+		{ 0x46a6, K61, SUB_DEF, 0xef00, 0xef00 },
+		{ 0x46a6, K612, SUB_DEF, 0x4def00, 0x4def00 },
+		{ 0x46a6, K612, SUB_EXECLISTS, 0xef00, 0xef00 },
+		/* XeHP: 16 bits from bit 7 on any back end. */
+		{ 0x56a0, K612, SUB_DEF, 0x4def00, 0x4def00 },
+		{ 0x56a0, K612, SUB_EXECLISTS, 0x4def00, 0x4def00 },
+	};
+	uint8_t r[256] = {};
+	const struct gpuprof_oa_platform *p;
+	struct gpuprof_oa_layout l;
+	struct gpuprof_oa_report h;
+	size_t i;
+
+	put32(r, 8, 0xabcdef12);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		p = gpuprof_oa_platform_of_device(want[i].id);
+		ASSERT_NE(NULL, p);
+		ASSERT_EQ(0, gpuprof_oa_layout(p->ip / 100, 10, &l));
+		gpuprof_oa_rules(p, want[i].kernel, want[i].submission, &l);
+		put32(r, 0, (0x01u << 19) | (1u << 16));
+		gpuprof_oa_report_header(&l, r, &h);
+		EXPECT_EQ(want[i].with_bit16, h.ctx_id)
+			TH_LOG("0x%04x kernel %x", want[i].id, want[i].kernel);
+		put32(r, 0, 0x01u << 19);
+		gpuprof_oa_report_header(&l, r, &h);
+		EXPECT_EQ(want[i].without_bit16, h.ctx_id)
+			TH_LOG("0x%04x kernel %x", want[i].id, want[i].kernel);
+	}
+
+	/* gen8's own bit, and an id i915 squashed stays none. */
+	p = gpuprof_oa_platform_of_device(0x1616);
+	ASSERT_EQ(0, gpuprof_oa_layout(8, 10, &l));
+	gpuprof_oa_rules(p, K612, SUB_DEF, &l);
 	put32(r, 0, (0x08u << 19) | (1u << 25));
 	gpuprof_oa_report_header(&l, r, &h);
 	EXPECT_EQ(GPUPROF_OA_REASON_CTX_SWITCH, h.reason);
-	EXPECT_EQ(0x1234, h.ctx_id);
+	EXPECT_EQ(0x0def12, h.ctx_id);
+	p = gpuprof_oa_platform_of_device(0x9a49);
+	gpuprof_oa_rules(p, K612, SUB_DEF, &l);
+	put32(r, 8, GPUPROF_OA_NO_CONTEXT);
+	gpuprof_oa_report_header(&l, r, &h);
+	EXPECT_EQ(GPUPROF_OA_NO_CONTEXT, h.ctx_id);
+}
+
+TEST(reason_is_six_bits_before_gen12_and_seven_on_it)
+{
+	uint8_t r[256] = {};
+	struct gpuprof_oa_layout l;
+	struct gpuprof_oa_report h;
+
+	put32(r, 0, 0x7fu << 19);
+	ASSERT_EQ(0, gpuprof_oa_layout(11, 10, &l));
+	gpuprof_oa_rules(gpuprof_oa_platform_of_device(0x8a52), K612, SUB_DEF,
+			 &l);
+	gpuprof_oa_report_header(&l, r, &h);
+	EXPECT_EQ(0x3f, h.reason);
+	gpuprof_oa_rules(gpuprof_oa_platform_of_device(0x9a49), K612, SUB_DEF,
+			 &l);
+	gpuprof_oa_report_header(&l, r, &h);
+	EXPECT_EQ(0x7f, h.reason);
 }
 
 TEST(haswell_has_no_context_and_no_reason)
@@ -144,7 +304,48 @@ TEST(a32u40_deltas_with_40_and_32_bit_wraps)
 	EXPECT_EQ(14, d.c[7]);
 	EXPECT_EQ(0, d.a[0]);
 	EXPECT_EQ(0, d.a[32]);
-	EXPECT_EQ(0x0100000004ull, gpuprof_oa_a40(&l, r1, 31));
+	EXPECT_EQ(0x0100000004ull, gpuprof_oa_a(&l, r1, 31));
+	EXPECT_EQ(350, gpuprof_oa_a(&l, r1, 33));
+}
+
+/*
+ * DG2's format 12: widths alternate, and bytes 160 to 191 hold both the
+ * high bytes of the 40-bit counters and A36 (dword 40) and A37 (dword
+ * 46), where 32-bit counters leave them free.
+ */
+TEST(a24u40_a14u32_offsets_and_widths)
+{
+	uint8_t r0[256] = {}, r1[256] = {};
+	struct gpuprof_oa_deltas d = {};
+	struct gpuprof_oa_layout l;
+
+	ASSERT_EQ(0, gpuprof_oa_layout(12, 12, &l));
+	put32(r0, 16 + 12, 0xfffffff0);	/* A3, 32 bits: wraps, +0x20 */
+	put32(r1, 16 + 12, 0x10);
+	put32(r0, 32, 0xffffffff);	/* A4, 40 bits: carries */
+	put32(r1, 32, 0x1);
+	r1[160 + 4] = 1;
+	put32(r1, 32 + 19 * 4, 7);	/* A23 */
+	put32(r1, 112, 11);		/* A24, 32 bits */
+	put32(r1, 128 + 12, 13);	/* A31, 40 bits */
+	r1[160 + 31] = 2;
+	put32(r1, 144 + 16, 17);	/* A36 */
+	put32(r1, 184, 19);		/* A37 at dword 46 */
+	put32(r1, 192 + 4, 23);		/* B1 */
+	put32(r1, 224, 29);		/* C0 */
+	gpuprof_oa_accumulate(&l, r0, r1, &d);
+	EXPECT_EQ(0x20, d.a[3]);
+	EXPECT_EQ(2, d.a[4]);
+	EXPECT_EQ(7, d.a[23]);
+	EXPECT_EQ(11, d.a[24]);
+	EXPECT_EQ((2ull << 32) + 13, d.a[31]);
+	EXPECT_EQ(17, d.a[36]);
+	EXPECT_EQ(19, d.a[37]);
+	EXPECT_EQ(0, d.a[38]);
+	EXPECT_EQ(23, d.b[1]);
+	EXPECT_EQ(29, d.c[0]);
+	EXPECT_EQ((2ull << 32) + 13, gpuprof_oa_a(&l, r1, 31));
+	EXPECT_EQ(0, gpuprof_oa_a(&l, r1, 40));
 }
 
 TEST(haswell_a45_b8_c8_offsets)

@@ -440,13 +440,13 @@ TEST(timestamps_wrap_and_unwrap_monotonic)
 
 /*
  * A schedule by hand, from a timestamp of 2^32, period 1 ms (16384
- * ticks), 8 ms long: ctx 0x100 over 1-3 ms, 0x101 over 3-4 ms, 0x100
+ * ticks), 8 ms long: ctx 0x100 over 1-3 ms, 0x120 over 3-4 ms, 0x100
  * over 6-6.5 ms.  Switches at 19200, 57600, 76800, 115200 and 124800
  * ticks; timer reports at 16384 * 1..9.
  */
 static const struct oa_sim_interval hand_iv[] = {
 	{ 1 * MS, 3 * MS, 0x100 },
-	{ 3 * MS, 4 * MS, 0x101 },
+	{ 3 * MS, 4 * MS, 0x120 },
 	{ 6 * MS, 6 * MS + MS / 2, 0x100 },
 };
 
@@ -455,8 +455,8 @@ static const struct { __u32 ts, reason, ctx; } hand_reports[] = {
 	{ 19200, GPUPROF_OA_REASON_CTX_SWITCH, 0x100 },
 	{ 32768, GPUPROF_OA_REASON_TIMER, 0x100 },
 	{ 49152, GPUPROF_OA_REASON_TIMER, 0x100 },
-	{ 57600, GPUPROF_OA_REASON_CTX_SWITCH, 0x101 },
-	{ 65536, GPUPROF_OA_REASON_TIMER, 0x101 },
+	{ 57600, GPUPROF_OA_REASON_CTX_SWITCH, 0x120 },
+	{ 65536, GPUPROF_OA_REASON_TIMER, 0x120 },
 	{ 76800, GPUPROF_OA_REASON_CTX_SWITCH, GPUPROF_OA_NO_CONTEXT },
 	{ 81920, GPUPROF_OA_REASON_TIMER, GPUPROF_OA_NO_CONTEXT },
 	{ 98304, GPUPROF_OA_REASON_TIMER, GPUPROF_OA_NO_CONTEXT },
@@ -540,7 +540,7 @@ TEST(live_steps_match_the_schedule)
 	EXPECT_EQ(0, oa_sim_step(&s, 1 * MS, false, 0));
 	EXPECT_EQ(0, oa_sim_step(&s, MS / 2, true, 0x100));
 	EXPECT_EQ(0, oa_sim_step(&s, 3 * MS / 2, true, 0x100));
-	EXPECT_EQ(0, oa_sim_step(&s, 1 * MS, true, 0x101));
+	EXPECT_EQ(0, oa_sim_step(&s, 1 * MS, true, 0x120));
 	EXPECT_EQ(0, oa_sim_step(&s, 2 * MS, false, 0x123));	/* ignored */
 	EXPECT_EQ(0, oa_sim_step(&s, MS / 2, true, 0x100));
 	EXPECT_EQ(0, oa_sim_step(&s, 3 * MS / 2, false, 0));
@@ -555,7 +555,7 @@ TEST(live_steps_match_the_schedule)
 TEST(bad_steps_and_schedules_are_refused)
 {
 	struct oa_sim_interval bad[2] = {
-		{ 2 * MS, 3 * MS, 0x100 }, { 1 * MS, 4 * MS, 0x101 },
+		{ 2 * MS, 3 * MS, 0x100 }, { 1 * MS, 4 * MS, 0x120 },
 	};
 	struct oa_sim_interval *iv;
 	struct oa_writer w;

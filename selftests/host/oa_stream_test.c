@@ -222,7 +222,7 @@ TEST_F(oa, igt_reader_reads_a_wrapped_recording)
 	};
 	struct oa_sim_interval iv[] = {
 		{ 1000 * MS, 9999 * MS, 0x100 },	/* ends 1 ms before the wrap */
-		{ 9999 * MS, 10100 * MS, 0x101 },
+		{ 9999 * MS, 10100 * MS, 0x120 },
 		{ 12000 * MS, 19000 * MS, 0x100 },
 	};
 	struct oa_writer w;

@@ -28,6 +28,10 @@
  *
  * Environment:
  *   GPUPROF_SHIM_NODE           the fake node's path
+ *   GPUPROF_SHIM_DEVICE_ID      the PCI device id CHIPSET_ID gives
+ *                               (default 0x9A49): any gen8 to gen12.10
+ *                               part, whose format 10 the simulator
+ *                               makes alike
  *   GPUPROF_SYSFS_ROOT          where class/drm/card* / metrics / * /id are:
  *                               the metric set ids PERF_OPEN accepts
  *   GPUPROF_SHIM_LOG            a file: PERF_OPEN appends "flags F", one
@@ -542,7 +546,8 @@ static int shim_node_ioctl(unsigned long req, void *arg)
 	case DRM_IOCTL_I915_GETPARAM:
 		switch (gp->param) {
 		case I915_PARAM_CHIPSET_ID:
-			*gp->value = OA_SIM_DEVICE_ID;
+			*gp->value = shim_env_ul("GPUPROF_SHIM_DEVICE_ID",
+						 OA_SIM_DEVICE_ID);
 			return 0;
 		case I915_PARAM_REVISION:
 			*gp->value = OA_SIM_DEVICE_REV;

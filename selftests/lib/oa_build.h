@@ -77,23 +77,30 @@ static inline void oa_correlation(struct oa_buf *b, uint64_t cpu_ns,
 
 /*
  * Report @i of a gen12 format-10 stream: timestamp @ts, context @ctx
- * (GPUPROF_OA_NO_CONTEXT for none), reason @reason; A0 rises 100, A33
- * 7, B1 5, C2 3 and the clock 1000 ticks per report.
+ * (GPUPROF_OA_NO_CONTEXT for none, as i915 squashes an id it does not
+ * trust), bit 16 set when @valid, reason @reason; A0 rises 100, A33 7,
+ * B1 5, C2 3 and the clock 1000 ticks per report.
  */
-static inline void oa_report(struct oa_buf *b, uint32_t i, uint32_t ts,
-			     uint32_t ctx, uint32_t reason)
+static inline void oa_report_valid(struct oa_buf *b, uint32_t i, uint32_t ts,
+				   uint32_t ctx, uint32_t reason, int valid)
 {
 	uint32_t r[64] = {};
 
-	r[0] = reason << 19 | (ctx != GPUPROF_OA_NO_CONTEXT ? 1u << 16 : 0);
+	r[0] = reason << 19 | (valid ? 1u << 16 : 0);
 	r[1] = ts;
-	r[2] = ctx != GPUPROF_OA_NO_CONTEXT ? ctx : 0;
+	r[2] = ctx;
 	r[3] = 1000 * i;
 	r[4] = 100 * i;			/* A0, low 32 of 40 bits */
 	r[36 + 1] = 7 * i;		/* A33 */
 	r[48 + 1] = 5 * i;		/* B1 */
 	r[56 + 2] = 3 * i;		/* C2 */
 	oa_record(b, GPUPROF_OA_RECORD_SAMPLE, r, sizeof(r));
+}
+
+static inline void oa_report(struct oa_buf *b, uint32_t i, uint32_t ts,
+			     uint32_t ctx, uint32_t reason)
+{
+	oa_report_valid(b, i, ts, ctx, reason, ctx != GPUPROF_OA_NO_CONTEXT);
 }
 
 static inline uint64_t mono_ns(void)

@@ -14,7 +14,7 @@ PERF_GPU_LAYER_0 := util
 # Sources from outside tools/perf-gpu a folder's library holds, as the
 # folder's own: PERF_GPU_EXTRA_DIR, paths from tools/perf-gpu.  liboa.a
 # holds the OA decoder the module shares.
-PERF_GPU_EXTRA_oa := ../../module/oa_decode.c
+PERF_GPU_EXTRA_oa := ../../module/oa_decode.c ../../module/oa_platform.c
 
 PERF_GPU_DIRS := $(PERF_GPU_LAYER_3) $(PERF_GPU_LAYER_2) $(PERF_GPU_LAYER_1) \
 		 $(PERF_GPU_LAYER_0)

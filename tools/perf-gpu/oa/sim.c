@@ -98,11 +98,12 @@ size_t oa_sim_topology(void *buf, size_t size)
 	return len;
 }
 
-void oa_sim_device_info(struct gpuprof_oa_device_info *info)
+void oa_sim_device_info(struct gpuprof_oa_device_info *info,
+			uint32_t device_id)
 {
 	memset(info, 0, sizeof(*info));
 	info->timestamp_frequency = OA_SIM_TIMESTAMP_HZ;
-	info->device_id = OA_SIM_DEVICE_ID;
+	info->device_id = device_id ? device_id : OA_SIM_DEVICE_ID;
 	info->device_revision = OA_SIM_DEVICE_REV;
 	info->gt_min_frequency = OA_SIM_GT_MIN_HZ;
 	info->gt_max_frequency = OA_SIM_GT_MAX_HZ;
@@ -111,6 +112,24 @@ void oa_sim_device_info(struct gpuprof_oa_device_info *info)
 	info->oa_format = OA_SIM_FORMAT;
 	strcpy(info->metric_set_name, OA_SIM_METRIC_SET);
 	strcpy(info->metric_set_uuid, OA_SIM_METRIC_UUID);
+}
+
+/**
+ * oa_sim_ctx_index - which generated context @ctx_id is
+ * @ctx_id: a context id
+ * @n: how many contexts there are
+ *
+ * Return: k for OA_SIM_CTX(k), k < @n; -1 for any other id.
+ */
+int oa_sim_ctx_index(uint32_t ctx_id, unsigned int n)
+{
+	uint32_t k;
+
+	if (ctx_id < OA_SIM_CTX_BASE ||
+	    (ctx_id - OA_SIM_CTX_BASE) % OA_SIM_CTX_STRIDE)
+		return -1;
+	k = (ctx_id - OA_SIM_CTX_BASE) / OA_SIM_CTX_STRIDE;
+	return k < n ? (int)k : -1;
 }
 
 static uint64_t ticks_of_ns(uint64_t ns)
@@ -199,6 +218,8 @@ static int oa_sim_report(struct oa_sim *s, uint64_t t, uint32_t reason)
 	bool ctx_valid = s->ctx != OA_SIM_IDLE;
 	unsigned int i;
 
+	if (s->cfg.valid_bit_clear)
+		ctx_valid = false;
 	put32(r, 0, reason << 19 | (ctx_valid ? 1u << 16 : 0));
 	put32(r, 4, (uint32_t)(s->start_gpu + t));
 	/* Idle reports say 0xffffffff too: IGT takes dword 2 as valid on
@@ -292,7 +313,7 @@ int oa_sim_init(struct oa_sim *s, const struct oa_sim_config *cfg,
 	s->ctx = OA_SIM_IDLE;
 	s->next_corr = CORR_EVERY;
 
-	oa_sim_device_info(&info);
+	oa_sim_device_info(&info, cfg->device_id);
 	topo_len = oa_sim_topology(&topo, sizeof(topo));
 	if (oa_write_version(w) || oa_write_device_info(w, &info) ||
 	    oa_write_topology(w, &topo.info, topo_len) ||
@@ -436,7 +457,7 @@ int oa_sim_finish(struct oa_sim *s)
 /**
  * oa_sim_schedule - a busy schedule made from @seed
  * @seed: the seed
- * @contexts: how many contexts take turns (ids OA_SIM_CTX_BASE + k);
+ * @contexts: how many contexts take turns (ids OA_SIM_CTX(k));
  *	0 for an idle GPU
  * @duration_ns: the stream time to cover
  * @period_ns: the report period: intervals last from half of it (or of
@@ -474,7 +495,7 @@ int oa_sim_schedule(uint64_t seed, unsigned int contexts, uint64_t duration_ns,
 			    splitmix64(&rng) % (base * 8);
 		if (iv.end_ns > duration_ns)
 			iv.end_ns = duration_ns;
-		iv.ctx_id = OA_SIM_CTX_BASE + splitmix64(&rng) % contexts;
+		iv.ctx_id = OA_SIM_CTX(splitmix64(&rng) % contexts);
 		if (!gap && iv.ctx_id == prev) {
 			if (contexts == 1) {
 				/* No other context: just run on. */
@@ -482,8 +503,9 @@ int oa_sim_schedule(uint64_t seed, unsigned int contexts, uint64_t duration_ns,
 				t = iv.end_ns;
 				continue;
 			}
-			iv.ctx_id = OA_SIM_CTX_BASE +
-				    (iv.ctx_id - OA_SIM_CTX_BASE + 1) % contexts;
+			iv.ctx_id = OA_SIM_CTX((oa_sim_ctx_index(iv.ctx_id,
+								 contexts) + 1) %
+					       contexts);
 		}
 		if (ARRAY_PUSH(v, k, cap, iv)) {
 			free(v);

@@ -39,7 +39,14 @@
 /* TGL GT2 RenderBasic as IGT 1.27.1's libi915_perf knows it. */
 #define OA_SIM_METRIC_UUID	"0fc397c0-4833-492c-9ccd-4929d574d5b8"
 #define OA_SIM_IDLE		GPUPROF_OA_NO_CONTEXT
-#define OA_SIM_CTX_BASE		0x100u		/* generated contexts: 0x100.. */
+/*
+ * Generated contexts k = 0, 1, ... have ids OA_SIM_CTX(k): software ids
+ * 8 + k from bit 5, as i915 gives them on gen11 and gen12 under
+ * execlists, so the platform's context mask keeps them whole.
+ */
+#define OA_SIM_CTX_BASE		0x100u
+#define OA_SIM_CTX_STRIDE	0x20u
+#define OA_SIM_CTX(k)		(OA_SIM_CTX_BASE + (k) * OA_SIM_CTX_STRIDE)
 #define OA_SIM_MAX_CONTEXTS	64
 #define OA_SIM_MAX_EXPONENT	31
 
@@ -55,6 +62,8 @@ struct oa_sim_config {
 	unsigned int buffer_lost_every;	/* BUFFER_LOST after every Nth report */
 	uint64_t start_cpu_ns;		/* CLOCK_MONOTONIC at the start; 0: seed's */
 	uint64_t start_gpu_ts;		/* 64-bit OA timestamp there; 0: seed's */
+	uint32_t device_id;		/* DEVICE_INFO's; 0: OA_SIM_DEVICE_ID */
+	bool valid_bit_clear;		/* bit 16 clear in every report */
 };
 
 /* A busy interval of stream time, [start_ns, end_ns), running @ctx_id. */
@@ -96,7 +105,9 @@ struct oa_sim {
 unsigned int oa_sim_exponent_for_period(uint64_t period_ns, uint64_t freq);
 uint64_t oa_sim_exponent_to_ns(unsigned int exponent, uint64_t freq);
 size_t oa_sim_topology(void *buf, size_t size);
-void oa_sim_device_info(struct gpuprof_oa_device_info *info);
+void oa_sim_device_info(struct gpuprof_oa_device_info *info,
+			uint32_t device_id);
+int oa_sim_ctx_index(uint32_t ctx_id, unsigned int n);
 
 int oa_sim_init(struct oa_sim *s, const struct oa_sim_config *cfg,
 		struct oa_writer *w);

@@ -82,11 +82,12 @@ static uint64_t to_cpu(const struct ingest *in, uint64_t gpu, uint64_t freq)
 
 static int32_t owner(const struct record_oa *oa, uint32_t ctx)
 {
+	int k = oa_sim_ctx_index(ctx, oa->nr_owners);
+
 	/* Only the simulator's contexts have known processes. */
-	if (oa->source != RECORD_OA_SIM || ctx < OA_SIM_CTX_BASE ||
-	    ctx - OA_SIM_CTX_BASE >= oa->nr_owners)
+	if (oa->source != RECORD_OA_SIM || k < 0)
 		return 0;
-	return oa->owner[ctx - OA_SIM_CTX_BASE];
+	return oa->owner[k];
 }
 
 static void place_report(struct ingest *in, const struct gpuprof_oa_stream *s,

@@ -210,7 +210,7 @@ static int drive(struct record_oa *oa, struct oa_sim *sim,
 			for (k = 0; total && !running[k]; k++)
 				;
 			err = oa_sim_step(sim, t - now, total > 0,
-					  OA_SIM_CTX_BASE + (total ? k : 0));
+					  OA_SIM_CTX(total ? k : 0));
 			now = t;
 		}
 		if (i < n) {

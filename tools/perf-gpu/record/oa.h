@@ -57,7 +57,7 @@ struct record_oa {
 	uint64_t next_corr;
 	bool failed;
 
-	/* Owners of the simulated contexts: OA_SIM_CTX_BASE + i. */
+	/* Owners of the simulated contexts: OA_SIM_CTX(i). */
 	int32_t owner[OA_SIM_MAX_CONTEXTS];
 	unsigned int nr_owners;
 

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gpuprof: Intel GPUs by PCI device id, and what i915-perf does on each
+ * (oa_decode.h).  Part of the OA decoder, compiled into the module and
+ * into the tools alike.
+ */
+
+/**
+ * DOC: OA platforms
+ *
+ * i915 treats OA reports differently per GPU: which report formats a
+ * kernel offers, whether the context id of a report is trusted only with
+ * its valid bit, which bits of it are the id, and how wide the reason
+ * field is.  One row per GPU variant says what those rules hang on (the
+ * graphics IP version, the default submission back end, the first of our
+ * kernels whose i915-perf serves it) and which of IGT 1.27.1's metric
+ * definitions userspace uses for it.  The device ids and their grouping
+ * into variants are those of IGT 1.27.1's device list (which its
+ * i915-perf-reader uses to pick metrics), plus the ids only Linux 6.12's
+ * i915 knows, which get the rules of their platform and no metrics.
+ * The rules themselves are in oa_decode.c (design.rst 4, oa.rst).
+ */
+#ifdef __KERNEL__
+#include <linux/kernel.h>
+#else
+#include <stddef.h>
+#endif
+
+#include "oa_decode.h"
+
+enum {
+	P_HSW_GT1,
+	P_HSW_GT2,
+	P_HSW_GT3,
+	P_BDW,
+	P_CHV,
+	P_SKL_GT1,
+	P_SKL_GT2,
+	P_SKL_GT3,
+	P_SKL_GT4,
+	P_BXT,
+	P_GLK,
+	P_KBL_GT1,
+	P_KBL_GT2,
+	P_KBL_GT3,
+	P_KBL_GT4,
+	P_CFL_GT1,
+	P_CFL_GT2,
+	P_CFL_GT3,
+	P_CML_GT1,
+	P_CML_GT2,
+	P_CNL,
+	P_ICL,
+	P_EHL,
+	P_EHL_K,
+	P_JSL,
+	P_TGL_GT1,
+	P_TGL_GT2,
+	P_RKL,
+	P_DG1,
+	P_ADLS,
+	P_ADLS_K,
+	P_RPLS,
+	P_ADLP,
+	P_ADLP_K,
+	P_ADLN,
+	P_ADLN_K,
+	P_DG2_G10,
+	P_DG2_G11,
+	P_DG2_G12,
+	P_DG2_K,
+	P_MTL_GT2,
+	P_MTL_GT3,
+	P_ARL,
+};
+
+#define OA_SINCE_6_1	GPUPROF_OA_KERNEL(6, 1)
+#define OA_SINCE_6_12	GPUPROF_OA_KERNEL(6, 12)
+#define OA_SINCE_NONE	0
+
+static const struct gpuprof_oa_platform gpuprof_oa_platforms[] = {
+	[P_HSW_GT1] = { "Haswell GT1", "hsw", 700, false, OA_SINCE_6_1 },
+	[P_HSW_GT2] = { "Haswell GT2", "hsw", 700, false, OA_SINCE_6_1 },
+	[P_HSW_GT3] = { "Haswell GT3", "hsw", 700, false, OA_SINCE_6_1 },
+	[P_BDW] = { "Broadwell", "bdw", 800, false, OA_SINCE_6_1 },
+	[P_CHV] = { "Cherryview", "chv", 800, false, OA_SINCE_6_1 },
+	[P_SKL_GT1] = { "Skylake GT1", NULL, 900, false, OA_SINCE_6_1 },
+	[P_SKL_GT2] = { "Skylake GT2", "sklgt2", 900, false, OA_SINCE_6_1 },
+	[P_SKL_GT3] = { "Skylake GT3", "sklgt3", 900, false, OA_SINCE_6_1 },
+	[P_SKL_GT4] = { "Skylake GT4", "sklgt4", 900, false, OA_SINCE_6_1 },
+	[P_BXT] = { "Broxton", "bxt", 900, false, OA_SINCE_6_1 },
+	[P_GLK] = { "Gemini Lake", "glk", 900, false, OA_SINCE_6_1 },
+	[P_KBL_GT1] = { "Kaby Lake GT1", NULL, 900, false, OA_SINCE_6_1 },
+	[P_KBL_GT2] = { "Kaby Lake GT2", "kblgt2", 900, false, OA_SINCE_6_1 },
+	[P_KBL_GT3] = { "Kaby Lake GT3", "kblgt3", 900, false, OA_SINCE_6_1 },
+	[P_KBL_GT4] = { "Kaby Lake GT4", NULL, 900, false, OA_SINCE_6_1 },
+	[P_CFL_GT1] = { "Coffee Lake GT1", NULL, 900, false, OA_SINCE_6_1 },
+	[P_CFL_GT2] = { "Coffee Lake GT2", "cflgt2", 900, false, OA_SINCE_6_1 },
+	[P_CFL_GT3] = { "Coffee Lake GT3", "cflgt3", 900, false, OA_SINCE_6_1 },
+	[P_CML_GT1] = { "Comet Lake GT1", NULL, 900, false, OA_SINCE_6_1 },
+	[P_CML_GT2] = { "Comet Lake GT2", "cflgt2", 900, false, OA_SINCE_6_1 },
+	[P_CNL] = { "Cannon Lake", "cnl", 1000, false, OA_SINCE_NONE },
+	[P_ICL] = { "Ice Lake", "icl", 1100, false, OA_SINCE_6_1 },
+	[P_EHL] = { "Elkhart Lake", "ehl", 1100, false, OA_SINCE_6_1 },
+	[P_EHL_K] = { "Elkhart Lake", NULL, 1100, false, OA_SINCE_6_1 },
+	[P_JSL] = { "Jasper Lake", "ehl", 1100, false, OA_SINCE_6_1 },
+	[P_TGL_GT1] = { "Tiger Lake GT1", "tglgt1", 1200, false, OA_SINCE_6_1 },
+	[P_TGL_GT2] = { "Tiger Lake GT2", "tglgt2", 1200, false, OA_SINCE_6_1 },
+	[P_RKL] = { "Rocket Lake", "rkl", 1200, false, OA_SINCE_6_1 },
+	[P_DG1] = { "DG1", "dg1", 1210, true, OA_SINCE_6_1 },
+	[P_ADLS] = { "Alder Lake-S", "adl", 1200, false, OA_SINCE_6_1 },
+	[P_ADLS_K] = { "Alder Lake-S", NULL, 1200, false, OA_SINCE_6_1 },
+	[P_RPLS] = { "Raptor Lake-S", "adl", 1200, true, OA_SINCE_6_1 },
+	[P_ADLP] = { "Alder Lake-P", "adl", 1200, true, OA_SINCE_6_1 },
+	[P_ADLP_K] = { "Alder Lake-P", NULL, 1200, true, OA_SINCE_6_1 },
+	[P_ADLN] = { "Alder Lake-N", "adl", 1200, true, OA_SINCE_6_1 },
+	[P_ADLN_K] = { "Alder Lake-N", NULL, 1200, true, OA_SINCE_6_1 },
+	[P_DG2_G10] = { "DG2 G10", "acmgt3", 1255, true, OA_SINCE_6_12 },
+	[P_DG2_G11] = { "DG2 G11", "acmgt1", 1255, true, OA_SINCE_6_12 },
+	[P_DG2_G12] = { "DG2 G12", "acmgt2", 1255, true, OA_SINCE_6_12 },
+	[P_DG2_K] = { "DG2", NULL, 1255, true, OA_SINCE_6_12 },
+	[P_MTL_GT2] = { "Meteor Lake GT2", "mtlgt2", 1270, true, OA_SINCE_6_12 },
+	[P_MTL_GT3] = { "Meteor Lake GT3", "mtlgt3", 1270, true, OA_SINCE_6_12 },
+	[P_ARL] = { "Arrow Lake", NULL, 1274, true, OA_SINCE_6_12 },
+};
+
+/* Sorted by id, for a binary search. */
+static const struct {
+	__u16 id;
+	__u8 platform;
+} gpuprof_oa_device_ids[] = {
+	{ 0x0402, P_HSW_GT1 }, { 0x0406, P_HSW_GT1 }, { 0x040a, P_HSW_GT1 },
+	{ 0x040b, P_HSW_GT1 }, { 0x040e, P_HSW_GT1 }, { 0x0412, P_HSW_GT2 },
+	{ 0x0416, P_HSW_GT2 }, { 0x041a, P_HSW_GT2 }, { 0x041b, P_HSW_GT2 },
+	{ 0x041e, P_HSW_GT2 }, { 0x0422, P_HSW_GT3 }, { 0x0426, P_HSW_GT3 },
+	{ 0x042a, P_HSW_GT3 }, { 0x042b, P_HSW_GT3 }, { 0x042e, P_HSW_GT3 },
+	{ 0x0a02, P_HSW_GT1 }, { 0x0a06, P_HSW_GT1 }, { 0x0a0a, P_HSW_GT1 },
+	{ 0x0a0b, P_HSW_GT1 }, { 0x0a0e, P_HSW_GT1 }, { 0x0a12, P_HSW_GT2 },
+	{ 0x0a16, P_HSW_GT2 }, { 0x0a1a, P_HSW_GT2 }, { 0x0a1b, P_HSW_GT2 },
+	{ 0x0a1e, P_HSW_GT2 }, { 0x0a22, P_HSW_GT3 }, { 0x0a26, P_HSW_GT3 },
+	{ 0x0a2a, P_HSW_GT3 }, { 0x0a2b, P_HSW_GT3 }, { 0x0a2e, P_HSW_GT3 },
+	{ 0x0a84, P_BXT }, { 0x0c02, P_HSW_GT1 }, { 0x0c06, P_HSW_GT1 },
+	{ 0x0c0a, P_HSW_GT1 }, { 0x0c0b, P_HSW_GT1 }, { 0x0c0e, P_HSW_GT1 },
+	{ 0x0c12, P_HSW_GT2 }, { 0x0c16, P_HSW_GT2 }, { 0x0c1a, P_HSW_GT2 },
+	{ 0x0c1b, P_HSW_GT2 }, { 0x0c1e, P_HSW_GT2 }, { 0x0c22, P_HSW_GT3 },
+	{ 0x0c26, P_HSW_GT3 }, { 0x0c2a, P_HSW_GT3 }, { 0x0c2b, P_HSW_GT3 },
+	{ 0x0c2e, P_HSW_GT3 }, { 0x0d02, P_HSW_GT1 }, { 0x0d06, P_HSW_GT1 },
+	{ 0x0d0a, P_HSW_GT1 }, { 0x0d0b, P_HSW_GT1 }, { 0x0d0e, P_HSW_GT1 },
+	{ 0x0d12, P_HSW_GT2 }, { 0x0d16, P_HSW_GT2 }, { 0x0d1a, P_HSW_GT2 },
+	{ 0x0d1b, P_HSW_GT2 }, { 0x0d1e, P_HSW_GT2 }, { 0x0d22, P_HSW_GT3 },
+	{ 0x0d26, P_HSW_GT3 }, { 0x0d2a, P_HSW_GT3 }, { 0x0d2b, P_HSW_GT3 },
+	{ 0x0d2e, P_HSW_GT3 }, { 0x1602, P_BDW }, { 0x1606, P_BDW },
+	{ 0x160a, P_BDW }, { 0x160b, P_BDW }, { 0x160d, P_BDW }, { 0x160e, P_BDW },
+	{ 0x1612, P_BDW }, { 0x1616, P_BDW }, { 0x161a, P_BDW }, { 0x161b, P_BDW },
+	{ 0x161d, P_BDW }, { 0x161e, P_BDW }, { 0x1622, P_BDW }, { 0x1626, P_BDW },
+	{ 0x162a, P_BDW }, { 0x162b, P_BDW }, { 0x162d, P_BDW }, { 0x162e, P_BDW },
+	{ 0x1632, P_BDW }, { 0x1636, P_BDW }, { 0x163a, P_BDW }, { 0x163b, P_BDW },
+	{ 0x163d, P_BDW }, { 0x163e, P_BDW }, { 0x1902, P_SKL_GT1 },
+	{ 0x1906, P_SKL_GT1 }, { 0x190a, P_SKL_GT1 }, { 0x190b, P_SKL_GT1 },
+	{ 0x190e, P_SKL_GT1 }, { 0x1912, P_SKL_GT2 }, { 0x1913, P_SKL_GT1 },
+	{ 0x1915, P_SKL_GT1 }, { 0x1916, P_SKL_GT2 }, { 0x1917, P_SKL_GT1 },
+	{ 0x191a, P_SKL_GT2 }, { 0x191b, P_SKL_GT2 }, { 0x191d, P_SKL_GT2 },
+	{ 0x191e, P_SKL_GT2 }, { 0x1921, P_SKL_GT2 }, { 0x1923, P_SKL_GT3 },
+	{ 0x1926, P_SKL_GT3 }, { 0x1927, P_SKL_GT3 }, { 0x192a, P_SKL_GT3 },
+	{ 0x192b, P_SKL_GT3 }, { 0x192d, P_SKL_GT3 }, { 0x1932, P_SKL_GT4 },
+	{ 0x193a, P_SKL_GT4 }, { 0x193b, P_SKL_GT4 }, { 0x193d, P_SKL_GT4 },
+	{ 0x1a84, P_BXT }, { 0x1a85, P_BXT }, { 0x22b0, P_CHV }, { 0x22b1, P_CHV },
+	{ 0x22b2, P_CHV }, { 0x22b3, P_CHV }, { 0x3184, P_GLK }, { 0x3185, P_GLK },
+	{ 0x3e90, P_CFL_GT1 }, { 0x3e91, P_CFL_GT2 }, { 0x3e92, P_CFL_GT2 },
+	{ 0x3e93, P_CFL_GT1 }, { 0x3e94, P_CFL_GT2 }, { 0x3e96, P_CFL_GT2 },
+	{ 0x3e98, P_CFL_GT2 }, { 0x3e99, P_CFL_GT1 }, { 0x3e9a, P_CFL_GT2 },
+	{ 0x3e9b, P_CFL_GT2 }, { 0x3e9c, P_CFL_GT1 }, { 0x3ea0, P_CFL_GT2 },
+	{ 0x3ea1, P_CFL_GT1 }, { 0x3ea2, P_CFL_GT3 }, { 0x3ea3, P_CFL_GT2 },
+	{ 0x3ea4, P_CFL_GT1 }, { 0x3ea5, P_CFL_GT3 }, { 0x3ea6, P_CFL_GT3 },
+	{ 0x3ea7, P_CFL_GT3 }, { 0x3ea8, P_CFL_GT3 }, { 0x3ea9, P_CFL_GT2 },
+	{ 0x4541, P_EHL }, { 0x4551, P_EHL }, { 0x4555, P_EHL }, { 0x4557, P_EHL },
+	{ 0x4570, P_EHL_K }, { 0x4571, P_EHL }, { 0x4626, P_ADLP },
+	{ 0x4628, P_ADLP }, { 0x462a, P_ADLP }, { 0x4680, P_ADLS },
+	{ 0x4682, P_ADLS }, { 0x4688, P_ADLS }, { 0x468a, P_ADLS },
+	{ 0x468b, P_ADLS_K }, { 0x4690, P_ADLS }, { 0x4692, P_ADLS },
+	{ 0x4693, P_ADLS }, { 0x46a0, P_ADLP }, { 0x46a1, P_ADLP },
+	{ 0x46a2, P_ADLP }, { 0x46a3, P_ADLP }, { 0x46a6, P_ADLP },
+	{ 0x46a8, P_ADLP }, { 0x46aa, P_ADLP }, { 0x46b0, P_ADLP },
+	{ 0x46b1, P_ADLP }, { 0x46b2, P_ADLP }, { 0x46b3, P_ADLP },
+	{ 0x46c0, P_ADLP }, { 0x46c1, P_ADLP }, { 0x46c2, P_ADLP },
+	{ 0x46c3, P_ADLP }, { 0x46d0, P_ADLN }, { 0x46d1, P_ADLN },
+	{ 0x46d2, P_ADLN }, { 0x46d3, P_ADLN_K }, { 0x46d4, P_ADLN_K },
+	{ 0x4905, P_DG1 }, { 0x4906, P_DG1 }, { 0x4907, P_DG1 }, { 0x4908, P_DG1 },
+	{ 0x4909, P_DG1 }, { 0x4c80, P_RKL }, { 0x4c8a, P_RKL }, { 0x4c8b, P_RKL },
+	{ 0x4c8c, P_RKL }, { 0x4c90, P_RKL }, { 0x4c9a, P_RKL }, { 0x4e51, P_JSL },
+	{ 0x4e55, P_JSL }, { 0x4e57, P_JSL }, { 0x4e61, P_JSL }, { 0x4e71, P_JSL },
+	{ 0x5690, P_DG2_G10 }, { 0x5691, P_DG2_G10 }, { 0x5692, P_DG2_G10 },
+	{ 0x5693, P_DG2_G11 }, { 0x5694, P_DG2_G11 }, { 0x5695, P_DG2_G11 },
+	{ 0x5696, P_DG2_G12 }, { 0x5697, P_DG2_G12 }, { 0x5698, P_DG2_G11 },
+	{ 0x56a0, P_DG2_G10 }, { 0x56a1, P_DG2_G10 }, { 0x56a2, P_DG2_G10 },
+	{ 0x56a3, P_DG2_G12 }, { 0x56a4, P_DG2_G12 }, { 0x56a5, P_DG2_G11 },
+	{ 0x56a6, P_DG2_G11 }, { 0x56b0, P_DG2_G11 }, { 0x56b1, P_DG2_G11 },
+	{ 0x56b2, P_DG2_G12 }, { 0x56b3, P_DG2_G12 }, { 0x56ba, P_DG2_K },
+	{ 0x56bb, P_DG2_K }, { 0x56bc, P_DG2_K }, { 0x56bd, P_DG2_K },
+	{ 0x56be, P_DG2_K }, { 0x56bf, P_DG2_K }, { 0x56c0, P_DG2_G10 },
+	{ 0x56c1, P_DG2_G11 }, { 0x56c2, P_DG2_K }, { 0x5902, P_KBL_GT1 },
+	{ 0x5906, P_KBL_GT1 }, { 0x5908, P_KBL_GT1 }, { 0x590a, P_KBL_GT1 },
+	{ 0x590b, P_KBL_GT1 }, { 0x590e, P_KBL_GT1 }, { 0x5912, P_KBL_GT2 },
+	{ 0x5913, P_KBL_GT1 }, { 0x5915, P_KBL_GT1 }, { 0x5916, P_KBL_GT2 },
+	{ 0x5917, P_KBL_GT2 }, { 0x591a, P_KBL_GT2 }, { 0x591b, P_KBL_GT2 },
+	{ 0x591c, P_KBL_GT2 }, { 0x591d, P_KBL_GT2 }, { 0x591e, P_KBL_GT2 },
+	{ 0x5921, P_KBL_GT2 }, { 0x5923, P_KBL_GT3 }, { 0x5926, P_KBL_GT3 },
+	{ 0x5927, P_KBL_GT3 }, { 0x593b, P_KBL_GT4 }, { 0x5a40, P_CNL },
+	{ 0x5a41, P_CNL }, { 0x5a42, P_CNL }, { 0x5a44, P_CNL }, { 0x5a49, P_CNL },
+	{ 0x5a4a, P_CNL }, { 0x5a4c, P_CNL }, { 0x5a50, P_CNL }, { 0x5a51, P_CNL },
+	{ 0x5a52, P_CNL }, { 0x5a54, P_CNL }, { 0x5a59, P_CNL }, { 0x5a5a, P_CNL },
+	{ 0x5a5c, P_CNL }, { 0x5a84, P_BXT }, { 0x5a85, P_BXT },
+	{ 0x7d40, P_MTL_GT2 }, { 0x7d41, P_ARL }, { 0x7d45, P_MTL_GT2 },
+	{ 0x7d51, P_ARL }, { 0x7d55, P_MTL_GT3 }, { 0x7d60, P_MTL_GT2 },
+	{ 0x7d67, P_ARL }, { 0x7dd1, P_ARL }, { 0x7dd5, P_MTL_GT3 },
+	{ 0x87c0, P_KBL_GT2 }, { 0x87ca, P_CFL_GT2 }, { 0x8a50, P_ICL },
+	{ 0x8a51, P_ICL }, { 0x8a52, P_ICL }, { 0x8a53, P_ICL }, { 0x8a54, P_ICL },
+	{ 0x8a56, P_ICL }, { 0x8a57, P_ICL }, { 0x8a58, P_ICL }, { 0x8a59, P_ICL },
+	{ 0x8a5a, P_ICL }, { 0x8a5b, P_ICL }, { 0x8a5c, P_ICL }, { 0x8a5d, P_ICL },
+	{ 0x8a70, P_ICL }, { 0x8a71, P_ICL }, { 0x9a40, P_TGL_GT2 },
+	{ 0x9a49, P_TGL_GT2 }, { 0x9a59, P_TGL_GT2 }, { 0x9a60, P_TGL_GT1 },
+	{ 0x9a68, P_TGL_GT1 }, { 0x9a70, P_TGL_GT1 }, { 0x9a78, P_TGL_GT2 },
+	{ 0x9ac0, P_TGL_GT2 }, { 0x9ac9, P_TGL_GT2 }, { 0x9ad9, P_TGL_GT2 },
+	{ 0x9af8, P_TGL_GT2 }, { 0x9b21, P_CML_GT1 }, { 0x9b41, P_CML_GT2 },
+	{ 0x9ba2, P_CML_GT1 }, { 0x9ba4, P_CML_GT1 }, { 0x9ba5, P_CML_GT1 },
+	{ 0x9ba8, P_CML_GT1 }, { 0x9baa, P_CML_GT1 }, { 0x9bac, P_CML_GT1 },
+	{ 0x9bc2, P_CML_GT2 }, { 0x9bc4, P_CML_GT2 }, { 0x9bc5, P_CML_GT2 },
+	{ 0x9bc6, P_CML_GT2 }, { 0x9bc8, P_CML_GT2 }, { 0x9bca, P_CML_GT2 },
+	{ 0x9bcc, P_CML_GT2 }, { 0x9be6, P_CML_GT2 }, { 0x9bf6, P_CML_GT2 },
+	{ 0xa720, P_ADLP }, { 0xa721, P_ADLP }, { 0xa780, P_RPLS },
+	{ 0xa781, P_RPLS }, { 0xa782, P_RPLS }, { 0xa783, P_RPLS },
+	{ 0xa788, P_RPLS }, { 0xa789, P_RPLS }, { 0xa78a, P_RPLS },
+	{ 0xa78b, P_RPLS }, { 0xa7a0, P_ADLP }, { 0xa7a1, P_ADLP },
+	{ 0xa7a8, P_ADLP }, { 0xa7a9, P_ADLP }, { 0xa7aa, P_ADLP_K },
+	{ 0xa7ab, P_ADLP_K }, { 0xa7ac, P_ADLP_K }, { 0xa7ad, P_ADLP_K },
+	{ 0xb640, P_ARL },
+};
+
+/**
+ * gpuprof_oa_platform_of_device - what i915-perf does on an Intel GPU
+ * @device_id: its PCI device id
+ *
+ * Return: the GPU's row, or NULL for a device id not known here.
+ */
+const struct gpuprof_oa_platform *gpuprof_oa_platform_of_device(__u32 device_id)
+{
+	size_t lo = 0, hi = ARRAY_SIZE(gpuprof_oa_device_ids);
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (gpuprof_oa_device_ids[mid].id == device_id)
+			return &gpuprof_oa_platforms[gpuprof_oa_device_ids[mid].platform];
+		if (gpuprof_oa_device_ids[mid].id < device_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/**
+ * gpuprof_oa_gen_of_device - the graphics version of an Intel GPU
+ * @device_id: its PCI device id
+ *
+ * Return: 7 (Haswell) to 12; 0 for a device not known here.
+ */
+unsigned int gpuprof_oa_gen_of_device(__u32 device_id)
+{
+	const struct gpuprof_oa_platform *p;
+
+	p = gpuprof_oa_platform_of_device(device_id);
+	return p ? p->ip / 100 : 0;
+}
