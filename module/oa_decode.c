@@ -549,6 +549,34 @@ static __u32 gpuprof_oa_record_size(const struct gpuprof_oa_stream *s,
 	return 0;
 }
 
+/**
+ * gpuprof_oa_layout_of - how reports of a device and format are read
+ * @device_id: the PCI device id
+ * @format: GPUPROF_OA_FORMAT_*
+ * @kernel: the kernel that made them (GPUPROF_OA_KERNEL()), 0 for the
+ *	newest known
+ * @submission: GPUPROF_OA_SUBMISSION_*
+ * @l: the layout, with its header rules
+ *
+ * Return: the GPU, or NULL when it is not known or its i915 does not
+ * offer @format on @kernel.
+ */
+const struct gpuprof_oa_platform *
+gpuprof_oa_layout_of(__u32 device_id, __u32 format, __u32 kernel,
+		     __u32 submission, struct gpuprof_oa_layout *l)
+{
+	const struct gpuprof_oa_platform *p;
+
+	p = gpuprof_oa_platform_of_device(device_id);
+	if (!kernel)
+		kernel = GPUPROF_OA_KERNEL_NEWEST;
+	if (!p || !gpuprof_oa_format_offered(p, kernel, format) ||
+	    gpuprof_oa_layout(p->ip / 100, format, l))
+		return NULL;
+	gpuprof_oa_rules(p, kernel, submission, l);
+	return p;
+}
+
 /* DEVICE_INFO at @payload: the GPU, its report format and their rules. */
 static enum gpuprof_oa_error
 gpuprof_oa_take_device_info(struct gpuprof_oa_stream *s, const __u8 *payload)
@@ -557,14 +585,12 @@ gpuprof_oa_take_device_info(struct gpuprof_oa_stream *s, const __u8 *payload)
 
 	memcpy(&s->info, payload, sizeof(s->info));
 	s->have_info = false;
-	p = gpuprof_oa_platform_of_device(s->info.device_id);
+	p = gpuprof_oa_layout_of(s->info.device_id, s->info.oa_format,
+				 s->kernel, s->submission, &s->layout);
 	/* OA timestamps tick at MHz, not THz: refuse nonsense. */
-	if (!p || !gpuprof_oa_format_offered(p, s->kernel, s->info.oa_format) ||
-	    gpuprof_oa_layout(p->ip / 100, s->info.oa_format, &s->layout) ||
-	    !s->info.timestamp_frequency ||
+	if (!p || !s->info.timestamp_frequency ||
 	    s->info.timestamp_frequency > 10000000000ull)
 		return GPUPROF_OA_ERR_DEVICE;
-	gpuprof_oa_rules(p, s->kernel, s->submission, &s->layout);
 	s->platform = p;
 	s->info.metric_set_name[sizeof(s->info.metric_set_name) - 1] = 0;
 	s->info.metric_set_uuid[sizeof(s->info.metric_set_uuid) - 1] = 0;

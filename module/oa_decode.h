@@ -123,6 +123,9 @@ bool gpuprof_oa_format_offered(const struct gpuprof_oa_platform *p,
 			       __u32 kernel, __u32 format);
 void gpuprof_oa_rules(const struct gpuprof_oa_platform *p, __u32 kernel,
 		      __u32 submission, struct gpuprof_oa_layout *l);
+const struct gpuprof_oa_platform *
+gpuprof_oa_layout_of(__u32 device_id, __u32 format, __u32 kernel,
+		     __u32 submission, struct gpuprof_oa_layout *l);
 void gpuprof_oa_report_header(const struct gpuprof_oa_layout *l,
 			      const void *report,
 			      struct gpuprof_oa_report *out);

@@ -22,6 +22,7 @@
 #define SIGNALED "dma_fence:dma_fence_signaled:"
 #define OA "gpu_oa:oa_report:"
 #define FDINFO "gpu_client:fdinfo:"
+#define DEVICE "gpu_oa:oa_device:"
 #define UUID "0fc397c0-4833-492c-9ccd-4929d574d5b8"
 #define NODE "/dev/dri/renderD199"
 
@@ -29,6 +30,8 @@
 struct tally {
 	long signaled, oa, fdinfo, oa_owned;	/* oa_owned: by gpuwork */
 	long oa_between;	/* OA lines between first and last signaled */
+	long devices, oa_before_device;	/* gpu_oa:oa_device lines */
+	char device[512];	/* the first one's fields */
 	long lines;
 	int time_went_back;
 };
@@ -93,6 +96,12 @@ static int tally(FIXTURE_DATA(oa) *self)
 				self->t.oa_owned++;
 		} else if (!strcmp(ev, FDINFO)) {
 			self->t.fdinfo++;
+		} else if (!strcmp(ev, DEVICE)) {
+			if (!self->t.devices++)
+				snprintf(self->t.device, sizeof(self->t.device),
+					 "%s", strstr(line, DEVICE) +
+					 strlen(DEVICE) + 1);
+			self->t.oa_before_device = self->t.oa;
 		}
 	}
 	free(line);
@@ -147,6 +156,11 @@ TEST_F(oa, sim_follows_the_fences)
 	/* Reports while gpuwork's jobs ran carry its pid. */
 	EXPECT_LT(100, self->t.oa_owned);
 	EXPECT_EQ(0, self->t.time_went_back);
+	/* Once, before the reports: what they come from. */
+	EXPECT_EQ(1, self->t.devices);
+	EXPECT_EQ(0, self->t.oa_before_device);
+	EXPECT_NE(NULL, strstr(self->t.device, "device_id=0x9a49 oa_format=10 timestamp_frequency=19200000 metric_set=RenderBasic uuid=0fc397c0-4833-492c-9ccd-4929d574d5b8"))
+		TH_LOG("%s", self->t.device);
 	report_runs(_metadata, self);
 
 	snprintf(oa_file, sizeof(oa_file), "%s.oa", self->data);

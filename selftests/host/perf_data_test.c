@@ -628,7 +628,7 @@ TEST_F(pd, libtraceevent_parses_every_format_and_payload)
 {
 	struct blob_event ev[8];
 	struct tep_handle *tep;
-	struct tep_event *e[3];
+	struct tep_event *e[4];
 	struct tep_format_field *f;
 	struct tep_record rec = { 0 };
 	struct trace_seq seq;
@@ -642,11 +642,12 @@ TEST_F(pd, libtraceevent_parses_every_format_and_payload)
 
 	n = walk_tracing_data(self->tracing, self->tracing_len, &hp, &hp_len,
 			      ev, 8);
-	ASSERT_EQ(3, n);
-	/* Systems in the order first added. */
+	ASSERT_EQ(4, n);
+	/* Systems in the order first added, events within them too. */
 	EXPECT_STREQ("dma_fence", ev[0].system);
 	EXPECT_STREQ("gpu_oa", ev[1].system);
-	EXPECT_STREQ("gpu_client", ev[2].system);
+	EXPECT_STREQ("gpu_oa", ev[2].system);
+	EXPECT_STREQ("gpu_client", ev[3].system);
 	tep = tep_alloc();
 	ASSERT_NE(NULL, tep);
 	tep_set_long_size(tep, sizeof(long));
@@ -660,9 +661,48 @@ TEST_F(pd, libtraceevent_parses_every_format_and_payload)
 	}
 	EXPECT_STREQ("oa_report", e[1]->name);
 	EXPECT_EQ(0xff00, e[1]->id);
-	EXPECT_STREQ("fdinfo", e[2]->name);
-	EXPECT_EQ(0xff01, e[2]->id);
+	EXPECT_STREQ("oa_device", e[2]->name);
+	EXPECT_EQ(0xff02, e[2]->id);
+	EXPECT_STREQ("fdinfo", e[3]->name);
+	EXPECT_EQ(0xff01, e[3]->id);
 	EXPECT_EQ(FENCE_ID, e[0]->id);
+	/* gpu_oa:oa_device's fields. */
+	{
+		struct gpuprof_oa_device_info di = {
+			.timestamp_frequency = 19200000, .device_id = 0x46a6,
+			.device_revision = 4, .gt_min_frequency = 300000000,
+			.gt_max_frequency = 1400000000, .oa_format = 10,
+		};
+		struct gpuprof_oa_driver drv = {
+			.kernel = 0x060c00, .submission = 2,
+		};
+		uint8_t topo[20] = { 1, 2, 3 };
+
+		strcpy(di.metric_set_name, "RenderBasic");
+		strcpy(di.metric_set_uuid, "0fc397c0-4833-492c-9ccd-4929d574d5b8");
+		len = gpu_oa_device_payload(buf, sizeof(buf), 0xff02, &di, &drv,
+					    topo, sizeof(topo));
+		ASSERT_EQ(56 + 12 + 37 + 20, len);
+		rec.data = buf;
+		rec.size = len;
+		EXPECT_EQ(e[2], tep_find_event_by_record(tep, &rec));
+		ASSERT_EQ(0, tep_get_field_val(NULL, e[2], "kernel", &rec,
+					       &val, 0));
+		EXPECT_EQ(0x060c00, val);
+		ASSERT_EQ(0, tep_get_field_val(NULL, e[2], "gt_max_frequency",
+					       &rec, &val, 0));
+		EXPECT_EQ(1400000000, val);
+		raw = tep_get_field_raw(NULL, e[2], "topology", &rec, &i, 0);
+		ASSERT_NE(NULL, raw);
+		EXPECT_EQ(20, i);
+		EXPECT_EQ(0, memcmp(raw, topo, 20));
+		trace_seq_init(&seq);
+		tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+		trace_seq_terminate(&seq);
+		EXPECT_STREQ("device_id=0x46a6 oa_format=10 timestamp_frequency=19200000 metric_set=RenderBasic uuid=0fc397c0-4833-492c-9ccd-4929d574d5b8",
+			     seq.buffer);
+		trace_seq_destroy(&seq);
+	}
 
 	/* The fields where the payload builder puts them. */
 	f = tep_find_field(e[1], "gpu_time");
@@ -673,7 +713,7 @@ TEST_F(pd, libtraceevent_parses_every_format_and_payload)
 	ASSERT_NE(NULL, f);
 	EXPECT_EQ(28, f->offset);
 	EXPECT_TRUE(f->flags & TEP_FIELD_IS_DYNAMIC);
-	f = tep_find_field(e[2], "stats");
+	f = tep_find_field(e[3], "stats");
 	ASSERT_NE(NULL, f);
 	EXPECT_TRUE(f->flags & TEP_FIELD_IS_DYNAMIC);
 	EXPECT_TRUE(f->flags & TEP_FIELD_IS_STRING);
@@ -712,7 +752,7 @@ TEST_F(pd, libtraceevent_parses_every_format_and_payload)
 	ASSERT_EQ(32 + 7 + 13 + 21, len);
 	rec.data = buf;
 	rec.size = len;
-	EXPECT_EQ(e[2], tep_find_event_by_record(tep, &rec));
+	EXPECT_EQ(e[3], tep_find_event_by_record(tep, &rec));
 	trace_seq_init(&seq);
 	tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&seq);

@@ -309,6 +309,69 @@ TEST_F_TIMEOUT(script, flipped_bytes_never_crash, 600)
 	free(file);
 }
 
+/* A device sample, then two reports of @fmt on it: A4 and A37 move. */
+static void make_device_file(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(script) *self, uint32_t device,
+			     uint32_t fmt)
+{
+	const struct perf_data_event events[] = {
+		{ "gpu_oa:oa_report", self->ids.oa_report },
+		{ "gpu_oa:oa_device", self->ids.oa_device },
+	};
+	struct perf_data_writer *w = perf_data_create(self->path, events, 2);
+	struct gpuprof_oa_device_info di = {
+		.timestamp_frequency = 19200000, .device_id = device,
+		.oa_format = fmt,
+	};
+	struct gpuprof_oa_driver drv = { .kernel = 0x060c00 };
+	uint8_t r[2][256] = { { 0 } }, buf[1024];
+	int err = 0, i;
+
+	ASSERT_NE(NULL, w);
+	ASSERT_EQ(0, perf_data_set_tracing_data(w, self->tracing, self->tracing_len));
+	strcpy(di.metric_set_name, "RenderBasic");
+	err = sample(w, 1, 0, 0, 1000000000, buf,
+		     gpu_oa_device_payload(buf, sizeof(buf), self->ids.oa_device,
+					   &di, &drv, NULL, 0));
+	/* Format 12: A4 is 40 bits at dword 8 (high byte 164), A37 dword 46. */
+	put32(r[1], 4, 19200);
+	put32(r[1], 32, 5);
+	r[1][164] = 1;
+	put32(r[1], 184, 9);
+	for (i = 0; i < 2 && !err; i++)
+		err = sample(w, 0, 0, 0, 1000000001 + i, buf,
+			     gpu_oa_report_payload(buf, sizeof(buf),
+						   self->ids.oa_report, 0,
+						   19200 * i, 0x100, 1, r[i],
+						   256));
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, perf_data_close(w));
+}
+
+TEST_F(script, reports_follow_their_device_layout)
+{
+	/* DG2 on 6.12: format 12's layout. */
+	make_device_file(_metadata, self, 0x56a0, 12);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s script -i %s | tail -1", perf_gpu_path(),
+			     self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, " d_ts=19200 d_clk=0 a4=4294967301 a37=9\n"))
+		TH_LOG("%s", self->out);
+	/* A device the decoder does not know: no deltas, not wrong ones. */
+	make_device_file(_metadata, self, 0x1234, 12);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s script -i %s | tail -1", perf_gpu_path(),
+			     self->path)) TH_LOG("%s", self->out);
+	EXPECT_EQ(NULL, strstr(self->out, "d_ts=")) TH_LOG("%s", self->out);
+	/* Tiger Lake's format 10 reads byte 184 as A24's high byte. */
+	make_device_file(_metadata, self, 0x9a49, 10);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s script -i %s | tail -1", perf_gpu_path(),
+			     self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, " d_ts=19200 d_clk=0 a4=4294967301 a24=38654705664\n"))
+		TH_LOG("%s", self->out);
+}
+
 TEST_F(script, not_a_file)
 {
 	char why[256];

@@ -52,8 +52,7 @@ struct comm {
 /* Per attr: its event, and for oa_report the stream's last report. */
 struct script_event {
 	struct tep_event *tep;
-	bool is_oa;
-	struct script_oa oa;
+	bool is_oa, is_oa_device;
 };
 
 struct script {
@@ -72,6 +71,7 @@ struct script {
 	uint8_t *scratch;		/* a payload copy, RAW_PAD zeros after */
 	struct trace_seq seq;
 	uint64_t samples, lost, oa_lost;
+	struct script_oa oa;		/* the OA reports' stream */
 };
 
 static const char *comm_of(struct script *sc, int32_t tid)
@@ -161,6 +161,23 @@ static void print_prefix(struct script *sc, const struct pdr_sample *s,
 	}
 }
 
+/* A gpu_oa:oa_device sample: how the reports after it are decoded. */
+static void oa_device(struct script *sc, const struct script_event *ev,
+		      const struct pdr_sample *s)
+{
+	static const char *const names[] = {
+		"device_id", "oa_format", "kernel", "submission",
+	};
+	struct tep_record rec = { .data = sc->scratch, .size = s->raw_size };
+	unsigned long long v[4];
+	size_t i;
+
+	for (i = 0; i < 4; i++)
+		if (tep_get_field_val(NULL, ev->tep, names[i], &rec, &v[i], 0))
+			v[i] = 0;
+	script_oa_set_device(&sc->oa, v[0], v[1], v[2], v[3]);
+}
+
 static int on_sample(struct script *sc, const struct pdr_record *r)
 {
 	struct tep_record rec = { 0 };
@@ -196,8 +213,10 @@ static int on_sample(struct script *sc, const struct pdr_record *r)
 		trace_seq_terminate(&sc->seq);
 		printf(" %s", sc->seq.buffer);
 	}
+	if (ev->is_oa_device)
+		oa_device(sc, ev, &s);
 	if (ev->is_oa && !script_raw_dynamic(&s, ev->tep, "report", &off, &len))
-		script_oa_print(&ev->oa, s.raw + off, len, stdout);
+		script_oa_print(&sc->oa, s.raw + off, len, stdout);
 	putchar('\n');
 	return 0;
 }
@@ -226,6 +245,8 @@ static int load_events(struct script *sc)
 			continue;
 		ev->is_oa = !strcmp(ev->tep->system, "gpu_oa") &&
 			    !strcmp(ev->tep->name, "oa_report");
+		ev->is_oa_device = !strcmp(ev->tep->system, "gpu_oa") &&
+				   !strcmp(ev->tep->name, "oa_device");
 		/* perf aligns the names to the longest of the file. */
 		n = strlen(ev->tep->system) + 1 + strlen(ev->tep->name);
 		if (n > sc->name_width)

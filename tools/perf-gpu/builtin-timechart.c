@@ -467,10 +467,20 @@ static void pick_counters(struct oa_state *oa)
 	}
 }
 
+/* The reports after a gpu_oa:oa_device have its device's layout. */
+static void oa_device(struct oa_state *oa, const struct gpu_event *ev)
+{
+	if (!gpuprof_oa_layout_of(ev->oa_device.device_id,
+				  ev->oa_device.format, ev->oa_device.kernel,
+				  ev->oa_device.submission, &oa->layout))
+		oa->layout.size = 1;	/* no report has this size */
+	oa->have_last = false;
+}
+
 /* Whether @ev's report has the layout this command decodes. */
 static bool oa_report_ok(struct oa_state *oa, const struct gpu_event *ev)
 {
-	/* Format 10, the one perf gpu record takes; same on every gen8+. */
+	/* Without a gpu_oa:oa_device: format 10, as gen8 to gen12.10. */
 	if (!oa->layout.size &&
 	    gpuprof_oa_layout(9, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8, &oa->layout))
 		return false;
@@ -549,6 +559,8 @@ static int oa_totals(struct timechart_cmd *c)
 	if (!t)
 		return -ENOMEM;
 	while (gpu_trace_next(t, &ev) > 0) {
+		if (ev.kind == GPU_EV_OA_DEVICE)
+			oa_device(oa, &ev);
 		if (ev.kind != GPU_EV_OA_REPORT || !oa_report_ok(oa, &ev))
 			continue;
 		if (oa->have_last && in_window(c, ev.time))
@@ -592,6 +604,9 @@ static int on_event(struct timechart_cmd *c, const struct gpu_event *ev)
 		return on_vblank(c, ev);
 	case GPU_EV_MARK:
 		return on_mark(c, ev);
+	case GPU_EV_OA_DEVICE:
+		oa_device(&c->oa, ev);
+		return 0;
 	case GPU_EV_OA_REPORT:
 		return on_oa(c, ev);
 	default:

@@ -2,11 +2,11 @@
 /*
  * OA counter deltas on perf gpu script's oa_report lines.
  *
- * The payload has no format number, only the report's size.  256 bytes
- * is A32u40_A4u32_B8_C8 (format 10), the one perf gpu record takes on
- * gen8 and later, and its counter layout is the same on every such
- * generation; the smaller sizes are ambiguous (64 bytes is A12 or C4_B8,
- * 128 bytes a Haswell or a gen8 format), so they get no deltas rather
+ * The payload has no format number, only the report's size: the format
+ * comes from the gpu_oa:oa_device sample before the reports
+ * (script_oa_set_device()).  A recording without one (older perf gpu
+ * record) is taken as A32u40_A4u32_B8_C8 (format 10), the one perf gpu
+ * record took on gen8 to gen12.10; other sizes then get no deltas rather
  * than wrong ones.  The header fields (reason, context, gpu_time) are
  * the payload's own, printed by its format.
  *
@@ -31,21 +31,33 @@ static void print_nonzero(FILE *out, char name, const __u64 *v, unsigned int n)
 			fprintf(out, " %c%u=%llu", name, i, (unsigned long long)v[i]);
 }
 
+void script_oa_set_device(struct script_oa *st, uint32_t device_id,
+			  uint32_t format, uint32_t kernel, uint32_t submission)
+{
+	st->have_layout = gpuprof_oa_layout_of(device_id, format, kernel,
+					       submission, &st->layout);
+	st->known = true;
+	st->have_last = false;
+}
+
 void script_oa_print(struct script_oa *st, const uint8_t *report,
 		     uint32_t size, FILE *out)
 {
 	struct gpuprof_oa_deltas d;
-	struct gpuprof_oa_layout l;
 
-	/* Gen 9 stands for all gen8+: only Haswell differs in deltas. */
-	if (gpuprof_oa_layout(9, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8, &l) ||
-	    size != l.size) {
+	if (!st->known) {
+		st->have_layout = !gpuprof_oa_layout(9,
+					GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8,
+					&st->layout);
+		st->known = true;
+	}
+	if (!st->have_layout || size != st->layout.size) {
 		st->have_last = false;
 		return;
 	}
 	if (st->have_last) {
 		memset(&d, 0, sizeof(d));
-		gpuprof_oa_accumulate(&l, st->last, report, &d);
+		gpuprof_oa_accumulate(&st->layout, st->last, report, &d);
 		fprintf(out, " d_ts=%llu d_clk=%llu",
 			(unsigned long long)d.timestamp,
 			(unsigned long long)d.gpu_ticks);

@@ -11,13 +11,20 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../../../uapi/gpuprof_oa.h"
+#include "../../../module/oa_decode.h"
 
-/* One stream: the report before the one being printed. */
+/* One stream: its layout, the report before the one being printed. */
 struct script_oa {
+	struct gpuprof_oa_layout layout;
+	bool known;		/* @layout set, or known not to be */
+	bool have_layout;
 	uint8_t last[GPUPROF_OA_REPORT_MAX];
 	bool have_last;
 };
+
+/* The reports from here come from this device (gpu_oa:oa_device). */
+void script_oa_set_device(struct script_oa *st, uint32_t device_id,
+			  uint32_t format, uint32_t kernel, uint32_t submission);
 
 /*
  * Print to @out the deltas from the stream's previous report to

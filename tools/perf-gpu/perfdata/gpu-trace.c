@@ -19,7 +19,7 @@
 #include "perfdata/tracing-data-read.h"
 
 #define COMM_LEN		16
-#define MAX_FIELDS		5
+#define MAX_FIELDS		11
 /*
  * A payload is at most 64 KiB, and an event reads at most MAX_FIELDS
  * strings from it (which may overlap): their copies, NULs added, fit.
@@ -65,6 +65,13 @@ static const struct kind_desc kinds[] = {
 	{ "gpu_oa:oa_report", GPU_EV_OA_REPORT,
 	  { { "gpu_time", F_NUMBER }, { "ctx_id", F_NUMBER },
 	    { "reason", F_NUMBER }, { "report", F_BYTES } } },
+	{ "gpu_oa:oa_device", GPU_EV_OA_DEVICE,
+	  { { "timestamp_frequency", F_NUMBER }, { "device_id", F_NUMBER },
+	    { "revision", F_NUMBER }, { "gt_min_frequency", F_NUMBER },
+	    { "gt_max_frequency", F_NUMBER }, { "oa_format", F_NUMBER },
+	    { "kernel", F_NUMBER }, { "submission", F_NUMBER },
+	    { "metric_set", F_STRING }, { "metric_set_uuid", F_STRING },
+	    { "topology", F_BYTES } } },
 	{ "gpu_client:fdinfo", GPU_EV_FDINFO,
 	  { { "client_id", F_NUMBER }, { "fd", F_NUMBER },
 	    { "driver", F_STRING }, { "pdev", F_STRING },
@@ -430,6 +437,21 @@ static void read_fields(struct gpu_trace *t, const struct pdr_sample *s,
 		string_extent(s, a->f[3], &off, &len);
 		ev->oa.report = s->raw + off;
 		ev->oa.size = len;
+		break;
+	case GPU_EV_OA_DEVICE:
+		ev->oa_device.timestamp_frequency = number(s, a->f[0]);
+		ev->oa_device.device_id = number(s, a->f[1]);
+		ev->oa_device.revision = number(s, a->f[2]);
+		ev->oa_device.gt_min_hz = number(s, a->f[3]);
+		ev->oa_device.gt_max_hz = number(s, a->f[4]);
+		ev->oa_device.format = number(s, a->f[5]);
+		ev->oa_device.kernel = number(s, a->f[6]);
+		ev->oa_device.submission = number(s, a->f[7]);
+		ev->oa_device.metric_set = string(t, s, a->f[8]);
+		ev->oa_device.metric_uuid = string(t, s, a->f[9]);
+		string_extent(s, a->f[10], &off, &len);
+		ev->oa_device.topology = s->raw + off;
+		ev->oa_device.topology_size = len;
 		break;
 	case GPU_EV_FDINFO:
 		ev->fdinfo.client_id = number(s, a->f[0]);

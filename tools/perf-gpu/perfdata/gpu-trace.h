@@ -33,6 +33,7 @@ enum gpu_event_kind {
 	GPU_EV_OA_REPORT,	/* gpu_oa:oa_report (synthetic) */
 	GPU_EV_FDINFO,		/* gpu_client:fdinfo (synthetic) */
 	GPU_EV_VBLANK_DELIVERED,	/* drm:drm_vblank_event_delivered */
+	GPU_EV_OA_DEVICE,	/* gpu_oa:oa_device (synthetic) */
 };
 
 struct gpu_event {
@@ -85,6 +86,19 @@ struct gpu_event {
 			uint32_t fd;
 			const char *driver, *pdev, *stats;
 		} fdinfo;
+		/* What the OA reports after it come from. */
+		struct {
+			uint64_t timestamp_frequency;	/* Hz */
+			uint32_t device_id, revision;
+			uint32_t gt_min_hz, gt_max_hz;
+			uint32_t format;	/* GPUPROF_OA_FORMAT_* */
+			uint32_t kernel;	/* GPUPROF_OA_KERNEL(), 0 */
+			uint32_t submission;	/* GPUPROF_OA_SUBMISSION_* */
+			const char *metric_set, *metric_uuid;
+			/* drm_i915_query_topology_info, unaligned */
+			const uint8_t *topology;
+			uint32_t topology_size;
+		} oa_device;
 	};
 };
 

@@ -192,6 +192,60 @@ char *gpu_oa_report_format(uint16_t id)
 }
 
 /*
+ * gpu_oa:oa_device, what the OA reports that follow come from: the
+ * stream's DEVICE_INFO (device, report format, timestamp frequency, GT
+ * frequency range, metric set), its DRIVER record (kernel and back end,
+ * 0 when the stream had none) and its DEVICE_TOPOLOGY (a struct
+ * drm_i915_query_topology_info with its masks, empty when none).  One
+ * sample before the first report; perf gpu script and report decode
+ * reports and compute metrics from it.
+ */
+#define DEV_FREQ_OFF		8
+#define DEV_ID_OFF		16
+#define DEV_REVISION_OFF	20
+#define DEV_GT_MIN_OFF		24
+#define DEV_GT_MAX_OFF		28
+#define DEV_FORMAT_OFF		32
+#define DEV_KERNEL_OFF		36
+#define DEV_SUBMISSION_OFF	40
+#define DEV_SET_LOC_OFF		44
+#define DEV_UUID_LOC_OFF	48
+#define DEV_TOPO_LOC_OFF	52
+#define DEV_FIXED_SIZE		56
+
+char *gpu_oa_device_format(uint16_t id)
+{
+	char *s;
+
+	if (asprintf(&s,
+		     "name: oa_device\n"
+		     "ID: %u\n"
+		     "format:\n"
+		     COMMON_FIELDS
+		     "\tfield:u64 timestamp_frequency;\toffset:%d;\tsize:8;\tsigned:0;\n"
+		     "\tfield:u32 device_id;\toffset:%d;\tsize:4;\tsigned:0;\n"
+		     "\tfield:u32 revision;\toffset:%d;\tsize:4;\tsigned:0;\n"
+		     "\tfield:u32 gt_min_frequency;\toffset:%d;\tsize:4;\tsigned:0;\n"
+		     "\tfield:u32 gt_max_frequency;\toffset:%d;\tsize:4;\tsigned:0;\n"
+		     "\tfield:u32 oa_format;\toffset:%d;\tsize:4;\tsigned:0;\n"
+		     "\tfield:u32 kernel;\toffset:%d;\tsize:4;\tsigned:0;\n"
+		     "\tfield:u32 submission;\toffset:%d;\tsize:4;\tsigned:0;\n"
+		     "\tfield:__data_loc char[] metric_set;\toffset:%d;\tsize:4;\tsigned:0;\n"
+		     "\tfield:__data_loc char[] metric_set_uuid;\toffset:%d;\tsize:4;\tsigned:0;\n"
+		     "\tfield:__data_loc u8[] topology;\toffset:%d;\tsize:4;\tsigned:0;\n"
+		     "\n"
+		     "print fmt: \"device_id=0x%%x oa_format=%%u timestamp_frequency=%%llu metric_set=%%s uuid=%%s\","
+		     " REC->device_id, REC->oa_format, REC->timestamp_frequency,"
+		     " __get_str(metric_set), __get_str(metric_set_uuid)\n",
+		     id, DEV_FREQ_OFF, DEV_ID_OFF, DEV_REVISION_OFF,
+		     DEV_GT_MIN_OFF, DEV_GT_MAX_OFF, DEV_FORMAT_OFF,
+		     DEV_KERNEL_OFF, DEV_SUBMISSION_OFF, DEV_SET_LOC_OFF,
+		     DEV_UUID_LOC_OFF, DEV_TOPO_LOC_OFF) < 0)
+		return NULL;
+	return s;
+}
+
+/*
  * gpu_client:fdinfo, one snapshot of one DRM client (the pid is
  * common_pid).  The keys of drm-usage-stats differ by driver (engine
  * names, memory regions, driver-prefixed keys), so no fixed field list
@@ -275,6 +329,9 @@ int tracing_data_add_synthetic(struct tracing_data *td,
 	if (!ret)
 		ret = add_synthetic(td, "gpu_client", gpu_client_fdinfo_format,
 				    &ids->fdinfo);
+	if (!ret)
+		ret = add_synthetic(td, "gpu_oa", gpu_oa_device_format,
+				    &ids->oa_device);
 	return ret;
 }
 
@@ -485,6 +542,36 @@ ssize_t gpu_oa_report_payload(void *buf, size_t size, uint16_t id,
 	memcpy(p + OA_REASON_OFF, &reason, 4);
 	memcpy(p + OA_REPORT_SIZE_OFF, &report_size, 4);
 	if (put_loc(p, size, &end, OA_REPORT_LOC_OFF, report, report_size))
+		return -E2BIG;
+	return end;
+}
+
+ssize_t gpu_oa_device_payload(void *buf, size_t size, uint16_t id,
+			      const struct gpuprof_oa_device_info *info,
+			      const struct gpuprof_oa_driver *drv,
+			      const void *topology, uint32_t topology_size)
+{
+	size_t end = DEV_FIXED_SIZE;
+	char *p = buf;
+
+	if (size < DEV_FIXED_SIZE)
+		return -E2BIG;
+	put_common(p, id, 0);
+	memcpy(p + DEV_FREQ_OFF, &info->timestamp_frequency, 8);
+	memcpy(p + DEV_ID_OFF, &info->device_id, 4);
+	memcpy(p + DEV_REVISION_OFF, &info->device_revision, 4);
+	memcpy(p + DEV_GT_MIN_OFF, &info->gt_min_frequency, 4);
+	memcpy(p + DEV_GT_MAX_OFF, &info->gt_max_frequency, 4);
+	memcpy(p + DEV_FORMAT_OFF, &info->oa_format, 4);
+	memcpy(p + DEV_KERNEL_OFF, &drv->kernel, 4);
+	memcpy(p + DEV_SUBMISSION_OFF, &drv->submission, 4);
+	if (put_loc(p, size, &end, DEV_SET_LOC_OFF, info->metric_set_name,
+		    strnlen(info->metric_set_name,
+			    sizeof(info->metric_set_name) - 1) + 1) ||
+	    put_loc(p, size, &end, DEV_UUID_LOC_OFF, info->metric_set_uuid,
+		    strnlen(info->metric_set_uuid,
+			    sizeof(info->metric_set_uuid) - 1) + 1) ||
+	    put_loc(p, size, &end, DEV_TOPO_LOC_OFF, topology, topology_size))
 		return -E2BIG;
 	return end;
 }

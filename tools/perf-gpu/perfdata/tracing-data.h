@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "../../../uapi/gpuprof_oa.h"
+
 struct tracing_data;
 
 /* An empty builder, or NULL with errno. */
@@ -48,10 +50,12 @@ int tracing_data_add_tracefs_event(struct tracing_data *td,
 struct gpu_synth_ids {
 	uint16_t oa_report;	/* gpu_oa:oa_report */
 	uint16_t fdinfo;	/* gpu_client:fdinfo */
+	uint16_t oa_device;	/* gpu_oa:oa_device */
 };
 
 /*
- * Add the synthetic events, gpu_oa:oa_report and gpu_client:fdinfo,
+ * Add the synthetic events, gpu_oa:oa_report, gpu_client:fdinfo and
+ * gpu_oa:oa_device,
  * with ids not taken by the events added before (add the real ones
  * first; a real one added later with one of these ids gets -EEXIST).
  * Their ids go to *@ids.  0, or -ENOMEM, -ENOSPC.
@@ -72,6 +76,7 @@ void *tracing_data_build(const struct tracing_data *td, size_t *len);
 /* The format texts of the synthetic events with id @id (malloc'ed). */
 char *gpu_oa_report_format(uint16_t id);
 char *gpu_client_fdinfo_format(uint16_t id);
+char *gpu_oa_device_format(uint16_t id);
 
 /*
  * The record payloads (what PERF_SAMPLE_RAW carries) of the synthetic
@@ -88,5 +93,9 @@ ssize_t gpu_client_fdinfo_payload(void *buf, size_t size, uint16_t id,
 				  int32_t pid, uint64_t client_id, uint32_t fd,
 				  const char *driver, const char *pdev,
 				  const char *stats);
+ssize_t gpu_oa_device_payload(void *buf, size_t size, uint16_t id,
+			      const struct gpuprof_oa_device_info *info,
+			      const struct gpuprof_oa_driver *drv,
+			      const void *topology, uint32_t topology_size);
 
 #endif

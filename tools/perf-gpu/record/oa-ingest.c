@@ -32,8 +32,32 @@ struct ingest {
 	size_t nr, alloc;
 	uint64_t last_gpu;	/* for unwrapping, 64-bit */
 	uint64_t last_time;	/* CLOCK_MONOTONIC of the last report */
+	/* What the reports come from, sent once before the first. */
+	struct gpuprof_oa_driver drv;
+	uint8_t topology[4096];
+	uint32_t topology_size;
+	bool device_sent;
 	int err;
 };
+
+/* gpu_oa:oa_device, just before the first report at @time. */
+static void send_device(struct ingest *in, const struct gpuprof_oa_stream *s,
+			uint64_t time)
+{
+	uint8_t buf[64 + 256 + 40 + sizeof(in->topology)];
+	ssize_t n;
+
+	in->device_sent = true;
+	n = gpu_oa_device_payload(buf, sizeof(buf), in->oa->device_id,
+				  &s->info, &in->drv, in->topology,
+				  in->topology_size);
+	if (n < 0) {
+		in->err = (int)n;
+		return;
+	}
+	in->err = record_store_add_sample(in->st, in->oa->device_event, 0, 0,
+					  0, time ? time - 1 : 0, buf, n);
+}
 
 static void add_point(struct ingest *in, uint64_t cpu, uint64_t gpu)
 {
@@ -106,6 +130,11 @@ static void place_report(struct ingest *in, const struct gpuprof_oa_stream *s,
 		return;
 	time = to_cpu(in, gpu, s->info.timestamp_frequency);
 	in->last_time = time;
+	if (!in->device_sent) {
+		send_device(in, s, time);
+		if (in->err)
+			return;
+	}
 	pid = owner(in->oa, r.ctx_id);
 	n = gpu_oa_report_payload(buf, sizeof(buf), in->oa->id, pid, gpu,
 				  r.ctx_id, r.reason, report, s->layout.size);
@@ -136,6 +165,19 @@ static void on_record(void *arg, const struct gpuprof_oa_stream *s,
 		break;
 	case GPUPROF_OA_RECORD_SAMPLE:
 		place_report(in, s, payload);
+		break;
+	case GPUPROF_OA_RECORD_DRIVER:
+		memcpy(&in->drv, payload, sizeof(in->drv));
+		break;
+	case GPUPROF_OA_RECORD_DEVICE_TOPOLOGY:
+		in->topology_size = h->size - sizeof(*h);
+		if (in->topology_size > sizeof(in->topology))
+			in->topology_size = 0;	/* no GPU has so many */
+		memcpy(in->topology, payload, in->topology_size);
+		break;
+	case GPUPROF_OA_RECORD_DEVICE_INFO:
+		/* A new device: its own record before its reports. */
+		in->device_sent = false;
 		break;
 	case GPUPROF_OA_RECORD_REPORT_LOST:
 	case GPUPROF_OA_RECORD_BUFFER_LOST:

@@ -64,6 +64,9 @@ struct record_oa {
 	/* The store's index and tracepoint id of gpu_oa:oa_report. */
 	unsigned int event;
 	uint16_t id;
+	/* The same of gpu_oa:oa_device. */
+	unsigned int device_event;
+	uint16_t device_id;
 
 	/* What was read back. */
 	uint64_t reports, report_lost, buffer_lost, correlations, jobs;

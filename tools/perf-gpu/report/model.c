@@ -1048,11 +1048,27 @@ int report_model_init(struct report_model *m, const struct report_hooks *hooks)
 	m->st = calloc(1, sizeof(*m->st));
 	if (!m->st)
 		return -1;
-	/* 256 bytes: format 10, the same layout on every gen8+ part. */
+	/*
+	 * Until a gpu_oa:oa_device says otherwise (recordings made before
+	 * it existed have none): format 10, the layout of every gen8 to
+	 * gen12.10 part.
+	 */
 	if (gpuprof_oa_layout(12, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8,
 			      &m->st->layout))
 		return -1;
 	return 0;
+}
+
+/* The device of the reports that follow: their layout. */
+static void on_oa_device(struct report_model *m, const struct gpu_event *ev)
+{
+	struct report_model_state *st = m->st;
+
+	if (!gpuprof_oa_layout_of(ev->oa_device.device_id,
+				  ev->oa_device.format, ev->oa_device.kernel,
+				  ev->oa_device.submission, &st->layout))
+		st->layout.size = 0;	/* its reports are not decoded */
+	st->have_prev = false;
 }
 
 int report_model_add(struct report_model *m, const struct gpu_trace *t,
@@ -1074,6 +1090,9 @@ int report_model_add(struct report_model *m, const struct gpu_trace *t,
 		return on_vblank(m, ev);
 	case GPU_EV_VBLANK_DELIVERED:
 		return on_delivered(m, ev);
+	case GPU_EV_OA_DEVICE:
+		on_oa_device(m, ev);
+		return 0;
 	case GPU_EV_OA_REPORT:
 		on_oa(m, t, ev);
 		return 0;
