@@ -12,9 +12,14 @@
  * program, gpuprof-oa, reads it and writes /dev/gpuprof/oa.  With
  * oa_helper=PATH the module starts "PATH --device -o /dev/gpuprof/oa"
  * when profiling starts and stops it, with SIGTERM and then SIGKILL, when
- * profiling stops.  A helper that cannot be started does not stop
+ * profiling stops.  With oa_metric_set=NAME as well, the helper is
+ * started as "PATH --device --metric-set NAME -o /dev/gpuprof/oa"; NAME,
+ * a set's name or uuid, is checked at load (letters, digits, '_' and
+ * '-', a letter or digit first, at most 64), since it goes into the
+ * helper's argv.  A helper that cannot be started does not stop
  * profiling: status says why.
  */
+#include <linux/ctype.h>
 #include <linux/delay.h>
 #include <linux/moduleparam.h>
 #include <linux/pid.h>
@@ -29,6 +34,37 @@ static char *oa_helper;
 module_param(oa_helper, charp, 0444);
 MODULE_PARM_DESC(oa_helper,
 		 "program started with profiling to feed /dev/gpuprof/oa (gpuprof-oa)");
+
+/* The longest oa_metric_set= (IGT's names are shorter; a uuid is 36). */
+#define GPUPROF_METRIC_SET_MAX	64
+
+static char *oa_metric_set;
+
+/* Only what a metric set's name or uuid is made of: it goes into argv. */
+static int gpuprof_metric_set_param(const char *val,
+				    const struct kernel_param *kp)
+{
+	size_t i, n = strlen(val);
+
+	if (n > GPUPROF_METRIC_SET_MAX || (n && !isalnum(val[0])))
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (!isalnum(val[i]) && val[i] != '_' && val[i] != '-')
+			return -EINVAL;
+	return param_set_charp(val, kp);
+}
+
+static const struct kernel_param_ops gpuprof_metric_set_ops = {
+	.set = gpuprof_metric_set_param,
+	.get = param_get_charp,
+	.free = param_free_charp,
+};
+
+module_param_cb(oa_metric_set, &gpuprof_metric_set_ops, &oa_metric_set,
+		0444);
+__MODULE_PARM_TYPE(oa_metric_set, "charp");
+MODULE_PARM_DESC(oa_metric_set,
+		 "OA metric set the helper records, a name or uuid (--metric-set; default the helper's, RenderBasic)");
 
 /* The running helper, and how the last start went; gpuprof_lock. */
 static struct pid *gpuprof_helper;
@@ -48,18 +84,23 @@ void gpuprof_oa_helper_start(void)
 {
 	struct subprocess_info *info;
 	struct pid *pid = NULL;
-	char *argv[5], *envp[3];
+	char *argv[7], *envp[3];
+	int n = 0;
 
 	lockdep_assert_held(&gpuprof_lock);
 	/* One that would not die last time is still ours to stop. */
 	if (!oa_helper || !*oa_helper || gpuprof_helper)
 		return;
 	/* The helper's exec copies these; they need not outlive the call. */
-	argv[0] = oa_helper;
-	argv[1] = "--device";
-	argv[2] = "-o";
-	argv[3] = "/dev/" GPUPROF_DEV_DIR "/oa";
-	argv[4] = NULL;
+	argv[n++] = oa_helper;
+	argv[n++] = "--device";
+	if (oa_metric_set && *oa_metric_set) {
+		argv[n++] = "--metric-set";
+		argv[n++] = oa_metric_set;
+	}
+	argv[n++] = "-o";
+	argv[n++] = "/dev/" GPUPROF_DEV_DIR "/oa";
+	argv[n] = NULL;
 	envp[0] = "HOME=/";
 	envp[1] = "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 	envp[2] = NULL;

@@ -404,9 +404,9 @@ TEST_F(i915, refusals_are_explained_in_one_line)
 		{ "GPUPROF_SHIM_DRIVER=vgem", "",
 		  "gpuprof-oa: no Intel GPU (i915) found: " NODE " is driven by vgem, not i915\n" },
 		{ "", "--metric-set ComputeBasic",
-		  "gpuprof-oa: metric set 'ComputeBasic' is not known for device 0x9a49: give its uuid instead (a directory in SYS/class/drm/card0/metrics)\n" },
+		  "gpuprof-oa: metric set ComputeBasic (397a46d9-03dd-4696-8196-270362e1c575) is not offered by this kernel for this GPU: not in SYS/class/drm/card0/metrics, which has: RenderBasic (" UUID ")\n" },
 		{ "", "--metric-set 12345678-1234-1234-1234-123456789abc",
-		  "gpuprof-oa: metric set 12345678-1234-1234-1234-123456789abc (12345678-1234-1234-1234-123456789abc) is not offered by this kernel for this GPU: SYS/class/drm/card0/metrics/12345678-1234-1234-1234-123456789abc/id: not there\n" },
+		  "gpuprof-oa: metric set 12345678-1234-1234-1234-123456789abc (12345678-1234-1234-1234-123456789abc) is not offered by this kernel for this GPU: not in SYS/class/drm/card0/metrics, which has: RenderBasic (" UUID ")\n" },
 		{ "", "--seed 4",
 		  "gpuprof-oa: --seed is an option of --sim only\n" },
 	};

@@ -2,7 +2,8 @@
 /*
  * perf gpu list on trees the test makes: the DRM clients of a fake proc
  * root (--proc-root) and the OA metric sets of a fake sysfs
- * (--sysfs-root, SYSFS/class/drm/cardN/metrics/UUID/id as i915 has it).
+ * (--sysfs-root, SYSFS/class/drm/cardN/metrics/UUID/id as i915 has it,
+ * named from IGT's table for the GPU of cardN/device/device).
  * The output from "DRM clients:" on is compared whole.
  */
 #include <errno.h>
@@ -18,6 +19,10 @@
 #include "../lib/run.h"
 
 static char root[] = "/tmp/perf_gpu_list_trees.XXXXXX";
+
+/* Two of IGT 1.27.1's tglgt2 sets (oa-tglgt2.xml). */
+#define TGL_RENDER_BASIC "0fc397c0-4833-492c-9ccd-4929d574d5b8"
+#define TGL_TEST_OA "6607f034-d053-40d1-8215-67c07f3041bb"
 
 static void mkdirs(const char *fmt, ...)
 {
@@ -113,14 +118,28 @@ TEST_F(list, clients_and_metric_sets)
 	    "%s/proc/77/fdinfo/3", root);
 	mkdirs("%s/proc/self", root);
 
-	/* Sets of card0, card2 and card10 (in that order, not as text),
-	 * card0's connector, a set without id and one with a bad id. */
+	/*
+	 * Sets of card0, card2 and card10 (in that order, not as text),
+	 * card0's connector, a set without id, one with a bad id, one with
+	 * id 0 and an entry not named as a uuid.  card0 is a Tiger Lake GT2:
+	 * IGT's tglgt2 sets are named, in IGT's order (RenderBasic before
+	 * TestOa), the others after them by uuid; card2 is a Broadwell,
+	 * where the same uuid is no set; card10 says no device id.
+	 */
+	mkdirs("%s/sys/class/drm/card0/device", root);
+	put_file("0x9a49\n", "%s/sys/class/drm/card0/device/device", root);
+	mkdirs("%s/sys/class/drm/card2/device", root);
+	put_file("0x1616\n", "%s/sys/class/drm/card2/device/device", root);
 	metric_set("card0", "ffffffff-0000-4000-8000-000000000002", "21\n");
 	metric_set("card0", "0a0a0a0a-0000-4000-8000-000000000001", "1\n");
+	metric_set("card0", TGL_TEST_OA, "2\n");
+	metric_set("card0", TGL_RENDER_BASIC, "3\n");
 	metric_set("card0", "11111111-0000-4000-8000-000000000003", NULL);
 	metric_set("card0", "22222222-0000-4000-8000-000000000004", "x7\n");
+	metric_set("card0", "66666666-0000-4000-8000-000000000008", "0\n");
+	metric_set("card0", "RenderBasic", "8\n");
 	metric_set("card10", "33333333-0000-4000-8000-000000000005", "4\n");
-	metric_set("card2", "44444444-0000-4000-8000-000000000006", "5\n");
+	metric_set("card2", TGL_RENDER_BASIC, "5\n");
 	metric_set("card0-DP-1", "55555555-0000-4000-8000-000000000007", "6\n");
 
 	ASSERT_EQ(0, list(self->out, sizeof(self->out)));
@@ -130,11 +149,13 @@ TEST_F(list, clients_and_metric_sets)
 		"       77 -                msm        -                      -    1\n"
 		"      310 Xwayland         i915       0000:00:02.0          12    3\n"
 		"     4200 glxgears         i915       0000:00:02.0           9    1\n"
-		"OA metric sets:\n"
-		"  card0    0a0a0a0a-0000-4000-8000-000000000001     1\n"
-		"  card0    ffffffff-0000-4000-8000-000000000002     21\n"
-		"  card2    44444444-0000-4000-8000-000000000006     5\n"
-		"  card10   33333333-0000-4000-8000-000000000005     4\n",
+		"OA metric sets (card, name, uuid, id):\n"
+		"  card0    RenderBasic              " TGL_RENDER_BASIC " 3\n"
+		"  card0    TestOa                   " TGL_TEST_OA " 2\n"
+		"  card0    -                        0a0a0a0a-0000-4000-8000-000000000001 1\n"
+		"  card0    -                        ffffffff-0000-4000-8000-000000000002 21\n"
+		"  card2    -                        " TGL_RENDER_BASIC " 5\n"
+		"  card10   -                        33333333-0000-4000-8000-000000000005 4\n",
 		clients_on(self->out));
 	/* The sections before still come (tracefs or not). */
 	EXPECT_NE(NULL, strstr(self->out, "GPU tracepoints:\n"));
@@ -144,7 +165,7 @@ TEST_F(list, clients_and_metric_sets)
 TEST_F(list, empty_trees)
 {
 	ASSERT_EQ(0, list(self->out, sizeof(self->out)));
-	EXPECT_STREQ("DRM clients:\n  (none)\nOA metric sets:\n  (none)\n",
+	EXPECT_STREQ("DRM clients:\n  (none)\nOA metric sets (card, name, uuid, id):\n  (none)\n",
 		     clients_on(self->out));
 }
 

@@ -319,6 +319,8 @@ def host_fixture(dst):
         I915_FDINFO % (3, 12000000, 16384, 16384))
     put(os.path.join(dst, "sys/class/drm/card0/metrics/"
                      "0fc397c0-4833-492c-9ccd-4929d574d5b8/id"), "1\n")
+    # A Tiger Lake GT2, whose set of that uuid IGT names RenderBasic.
+    put(os.path.join(dst, "sys/class/drm/card0/device/device"), "0x9a49\n")
     saved = os.path.join(dst, "saved")
     put(os.path.join(saved, "status"), STATUS_KEYS)
     put(os.path.join(saved, "timelines"), "0 i915 rcs0\n1 i915 bcs0\n")

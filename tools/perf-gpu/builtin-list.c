@@ -2,7 +2,8 @@
 /*
  * perf gpu list: the GPU tracepoints this kernel has, the DRM devices
  * present, the DRM clients of one fdinfo scan and the OA metric sets i915
- * offers in sysfs, i.e. what a recording here could capture.
+ * offers in sysfs (named from IGT's table for the card's GPU,
+ * oa/metric-sets.h), i.e. what a recording here could capture.
  * --proc-root and --sysfs-root point at other trees (containers, tests).
  */
 #include <dirent.h>
@@ -23,6 +24,8 @@
 
 #include "builtin.h"
 #include "drm/clients.h"
+#include "oa/i915.h"
+#include "oa/metric-sets.h"
 #include "perfdata/tracefs.h"
 #include "util/debug.h"
 #include "util/file.h"
@@ -238,43 +241,31 @@ static int card_dir(const struct dirent *d)
 	return 1;
 }
 
-static int not_dot(const struct dirent *d)
-{
-	return d->d_name[0] != '.';
-}
-
-/* One card's SYSFS/class/drm/cardN/metrics/UUID/id, in UUID order. */
+/*
+ * One card's metric sets, SYSFS/class/drm/cardN/metrics/UUID/id: name
+ * (when IGT's table for the card's GPU knows the uuid, else "-"), uuid
+ * and id; known sets first in the table's order, the others by uuid.
+ */
 static int list_card_metrics(const char *card)
 {
-	struct dirent **sets;
-	char path[4096], id[32];
-	int n, i, found = 0;
-	ssize_t len;
+	const struct oa_metric_platform *metrics;
+	struct oa_i915_offer *o;
+	char dir[4096];
+	int n, i;
 
-	snprintf(path, sizeof(path), "%s/class/drm/%s/metrics", sysfs_root,
-		 card);
-	n = scandir(path, &sets, not_dot, alphasort);
-	if (n < 0)
+	snprintf(dir, sizeof(dir), "%s/class/drm/%s", sysfs_root, card);
+	metrics = oa_i915_metrics_of(oa_i915_card_device_id(dir));
+	n = oa_i915_offered(dir, metrics, &o);
+	if (n < 0) {
+		pr_err("out of memory\n");
 		return 0;
-	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "%s/class/drm/%s/metrics/%s/id",
-			 sysfs_root, card, sets[i]->d_name);
-		len = file_read_small(AT_FDCWD, path, id, sizeof(id));
-		/* An entry without a readable numeric id is no metric set. */
-		while (len > 0 && (id[len - 1] == '\n' || id[len - 1] == ' '))
-			len--;
-		if (len > 0) {
-			id[len] = '\0';
-			if (strspn(id, "0123456789") == (size_t)len) {
-				printf("  %-8s %-40s %s\n", card,
-				       sets[i]->d_name, id);
-				found++;
-			}
-		}
-		free(sets[i]);
 	}
-	free(sets);
-	return found;
+	for (i = 0; i < n; i++)
+		printf("  %-8s %-24s %s %llu\n", card,
+		       o[i].set ? oa_metric_str(o[i].set->symbol) : "-",
+		       o[i].uuid, (unsigned long long)o[i].id);
+	free(o);
+	return n;
 }
 
 static void list_metric_sets(void)
@@ -283,7 +274,7 @@ static void list_metric_sets(void)
 	char path[4096];
 	int n, i, found = 0;
 
-	printf("OA metric sets:\n");
+	printf("OA metric sets (card, name, uuid, id):\n");
 	snprintf(path, sizeof(path), "%s/class/drm", sysfs_root);
 	n = scandir(path, &cards, card_dir, versionsort);
 	for (i = 0; i < n; i++) {

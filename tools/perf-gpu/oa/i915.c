@@ -8,10 +8,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,6 +23,7 @@
 #include "../../../module/oa_decode.h"
 #include "oa/i915-records.h"
 #include "oa/i915.h"
+#include "oa/metric-sets.h"
 #include "oa/writer.h"
 #include "util/debug.h"
 #include "util/file.h"
@@ -28,22 +31,6 @@
 #define NSEC 1000000000ull
 /* i915's dev.i915.oa_max_sample_rate default: faster needs CAP_PERFMON. */
 #define OA_DEFAULT_MAX_RATE_HZ 100000ull
-
-/*
- * Metric sets by name.  Names are userspace's (Mesa, IGT, gputop): the
- * kernel knows only uuids.  Only entries checked against a real peer are
- * here: IGT 1.27.1's i915-perf-reader prints this uuid for RenderBasic
- * on 0x9A49 (selftests/host/oa_stream_test.c).  Any other set or device
- * works by giving the uuid, one of the directories under
- * /sys/class/drm/cardN/metrics/.
- */
-static const struct {
-	uint32_t device_id;
-	const char *name;
-	const char *uuid;
-} oa_known_sets[] = {
-	{ 0x9a49, "RenderBasic", "0fc397c0-4833-492c-9ccd-4929d574d5b8" },
-};
 
 /* An ioctl that a signal does not fail, as libdrm's drmIoctl(). */
 static int oa_ioctl(int fd, unsigned long req, void *arg)
@@ -69,6 +56,39 @@ static const char *oa_sysfs_root(void)
 	const char *r = getenv("GPUPROF_SYSFS_ROOT");
 
 	return r && *r ? r : "/sys";
+}
+
+/* This kernel's version as GPUPROF_OA_KERNEL() numbers it; 0 if unknown. */
+static uint32_t oa_running_kernel(void)
+{
+	unsigned int major, minor;
+	struct utsname u;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2 ||
+	    major > 255 || minor > 255)
+		return 0;
+	return GPUPROF_OA_KERNEL(major, minor);
+}
+
+/*
+ * How i915 submits work: its enable_guc parameter, -1 for the platform's
+ * default, else bit 0 (ENABLE_GUC_SUBMISSION).  The context ids of OA
+ * reports depend on it (oa.rst).
+ */
+static uint32_t oa_submission(void)
+{
+	char path[PATH_MAX], buf[32], *end;
+	long v;
+
+	snprintf(path, sizeof(path), "%s/module/i915/parameters/enable_guc",
+		 oa_sysfs_root());
+	if (file_read_small(AT_FDCWD, path, buf, sizeof(buf)) <= 0)
+		return GPUPROF_OA_SUBMISSION_DEFAULT;
+	v = strtol(buf, &end, 10);
+	if (end == buf || v < 0)
+		return GPUPROF_OA_SUBMISSION_DEFAULT;
+	return v & 1 ? GPUPROF_OA_SUBMISSION_GUC :
+		       GPUPROF_OA_SUBMISSION_EXECLISTS;
 }
 
 /* The driver's name of a DRM fd, "" when it is no DRM device. */
@@ -244,12 +264,22 @@ int oa_i915_open(struct oa_i915 *d, const char *node)
 		goto fail;
 	}
 	d->timestamp_hz = (uint32_t)v;
+	/*
+	 * On DG2 and Meteor Lake the OA timestamp ignores the CS clock's
+	 * shift (Wa_18013179988): kernels that know report its own rate.
+	 */
+	if (!oa_getparam(d->fd, OA_I915_PARAM_OA_TIMESTAMP_FREQUENCY, &v) &&
+	    v > 0)
+		d->timestamp_hz = (uint32_t)v;
 	/* The parameter came with revision 2 (Linux 5.8); before it, 1. */
 	d->perf_revision = oa_getparam(d->fd, I915_PARAM_PERF_REVISION, &v) ? 1 : v;
 	d->revision = oa_getparam(d->fd, I915_PARAM_REVISION, &v) ? 0 : (uint32_t)v;
-	d->gen = gpuprof_oa_gen_of_device(d->device_id);
+	d->platform = gpuprof_oa_platform_of_device(d->device_id);
+	d->kernel = oa_running_kernel();
+	d->submission = oa_submission();
+	d->gen = d->platform ? d->platform->ip / 100 : 0;
 	if (!d->gen) {
-		pr_err("%s: device 0x%04x is not a GPU whose OA reports gpuprof knows (Haswell to Tiger Lake/Alder Lake, DG1)\n",
+		pr_err("%s: device 0x%04x is not a GPU whose OA reports gpuprof knows (Haswell to Meteor Lake)\n",
 		       d->node, d->device_id);
 		goto fail;
 	}
@@ -269,74 +299,252 @@ void oa_i915_close(struct oa_i915 *d)
 	d->fd = -1;
 }
 
-/* The richest report format: A45_B8_C8 on Haswell, A32u40_A4u32_B8_C8 after. */
+/*
+ * The richest report format i915 offers: A45_B8_C8 on Haswell,
+ * A32u40_A4u32_B8_C8 from gen8 to gen12.10, A24u40_A14u32_B8_C8 (the OAG
+ * unit's) on DG2 and Meteor Lake.
+ */
 uint32_t oa_i915_format(const struct oa_i915 *d)
 {
-	return d->gen == GPUPROF_OA_GEN_HSW ? GPUPROF_OA_FORMAT_A45_B8_C8 :
-	       GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8;
+	if (d->gen == GPUPROF_OA_GEN_HSW)
+		return GPUPROF_OA_FORMAT_A45_B8_C8;
+	if (d->platform && d->platform->ip >= 1250)
+		return GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8;
+	return GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8;
 }
 
-static bool oa_is_uuid(const char *s)
+/**
+ * oa_i915_metrics_of - the metric sets IGT describes for a GPU
+ * @device_id: its PCI device id
+ *
+ * Return: the platform's table (oa/metric-sets.h), or NULL when IGT
+ * 1.27.1 has none for it.
+ */
+const struct oa_metric_platform *oa_i915_metrics_of(uint32_t device_id)
 {
-	size_t i;
+	const struct gpuprof_oa_platform *p;
 
-	if (strlen(s) != 36)
-		return false;
-	for (i = 0; i < 36; i++) {
-		bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+	p = gpuprof_oa_platform_of_device(device_id);
+	return p && p->metrics ? oa_metric_platform_find(p->metrics) : NULL;
+}
 
-		if (dash ? s[i] != '-' :
-		    !((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
-			return false;
+/**
+ * oa_i915_card_device_id - the PCI device id of a DRM card, from sysfs
+ * @card: its sysfs directory, <root>/class/drm/cardN
+ *
+ * Return: cardN/device/device ("0x9a49"), 0 when it cannot be read.
+ */
+uint32_t oa_i915_card_device_id(const char *card)
+{
+	char path[PATH_MAX + 32], buf[32], *end;
+	unsigned long v;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/device/device", card);
+	n = file_read_small(AT_FDCWD, path, buf, sizeof(buf));
+	if (n <= 0)
+		return 0;
+	v = strtoul(buf, &end, 16);
+	if (end == buf || (*end && *end != '\n') || v > 0xffff)
+		return 0;
+	return v;
+}
+
+static int oa_cmp_offer(const void *a, const void *b)
+{
+	const struct oa_i915_offer *x = a, *y = b;
+
+	/* The table's order (IGT's, RenderBasic first), then by uuid. */
+	if (x->set && y->set)
+		return x->set < y->set ? -1 : x->set > y->set;
+	if (x->set || y->set)
+		return x->set ? -1 : 1;
+	return strcmp(x->uuid, y->uuid);
+}
+
+/**
+ * oa_i915_offered - the metric sets a card's sysfs offers
+ * @card: its sysfs directory, <root>/class/drm/cardN
+ * @metrics: the table of its GPU (oa_i915_metrics_of()), or NULL
+ * @out: a malloc'ed array of them, known sets first in the table's
+ *	order, then the others by uuid; the caller frees it
+ *
+ * An entry of cardN/metrics/ is a set when it is named as a uuid and its
+ * id file holds a number other than 0.
+ *
+ * Return: how many (0, and *@out NULL, when none or no such directory),
+ * or -1 when out of memory.
+ */
+int oa_i915_offered(const char *card, const struct oa_metric_platform *metrics,
+		    struct oa_i915_offer **out)
+{
+	char path[PATH_MAX + 96];
+	struct oa_i915_offer *o = NULL, *bigger;
+	struct dirent *e;
+	uint8_t u[16];
+	int n = 0, cap = 0;
+	uint64_t id;
+	DIR *dir;
+
+	*out = NULL;
+	snprintf(path, sizeof(path), "%s/metrics", card);
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while ((e = readdir(dir))) {
+		if (!oa_metric_uuid_parse(e->d_name, u))
+			continue;
+		snprintf(path, sizeof(path), "%s/metrics/%s/id", card,
+			 e->d_name);
+		if (file_read_u64(path, &id) || !id)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 32;
+			bigger = realloc(o, cap * sizeof(*o));
+			if (!bigger) {
+				free(o);
+				closedir(dir);
+				return -1;
+			}
+			o = bigger;
+		}
+		oa_metric_uuid_format(u, o[n].uuid);
+		o[n].id = id;
+		o[n].set = oa_metric_set_by_uuid(metrics, o[n].uuid);
+		n++;
 	}
-	return true;
+	closedir(dir);
+	if (n)
+		qsort(o, n, sizeof(*o), oa_cmp_offer);
+	*out = o;
+	return n;
+}
+
+/*
+ * What the card offers, malloc'ed, or NULL when out of memory:
+ * "RenderBasic (0fc397c0-...), ComputeBasic (...), ...", known sets by
+ * name, others by uuid alone; "none".
+ */
+static char *oa_i915_offer_list(const struct oa_i915 *d,
+				const struct oa_metric_platform *metrics)
+{
+	struct oa_i915_offer *o;
+	char *text = NULL;
+	size_t size;
+	int i, n;
+	FILE *f;
+
+	n = oa_i915_offered(d->card, metrics, &o);
+	if (n < 0)
+		return NULL;
+	f = open_memstream(&text, &size);
+	if (f && !n)
+		fputs("none", f);
+	for (i = 0; f && i < n; i++) {
+		if (o[i].set)
+			fprintf(f, "%s%s (%s)", i ? ", " : "",
+				oa_metric_str(o[i].set->symbol), o[i].uuid);
+		else
+			fprintf(f, "%s%s", i ? ", " : "", o[i].uuid);
+	}
+	if (!f || fclose(f)) {
+		free(text);
+		text = NULL;
+	}
+	free(o);
+	return text;
+}
+
+/*
+ * The one line for a set @d does not offer: @why (a printf format and
+ * its arguments), then "; CARD/metrics has: LIST", or, with @which,
+ * "CARD/metrics, which has: LIST" (@why ends where the path goes).
+ */
+__attribute__((format(printf, 4, 5)))
+static void oa_i915_no_set(const struct oa_i915 *d,
+			   const struct oa_metric_platform *metrics,
+			   bool which, const char *fmt, ...)
+{
+	char *why = NULL, *offer = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&why, fmt, ap) < 0)
+		why = NULL;
+	va_end(ap);
+	if (!d->card[0]) {
+		pr_err("%s; no sysfs directory of its card was found under %s/class/drm\n",
+		       why ? why : strerror(ENOMEM), oa_sysfs_root());
+		free(why);
+		return;
+	}
+	offer = oa_i915_offer_list(d, metrics);
+	pr_err("%s%s%s/metrics%s %s\n", why ? why : strerror(ENOMEM),
+	       which ? "" : "; ", d->card, which ? ", which has:" : " has:",
+	       offer ? offer : strerror(ENOMEM));
+	free(why);
+	free(offer);
 }
 
 /**
  * oa_i915_metric_set - the metric set @arg names, and its kernel id
  * @d: the device
- * @arg: a name from the table above, or a uuid used as it is
+ * @arg: a set's name in IGT's table for the device's GPU ("RenderBasic",
+ *	oa/metric-sets.h), or a uuid
  * @m: filled in; the name is the table's, else the uuid
+ *
+ * The kernel knows sets only by uuid: the id to open a stream with is in
+ * <card>/metrics/UUID/id.  A name the table does not have, or a set the
+ * card does not offer, fails with one line listing what it does offer.
  */
 int oa_i915_metric_set(const struct oa_i915 *d, const char *arg,
 		       struct oa_i915_metric *m)
 {
-	const char *uuid = NULL, *name = NULL;
+	const struct oa_metric_platform *metrics;
+	const struct oa_metric_set *set;
 	char path[PATH_MAX + 64];
-	size_t i;
+	uint8_t u[16];
 	int err;
 
 	memset(m, 0, sizeof(*m));
-	for (i = 0; i < sizeof(oa_known_sets) / sizeof(oa_known_sets[0]); i++) {
-		if (oa_known_sets[i].device_id != d->device_id)
-			continue;
-		if (!strcmp(arg, oa_known_sets[i].name) ||
-		    !strcmp(arg, oa_known_sets[i].uuid)) {
-			name = oa_known_sets[i].name;
-			uuid = oa_known_sets[i].uuid;
+	metrics = oa_i915_metrics_of(d->device_id);
+	if (oa_metric_uuid_parse(arg, u)) {
+		oa_metric_uuid_format(u, m->uuid);
+		set = oa_metric_set_by_uuid(metrics, m->uuid);
+	} else {
+		set = oa_metric_set_find(metrics, arg);
+		if (!set) {
+			if (metrics)
+				oa_i915_no_set(d, metrics, false,
+					       "metric set '%s' is not one of IGT's %s sets (device 0x%04x)",
+					       arg, metrics->name, d->device_id);
+			else
+				oa_i915_no_set(d, metrics, false,
+					       "metric set '%s' is not known: IGT has no metric sets for device 0x%04x, so give a uuid",
+					       arg, d->device_id);
+			return -1;
 		}
+		oa_metric_uuid_format(set->uuid, m->uuid);
 	}
-	if (!uuid && oa_is_uuid(arg))
-		name = uuid = arg;
-	if (!uuid) {
-		pr_err("metric set '%s' is not known for device 0x%04x: give its uuid instead (a directory in %s/metrics)\n",
-		       arg, d->device_id,
-		       d->card[0] ? d->card : "/sys/class/drm/cardN");
-		return -1;
-	}
-	snprintf(m->name, sizeof(m->name), "%s", name);
-	snprintf(m->uuid, sizeof(m->uuid), "%s", uuid);
+	snprintf(m->name, sizeof(m->name), "%s",
+		 set ? oa_metric_str(set->symbol) : m->uuid);
 	if (!d->card[0]) {
 		pr_err("%s: its card's sysfs directory was not found under %s/class/drm: cannot look up metric set ids\n",
 		       d->node, oa_sysfs_root());
 		return -1;
 	}
-	snprintf(path, sizeof(path), "%s/metrics/%s/id", d->card, uuid);
+	snprintf(path, sizeof(path), "%s/metrics/%s/id", d->card, m->uuid);
 	err = file_read_u64(path, &m->id);
+	if (err == -ENOENT) {
+		oa_i915_no_set(d, metrics, true,
+			       "metric set %s (%s) is not offered by this kernel for this GPU: not in ",
+			       m->name, m->uuid);
+		return -1;
+	}
 	if (err || !m->id) {
-		pr_err("metric set %s (%s) is not offered by this kernel for this GPU: %s: %s\n",
-		       m->name, uuid, path,
-		       err == -ENOENT ? "not there" : "no id in it");
+		oa_i915_no_set(d, metrics, false,
+			       "metric set %s (%s) is not offered by this kernel for this GPU: %s holds no id",
+			       m->name, m->uuid, path);
 		return -1;
 	}
 	return 0;
@@ -533,9 +741,15 @@ void oa_i915_write_header(const struct oa_i915 *d,
 	} topo;
 	size_t len;
 
+	struct gpuprof_oa_driver drv = {
+		.kernel = d->kernel, .submission = d->submission,
+	};
+
 	oa_i915_device_info(d, m, &info);
 	len = oa_i915_topology(d, &topo, sizeof(topo));
 	oa_write_version(w);
+	/* Before DEVICE_INFO, so readers apply its rules to every report. */
+	oa_write_record(w, GPUPROF_OA_RECORD_DRIVER, &drv, sizeof(drv));
 	oa_write_device_info(w, &info);
 	oa_write_topology(w, &topo.info, len);
 }

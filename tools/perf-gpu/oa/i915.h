@@ -25,6 +25,8 @@
 
 /* The render ring's RING_TIMESTAMP (RENDER_RING_BASE 0x2000 + 0x358). */
 #define OA_I915_RING_TIMESTAMP	0x2358
+/* i915_drm.h of 6.12, not 6.1's: the OA unit's own timestamp rate. */
+#define OA_I915_PARAM_OA_TIMESTAMP_FREQUENCY	57
 /* i915 wants at least 100 us between its checks of the OA buffer. */
 #define OA_I915_MIN_POLL_NS	100000ull
 
@@ -37,6 +39,9 @@ struct oa_i915 {
 	uint64_t timestamp_hz;		/* CS (and OA) timestamp frequency */
 	int perf_revision;
 	unsigned int gen;		/* gpuprof_oa_gen_of_device() */
+	const struct gpuprof_oa_platform *platform;
+	uint32_t kernel;		/* GPUPROF_OA_KERNEL() of uname */
+	uint32_t submission;		/* GPUPROF_OA_SUBMISSION_* */
 	uint32_t gt_min_hz, gt_max_hz;	/* 0 when sysfs does not say */
 	/* RING_TIMESTAMP reading. */
 	uint64_t reg_offset;		/* with I915_REG_READ_8B_WA, or not */
@@ -50,11 +55,24 @@ struct oa_i915_metric {
 	uint64_t id;			/* the kernel's, from sysfs */
 };
 
+/* A metric set a card offers in sysfs (oa_i915_offered()). */
+struct oa_metric_set;
+struct oa_metric_platform;
+struct oa_i915_offer {
+	char uuid[40];
+	uint64_t id;			/* the kernel's */
+	const struct oa_metric_set *set;	/* the table's, NULL if unknown */
+};
+
 int oa_i915_open(struct oa_i915 *d, const char *node);
 void oa_i915_close(struct oa_i915 *d);
 uint32_t oa_i915_format(const struct oa_i915 *d);
 int oa_i915_metric_set(const struct oa_i915 *d, const char *arg,
 		       struct oa_i915_metric *m);
+const struct oa_metric_platform *oa_i915_metrics_of(uint32_t device_id);
+uint32_t oa_i915_card_device_id(const char *card);
+int oa_i915_offered(const char *card, const struct oa_metric_platform *metrics,
+		    struct oa_i915_offer **out);
 uint64_t oa_i915_poll_period(uint64_t report_period_ns);
 int oa_i915_perf_open(const struct oa_i915 *d, const struct oa_i915_metric *m,
 		      unsigned int exponent, uint64_t period_ns);

@@ -114,10 +114,9 @@ int record_oa_start(struct record_oa *oa, const char *perf_output)
 	oa->start_ns = record_oa_now();
 	if (oa->source == RECORD_OA_FILE)
 		return copy_file(oa);
-	if (oa->source == RECORD_OA_I915 && i915_start(oa)) {
-		pr_err("cannot record OA from i915 (see above)\n");
+	/* i915_start() said why it failed, in one line. */
+	if (oa->source == RECORD_OA_I915 && i915_start(oa))
 		return -1;
-	}
 	return 0;
 }
 

@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --metric-set NAME against the i915 shim (selftests/i915-shim/) playing
+ * GPUs of three generations (GPUPROF_SHIM_DEVICE_ID): gpuprof-oa --device
+ * and perf gpu record --oa look the name up in IGT's table for the GPU
+ * (tools/perf-gpu/oa/metric-sets.h), find its uuid in the fake sysfs and
+ * open the stream with that uuid's id, as the shim's log of PERF_OPEN
+ * properties shows ("prop 3 ID": DRM_I915_PERF_PROP_OA_METRICS_SET).  A
+ * name the table lacks, or a set the sysfs lacks, fails with exit status
+ * 1 and one line that lists what sysfs offers.
+ *
+ * The fake sysfs offers the RenderBasic of three platforms at once, each
+ * with its own id, so only the right lookup opens the right id.  The
+ * uuids are IGT 1.27.1's (oa-bdw.xml, oa-cflgt2.xml, oa-tglgt2.xml).
+ *
+ * perf gpu record needs tracefs, which this machine may not mount: it
+ * runs in a mount namespace of its own (unshare -m) with tracefs mounted
+ * there, and is skipped where that cannot be done.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "../lib/asan.h"
+#include "../lib/run.h"
+#include "../../module/oa_decode.h"
+
+#define OUT_SIZE (1 << 16)
+#define NODE "/dev/dri/renderD199"
+#define BDW_RENDER_BASIC "b541bd57-0e0f-4154-b4c0-5858010a2bf7"
+#define CFL_RENDER_BASIC "7fa796a4-0c7a-4201-afc6-cff0b2f528a2"
+#define TGL_RENDER_BASIC "0fc397c0-4833-492c-9ccd-4929d574d5b8"
+#define TGL_COMPUTE_BASIC "397a46d9-03dd-4696-8196-270362e1c575"
+#define BDW_TEST_OA "d6de6f55-e526-4f79-a6a6-d7315c09044e"
+#define UNKNOWN "12345678-1234-1234-1234-123456789abc"
+
+/* Three GPUs: each one's RenderBasic and the id the fake sysfs gives it. */
+static const struct {
+	uint32_t device_id;
+	const char *uuid;
+	unsigned int id;
+} gpus[] = {
+	{ 0x1616, BDW_RENDER_BASIC, 101 },	/* Broadwell GT2 */
+	{ 0x3e92, CFL_RENDER_BASIC, 102 },	/* Coffee Lake GT2 */
+	{ 0x9a49, TGL_RENDER_BASIC, 103 },	/* Tiger Lake GT2 */
+};
+
+/* A path beside this test's binary, selftests/out/host/. */
+static const char *beside_exe(char *path, size_t size, const char *env,
+			      const char *rel)
+{
+	const char *p = getenv(env);
+	ssize_t n;
+
+	if (p)
+		return p;
+	n = readlink("/proc/self/exe", path, size - 128);
+	if (n < 0)
+		return rel;
+	path[n] = '\0';
+	strcpy(strrchr(path, '/') + 1, rel);
+	return path;
+}
+
+static const char *gpuprof_oa(void)
+{
+	static char path[PATH_MAX];
+
+	return beside_exe(path, sizeof(path), "GPUPROF_OA",
+			  "../../../tools/perf-gpu/out/asan/gpuprof-oa");
+}
+
+static const char *shim(void)
+{
+	static char path[PATH_MAX];
+
+	return beside_exe(path, sizeof(path), "GPUPROF_I915_SHIM",
+			  "../libi915_shim.so");
+}
+
+FIXTURE(open) {
+	char dir[64];
+	char sys[128];
+	char log[128];
+	char file[128];
+	char preload[2 * PATH_MAX + 2];
+	char out[OUT_SIZE];
+	char logbuf[4096];
+};
+
+static void set_id(struct __test_metadata *_metadata, const char *sys,
+		   const char *uuid, unsigned int id)
+{
+	char out[256];
+
+	ASSERT_EQ(0, run_cmd(out, sizeof(out),
+			     "mkdir -p '%s/class/drm/card0/metrics/%s' && echo %u > '%s/class/drm/card0/metrics/%s/id'",
+			     sys, uuid, id, sys, uuid)) TH_LOG("%s", out);
+}
+
+FIXTURE_SETUP(open)
+{
+	size_t i;
+
+	strcpy(self->dir, "/tmp/metric_set_open.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	snprintf(self->sys, sizeof(self->sys), "%s/sys", self->dir);
+	snprintf(self->log, sizeof(self->log), "%s/log", self->dir);
+	snprintf(self->file, sizeof(self->file), "%s/rec", self->dir);
+	ASSERT_EQ(0, run_cmd(self->out, OUT_SIZE,
+			     "mkdir -p '%s/class/drm/renderD199/device/drm/card0'",
+			     self->sys));
+	for (i = 0; i < sizeof(gpus) / sizeof(gpus[0]); i++)
+		set_id(_metadata, self->sys, gpus[i].uuid, gpus[i].id);
+	set_id(_metadata, self->sys, TGL_COMPUTE_BASIC, 104);
+	set_id(_metadata, self->sys, UNKNOWN, 105);
+	snprintf(self->preload, sizeof(self->preload), "%s %s", asan_runtime(),
+		 shim());
+	ASSERT_EQ(0, access(shim(), R_OK)) TH_LOG("no shim at %s", shim());
+}
+
+FIXTURE_TEARDOWN(open)
+{
+	char out[256];
+
+	run_cmd(out, sizeof(out), "rm -rf '%s'", self->dir);
+}
+
+/* gpuprof-oa --device on the shim's node as GPU @dev, @args after. */
+__attribute__((format(printf, 3, 4)))
+static int run_oa(FIXTURE_DATA(open) *self, uint32_t dev, const char *fmt,
+		  ...)
+{
+	char args[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	unlink(self->log);
+	return run_cmd(self->out, OUT_SIZE,
+		       "GPUPROF_SHIM_DEVICE_ID=0x%04x GPUPROF_SYSFS_ROOT='%s' GPUPROF_SHIM_LOG='%s' LD_PRELOAD='%s' %s --device --node " NODE " %s",
+		       dev, self->sys, self->log, self->preload, gpuprof_oa(),
+		       args);
+}
+
+/*
+ * perf gpu record --oa on the shim's node as GPU @dev, @args after, in a
+ * mount namespace with tracefs: 0, its status, or -2 when that
+ * namespace cannot be made here.
+ */
+__attribute__((format(printf, 3, 4)))
+static int run_record(FIXTURE_DATA(open) *self, uint32_t dev,
+		      const char *fmt, ...)
+{
+	char args[1024];
+	va_list ap;
+
+	if (run_cmd(self->out, OUT_SIZE,
+		    "unshare -m sh -c 'mount -t tracefs nodev /sys/kernel/tracing && test -d /sys/kernel/tracing/events/dma_fence'"))
+		return -2;
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	unlink(self->log);
+	return run_cmd(self->out, OUT_SIZE,
+		       "unshare -m sh -c 'mount -t tracefs nodev /sys/kernel/tracing && exec env GPUPROF_SHIM_DEVICE_ID=0x%04x GPUPROF_SYSFS_ROOT=%s GPUPROF_SHIM_LOG=%s LD_PRELOAD=\"%s\" %s record --oa --oa-node " NODE " -o %s/perf.data %s -- true'",
+		       dev, self->sys, self->log, self->preload,
+		       perf_gpu_path(), self->dir, args);
+}
+
+static const char *read_log(FIXTURE_DATA(open) *self)
+{
+	FILE *f = fopen(self->log, "r");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(self->logbuf, 1, sizeof(self->logbuf) - 1, f);
+		fclose(f);
+	}
+	self->logbuf[n] = '\0';
+	return self->logbuf;
+}
+
+/* The DEVICE_INFO of recording @path, via the shared parser. */
+static void on_record(void *arg, const struct gpuprof_oa_stream *s,
+		      const struct gpuprof_oa_record_header *h,
+		      const void *payload)
+{
+	(void)arg;
+	(void)s;
+	(void)h;
+	(void)payload;
+}
+
+static int device_info(const char *path, struct gpuprof_oa_device_info *info)
+{
+	static __u8 buf[GPUPROF_OA_RECORD_MAX];
+	struct gpuprof_oa_stream s;
+	__u8 chunk[4096];
+	size_t k;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return -1;
+	gpuprof_oa_stream_init(&s, buf);
+	while ((k = fread(chunk, 1, sizeof(chunk), f)))
+		if (gpuprof_oa_stream_feed(&s, chunk, k, on_record, NULL))
+			break;
+	fclose(f);
+	*info = s.info;
+	return s.have_info ? 0 : -1;
+}
+
+/* The shim's log: PERF_OPEN asked for metric set @id, and opened. */
+static void check_opened(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(open) *self, unsigned int id)
+{
+	char want[64];
+
+	snprintf(want, sizeof(want), "\nprop 3 %u\n", id);
+	EXPECT_NE(NULL, strstr(read_log(self), want))
+		TH_LOG("want%slog:\n%s", want, self->logbuf);
+	EXPECT_NE(NULL, strstr(self->logbuf, "\nopen ")) TH_LOG("%s", self->logbuf);
+	EXPECT_EQ(NULL, strstr(self->logbuf, "\nopen -")) TH_LOG("%s", self->logbuf);
+}
+
+TEST_F(open, gpuprof_oa_opens_the_gpus_own_render_basic)
+{
+	struct gpuprof_oa_device_info info;
+	size_t i;
+
+	for (i = 0; i < sizeof(gpus) / sizeof(gpus[0]); i++) {
+		ASSERT_EQ(0, run_oa(self, gpus[i].device_id,
+				    "--metric-set RenderBasic --duration 0.05 -o '%s'",
+				    self->file)) TH_LOG("0x%04x: %s",
+							gpus[i].device_id, self->out);
+		check_opened(_metadata, self, gpus[i].id);
+		/* The recording says which GPU and which set. */
+		ASSERT_EQ(0, device_info(self->file, &info));
+		EXPECT_EQ(gpus[i].device_id, info.device_id);
+		EXPECT_STREQ("RenderBasic", info.metric_set_name);
+		EXPECT_STREQ(gpus[i].uuid, info.metric_set_uuid);
+	}
+	/* The name ignoring case, and the uuid in capitals, name it too. */
+	ASSERT_EQ(0, run_oa(self, 0x9a49,
+			    "--metric-set computebasic --duration 0.05 -o '%s'",
+			    self->file)) TH_LOG("%s", self->out);
+	check_opened(_metadata, self, 104);
+	ASSERT_EQ(0, run_oa(self, 0x9a49,
+			    "--metric-set 397A46D9-03DD-4696-8196-270362E1C575 --duration 0.05 -o '%s'",
+			    self->file)) TH_LOG("%s", self->out);
+	check_opened(_metadata, self, 104);
+	ASSERT_EQ(0, device_info(self->file, &info));
+	EXPECT_STREQ("ComputeBasic", info.metric_set_name);
+	EXPECT_STREQ(TGL_COMPUTE_BASIC, info.metric_set_uuid);
+	/* A uuid no table knows still works, named by itself. */
+	ASSERT_EQ(0, run_oa(self, 0x9a49, "--metric-set " UNKNOWN
+			    " --duration 0.05 -o '%s'", self->file))
+		TH_LOG("%s", self->out);
+	check_opened(_metadata, self, 105);
+	ASSERT_EQ(0, device_info(self->file, &info));
+	EXPECT_STREQ(UNKNOWN, info.metric_set_name);
+}
+
+/* What every refusal on the Tiger Lake GT2 lists, SYS the fake root. */
+#define TGL_OFFER "RenderBasic (" \
+	TGL_RENDER_BASIC "), ComputeBasic (" TGL_COMPUTE_BASIC "), " \
+	UNKNOWN ", " CFL_RENDER_BASIC ", " BDW_RENDER_BASIC "\n"
+
+static void expect_line(struct __test_metadata *_metadata,
+			FIXTURE_DATA(open) *self, const char *prog,
+			const char *line)
+{
+	char want[2048], *sys;
+
+	/* SYS stands for the fake sysfs root, wherever it is. */
+	snprintf(want, sizeof(want), "%s: %s", prog, line);
+	while ((sys = strstr(want, "SYS"))) {
+		char rest[2048];
+
+		snprintf(rest, sizeof(rest), "%s", sys + 3);
+		snprintf(sys, sizeof(want) - (sys - want), "%s%s", self->sys,
+			 rest);
+	}
+	EXPECT_STREQ(want, self->out);
+}
+
+TEST_F(open, an_unknown_name_or_absent_set_is_one_line_listing_the_rest)
+{
+	/* A name not in IGT's tglgt2 sets. */
+	EXPECT_EQ(1, run_oa(self, 0x9a49, "--metric-set NoSuchSet -o '%s'",
+			    self->file));
+	expect_line(_metadata, self, "gpuprof-oa",
+		    "metric set 'NoSuchSet' is not one of IGT's tglgt2 sets (device 0x9a49); "
+		    "SYS/class/drm/card0/metrics has: " TGL_OFFER);
+	/* TestOa, a tglgt2 set this sysfs lacks. */
+	EXPECT_EQ(1, run_oa(self, 0x9a49, "--metric-set TestOa -o '%s'",
+			    self->file));
+	expect_line(_metadata, self, "gpuprof-oa",
+		    "metric set TestOa (6607f034-d053-40d1-8215-67c07f3041bb) is not offered by this kernel for this GPU: "
+		    "not in SYS/class/drm/card0/metrics, which has: " TGL_OFFER);
+	/* On the Broadwell, its own names, the Tiger Lake's by uuid. */
+	EXPECT_EQ(1, run_oa(self, 0x1616, "--metric-set TestOa -o '%s'",
+			    self->file));
+	expect_line(_metadata, self, "gpuprof-oa",
+		    "metric set TestOa (" BDW_TEST_OA ") is not offered by this kernel for this GPU: "
+		    "not in SYS/class/drm/card0/metrics, which has: RenderBasic (" BDW_RENDER_BASIC "), "
+		    TGL_RENDER_BASIC ", " UNKNOWN ", " TGL_COMPUTE_BASIC ", "
+		    CFL_RENDER_BASIC "\n");
+	/* No recording is left behind. */
+	EXPECT_NE(0, access(self->file, F_OK));
+	/* The stream was never asked for. */
+	EXPECT_STREQ("", read_log(self));
+}
+
+TEST_F(open, perf_gpu_record_opens_the_gpus_own_render_basic)
+{
+	struct gpuprof_oa_device_info info;
+	char oa[160];
+	size_t i;
+	int rc;
+
+	snprintf(oa, sizeof(oa), "%s/perf.data.oa", self->dir);
+	for (i = 0; i < sizeof(gpus) / sizeof(gpus[0]); i++) {
+		rc = run_record(self, gpus[i].device_id, "--metric-set RenderBasic");
+		if (rc == -2)
+			SKIP(return, "no mount namespace with tracefs here (root and tracefs needed): %.200s",
+			     self->out);
+		ASSERT_EQ(0, rc) TH_LOG("0x%04x: %s", gpus[i].device_id, self->out);
+		check_opened(_metadata, self, gpus[i].id);
+		ASSERT_EQ(0, device_info(oa, &info));
+		EXPECT_EQ(gpus[i].device_id, info.device_id);
+		EXPECT_STREQ("RenderBasic", info.metric_set_name);
+		EXPECT_STREQ(gpus[i].uuid, info.metric_set_uuid);
+	}
+	EXPECT_EQ(1, run_record(self, 0x9a49, "--metric-set NoSuchSet"));
+	expect_line(_metadata, self, "perf gpu record",
+		    "metric set 'NoSuchSet' is not one of IGT's tglgt2 sets (device 0x9a49); "
+		    "SYS/class/drm/card0/metrics has: " TGL_OFFER);
+	EXPECT_EQ(1, run_record(self, 0x9a49, "--metric-set TestOa"));
+	expect_line(_metadata, self, "perf gpu record",
+		    "metric set TestOa (6607f034-d053-40d1-8215-67c07f3041bb) is not offered by this kernel for this GPU: "
+		    "not in SYS/class/drm/card0/metrics, which has: " TGL_OFFER);
+}
+
+TEST_HARNESS_MAIN

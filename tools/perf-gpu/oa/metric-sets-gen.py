@@ -1,0 +1,395 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Write oa/metric-sets.c, the OA metric sets of every platform, from IGT.
+
+IGT describes the OA metric sets of each Intel platform in one XML file,
+lib/i915/perf-configs/oa-STEM.xml ("tglgt2"): per set its name, title and
+hardware configuration uuid, per counter its name, title, units, data
+type and the reverse Polish equations that compute it from a report's
+raw counters.  This script reads those files and writes them as C tables
+in the form oa/metric-sets.h documents: equations in our own compact
+notation, every string once in one pool, counters that several sets
+share once.  Only the facts are taken; IGT's own code generators are not
+used.
+
+    metric-sets-gen.py --xml-dir DIR [options]
+    metric-sets-gen.py --git GITDIR --commit REV [options]
+
+--xml-dir reads DIR/oa-*.xml; --git reads lib/i915/perf-configs/oa-*.xml
+of commit REV of a git directory (a bare mirror will do).  Options:
+
+    --sets-only FILE  platforms whose XML is not there (a mirror that lacks
+                      a blob), as lines "STEM<TAB>SYMBOL<TAB>UUID<TAB>TITLE"
+                      ('#' starts a comment): their sets, without counters
+    --source TEXT     what the head of the output says it was made from
+    -o FILE           the output (default: standard output)
+
+Everything unexpected (an operator, a variable, a READ of something
+unknown, a counter used before it is defined, a duplicate) stops it with
+a message rather than writing a table that would mean something else.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+# IGT 1.27.1's operators (lib/i915/perf-configs/codegen.py): all take two
+# operands.  Equations may use the first set, availability conditions the
+# second.
+EQUATION_OPS = {
+    "FADD", "FDIV", "FMAX", "FMUL", "FSUB",
+    "UADD", "UDIV", "UMUL", "USUB", "UMIN",
+    "<<", ">>", "AND", "UGTE", "UGT", "ULTE", "ULT",
+}
+AVAILABILITY_OPS = {"AND", "UGTE", "UGT", "ULTE", "ULT", "&&", "<<", ">>",
+                    "UMUL"}
+
+# The device variables IGT gives equations and conditions values for.
+HW_VARS = {
+    "EuCoresTotalCount", "EuSlicesTotalCount", "EuSubslicesTotalCount",
+    "EuDualSubslicesTotalCount", "EuDualSubslicesSlice0123Count",
+    "EuThreadsCount", "VectorEngineTotalCount", "VectorEnginePerXeCoreCount",
+    "VectorEngineThreadsCount", "SliceMask", "SliceTotalCount",
+    "SubsliceMask", "DualSubsliceMask", "GtSliceMask", "GtSubsliceMask",
+    "GtDualSubsliceMask", "GtXeCoreMask", "XeCoreMask", "XeCoreTotalCount",
+    "GpuTimestampFrequency", "GpuMinFrequency", "GpuMaxFrequency",
+    "SkuRevisionId", "QueryMode",
+}
+TOPOLOGY_VAR = re.compile(r"GtSlice\d+((DualSubslice|XeCore)\d+)?$")
+
+# READ's first operand: the raw counters, and the two header fields.
+READ_ARRAYS = {"A", "B", "C", "PERFCNT"}
+READ_SINGLE = {"GPU_TIME", "GPU_CLOCK"}
+
+NUMBER = re.compile(r"(0[xX][0-9a-fA-F]+|[0-9]+)$")
+
+# data_type -> enum oa_metric_type (oa/metric-sets.h).
+TYPES = {"uint64": "OA_METRIC_UINT64", "uint32": "OA_METRIC_UINT32",
+         "float": "OA_METRIC_FLOAT", "double": "OA_METRIC_DOUBLE",
+         "bool": "OA_METRIC_BOOL"}
+
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-"
+                  r"[0-9a-f]{12}$")
+SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
+
+XML_DIR_IN_GIT = "lib/i915/perf-configs"
+
+
+class GenError(Exception):
+    pass
+
+
+def convert(text, ops, counters_before, where):
+    """IGT's RPN text in our notation (oa/metric-sets.h).
+
+    READ and its two operands become one token (A7, GPU_TIME), "true"
+    becomes 1; the rest is kept, checked: known operators, numbers,
+    device variables, and counters of the same set defined before."""
+    out = []
+    depth = 0
+    for tok in text.split():
+        if tok == "READ":
+            if len(out) < 2 or not out[-1].isdigit():
+                raise GenError(f"{where}: READ without a counter: {text}")
+            idx, what = out.pop(), out.pop()
+            depth -= 1
+            if what in READ_ARRAYS:
+                out.append(what + str(int(idx)))
+            elif what in READ_SINGLE and int(idx) == 0:
+                out.append(what)
+            else:
+                raise GenError(f"{where}: READ of {what} {idx}: {text}")
+            continue
+        if tok in ops:
+            if depth < 2:
+                raise GenError(f"{where}: {tok} lacks operands: {text}")
+            depth -= 1
+        elif tok == "true":
+            tok = "1"
+            depth += 1
+        elif NUMBER.match(tok) or tok in READ_ARRAYS or tok in READ_SINGLE:
+            depth += 1
+        elif tok.startswith("$"):
+            name = tok[1:]
+            # IGT looks device variables up first, then counters.
+            if name not in HW_VARS and not TOPOLOGY_VAR.match(name) and \
+               name not in counters_before:
+                raise GenError(f"{where}: {tok} is neither a device "
+                               f"variable nor a counter before it: {text}")
+            depth += 1
+        else:
+            raise GenError(f"{where}: unknown token '{tok}': {text}")
+        out.append(tok)
+    if depth != 1:
+        raise GenError(f"{where}: leaves {depth} values: {text}")
+    return " ".join(out)
+
+
+def read_sources(args):
+    """[(stem, xml text or None)], and where they came from."""
+    found = []
+    if args.xml_dir:
+        for name in sorted(os.listdir(args.xml_dir)):
+            m = re.match(r"oa-(\w+)\.xml$", name)
+            if m:
+                with open(os.path.join(args.xml_dir, name), "rb") as f:
+                    found.append((m.group(1), f.read()))
+        return found
+    git = ["git", "--git-dir", args.git]
+    listing = subprocess.run(git + ["ls-tree", "--name-only", args.commit,
+                                    XML_DIR_IN_GIT + "/"],
+                             check=True, capture_output=True, text=True)
+    for path in sorted(listing.stdout.split()):
+        m = re.match(r".*/oa-(\w+)\.xml$", path)
+        if not m:
+            continue
+        blob = subprocess.run(git + ["cat-file", "blob",
+                                     f"{args.commit}:{path}"],
+                              capture_output=True)
+        # A partial mirror lists blobs it does not hold: --sets-only.
+        found.append((m.group(1), blob.stdout if blob.returncode == 0
+                      else None))
+    return found
+
+
+def parse_xml(stem, text):
+    """The sets of one platform: [(symbol, title, uuid, [counter])]."""
+    root = ET.fromstring(text)
+    sets = []
+    for s in root.iter("set"):
+        where = f"oa-{stem}.xml {s.get('symbol_name')}"
+        counters = []
+        before = set()
+        for c in s.findall("counter"):
+            sym = c.get("symbol_name")
+            cwhere = f"{where}.{sym}"
+            if not sym or not SYMBOL.match(sym) or sym in before:
+                raise GenError(f"{cwhere}: bad or repeated counter name")
+            if c.get("data_type") not in TYPES:
+                raise GenError(f"{cwhere}: data type {c.get('data_type')}")
+            eq = convert(c.get("equation") or "", EQUATION_OPS, before,
+                         cwhere)
+            mx = c.get("max_equation")
+            mx = convert(mx, EQUATION_OPS, before, cwhere) if mx else ""
+            av = c.get("availability")
+            av = convert(av, AVAILABILITY_OPS, set(), cwhere) if av else ""
+            counters.append((sym, c.get("name") or "", c.get("units") or "",
+                             c.get("data_type"), eq, mx, av))
+            before.add(sym)
+        sets.append((s.get("symbol_name"), s.get("name") or "",
+                     s.get("hw_config_guid"), counters))
+    return sets
+
+
+def read_sets_only(path):
+    """{stem: [(symbol, title, uuid, None)]} from a --sets-only file."""
+    plats = {}
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            fields = line.split("\t")
+            if len(fields) != 4:
+                raise GenError(f"{path}:{n}: wants 4 tab-separated fields")
+            stem, sym, uuid, title = fields
+            plats.setdefault(stem, []).append((sym, title, uuid, None))
+    return plats
+
+
+def check_platform(stem, sets):
+    names, uuids = set(), set()
+    for sym, _title, uuid, _counters in sets:
+        if not sym or not SYMBOL.match(sym) or sym in names:
+            raise GenError(f"{stem}: bad or repeated set name {sym}")
+        if not uuid or not UUID.match(uuid) or uuid in uuids:
+            raise GenError(f"{stem} {sym}: bad or repeated uuid {uuid}")
+        names.add(sym)
+        uuids.add(uuid)
+
+
+class Pool:
+    """Each distinct string once; offset 0 is the empty string."""
+
+    def __init__(self):
+        self.offsets = {"": 0}
+        self.strings = [""]
+        self.size = 1
+
+    def add(self, s):
+        if s not in self.offsets:
+            self.offsets[s] = self.size
+            self.strings.append(s)
+            self.size += len(s.encode("utf-8")) + 1
+        return self.offsets[s]
+
+
+def c_string(s):
+    out = []
+    for b in s.encode("utf-8"):
+        ch = chr(b)
+        if ch in "\\\"":
+            out.append("\\" + ch)
+        elif 0x20 <= b < 0x7f and ch != "?":	# no trigraphs
+            out.append(ch)
+        else:
+            out.append(f"\\{b:03o}")
+    return "".join(out)
+
+
+def generate(platforms, source):
+    """The text of metric-sets.c for [(stem, sets, have_counters)]."""
+    pool = Pool()
+    counters, counter_ids = [], {}
+    set_counters, sets, plats = [], [], []
+    for stem, psets, have in platforms:
+        first_set = len(sets)
+        for sym, title, uuid, cs in psets:
+            first = len(set_counters)
+            for c in cs or []:
+                key = (c[0], c[1], c[2], c[3], c[4], c[5], c[6])
+                if key not in counter_ids:
+                    counter_ids[key] = len(counters)
+                    counters.append(key)
+                set_counters.append(counter_ids[key])
+            sets.append((pool.add(sym), pool.add(title), uuid,
+                         first, len(set_counters) - first, sym))
+        plats.append((stem, first_set, len(sets) - first_set, have))
+    rows = [(pool.add(c[0]), pool.add(c[1]), pool.add(c[2]), c[3],
+             pool.add(c[4]), pool.add(c[5]), pool.add(c[6]), c[0])
+            for c in counters]
+    if len(counters) > 0xffff or len(set_counters) > 0xffffffff:
+        raise GenError("too many counters for the table's index types")
+    for _stem, _first, n, _have in plats:
+        if n > 0xffff:
+            raise GenError("too many sets in one platform")
+
+    o = []
+    o.append("// SPDX-License-Identifier: GPL-2.0-only")
+    o.append("/*")
+    o.append(" * GENERATED by tools/perf-gpu/oa/metric-sets-gen.py: do not edit.")
+    o.append(" * The OA metric sets of every platform IGT describes, in the form")
+    o.append(" * oa/metric-sets.h documents.  Made from:")
+    for line in source.splitlines():
+        o.append(" *   " + line if line else " *")
+    o.append(" * Regenerate with (from tools/perf-gpu):")
+    o.append(" *   python3 oa/metric-sets-gen.py --git IGT.git --commit 2b29e8ac0 \\")
+    o.append(" *     --sets-only oa/metric-sets-acm.tsv -o oa/metric-sets.c")
+    o.append(f" * {len(plats)} platforms, {len(sets)} sets, "
+             f"{len(set_counters)} counters ({len(counters)} distinct), "
+             f"{pool.size} bytes of strings.")
+    o.append(" */")
+    o.append('#include "oa/metric-sets.h"')
+    o.append("")
+    o.append("/* Each string once, NUL-terminated; offset 0 is \"\". */")
+    o.append("const char oa_metric_strings[] =")
+    for s in pool.strings:
+        o.append(f'\t"{c_string(s)}\\0"')
+    o.append("\t;")
+    o.append("")
+    o.append("/* symbol, title, units, equation, max, availability, type */")
+    o.append("const struct oa_metric_counter oa_metric_counters[] = {")
+    for r in rows:
+        o.append(f"\t{{ {r[0]}, {r[1]}, {r[2]}, {r[4]}, {r[5]}, {r[6]}, "
+                 f"{TYPES[r[3]]} }},\t/* {r[7]} */")
+    o.append("};")
+    o.append("")
+    o.append("/* The counters of each set, indices into oa_metric_counters[]. */")
+    o.append("const uint16_t oa_metric_set_counters[] = {")
+    line = "\t"
+    for i in set_counters:
+        item = f"{i},"
+        if len(line) + len(item) + 1 > 72:
+            o.append(line.rstrip())
+            line = "\t"
+        line += item + " "
+    if line.strip():
+        o.append(line.rstrip())
+    o.append("};")
+    o.append("")
+    o.append("/* U(8-4-4-4-12 hex digits of a uuid): its 16 bytes. */")
+    o.append("#define B(x, n)\t\t((uint8_t)((x) >> (8 * (n))))")
+    o.append("#define U(a, b, c, d, e) { \\")
+    o.append("\tB(0x##a, 3), B(0x##a, 2), B(0x##a, 1), B(0x##a, 0), \\")
+    o.append("\tB(0x##b, 1), B(0x##b, 0), B(0x##c, 1), B(0x##c, 0), \\")
+    o.append("\tB(0x##d, 1), B(0x##d, 0), B(0x##e##ull, 5), B(0x##e##ull, 4), \\")
+    o.append("\tB(0x##e##ull, 3), B(0x##e##ull, 2), B(0x##e##ull, 1), B(0x##e##ull, 0) }")
+    o.append("")
+    o.append("/* symbol, title, first counter, counters, uuid */")
+    o.append("const struct oa_metric_set oa_metric_sets[] = {")
+    for s in sets:
+        u = s[2].split("-")
+        o.append(f"\t{{ {s[0]}, {s[1]}, {s[3]}, {s[4]}, U({','.join(u)}) }},"
+                 f"\t/* {s[5]} */")
+    o.append("};")
+    o.append("")
+    o.append("const struct oa_metric_platform oa_metric_platforms[] = {")
+    for stem, first, n, have in plats:
+        o.append(f'\t{{ "{stem}", {first}, {n}, '
+                 f'{"true" if have else "false"} }},')
+    o.append("};")
+    o.append("")
+    o.append("const unsigned int oa_metric_n_platforms =")
+    o.append("\tsizeof(oa_metric_platforms) / sizeof(oa_metric_platforms[0]);")
+    stats = (len(plats), len(sets), len(set_counters), len(counters),
+             pool.size)
+    return "\n".join(o) + "\n", stats
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--xml-dir")
+    src.add_argument("--git")
+    ap.add_argument("--commit")
+    ap.add_argument("--sets-only")
+    ap.add_argument("--source")
+    ap.add_argument("-o", "--output")
+    args = ap.parse_args()
+    if args.git and not args.commit:
+        ap.error("--git needs --commit")
+    try:
+        only = read_sets_only(args.sets_only) if args.sets_only else {}
+        platforms = []
+        for stem, text in read_sources(args):
+            if text is not None:
+                # The XML, with counters, wins over a --sets-only list.
+                only.pop(stem, None)
+                platforms.append((stem, parse_xml(stem, text), True))
+            elif stem in only:
+                platforms.append((stem, only.pop(stem), False))
+            else:
+                raise GenError(f"oa-{stem}.xml is not in the mirror: give "
+                               f"its sets with --sets-only")
+        for stem in sorted(only):
+            platforms.append((stem, only[stem], False))
+        platforms.sort(key=lambda p: p[0])
+        for stem, sets, _have in platforms:
+            check_platform(stem, sets)
+        if args.source:
+            source = args.source
+        elif args.git:
+            source = f"lib/i915/perf-configs/oa-*.xml of IGT commit {args.commit}"
+        else:
+            source = f"{args.xml_dir}/oa-*.xml"
+        if args.sets_only:
+            source += "\nand, for the platforms without counters, " + \
+                      os.path.basename(args.sets_only)
+        text, stats = generate(platforms, source)
+    except (GenError, ET.ParseError, OSError,
+            subprocess.CalledProcessError) as e:
+        sys.exit(f"metric-sets-gen.py: {e}")
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    print("%d platforms, %d sets, %d counters (%d distinct), "
+          "%d bytes of strings" % stats, file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
