@@ -17,6 +17,7 @@
 #include "../../module/oa_decode.h"
 #include "../lib/asan.h"
 #include "../lib/gpuprof.h"
+#include "../lib/oa_build.h"
 #include "../lib/run.h"
 
 #define SIGNALED "dma_fence:dma_fence_signaled:"
@@ -213,6 +214,77 @@ TEST_F(oa, file_replayed_in_time)
 	EXPECT_EQ(0, run_cmd(self->out, sizeof(self->out), "cmp %s %s", rec,
 			     oa_file)) TH_LOG("%s", self->out);
 	report_runs(_metadata, self);
+}
+
+/* A number from the report's JSON: python3 evaluates @expr on d. */
+static long long json_num(FIXTURE_DATA(oa) *self, const char *json,
+			  const char *expr)
+{
+	if (run_cmd(self->out, sizeof(self->out),
+		    "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(int(%s))' %s",
+		    expr, json))
+		return -1;
+	return atoll(self->out);
+}
+
+/*
+ * The same OA reports, bit 16 clear, context 0x120, 2.5 s to 6.5 s from
+ * now, while gpuwork holds one job from about 1 s to 5 s.  Tiger Lake
+ * (gen12): the report learns the context from the first report, when
+ * only gpuwork runs, and gives gpuwork every delta, after its job too.
+ * Ice Lake (gen11): without bit 16 there is no context, so reports after
+ * the job are nobody's.
+ */
+TEST_F(oa, gen12_context_ids_reach_the_report_without_the_valid_bit)
+{
+	static const uint32_t devices[] = { 0x9a49, 0x8a52 };
+	const unsigned int n = 4000;
+	char rec[160], json[160];
+	long long mine, nobody, a0;
+	struct oa_buf b = {};
+	uint64_t t0;
+	unsigned int i, k;
+	FILE *f;
+
+	snprintf(rec, sizeof(rec), "%s/ctx.oa", self->dir);
+	snprintf(json, sizeof(json), "%s/report.json", self->dir);
+	for (k = 0; k < 2; k++) {
+		b.len = 0;
+		t0 = mono_ns() + 2500000000ull;
+		oa_header(&b, devices[k], GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
+		oa_correlation(&b, t0, 1000000000ull);
+		for (i = 0; i < n; i++)
+			oa_report_valid(&b, i, 1000000000u + i * 19200u, 0x120,
+					GPUPROF_OA_REASON_TIMER, 0);
+		oa_correlation(&b, t0 + n * 1000000ull,
+			       1000000000ull + n * 19200ull);
+		f = fopen(rec, "wb");
+		ASSERT_NE(NULL, f);
+		ASSERT_EQ(b.len, fwrite(b.data, 1, b.len, f));
+		fclose(f);
+		ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+				     "%s record --oa-source=%s -o %s -- sh -c '%s fences 1 4000; sleep 2'",
+				     perf_gpu_path(), rec, self->data,
+				     gpuwork_path())) TH_LOG("%s", self->out);
+		ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+				     "%s report -i %s --format=json > %s",
+				     perf_gpu_path(), self->data, json))
+			TH_LOG("%s", self->out);
+		mine = json_num(self, json, "sum(c[\"oa\"][\"reports\"] for c in d[\"clients\"] if c[\"comm\"] == \"gpuwork\")");
+		a0 = json_num(self, json, "sum(c[\"oa\"][\"a\"][0] for c in d[\"clients\"] if c[\"comm\"] == \"gpuwork\")");
+		nobody = json_num(self, json, "d[\"oa\"][\"unattributed\"][\"reports\"]");
+		TH_LOG("device 0x%04x: gpuwork %lld reports (a0 %lld), nobody %lld",
+		       devices[k], mine, a0, nobody);
+		if (k == 0) {
+			EXPECT_EQ(n, mine);
+			EXPECT_EQ(100ll * (n - 1), a0);
+			EXPECT_EQ(0, nobody);
+		} else {
+			EXPECT_LT(n / 4, nobody);
+			EXPECT_EQ(n, mine + nobody);
+		}
+	}
+	free(b.data);
 }
 
 TEST_F(oa, bad_file_is_one_line)
