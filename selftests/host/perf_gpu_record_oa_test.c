@@ -20,6 +20,7 @@
 #define START_CPU	5000000000ull	/* 5 s of CLOCK_MONOTONIC */
 #define MS		1000000ull
 #define OA_ID		0xff00
+#define DEVICE_ID	0xff02
 #define FAKE_ID		77
 
 FIXTURE(oa) {
@@ -31,6 +32,8 @@ FIXTURE(oa) {
 	/* What for_each saw. */
 	uint64_t last, n_oa, n_fake, oa_before_first_fake, bad_time, bad_pid;
 	uint64_t bad_type;
+	uint64_t n_device, oa_before_device;
+	uint32_t device_id;
 };
 
 /* A 50 ms recording, busy 10..30 ms, REPORT_LOST after every 10th report. */
@@ -71,6 +74,8 @@ FIXTURE_SETUP(oa)
 	self->oa.stream = -1;
 	self->oa.event = 1;
 	self->oa.id = OA_ID;
+	self->oa.device_event = 2;
+	self->oa.device_id = DEVICE_ID;
 	self->oa.output_opt = self->copy;
 }
 
@@ -112,6 +117,16 @@ static int check(void *arg, unsigned int event, int32_t pid, uint64_t time,
 		self->n_fake++;
 		return 0;
 	}
+	/* gpu_oa:oa_device: once, before the reports, the recording's GPU. */
+	if (event == 2) {
+		self->n_device++;
+		self->oa_before_device = self->n_oa;
+		if (type != DEVICE_ID || raw_size < 56)
+			self->bad_type++;
+		else
+			memcpy(&self->device_id, (const uint8_t *)raw + 16, 4);
+		return 0;
+	}
 	self->n_oa++;
 	if (!self->n_fake)
 		self->oa_before_first_fake++;
@@ -147,10 +162,13 @@ TEST_F(oa, file_reports_merge_in_time)
 	EXPECT_EQ(self->sim.correlations, self->oa.correlations);
 	/* Each loss is a LOST record of one report. */
 	EXPECT_EQ(self->sim.report_lost, record_store_lost(self->st));
-	EXPECT_EQ(3 + self->sim.reports, record_store_samples(self->st));
+	EXPECT_EQ(3 + 1 + self->sim.reports, record_store_samples(self->st));
 
 	ASSERT_EQ(0, record_store_for_each_sample(self->st, check, self));
 	EXPECT_EQ(3, self->n_fake);
+	EXPECT_EQ(1, self->n_device);
+	EXPECT_EQ(0, self->oa_before_device);
+	EXPECT_EQ(OA_SIM_DEVICE_ID, self->device_id);
 	EXPECT_EQ(self->sim.reports, self->n_oa);
 	EXPECT_EQ(0, self->bad_time);
 	EXPECT_EQ(0, self->bad_type);
