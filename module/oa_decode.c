@@ -79,6 +79,12 @@ static const struct gpuprof_oa_layout gpuprof_oa_hsw[GPUPROF_OA_FORMAT_MAX] = {
 				      .n_b = 8, .b_off = 28),
 };
 
+#define A32U40_A4U32_B8_C8 L(256, .n_runs = 2,				\
+			     .a_runs = { RUN(0, 32, 1, 16),		\
+					 RUN(32, 4, 0, 144) },		\
+			     .a40_high_off = 160,				\
+			     .n_b = 8, .b_off = 192, .n_c = 8, .c_off = 224)
+
 /*
  * Format 12 (DG2, MTL) mixes widths: A0-3 32 bits, A4-23 40, A24-27 32,
  * A28-31 40, A32-36 32 and A37 at dword 46; high bytes from byte 160,
@@ -93,20 +99,9 @@ static const struct gpuprof_oa_layout gpuprof_oa_gen8[GPUPROF_OA_FORMAT_MAX] = {
 					  .a_runs = { RUN(7, 12, 0, 12) },
 					  .n_b = 8, .b_off = 64,
 					  .n_c = 8, .c_off = 96),
-	[GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8] = L(256, .n_runs = 2,
-						   .a_runs = {
-							RUN(0, 32, 1, 16),
-							RUN(32, 4, 0, 144) },
-						   .a40_high_off = 160,
-						   .n_b = 8, .b_off = 192,
-						   .n_c = 8, .c_off = 224),
-	[GPUPROF_OAR_FORMAT_A32u40_A4u32_B8_C8] = L(256, .n_runs = 2,
-						    .a_runs = {
-							RUN(0, 32, 1, 16),
-							RUN(32, 4, 0, 144) },
-						    .a40_high_off = 160,
-						    .n_b = 8, .b_off = 192,
-						    .n_c = 8, .c_off = 224),
+	[GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8] = A32U40_A4U32_B8_C8,
+	/* The OAR unit's reports are laid out as the OAG unit's. */
+	[GPUPROF_OAR_FORMAT_A32u40_A4u32_B8_C8] = A32U40_A4U32_B8_C8,
 	[GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8] = L(256, .n_runs = 6,
 						    .a_runs = {
 							RUN(0, 4, 0, 16),
@@ -120,6 +115,7 @@ static const struct gpuprof_oa_layout gpuprof_oa_gen8[GPUPROF_OA_FORMAT_MAX] = {
 						    .n_c = 8, .c_off = 224),
 };
 
+#undef A32U40_A4U32_B8_C8
 #undef RUN
 #undef L
 

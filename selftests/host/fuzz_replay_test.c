@@ -16,19 +16,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "../lib/paths.h"
 #include "../lib/run.h"
-
-/* @rel, relative to the directory of this program. */
-static void beside_exe(char *path, size_t size, const char *rel)
-{
-	ssize_t n = readlink("/proc/self/exe", path, size - 1);
-	char *slash;
-
-	path[n > 0 ? n : 0] = '\0';
-	slash = strrchr(path, '/');
-	snprintf(slash ? slash + 1 : path,
-		 size - (slash ? slash + 1 - path : 0), "%s", rel);
-}
 
 /* The inputs the replay takes from @dir: regular files, no dot files. */
 static int count_inputs(const char *dir)
@@ -59,11 +48,11 @@ static void replay(struct __test_metadata *_metadata, const char *name)
 	size_t len;
 
 	snprintf(rel, sizeof(rel), "../fuzz/%s-replay", name);
-	beside_exe(prog, sizeof(prog), rel);
+	beside_exe(prog, sizeof(prog), NULL, rel);
 	snprintf(rel, sizeof(rel), "../../fuzz/seeds/%s", name);
-	beside_exe(seeds, sizeof(seeds), rel);
+	beside_exe(seeds, sizeof(seeds), NULL, rel);
 	snprintf(rel, sizeof(rel), "../../fuzz/regressions/%s", name);
-	beside_exe(regs, sizeof(regs), rel);
+	beside_exe(regs, sizeof(regs), NULL, rel);
 	ASSERT_EQ(0, access(prog, X_OK)) TH_LOG("no %s", prog);
 
 	n_seeds = count_inputs(seeds);

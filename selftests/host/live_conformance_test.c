@@ -13,19 +13,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "../lib/paths.h"
 #include "../lib/run.h"
-
-/* A path beside this test's binary (selftests/out/host/). */
-static const char *beside_exe(char *path, size_t size, const char *rel)
-{
-	ssize_t n = readlink("/proc/self/exe", path, size - 128);
-
-	if (n < 0)
-		return rel;
-	path[n] = '\0';
-	strcpy(strrchr(path, '/') + 1, rel);
-	return path;
-}
 
 FIXTURE(conf) {
 	char script[PATH_MAX], server[PATH_MAX];
@@ -34,9 +23,9 @@ FIXTURE(conf) {
 
 FIXTURE_SETUP(conf)
 {
-	beside_exe(self->script, sizeof(self->script),
+	beside_exe(self->script, sizeof(self->script), NULL,
 		   "../../host/live_conformance.py");
-	beside_exe(self->server, sizeof(self->server), "live_serve");
+	beside_exe(self->server, sizeof(self->server), NULL, "live_serve");
 	ASSERT_EQ(0, access(self->server, X_OK)) TH_LOG("no %s", self->server);
 	if (run_cmd(self->out, sizeof(self->out), "python3 --version"))
 		SKIP(return, "no python3");

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "../lib/paths.h"
 #include "../lib/asan.h"
 #include "../lib/run.h"
 #include "../../module/oa_decode.h"
@@ -49,39 +50,6 @@ static const struct {
 	{ 0x3e92, CFL_RENDER_BASIC, 102 },	/* Coffee Lake GT2 */
 	{ 0x9a49, TGL_RENDER_BASIC, 103 },	/* Tiger Lake GT2 */
 };
-
-/* A path beside this test's binary, selftests/out/host/. */
-static const char *beside_exe(char *path, size_t size, const char *env,
-			      const char *rel)
-{
-	const char *p = getenv(env);
-	ssize_t n;
-
-	if (p)
-		return p;
-	n = readlink("/proc/self/exe", path, size - 128);
-	if (n < 0)
-		return rel;
-	path[n] = '\0';
-	strcpy(strrchr(path, '/') + 1, rel);
-	return path;
-}
-
-static const char *gpuprof_oa(void)
-{
-	static char path[PATH_MAX];
-
-	return beside_exe(path, sizeof(path), "GPUPROF_OA",
-			  "../../../tools/perf-gpu/out/asan/gpuprof-oa");
-}
-
-static const char *shim(void)
-{
-	static char path[PATH_MAX];
-
-	return beside_exe(path, sizeof(path), "GPUPROF_I915_SHIM",
-			  "../libi915_shim.so");
-}
 
 FIXTURE(open) {
 	char dir[64];
@@ -120,8 +88,8 @@ FIXTURE_SETUP(open)
 	set_id(_metadata, self->sys, TGL_COMPUTE_BASIC, 104);
 	set_id(_metadata, self->sys, UNKNOWN, 105);
 	snprintf(self->preload, sizeof(self->preload), "%s %s", asan_runtime(),
-		 shim());
-	ASSERT_EQ(0, access(shim(), R_OK)) TH_LOG("no shim at %s", shim());
+		 i915_shim_path());
+	ASSERT_EQ(0, access(i915_shim_path(), R_OK)) TH_LOG("no shim at %s", i915_shim_path());
 }
 
 FIXTURE_TEARDOWN(open)
@@ -145,7 +113,7 @@ static int run_oa(FIXTURE_DATA(open) *self, uint32_t dev, const char *fmt,
 	unlink(self->log);
 	return run_cmd(self->out, OUT_SIZE,
 		       "GPUPROF_SHIM_DEVICE_ID=0x%04x GPUPROF_SYSFS_ROOT='%s' GPUPROF_SHIM_LOG='%s' LD_PRELOAD='%s' %s --device --node " NODE " %s",
-		       dev, self->sys, self->log, self->preload, gpuprof_oa(),
+		       dev, self->sys, self->log, self->preload, host_gpuprof_oa_path(),
 		       args);
 }
 

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "../lib/paths.h"
 #include "../lib/asan.h"
 #include "../lib/run.h"
 #include "../../module/oa_decode.h"
@@ -41,39 +42,6 @@
 #define EXPONENT_1MS 13
 #define PERIOD_1MS_NS 853333ull
 #define MAX_RECS 8192
-
-/* A path beside this test's binary, selftests/out/host/oa_i915_test. */
-static const char *beside_exe(char *path, size_t size, const char *env,
-			      const char *rel)
-{
-	const char *p = getenv(env);
-	ssize_t n;
-
-	if (p)
-		return p;
-	n = readlink("/proc/self/exe", path, size - 128);
-	if (n < 0)
-		return rel;
-	path[n] = '\0';
-	strcpy(strrchr(path, '/') + 1, rel);
-	return path;
-}
-
-static const char *gpuprof_oa(void)
-{
-	static char path[PATH_MAX];
-
-	return beside_exe(path, sizeof(path), "GPUPROF_OA",
-			  "../../../tools/perf-gpu/out/asan/gpuprof-oa");
-}
-
-static const char *shim(void)
-{
-	static char path[PATH_MAX];
-
-	return beside_exe(path, sizeof(path), "GPUPROF_I915_SHIM",
-			  "../libi915_shim.so");
-}
 
 /* One recording as the shared parser reads it. */
 struct rec {
@@ -169,8 +137,8 @@ FIXTURE_SETUP(i915)
 	snprintf(path, sizeof(path), "%s/class/drm/card0/gt_max_freq_mhz", self->sys);
 	put(_metadata, path, "1300\n");
 	snprintf(self->preload, sizeof(self->preload), "%s %s", asan_runtime(),
-		 shim());
-	ASSERT_EQ(0, access(shim(), R_OK)) TH_LOG("no shim at %s", shim());
+		 i915_shim_path());
+	ASSERT_EQ(0, access(i915_shim_path(), R_OK)) TH_LOG("no shim at %s", i915_shim_path());
 	self->r = malloc(sizeof(*self->r));
 	ASSERT_NE(NULL, self->r);
 }
@@ -196,7 +164,7 @@ static int run_oa(FIXTURE_DATA(i915) *self, const char *env,
 	va_end(ap);
 	return run_cmd(self->out, OUT_SIZE,
 		       "GPUPROF_SYSFS_ROOT='%s' GPUPROF_SHIM_LOG='%s' %s LD_PRELOAD='%s' %s --device --node " NODE " %s",
-		       self->sys, self->log, env, self->preload, gpuprof_oa(),
+		       self->sys, self->log, env, self->preload, host_gpuprof_oa_path(),
 		       args);
 }
 
@@ -433,7 +401,7 @@ TEST_F(i915, no_i915_node_is_said_plainly)
 	if (!access("/sys/module/i915", F_OK))
 		SKIP(return, "this machine has the i915 driver loaded");
 	EXPECT_EQ(1, run_cmd(self->out, OUT_SIZE, "%s --device -o '%s'",
-			     gpuprof_oa(), self->file));
+			     host_gpuprof_oa_path(), self->file));
 	EXPECT_STREQ("gpuprof-oa: no Intel GPU (i915) found: no /dev/dri/renderD* node is driven by i915 (give one with --node)\n",
 		     self->out);
 }
@@ -458,7 +426,7 @@ TEST_F(i915, a_closed_pipe_is_a_write_error)
 	 * file beside the pipe. */
 	EXPECT_EQ(0, run_cmd(self->out, OUT_SIZE,
 			     "{ GPUPROF_SYSFS_ROOT='%s' LD_PRELOAD='%s' %s --device --node " NODE " --duration 5 2>'%s.err'; echo \"status $?\" >>'%s.err'; } | head -c 100 > /dev/null; cat '%s.err'",
-			     self->sys, self->preload, gpuprof_oa(), self->file,
+			     self->sys, self->preload, host_gpuprof_oa_path(), self->file,
 			     self->file, self->file));
 	EXPECT_STREQ("gpuprof-oa: writing stdout: Broken pipe\nstatus 1\n",
 		     self->out);
@@ -493,7 +461,7 @@ TEST_F(i915, a_stop_signal_ends_it_cleanly)
 		if (pid == 0) {
 			setenv("GPUPROF_SYSFS_ROOT", self->sys, 1);
 			setenv("LD_PRELOAD", self->preload, 1);
-			execl(gpuprof_oa(), "gpuprof-oa", "--device", "--node",
+			execl(host_gpuprof_oa_path(), "gpuprof-oa", "--device", "--node",
 			      NODE, "-o", self->file, (char *)NULL);
 			_exit(127);
 		}

@@ -1282,7 +1282,7 @@ static int check_cb(void *self, const char *path, char *why, size_t why_size)
 	return check_one(self, path, why, why_size);
 }
 
-TEST_F_TIMEOUT(report, cut_files_give_one_error_line, 600)
+TEST_F_TIMEOUT(report, cut_files_give_one_error_line, 1200)
 {
 	struct corrupt_run r;
 	char cut[160], why[256];
@@ -1303,7 +1303,7 @@ TEST_F_TIMEOUT(report, cut_files_give_one_error_line, 600)
 	free(file);
 }
 
-TEST_F_TIMEOUT(report, flipped_bytes_never_crash, 900)
+TEST_F_TIMEOUT(report, flipped_bytes_never_crash, 1200)
 {
 	struct corrupt_run r;
 	char bad[160];
