@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <i915_drm.h>
+
 #include "kselftest_harness.h"
 #include "../lib/files.h"
 #include "../lib/fence_format.h"
@@ -267,7 +269,7 @@ static int check_cb(void *self, const char *path, char *why, size_t why_size)
 }
 
 /* Some 1500 runs of the sanitizer build, 20 to 40 ms each. */
-TEST_F_TIMEOUT(script, cut_files_give_one_error_line, 600)
+TEST_F_TIMEOUT(script, cut_files_give_one_error_line, 1200)
 {
 	struct corrupt_run r;
 	char cut[160], why[256];
@@ -288,7 +290,7 @@ TEST_F_TIMEOUT(script, cut_files_give_one_error_line, 600)
 	free(file);
 }
 
-TEST_F_TIMEOUT(script, flipped_bytes_never_crash, 600)
+TEST_F_TIMEOUT(script, flipped_bytes_never_crash, 1200)
 {
 	struct corrupt_run r;
 	char bad[160];
@@ -348,28 +350,139 @@ static void make_device_file(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, perf_data_close(w));
 }
 
+/* The second report's line of make_device_file(), in self->out. */
+static int second_report(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(script) *self, uint32_t device,
+			 uint32_t fmt)
+{
+	make_device_file(_metadata, self, device, fmt);
+	return run_cmd(self->out, sizeof(self->out), "%s script -i %s | tail -1",
+		       perf_gpu_path(), self->path);
+}
+
 TEST_F(script, reports_follow_their_device_layout)
 {
 	/* DG2 on 6.12: format 12's layout. */
-	make_device_file(_metadata, self, 0x56a0, 12);
-	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
-			     "%s script -i %s | tail -1", perf_gpu_path(),
-			     self->path)) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, second_report(_metadata, self, 0x56a0, 12));
 	EXPECT_NE(NULL, strstr(self->out, " d_ts=19200 d_clk=0 a4=4294967301 a37=9\n"))
 		TH_LOG("%s", self->out);
 	/* A device the decoder does not know: no deltas, not wrong ones. */
-	make_device_file(_metadata, self, 0x1234, 12);
-	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
-			     "%s script -i %s | tail -1", perf_gpu_path(),
-			     self->path)) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, second_report(_metadata, self, 0x1234, 12));
 	EXPECT_EQ(NULL, strstr(self->out, "d_ts=")) TH_LOG("%s", self->out);
 	/* Tiger Lake's format 10 reads byte 184 as A24's high byte. */
-	make_device_file(_metadata, self, 0x9a49, 10);
-	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
-			     "%s script -i %s | tail -1", perf_gpu_path(),
-			     self->path)) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, second_report(_metadata, self, 0x9a49, 10));
 	EXPECT_NE(NULL, strstr(self->out, " d_ts=19200 d_clk=0 a4=4294967301 a24=38654705664\n"))
 		TH_LOG("%s", self->out);
+}
+
+/*
+ * Tiger Lake GT2 with the set named @set and @uuid, the topology of one
+ * slice of subslice mask @ss (none when 0) and two format 10 reports:
+ * 1 ms apart, 1100000 GPU clocks, A0 (busy) 550000.
+ */
+static void make_metrics_file(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(script) *self, uint32_t device,
+			      const char *set, const char *uuid, uint8_t ss)
+{
+	const struct perf_data_event events[] = {
+		{ "gpu_oa:oa_report", self->ids.oa_report },
+		{ "gpu_oa:oa_device", self->ids.oa_device },
+	};
+	struct perf_data_writer *w = perf_data_create(self->path, events, 2);
+	struct gpuprof_oa_device_info di = {
+		.timestamp_frequency = 19200000, .device_id = device,
+		.oa_format = 10, .gt_min_frequency = 100000000,
+		.gt_max_frequency = 1300000000,
+	};
+	union {
+		struct drm_i915_query_topology_info t;
+		uint8_t bytes[sizeof(struct drm_i915_query_topology_info) + 14];
+	} topo = { .t = {
+		.max_slices = 1, .max_subslices = 6, .max_eus_per_subslice = 16,
+		.subslice_offset = 1, .subslice_stride = 1,
+		.eu_offset = 2, .eu_stride = 2,
+	} };
+	struct gpuprof_oa_driver drv = { .kernel = 0x060c00 };
+	uint8_t r[2][256] = { { 0 } }, buf[1024];
+	int err = 0, i;
+
+	ASSERT_NE(NULL, w);
+	ASSERT_EQ(0, perf_data_set_tracing_data(w, self->tracing, self->tracing_len));
+	snprintf(di.metric_set_name, sizeof(di.metric_set_name), "%s", set);
+	snprintf(di.metric_set_uuid, sizeof(di.metric_set_uuid), "%s", uuid);
+	topo.t.data[0] = 1;
+	topo.t.data[1] = ss;
+	memset(topo.t.data + 2, 0xff, 12);
+	err = sample(w, 1, 0, 0, 1000000000, buf,
+		     gpu_oa_device_payload(buf, sizeof(buf), self->ids.oa_device,
+					   &di, &drv, ss ? &topo : NULL,
+					   ss ? sizeof(topo) : 0));
+	put32(r[1], 4, 19200);
+	put32(r[1], 12, 1100000);
+	put32(r[1], 16, 550000);
+	for (i = 0; i < 2 && !err; i++)
+		err = sample(w, 0, 0, 0, 1000000001 + i, buf,
+			     gpu_oa_report_payload(buf, sizeof(buf),
+						   self->ids.oa_report, 0,
+						   19200 * i, 0x100, 1, r[i],
+						   256));
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, perf_data_close(w));
+}
+
+static int count_lines(const char *out, const char *what)
+{
+	int n = 0;
+
+	for (; (out = strstr(out, what)); out++)
+		n++;
+	return n;
+}
+
+#define RENDER_BASIC_UUID "0fc397c0-4833-492c-9ccd-4929d574d5b8"
+
+TEST_F(script, oa_metrics_field)
+{
+	const char *want = " d_ts=19200 d_clk=1100000 a0=550000 GpuTime=1000000"
+			   " GpuCoreClocks=1100000 AvgGpuCoreFrequency=1100000000"
+			   " VsThreads=0 HsThreads=0 DsThreads=0 GsThreads=0"
+			   " PsThreads=0 CsThreads=0 GpuBusy=50.000000"
+			   " EuActive=0.000000 EuStall=0.000000"
+			   " EuThreadOccupancy=0.000000 Sampler00Busy=0.000000";
+
+	make_metrics_file(_metadata, self, 0x9a49, "RenderBasic", "", 0x3f);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s script -i %s -F event,trace,oa-metrics",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, want)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, " GtiWriteThroughput=0\n"))
+		TH_LOG("%s", self->out);
+	/* Not on the first report, and not without the field. */
+	EXPECT_EQ(1, count_lines(self->out, "GpuTime=")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s script -i %s",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_EQ(NULL, strstr(self->out, "GpuTime=")) TH_LOG("%s", self->out);
+	/* By uuid before name; no topology: no sampler on subslice 0. */
+	make_metrics_file(_metadata, self, 0x9a49, "ComputeBasic",
+			  RENDER_BASIC_UUID, 0);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s script -i %s -F trace,oa-metrics",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, " GpuBusy=50.000000 EuActive=0.000000"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(NULL, strstr(self->out, "Sampler00Busy=")) TH_LOG("%s", self->out);
+	/* A set or device the table lacks: no metrics, no error. */
+	make_metrics_file(_metadata, self, 0x9a49, "NoSuchSet", "", 0x3f);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s script -i %s -F trace,oa-metrics",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, " a0=550000\n")) TH_LOG("%s", self->out);
+	EXPECT_EQ(NULL, strstr(self->out, "GpuTime=")) TH_LOG("%s", self->out);
+	make_metrics_file(_metadata, self, 0x56a0, "RenderBasic", "", 0x3f);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s script -i %s -F trace,oa-metrics",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_EQ(NULL, strstr(self->out, "GpuTime=")) TH_LOG("%s", self->out);
 }
 
 TEST_F(script, not_a_file)

@@ -8,7 +8,8 @@
  *
  * the payload printed by libtraceevent from the formats in the file's
  * HEADER_TRACING_DATA, gpu_oa:oa_report lines followed by the counter
- * deltas from the previous report (oa/print.c).  On bad input one line
+ * deltas from the previous report (oa/print.c) and, with -F ...,oa-metrics,
+ * the counters of the recording's metric set.  On bad input one line
  * on stderr names the file, the byte offset and the problem.
  */
 #include <errno.h>
@@ -41,6 +42,7 @@ enum {
 	F_TIME = 1 << 4,
 	F_EVENT = 1 << 5,
 	F_TRACE = 1 << 6,
+	F_OA_METRICS = 1 << 7,
 };
 #define F_DEFAULT (F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE)
 
@@ -161,21 +163,59 @@ static void print_prefix(struct script *sc, const struct pdr_sample *s,
 	}
 }
 
+/* String field @name of @s into @buf, "" when it has none. */
+static void oa_device_str(const struct script_event *ev,
+			  const struct pdr_sample *s, const char *name,
+			  char *buf, size_t size)
+{
+	uint32_t off, len;
+
+	buf[0] = '\0';
+	if (!script_raw_dynamic(s, ev->tep, name, &off, &len))
+		snprintf(buf, size, "%.*s", (int)len, (const char *)s->raw + off);
+}
+
+/* -F ...,oa-metrics: the metric set of the reports after @s. */
+static int oa_device_metrics(struct script *sc, const struct script_event *ev,
+			     const struct pdr_sample *s,
+			     const unsigned long long *v)
+{
+	struct oa_metrics_device dev = {
+		.device_id = v[0], .timestamp_frequency = v[4],
+		.revision = v[5], .gt_min_hz = v[6], .gt_max_hz = v[7],
+	};
+	char set[128], uuid[64];
+	uint32_t off, len;
+
+	oa_device_str(ev, s, "metric_set", set, sizeof(set));
+	oa_device_str(ev, s, "metric_set_uuid", uuid, sizeof(uuid));
+	if (!script_raw_dynamic(s, ev->tep, "topology", &off, &len)) {
+		dev.topology = s->raw + off;
+		dev.topology_len = len;
+	}
+	return script_oa_set_metrics(&sc->oa, &dev, set, uuid);
+}
+
 /* A gpu_oa:oa_device sample: how the reports after it are decoded. */
-static void oa_device(struct script *sc, const struct script_event *ev,
-		      const struct pdr_sample *s)
+static int oa_device(struct script *sc, const struct script_event *ev,
+		     const struct pdr_sample *s)
 {
 	static const char *const names[] = {
 		"device_id", "oa_format", "kernel", "submission",
+		"timestamp_frequency", "revision", "gt_min_frequency",
+		"gt_max_frequency",
 	};
 	struct tep_record rec = { .data = sc->scratch, .size = s->raw_size };
-	unsigned long long v[4];
-	size_t i;
+	size_t i, n = sc->fields & F_OA_METRICS ? 8 : 4;
+	unsigned long long v[8];
 
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < n; i++)
 		if (tep_get_field_val(NULL, ev->tep, names[i], &rec, &v[i], 0))
 			v[i] = 0;
 	script_oa_set_device(&sc->oa, v[0], v[1], v[2], v[3]);
+	if (sc->fields & F_OA_METRICS)
+		return oa_device_metrics(sc, ev, s, v);
+	return 0;
 }
 
 static int on_sample(struct script *sc, const struct pdr_record *r)
@@ -213,8 +253,8 @@ static int on_sample(struct script *sc, const struct pdr_record *r)
 		trace_seq_terminate(&sc->seq);
 		printf(" %s", sc->seq.buffer);
 	}
-	if (ev->is_oa_device)
-		oa_device(sc, ev, &s);
+	if (ev->is_oa_device && oa_device(sc, ev, &s))
+		return pdr_error(&sc->file, r->offset, "out of memory");
 	if (ev->is_oa && !script_raw_dynamic(&s, ev->tep, "report", &off, &len))
 		script_oa_print(&sc->oa, s.raw + off, len, stdout);
 	putchar('\n');
@@ -303,7 +343,7 @@ static int parse_fields(struct script *sc)
 	static const struct { const char *name; unsigned int bit; } names[] = {
 		{ "comm", F_COMM }, { "tid", F_TID }, { "pid", F_PID },
 		{ "cpu", F_CPU }, { "time", F_TIME }, { "event", F_EVENT },
-		{ "trace", F_TRACE },
+		{ "trace", F_TRACE }, { "oa-metrics", F_OA_METRICS },
 	};
 	char *copy, *tok, *save;
 	size_t i;
@@ -321,7 +361,7 @@ static int parse_fields(struct script *sc)
 			if (!strcmp(tok, names[i].name))
 				break;
 		if (i == sizeof(names) / sizeof(names[0])) {
-			pr_err("unknown field '%s' (comm,tid,pid,cpu,time,event,trace)\n",
+			pr_err("unknown field '%s' (comm,tid,pid,cpu,time,event,trace,oa-metrics)\n",
 			       tok);
 			free(copy);
 			return -1;
@@ -340,6 +380,7 @@ static void cleanup(struct script *sc)
 	free(sc->comms);
 	free(sc->scratch);
 	trace_seq_destroy(&sc->seq);
+	script_oa_exit(&sc->oa);
 	pdr_close(&sc->file);
 }
 
@@ -350,7 +391,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_STRING('i', "input", &sc.input, "file", "input file name"),
 		OPT_BOOLEAN(0, "ns", &sc.ns, "Use 9 decimal places when displaying time"),
 		OPT_STRING('F', "fields", &sc.fields_str, "str",
-			   "comma separated output fields: comm,tid,pid,cpu,time,event,trace"),
+			   "comma separated output fields: comm,tid,pid,cpu,time,event,trace,oa-metrics"),
 		OPT_INCR('v', "verbose", &sc.verbose, "be more verbose"),
 		OPT_END()
 	};

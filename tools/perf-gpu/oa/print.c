@@ -16,7 +16,13 @@
  * its 52 counters at zero, and 52 numbers per line would bury the few
  * that matter; name=value pairs stay greppable and awk-able whichever
  * counters appear.
+ *
+ * With -F ...,oa-metrics the counters of the recording's metric set
+ * follow, every one the device has, in set order, as SYMBOL=VALUE: u64
+ * values as integers, doubles with "%f" as IGT's i915-perf-reader prints
+ * them (oa/metrics.c computes them as IGT does).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../../module/oa_decode.h"
@@ -38,6 +44,46 @@ void script_oa_set_device(struct script_oa *st, uint32_t device_id,
 					       submission, &st->layout);
 	st->known = true;
 	st->have_last = false;
+}
+
+int script_oa_set_metrics(struct script_oa *st,
+			  const struct oa_metrics_device *dev,
+			  const char *set, const char *uuid)
+{
+	const struct oa_metric_set *s;
+
+	st->have_metrics = false;
+	s = oa_metrics_set_of(dev->device_id, set, uuid);
+	if (!s)
+		return 0;
+	if (!st->metrics) {
+		st->metrics = malloc(sizeof(*st->metrics));
+		if (!st->metrics)
+			return -1;
+	}
+	st->have_metrics = !oa_metrics_init(st->metrics, s, dev);
+	return 0;
+}
+
+void script_oa_exit(struct script_oa *st)
+{
+	free(st->metrics);
+	st->metrics = NULL;
+	st->have_metrics = false;
+}
+
+static void print_metrics(struct oa_metrics *m,
+			  const struct gpuprof_oa_deltas *d, FILE *out)
+{
+	char value[384];
+	unsigned int i;
+
+	oa_metrics_compute(m, d);
+	for (i = 0; i < m->n; i++) {
+		oa_metrics_format(m, i, value, sizeof(value));
+		fprintf(out, " %s=%s",
+			oa_metric_str(oa_metrics_counter(m, i)->symbol), value);
+	}
 }
 
 void script_oa_print(struct script_oa *st, const uint8_t *report,
@@ -64,6 +110,8 @@ void script_oa_print(struct script_oa *st, const uint8_t *report,
 		print_nonzero(out, 'a', d.a, GPUPROF_OA_A_COUNTERS);
 		print_nonzero(out, 'b', d.b, GPUPROF_OA_B_COUNTERS);
 		print_nonzero(out, 'c', d.c, GPUPROF_OA_C_COUNTERS);
+		if (st->have_metrics)
+			print_metrics(st->metrics, &d, out);
 	}
 	memcpy(st->last, report, size);
 	st->have_last = true;

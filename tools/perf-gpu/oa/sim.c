@@ -10,6 +10,7 @@
  * the shared decoder check two independent readings of the format.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -314,6 +315,12 @@ int oa_sim_init(struct oa_sim *s, const struct oa_sim_config *cfg,
 	s->next_corr = CORR_EVERY;
 
 	oa_sim_device_info(&info, cfg->device_id);
+	if (cfg->metric_set)
+		snprintf(info.metric_set_name, sizeof(info.metric_set_name),
+			 "%s", cfg->metric_set);
+	if (cfg->metric_set_uuid)
+		snprintf(info.metric_set_uuid, sizeof(info.metric_set_uuid),
+			 "%s", cfg->metric_set_uuid);
 	topo_len = oa_sim_topology(&topo, sizeof(topo));
 	if (oa_write_version(w) || oa_write_device_info(w, &info) ||
 	    oa_write_topology(w, &topo.info, topo_len) ||

@@ -63,6 +63,8 @@ struct oa_sim_config {
 	uint64_t start_cpu_ns;		/* CLOCK_MONOTONIC at the start; 0: seed's */
 	uint64_t start_gpu_ts;		/* 64-bit OA timestamp there; 0: seed's */
 	uint32_t device_id;		/* DEVICE_INFO's; 0: OA_SIM_DEVICE_ID */
+	const char *metric_set;		/* DEVICE_INFO's; NULL: OA_SIM_METRIC_SET */
+	const char *metric_set_uuid;	/* DEVICE_INFO's; NULL: OA_SIM_METRIC_UUID */
 	bool valid_bit_clear;		/* bit 16 clear in every report */
 };
 
