@@ -13,10 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <i915_drm.h>
 
 #include "oa/metrics.h"
+#include "perfdata/gpu-trace.h"
 
 enum {
 	OA_TOK_NUM,		/* num */
@@ -502,4 +504,96 @@ const struct oa_metric_set *oa_metrics_set_of(uint32_t device_id,
 	if (!s && name && name[0])
 		s = oa_metric_set_find(p, name);
 	return s && s->n_counters ? s : NULL;
+}
+
+int oa_metrics_init_event(struct oa_metrics *m, const struct gpu_event *ev)
+{
+	struct oa_metrics_device dev = {
+		.device_id = ev->oa_device.device_id,
+		.revision = ev->oa_device.revision,
+		.timestamp_frequency = ev->oa_device.timestamp_frequency,
+		.gt_min_hz = ev->oa_device.gt_min_hz,
+		.gt_max_hz = ev->oa_device.gt_max_hz,
+		.topology = ev->oa_device.topology,
+		.topology_len = ev->oa_device.topology_size,
+	};
+	const struct oa_metric_set *s;
+
+	s = oa_metrics_set_of(dev.device_id, ev->oa_device.metric_set,
+			      ev->oa_device.metric_uuid);
+	if (!s)
+		return -1;
+	return oa_metrics_init(m, s, &dev);
+}
+
+/* The available counter named @name (@len bytes), or -1. */
+static int counter_named(const struct oa_metrics *m, const char *name,
+			 size_t len)
+{
+	const char *sym;
+	unsigned int i;
+
+	for (i = 0; i < m->n; i++) {
+		sym = oa_metric_str(oa_metrics_counter(m, i)->symbol);
+		if (strlen(sym) == len && !strncasecmp(sym, name, len))
+			return i;
+	}
+	return -1;
+}
+
+static void list_counters(const struct oa_metrics *m, char *err, size_t size,
+			  size_t at)
+{
+	unsigned int i;
+	int k;
+
+	for (i = 0; i < m->n && at < size; i++) {
+		k = snprintf(err + at, size - at, "%s%s", i ? ", " : "",
+			     oa_metric_str(oa_metrics_counter(m, i)->symbol));
+		if (k < 0)
+			return;
+		at += k;
+	}
+}
+
+int oa_metrics_select(const struct oa_metrics *m, const char *list,
+		      unsigned int *idx, unsigned int max, char *err,
+		      size_t err_size)
+{
+	const char *p = list, *end;
+	unsigned int n = 0;
+	size_t len;
+	int k;
+
+	if (!strcasecmp(list, "all")) {
+		for (n = 0; n < m->n && n < max; n++)
+			idx[n] = n;
+		return n;
+	}
+	while (*p) {
+		end = strchr(p, ',');
+		len = end ? (size_t)(end - p) : strlen(p);
+		k = counter_named(m, p, len);
+		if (n == max) {
+			snprintf(err, err_size, "more than %u metrics named", max);
+			return -1;
+		}
+		if (k < 0) {
+			k = snprintf(err, err_size,
+				     "metric set %s has no counter '%.*s'; it has: ",
+				     oa_metric_str(m->set->symbol), (int)len, p);
+			if (k > 0 && (size_t)k < err_size)
+				list_counters(m, err, err_size, k);
+			return -1;
+		}
+		idx[n++] = k;
+		p += len;
+		if (*p)
+			p++;
+	}
+	if (!n) {
+		snprintf(err, err_size, "no metric named in '%s'", list);
+		return -1;
+	}
+	return n;
 }

@@ -115,6 +115,25 @@ const struct oa_metric_value *oa_metrics_value(const struct oa_metrics *m,
 int oa_metrics_format(const struct oa_metrics *m, unsigned int i, char *buf,
 		      size_t size);
 
+/*
+ * The metric set and device of a gpu_oa:oa_device event (@ev, of kind
+ * GPU_EV_OA_DEVICE), initialised in @m.  Return: 0; -1 when the table
+ * has no counters for its device or set, or a set cannot compile.
+ */
+struct gpu_event;
+int oa_metrics_init_event(struct oa_metrics *m, const struct gpu_event *ev);
+
+/*
+ * The columns a user names: @list is "all" (every available counter, in
+ * set order) or names separated by commas, matched without regard to
+ * case against the counters' symbols.  Fills @idx with indexes for
+ * oa_metrics_value() and returns how many, or -1 with @err saying which
+ * name is unknown and listing the set's counters.
+ */
+int oa_metrics_select(const struct oa_metrics *m, const char *list,
+		      unsigned int *idx, unsigned int max, char *err,
+		      size_t err_size);
+
 /* A double to u64 as x86-64 code converts it (C leaves most undefined). */
 uint64_t oa_metrics_d2u(double d);
 
