@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "../lib/fake_sysfs.h"
 #include "../lib/gpuprof.h"
 #include "../lib/kmod.h"
 
@@ -101,9 +102,7 @@ static int write_device_script(void)
 	if (!p)
 		return -1;
 	*p = '\0';
-	if (system("mkdir -p " SYS "/class/drm/renderD199/device/drm/card0 "
-		   SYS "/class/drm/card0/metrics/" UUID " && "
-		   "echo 42 > " SYS "/class/drm/card0/metrics/" UUID "/id"))
+	if (fake_i915_sysfs(SYS, &(struct fake_metric_set){ UUID, 42 }, 1, 0, 0))
 		return -1;
 	f = fopen(SCRIPT, "w");
 	if (!f)

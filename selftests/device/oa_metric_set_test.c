@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "../lib/fake_sysfs.h"
 #include "../lib/gpuprof.h"
 #include "../lib/kmod.h"
 
@@ -117,6 +118,9 @@ TEST(a_bad_metric_set_is_refused_at_load)
  */
 static int write_device_script(void)
 {
+	static const struct fake_metric_set sets[] = {
+		{ CFL_COMPUTE_BASIC, 42 }, { TGL_COMPUTE_BASIC, 43 },
+	};
 	char repo[PATH_MAX], *p;
 	const char *shim;
 	FILE *f;
@@ -126,12 +130,8 @@ static int write_device_script(void)
 	if (!p)
 		return -1;
 	*p = '\0';
-	if (system("rm -rf " SYS " " LOG " && "
-		   "mkdir -p " SYS "/class/drm/renderD199/device/drm/card0 "
-		   SYS "/class/drm/card0/metrics/" CFL_COMPUTE_BASIC " "
-		   SYS "/class/drm/card0/metrics/" TGL_COMPUTE_BASIC " && "
-		   "echo 42 > " SYS "/class/drm/card0/metrics/" CFL_COMPUTE_BASIC "/id && "
-		   "echo 43 > " SYS "/class/drm/card0/metrics/" TGL_COMPUTE_BASIC "/id"))
+	if (system("rm -rf " SYS " " LOG) ||
+	    fake_i915_sysfs(SYS, sets, 2, 0, 0))
 		return -1;
 	f = fopen(SCRIPT, "w");
 	if (!f)

@@ -18,6 +18,7 @@
 #include "../lib/asan.h"
 #include "../lib/gpuprof.h"
 #include "../lib/oa_build.h"
+#include "../lib/fake_sysfs.h"
 #include "../lib/run.h"
 
 #define SIGNALED "dma_fence:dma_fence_signaled:"
@@ -326,12 +327,8 @@ TEST_F(oa, i915_through_the_shim)
 	if (access(shim(), R_OK))
 		SKIP(return, "no i915 shim at %s (make -C selftests)", shim());
 	snprintf(sys, sizeof(sys), "%s/sys", self->dir);
-	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
-			     "mkdir -p '%s/class/drm/renderD199/device/drm/card0' '%s/class/drm/card0/metrics/" UUID "' && "
-			     "echo 42 > '%s/class/drm/card0/metrics/" UUID "/id' && "
-			     "echo 100 > '%s/class/drm/card0/gt_min_freq_mhz' && "
-			     "echo 1300 > '%s/class/drm/card0/gt_max_freq_mhz'",
-			     sys, sys, sys, sys, sys)) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, fake_i915_sysfs(sys, &(struct fake_metric_set){ UUID, 42 },
+				     1, 100, 1300)) TH_LOG("%s: %m", sys);
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
 			     "GPUPROF_SYSFS_ROOT='%s' LD_PRELOAD='%s %s' %s record --oa --oa-node " NODE " --metric-set RenderBasic -o %s -- %s fences 10 20",
 			     sys, asan_runtime(), shim(), perf_gpu_path(),

@@ -28,6 +28,7 @@
 #include "kselftest_harness.h"
 #include "../lib/paths.h"
 #include "../lib/asan.h"
+#include "../lib/fake_sysfs.h"
 #include "../lib/run.h"
 #include "../../module/oa_decode.h"
 
@@ -61,18 +62,9 @@ FIXTURE(open) {
 	char logbuf[4096];
 };
 
-static void set_id(struct __test_metadata *_metadata, const char *sys,
-		   const char *uuid, unsigned int id)
-{
-	char out[256];
-
-	ASSERT_EQ(0, run_cmd(out, sizeof(out),
-			     "mkdir -p '%s/class/drm/card0/metrics/%s' && echo %u > '%s/class/drm/card0/metrics/%s/id'",
-			     sys, uuid, id, sys, uuid)) TH_LOG("%s", out);
-}
-
 FIXTURE_SETUP(open)
 {
+	struct fake_metric_set sets[sizeof(gpus) / sizeof(gpus[0]) + 2];
 	size_t i;
 
 	strcpy(self->dir, "/tmp/metric_set_open.XXXXXX");
@@ -80,13 +72,14 @@ FIXTURE_SETUP(open)
 	snprintf(self->sys, sizeof(self->sys), "%s/sys", self->dir);
 	snprintf(self->log, sizeof(self->log), "%s/log", self->dir);
 	snprintf(self->file, sizeof(self->file), "%s/rec", self->dir);
-	ASSERT_EQ(0, run_cmd(self->out, OUT_SIZE,
-			     "mkdir -p '%s/class/drm/renderD199/device/drm/card0'",
-			     self->sys));
-	for (i = 0; i < sizeof(gpus) / sizeof(gpus[0]); i++)
-		set_id(_metadata, self->sys, gpus[i].uuid, gpus[i].id);
-	set_id(_metadata, self->sys, TGL_COMPUTE_BASIC, 104);
-	set_id(_metadata, self->sys, UNKNOWN, 105);
+	for (i = 0; i < sizeof(gpus) / sizeof(gpus[0]); i++) {
+		sets[i].uuid = gpus[i].uuid;
+		sets[i].id = gpus[i].id;
+	}
+	sets[i++] = (struct fake_metric_set){ TGL_COMPUTE_BASIC, 104 };
+	sets[i++] = (struct fake_metric_set){ UNKNOWN, 105 };
+	ASSERT_EQ(0, fake_i915_sysfs(self->sys, sets, i, 0, 0))
+		TH_LOG("%s: %m", self->sys);
 	snprintf(self->preload, sizeof(self->preload), "%s %s", asan_runtime(),
 		 i915_shim_path());
 	ASSERT_EQ(0, access(i915_shim_path(), R_OK)) TH_LOG("no shim at %s", i915_shim_path());

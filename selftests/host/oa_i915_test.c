@@ -29,6 +29,7 @@
 #include "kselftest_harness.h"
 #include "../lib/paths.h"
 #include "../lib/asan.h"
+#include "../lib/fake_sysfs.h"
 #include "../lib/run.h"
 #include "../../module/oa_decode.h"
 
@@ -106,36 +107,17 @@ FIXTURE(i915) {
 	struct rec *r;
 };
 
-static void put(struct __test_metadata *_metadata, const char *path,
-		const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	ASSERT_NE(NULL, f) TH_LOG("%s: %s", path, strerror(errno));
-	fputs(text, f);
-	ASSERT_EQ(0, fclose(f));
-}
-
 /* The fake sysfs: card0 is renderD199's card; RenderBasic is id 42. */
 FIXTURE_SETUP(i915)
 {
-	char path[512];
-
 	strcpy(self->dir, "/tmp/gpuprof-i915-test.XXXXXX");
 	ASSERT_NE(NULL, mkdtemp(self->dir));
 	snprintf(self->sys, sizeof(self->sys), "%s/sys", self->dir);
 	snprintf(self->log, sizeof(self->log), "%s/log", self->dir);
 	snprintf(self->file, sizeof(self->file), "%s/rec", self->dir);
-	ASSERT_EQ(0, run_cmd(self->out, OUT_SIZE,
-			     "mkdir -p '%s/class/drm/renderD199/device/drm/card0' '%s/class/drm/card0/metrics/" UUID "'",
-			     self->sys, self->sys)) TH_LOG("%s", self->out);
-	snprintf(path, sizeof(path), "%s/class/drm/card0/metrics/" UUID "/id",
-		 self->sys);
-	put(_metadata, path, "42\n");
-	snprintf(path, sizeof(path), "%s/class/drm/card0/gt_min_freq_mhz", self->sys);
-	put(_metadata, path, "100\n");
-	snprintf(path, sizeof(path), "%s/class/drm/card0/gt_max_freq_mhz", self->sys);
-	put(_metadata, path, "1300\n");
+	ASSERT_EQ(0, fake_i915_sysfs(self->sys,
+				     &(struct fake_metric_set){ UUID, 42 }, 1,
+				     100, 1300)) TH_LOG("%s: %m", self->sys);
 	snprintf(self->preload, sizeof(self->preload), "%s %s", asan_runtime(),
 		 i915_shim_path());
 	ASSERT_EQ(0, access(i915_shim_path(), R_OK)) TH_LOG("no shim at %s", i915_shim_path());

@@ -311,10 +311,21 @@ TEST_F_TIMEOUT(script, flipped_bytes_never_crash, 1200)
 	free(file);
 }
 
-/* A device sample, then two reports of @fmt on it: A4 and A37 move. */
+/*
+ * What make_device_file() writes: a gpu_oa:oa_device sample, then two
+ * reports: zeros, then @second.  Slice 0 of the topology has subslice
+ * mask @ss and 16 EUs each; no topology when @ss is 0.
+ */
+struct device_file {
+	uint32_t device, format;
+	const char *set, *uuid;
+	uint8_t ss;
+	uint8_t second[256];
+};
+
 static void make_device_file(struct __test_metadata *_metadata,
-			     FIXTURE_DATA(script) *self, uint32_t device,
-			     uint32_t fmt)
+			     FIXTURE_DATA(script) *self,
+			     const struct device_file *f)
 {
 	const struct perf_data_event events[] = {
 		{ "gpu_oa:oa_report", self->ids.oa_report },
@@ -322,24 +333,37 @@ static void make_device_file(struct __test_metadata *_metadata,
 	};
 	struct perf_data_writer *w = perf_data_create(self->path, events, 2);
 	struct gpuprof_oa_device_info di = {
-		.timestamp_frequency = 19200000, .device_id = device,
-		.oa_format = fmt,
+		.timestamp_frequency = 19200000, .device_id = f->device,
+		.oa_format = f->format, .gt_min_frequency = 100000000,
+		.gt_max_frequency = 1300000000,
 	};
+	union {
+		struct drm_i915_query_topology_info t;
+		uint8_t bytes[sizeof(struct drm_i915_query_topology_info) + 14];
+	} topo = { .t = {
+		.max_slices = 1, .max_subslices = 6, .max_eus_per_subslice = 16,
+		.subslice_offset = 1, .subslice_stride = 1,
+		.eu_offset = 2, .eu_stride = 2,
+	} };
 	struct gpuprof_oa_driver drv = { .kernel = 0x060c00 };
-	uint8_t r[2][256] = { { 0 } }, buf[1024];
+	const uint8_t zeros[256] = { 0 };
+	const uint8_t *r[2] = { zeros, f->second };
+	uint8_t buf[1024];
 	int err = 0, i;
 
 	ASSERT_NE(NULL, w);
 	ASSERT_EQ(0, perf_data_set_tracing_data(w, self->tracing, self->tracing_len));
-	strcpy(di.metric_set_name, "RenderBasic");
+	snprintf(di.metric_set_name, sizeof(di.metric_set_name), "%s",
+		 f->set ? f->set : "RenderBasic");
+	snprintf(di.metric_set_uuid, sizeof(di.metric_set_uuid), "%s",
+		 f->uuid ? f->uuid : "");
+	topo.t.data[0] = 1;
+	topo.t.data[1] = f->ss;
+	memset(topo.t.data + 2, 0xff, 12);
 	err = sample(w, 1, 0, 0, 1000000000, buf,
 		     gpu_oa_device_payload(buf, sizeof(buf), self->ids.oa_device,
-					   &di, &drv, NULL, 0));
-	/* Format 12: A4 is 40 bits at dword 8 (high byte 164), A37 dword 46. */
-	put32(r[1], 4, 19200);
-	put32(r[1], 32, 5);
-	r[1][164] = 1;
-	put32(r[1], 184, 9);
+					   &di, &drv, f->ss ? &topo : NULL,
+					   f->ss ? sizeof(topo) : 0));
 	for (i = 0; i < 2 && !err; i++)
 		err = sample(w, 0, 0, 0, 1000000001 + i, buf,
 			     gpu_oa_report_payload(buf, sizeof(buf),
@@ -350,12 +374,22 @@ static void make_device_file(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, perf_data_close(w));
 }
 
-/* The second report's line of make_device_file(), in self->out. */
+/*
+ * The second report's line of a file of two reports of format @fmt on
+ * @device, in self->out: A4 and A37 move (format 12 puts A4's 40 bits
+ * at dword 8 and high byte 164, A37 at dword 46).
+ */
 static int second_report(struct __test_metadata *_metadata,
 			 FIXTURE_DATA(script) *self, uint32_t device,
 			 uint32_t fmt)
 {
-	make_device_file(_metadata, self, device, fmt);
+	struct device_file f = { .device = device, .format = fmt };
+
+	put32(f.second, 4, 19200);
+	put32(f.second, 32, 5);
+	f.second[164] = 1;
+	put32(f.second, 184, 9);
+	make_device_file(_metadata, self, &f);
 	return run_cmd(self->out, sizeof(self->out), "%s script -i %s | tail -1",
 		       perf_gpu_path(), self->path);
 }
@@ -376,58 +410,23 @@ TEST_F(script, reports_follow_their_device_layout)
 }
 
 /*
- * Tiger Lake GT2 with the set named @set and @uuid, the topology of one
- * slice of subslice mask @ss (none when 0) and two format 10 reports:
- * 1 ms apart, 1100000 GPU clocks, A0 (busy) 550000.
+ * Tiger Lake GT2 with the set named @set and @uuid, slice 0's subslice
+ * mask @ss, and two format 10 reports 1 ms apart: 1100000 GPU clocks,
+ * A0 (busy) 550000.
  */
 static void make_metrics_file(struct __test_metadata *_metadata,
 			      FIXTURE_DATA(script) *self, uint32_t device,
 			      const char *set, const char *uuid, uint8_t ss)
 {
-	const struct perf_data_event events[] = {
-		{ "gpu_oa:oa_report", self->ids.oa_report },
-		{ "gpu_oa:oa_device", self->ids.oa_device },
+	struct device_file f = {
+		.device = device, .format = 10, .set = set, .uuid = uuid,
+		.ss = ss,
 	};
-	struct perf_data_writer *w = perf_data_create(self->path, events, 2);
-	struct gpuprof_oa_device_info di = {
-		.timestamp_frequency = 19200000, .device_id = device,
-		.oa_format = 10, .gt_min_frequency = 100000000,
-		.gt_max_frequency = 1300000000,
-	};
-	union {
-		struct drm_i915_query_topology_info t;
-		uint8_t bytes[sizeof(struct drm_i915_query_topology_info) + 14];
-	} topo = { .t = {
-		.max_slices = 1, .max_subslices = 6, .max_eus_per_subslice = 16,
-		.subslice_offset = 1, .subslice_stride = 1,
-		.eu_offset = 2, .eu_stride = 2,
-	} };
-	struct gpuprof_oa_driver drv = { .kernel = 0x060c00 };
-	uint8_t r[2][256] = { { 0 } }, buf[1024];
-	int err = 0, i;
 
-	ASSERT_NE(NULL, w);
-	ASSERT_EQ(0, perf_data_set_tracing_data(w, self->tracing, self->tracing_len));
-	snprintf(di.metric_set_name, sizeof(di.metric_set_name), "%s", set);
-	snprintf(di.metric_set_uuid, sizeof(di.metric_set_uuid), "%s", uuid);
-	topo.t.data[0] = 1;
-	topo.t.data[1] = ss;
-	memset(topo.t.data + 2, 0xff, 12);
-	err = sample(w, 1, 0, 0, 1000000000, buf,
-		     gpu_oa_device_payload(buf, sizeof(buf), self->ids.oa_device,
-					   &di, &drv, ss ? &topo : NULL,
-					   ss ? sizeof(topo) : 0));
-	put32(r[1], 4, 19200);
-	put32(r[1], 12, 1100000);
-	put32(r[1], 16, 550000);
-	for (i = 0; i < 2 && !err; i++)
-		err = sample(w, 0, 0, 0, 1000000001 + i, buf,
-			     gpu_oa_report_payload(buf, sizeof(buf),
-						   self->ids.oa_report, 0,
-						   19200 * i, 0x100, 1, r[i],
-						   256));
-	ASSERT_EQ(0, err);
-	ASSERT_EQ(0, perf_data_close(w));
+	put32(f.second, 4, 19200);
+	put32(f.second, 12, 1100000);
+	put32(f.second, 16, 550000);
+	make_device_file(_metadata, self, &f);
 }
 
 static int count_lines(const char *out, const char *what)
