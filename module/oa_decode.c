@@ -618,8 +618,6 @@ gpuprof_oa_check_record(struct gpuprof_oa_stream *s, const __u8 *rec,
 	const __u8 *payload = rec + HDR;
 	__u32 want;
 
-	if (!s->records && type != GPUPROF_OA_RECORD_VERSION)
-		return GPUPROF_OA_ERR_NO_VERSION;
 	if (type == GPUPROF_OA_RECORD_SAMPLE && !s->have_info)
 		return GPUPROF_OA_ERR_NO_INFO;
 	want = gpuprof_oa_record_size(s, type);
@@ -679,6 +677,23 @@ static void gpuprof_oa_deliver(const struct gpuprof_oa_stream *s,
 	fn(arg, s, &h, rec + HDR);
 }
 
+/*
+ * What a record's header alone tells: its size cannot hold the header,
+ * or the stream does not begin with VERSION.  Junk is refused at its
+ * first header, not at its end.
+ */
+static enum gpuprof_oa_error
+gpuprof_oa_check_header(const struct gpuprof_oa_stream *s, const __u8 *hdr)
+{
+	__u32 size = hdr[6] | (hdr[7] << 8);
+
+	if (size < HDR)
+		return GPUPROF_OA_ERR_SIZE;
+	if (!s->records && gpuprof_oa_u32(hdr, 0) != GPUPROF_OA_RECORD_VERSION)
+		return GPUPROF_OA_ERR_NO_VERSION;
+	return GPUPROF_OA_OK;
+}
+
 /**
  * gpuprof_oa_stream_feed - take the next @len bytes of the stream
  * @s: the stream
@@ -703,10 +718,9 @@ int gpuprof_oa_stream_feed(struct gpuprof_oa_stream *s, const void *data,
 		if (!s->have && len >= HDR) {
 			__u32 size = p[6] | (p[7] << 8);
 
-			if (size < HDR) {
-				s->error = GPUPROF_OA_ERR_SIZE;
+			s->error = gpuprof_oa_check_header(s, p);
+			if (s->error)
 				return -1;
-			}
 			if (size <= len) {
 				s->error = gpuprof_oa_check_record(s, p,
 								   gpuprof_oa_u32(p, 0),
@@ -733,16 +747,9 @@ int gpuprof_oa_stream_feed(struct gpuprof_oa_stream *s, const void *data,
 			continue;
 		if (need == HDR) {
 			s->size = s->buf[6] | (s->buf[7] << 8);
-			if (s->size < HDR) {
-				s->error = GPUPROF_OA_ERR_SIZE;
+			s->error = gpuprof_oa_check_header(s, s->buf);
+			if (s->error)
 				return -1;
-			}
-			/* Junk is refused at its first header, not its end. */
-			if (!s->records &&
-			    gpuprof_oa_u32(s->buf, 0) != GPUPROF_OA_RECORD_VERSION) {
-				s->error = GPUPROF_OA_ERR_NO_VERSION;
-				return -1;
-			}
 		}
 		if (s->have < s->size)
 			continue;

@@ -508,4 +508,43 @@ TEST(the_clock_keeps_its_newest_points)
 	EXPECT_EQ(5500, ns);
 }
 
+/*
+ * A stream that does not begin with VERSION is refused at its first
+ * header, fed whole or a byte at a time, before the record ends; a
+ * record whose size cannot hold its header likewise.
+ */
+TEST(junk_is_refused_at_its_first_header)
+{
+	static uint8_t buf[GPUPROF_OA_RECORD_MAX];
+	struct gpuprof_oa_stream s;
+	uint8_t rec[64] = { 0 };
+	size_t i;
+
+	/* A DEVICE_INFO record of 64 bytes. */
+	put32(rec, 0, GPUPROF_OA_RECORD_DEVICE_INFO);
+	rec[6] = sizeof(rec);
+	gpuprof_oa_stream_init(&s, buf);
+	for (i = 0; i < 7; i++)
+		ASSERT_EQ(0, gpuprof_oa_stream_feed(&s, rec + i, 1, NULL, NULL));
+	EXPECT_EQ(-1, gpuprof_oa_stream_feed(&s, rec + 7, 1, NULL, NULL));
+	EXPECT_EQ(GPUPROF_OA_ERR_NO_VERSION, s.error);
+	/* Refused, it takes nothing more. */
+	EXPECT_EQ(-1, gpuprof_oa_stream_feed(&s, rec, sizeof(rec), NULL, NULL));
+
+	gpuprof_oa_stream_init(&s, buf);
+	EXPECT_EQ(-1, gpuprof_oa_stream_feed(&s, rec, 20, NULL, NULL));
+	EXPECT_EQ(GPUPROF_OA_ERR_NO_VERSION, s.error);
+	EXPECT_STREQ("stream does not begin with VERSION",
+		     gpuprof_oa_error_name(s.error));
+
+	/* VERSION's type with a size of 4: below the header. */
+	put32(rec, 0, GPUPROF_OA_RECORD_VERSION);
+	rec[6] = 4;
+	gpuprof_oa_stream_init(&s, buf);
+	for (i = 0; i < 7; i++)
+		ASSERT_EQ(0, gpuprof_oa_stream_feed(&s, rec + i, 1, NULL, NULL));
+	EXPECT_EQ(-1, gpuprof_oa_stream_feed(&s, rec + 7, 1, NULL, NULL));
+	EXPECT_EQ(GPUPROF_OA_ERR_SIZE, s.error);
+}
+
 TEST_HARNESS_MAIN
