@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "../lib/oa_file.h"
 #include "../lib/fixture.h"
 #include "../lib/trace.h"
 #include "../../module/oa_decode.h"
@@ -177,22 +178,10 @@ static void on_record(void *arg, const struct gpuprof_oa_stream *s,
 
 static int expect_from(const char *path, struct expect *e)
 {
-	static uint8_t rec[1 << 22], buf[GPUPROF_OA_RECORD_MAX];
+	static uint8_t buf[GPUPROF_OA_RECORD_MAX];
 	struct gpuprof_oa_stream s;
-	ssize_t n;
-	int fd = open(path, O_RDONLY);
 
-	if (fd < 0)
-		return -1;
-	n = read(fd, rec, sizeof(rec));
-	close(fd);
-	if (n <= 0 || n == sizeof(rec))
-		return -1;
-	gpuprof_oa_stream_init(&s, buf);
-	if (gpuprof_oa_stream_feed(&s, rec, n, on_record, e) ||
-	    gpuprof_oa_stream_end(&s))
-		return -1;
-	return 0;
+	return oa_file_parse(path, &s, buf, on_record, e);
 }
 
 TEST_F_TIMEOUT(gp, replay_gives_the_target_the_deltas_of_its_interval, 120)

@@ -19,6 +19,7 @@
 #include "../lib/gpuprof.h"
 #include "../lib/oa_build.h"
 #include "../lib/fake_sysfs.h"
+#include "../lib/oa_file.h"
 #include "../lib/run.h"
 
 #define SIGNALED "dma_fence:dma_fence_signaled:"
@@ -116,18 +117,10 @@ static long oa_samples(const char *path)
 {
 	static __u8 buf[GPUPROF_OA_RECORD_MAX];
 	struct gpuprof_oa_stream s;
-	__u8 chunk[4096];
-	size_t k;
-	FILE *f = fopen(path, "rb");
 
-	if (!f)
+	if (oa_file_parse(path, &s, buf, NULL, NULL))
 		return -1;
-	gpuprof_oa_stream_init(&s, buf);
-	while ((k = fread(chunk, 1, sizeof(chunk), f)))
-		if (gpuprof_oa_stream_feed(&s, chunk, k, NULL, NULL))
-			break;
-	fclose(f);
-	return gpuprof_oa_stream_end(&s) ? -1 : (long)s.samples;
+	return s.samples;
 }
 
 static void report_runs(struct __test_metadata *_metadata,

@@ -29,6 +29,7 @@
 #include "../lib/paths.h"
 #include "../lib/asan.h"
 #include "../lib/fake_sysfs.h"
+#include "../lib/oa_file.h"
 #include "../lib/run.h"
 #include "../../module/oa_decode.h"
 
@@ -163,17 +164,8 @@ static int device_info(const char *path, struct gpuprof_oa_device_info *info)
 {
 	static __u8 buf[GPUPROF_OA_RECORD_MAX];
 	struct gpuprof_oa_stream s;
-	__u8 chunk[4096];
-	size_t k;
-	FILE *f = fopen(path, "rb");
 
-	if (!f)
-		return -1;
-	gpuprof_oa_stream_init(&s, buf);
-	while ((k = fread(chunk, 1, sizeof(chunk), f)))
-		if (gpuprof_oa_stream_feed(&s, chunk, k, on_record, NULL))
-			break;
-	fclose(f);
+	oa_file_parse(path, &s, buf, on_record, NULL);
 	*info = s.info;
 	return s.have_info ? 0 : -1;
 }

@@ -30,6 +30,7 @@
 #include "../lib/paths.h"
 #include "../lib/asan.h"
 #include "../lib/fake_sysfs.h"
+#include "../lib/oa_file.h"
 #include "../lib/run.h"
 #include "../../module/oa_decode.h"
 
@@ -81,19 +82,8 @@ static void on_record(void *arg, const struct gpuprof_oa_stream *s,
 
 static int parse(const char *path, struct rec *r)
 {
-	__u8 chunk[4096];
-	size_t k;
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		return -1;
 	r->n = 0;
-	gpuprof_oa_stream_init(&r->s, r->buf);
-	while ((k = fread(chunk, 1, sizeof(chunk), f)))
-		if (gpuprof_oa_stream_feed(&r->s, chunk, k, on_record, r))
-			break;
-	fclose(f);
-	return gpuprof_oa_stream_end(&r->s);
+	return oa_file_parse(path, &r->s, r->buf, on_record, r);
 }
 
 FIXTURE(i915) {
