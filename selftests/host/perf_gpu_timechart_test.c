@@ -35,12 +35,14 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <i915_drm.h>
 
 #include "kselftest_harness.h"
 #include "../lib/gpu_formats.h"
 #include "../lib/png.h"
 #include "../lib/corrupt.h"
 #include "../lib/run.h"
+#include "../../tools/perf-gpu/oa/metrics.h"
 #include "../../tools/perf-gpu/perfdata/write.h"
 #include "../../tools/perf-gpu/timechart/html.h"
 #include "../../tools/perf-gpu/timechart/map.h"
@@ -790,7 +792,7 @@ TEST_F_TIMEOUT(tc, a_million_jobs_stay_bounded, 300)
 
 /* ---- perf gpu timechart on perf.data files. ---- */
 
-enum { EV_INIT, EV_SIGNAL, EV_VBLANK, EV_MARK, EV_OA, NR_EV };
+enum { EV_INIT, EV_SIGNAL, EV_VBLANK, EV_MARK, EV_OA, EV_OA_DEVICE, NR_EV };
 
 #define T1 1000000000ull	/* the recordings start at 1 s */
 
@@ -798,6 +800,7 @@ struct oa_vals {
 	uint32_t ts, clk;
 	uint64_t a0, a1;
 	uint32_t b0;
+	uint32_t a7;	/* EU active cycles of the first EUs */
 };
 
 static void put32(uint8_t *r, unsigned int off, uint32_t v)
@@ -818,6 +821,7 @@ static void make_report(uint8_t *r, const struct oa_vals *v)
 	put32(r, 20, (uint32_t)v->a1);
 	r[161] = v->a1 >> 32;
 	put32(r, 192, v->b0);
+	put32(r, 44, v->a7);
 }
 
 struct synth {
@@ -892,6 +896,7 @@ static struct perf_data_writer *open_file(const char *path, struct synth *s)
 		[EV_VBLANK] = { "drm:drm_vblank_event", VBLANK_ID },
 		[EV_MARK] = { "gpuprof:gpuprof_mark", MARK_ID },
 		[EV_OA] = { "gpu_oa:oa_report", s->ids.oa_report },
+		[EV_OA_DEVICE] = { "gpu_oa:oa_device", s->ids.oa_device },
 	};
 
 	if (!td)
@@ -918,9 +923,9 @@ static struct perf_data_writer *open_file(const char *path, struct synth *s)
  */
 static void make_recording(struct __test_metadata *_metadata, const char *path)
 {
-	static const struct oa_vals r1 = { 1000, 1000, 0, 100, 5 };
-	static const struct oa_vals r2 = { 193000, 11001000, 5500000, 3000100, 1005 };
-	static const struct oa_vals r3 = { 385000, 22001000, 16500000, 4000100, 1015 };
+	static const struct oa_vals r1 = { 1000, 1000, 0, 100, 5, 0 };
+	static const struct oa_vals r2 = { 193000, 11001000, 5500000, 3000100, 1005, 0 };
+	static const struct oa_vals r3 = { 385000, 22001000, 16500000, 4000100, 1015, 0 };
 	struct synth s = { 0 };
 
 	ASSERT_NE(NULL, open_file(path, &s));
@@ -1029,6 +1034,374 @@ TEST_F(tc, recording_gives_the_expected_data)
 	EXPECT_NE(NULL, strstr(html, "\"Only 1.009,1.021 is shown; jobs and ranges crossing its edges are cut there\""));
 	EXPECT_EQ(NULL, strstr(html, "\"OA a1\""));
 	free(html);
+}
+
+/* ---- OA metric lines (--oa-metrics). ---- */
+
+#define TGL_GT2 0x9a49
+
+/*
+ * A gpu_oa:oa_device sample: a Tiger Lake GT2 recording format 10 with
+ * the set @set, one slice of six subslices of 16 EUs (96 EUs).
+ */
+static void oa_device(struct synth *s, uint64_t time, const char *set)
+{
+	struct gpuprof_oa_device_info di = {
+		.timestamp_frequency = 19200000, .device_id = TGL_GT2,
+		.oa_format = GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8,
+		.gt_min_frequency = 100000000, .gt_max_frequency = 1300000000,
+	};
+	union {
+		struct drm_i915_query_topology_info t;
+		uint8_t bytes[sizeof(struct drm_i915_query_topology_info) + 14];
+	} topo = { .t = {
+		.max_slices = 1, .max_subslices = 6, .max_eus_per_subslice = 16,
+		.subslice_offset = 1, .subslice_stride = 1,
+		.eu_offset = 2, .eu_stride = 2,
+	} };
+	struct gpuprof_oa_driver drv = { .kernel = 0x060c00 };
+	uint8_t buf[1024];
+
+	snprintf(di.metric_set_name, sizeof(di.metric_set_name), "%s", set);
+	topo.t.data[0] = 1;
+	topo.t.data[1] = 0x3f;
+	memset(topo.t.data + 2, 0xff, 12);
+	sample(s, EV_OA_DEVICE, 0, time, buf,
+	       gpu_oa_device_payload(buf, sizeof(buf), s->ids.oa_device, &di,
+				     &drv, &topo, sizeof(topo)));
+}
+
+/*
+ * The reports of make_metrics_recording(), 10 ms (192000 OA ticks) apart
+ * with 11e6 GPU clocks each (AvgGpuCoreFrequency 1.1 GHz): A0 (busy)
+ * 5.5e6, 11e6 (GpuBusy 50 %, 100 %), A7 264e6 and 132e6 (EuActive: over
+ * 96 EUs, 25 %, 12.5 %); A1 moves most of the raw counters, then B0.
+ * After the set changes: 8.25e6 busy, 33e6 EU active (75 %, 3.125 %).
+ */
+static const struct oa_vals metrics_reports[] = {
+	{ 1000, 1000, 0, 100, 5, 0 },
+	{ 193000, 11001000, 5500000, 3000100, 1005, 264000000 },
+	{ 385000, 22001000, 16500000, 4000100, 1015, 396000000 },
+	{ 577000, 33001000, 16500000, 4000200, 1016, 396000000 },
+	{ 769000, 44001000, 24750000, 4000300, 1017, 429000000 },
+};
+
+/*
+ * OA only, from 1 s: RenderBasic's oa_device at 4 ms, reports at 5, 15
+ * and 25 ms; with @set2, its oa_device at 26 ms (a new stream: no pair
+ * spans it) and reports at 35 and 45 ms.  @device false: no oa_device.
+ * The page starts at the first event: the pairs are at 11 and 21 ms
+ * (31 and 41 ms with @set2), 1 ms later without the oa_device.
+ */
+static void make_metrics_recording(struct __test_metadata *_metadata,
+				   const char *path, bool device, const char *set2)
+{
+	struct synth s = { 0 };
+	int i;
+
+	ASSERT_NE(NULL, open_file(path, &s));
+	if (device)
+		oa_device(&s, T1 + 4 * MS, "RenderBasic");
+	for (i = 0; i < 3; i++)
+		oa(&s, T1 + (5 + 10 * i) * MS, &metrics_reports[i]);
+	if (set2) {
+		oa_device(&s, T1 + 26 * MS, set2);
+		for (i = 3; i < 5; i++)
+			oa(&s, T1 + (5 + 10 * i) * MS, &metrics_reports[i]);
+	}
+	ASSERT_EQ(0, s.err);
+	ASSERT_EQ(0, perf_data_close(s.w));
+}
+
+/* The page of perf gpu timechart OPTS on self->data (malloc'ed). */
+static char *metrics_page(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(tc) *self, const char *opts)
+{
+	char args[512];
+	size_t len;
+
+	snprintf(args, sizeof(args), "-i %s -o %s %s", self->data, self->path, opts);
+	if (timechart_cmd(self, args)) {
+		TH_LOG("%s", self->out);
+		return NULL;
+	}
+	return slurp(self->path, &len);
+}
+
+/*
+ * What oa/metrics.c computes for counter @sym of set @set between
+ * reports @a and @b of metrics_reports, as the page writes it ("%.6g").
+ */
+static void metric_of(const char *set, const char *sym, int a, int b,
+		      char *out, size_t size)
+{
+	uint8_t ra[256], rb[256];
+	struct gpuprof_oa_layout layout;
+	struct gpuprof_oa_deltas d = { 0 };
+	union {
+		struct drm_i915_query_topology_info t;
+		uint8_t bytes[sizeof(struct drm_i915_query_topology_info) + 14];
+	} topo = { .t = {
+		.max_slices = 1, .max_subslices = 6, .max_eus_per_subslice = 16,
+		.subslice_offset = 1, .subslice_stride = 1,
+		.eu_offset = 2, .eu_stride = 2,
+	} };
+	struct oa_metrics_device dev = {
+		.device_id = TGL_GT2, .timestamp_frequency = 19200000,
+		.gt_min_hz = 100000000, .gt_max_hz = 1300000000,
+		.topology = &topo, .topology_len = sizeof(topo),
+	};
+	static struct oa_metrics m;
+	const struct oa_metric_value *v;
+	unsigned int idx;
+	char err[4096];
+
+	topo.t.data[0] = 1;
+	topo.t.data[1] = 0x3f;
+	memset(topo.t.data + 2, 0xff, 12);
+	snprintf(out, size, "?");
+	if (oa_metrics_init(&m, oa_metrics_set_of(TGL_GT2, set, ""), &dev) ||
+	    oa_metrics_select(&m, sym, &idx, 1, err, sizeof(err)) != 1 ||
+	    gpuprof_oa_layout(9, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8, &layout))
+		return;
+	make_report(ra, &metrics_reports[a]);
+	make_report(rb, &metrics_reports[b]);
+	gpuprof_oa_accumulate(&layout, ra, rb, &d);
+	oa_metrics_compute(&m, &d);
+	v = oa_metrics_value(&m, idx);
+	snprintf(out, size, "%.6g", v->is_double ? v->d : (double)v->u);
+}
+
+TEST_F(tc, oa_metrics_lines_plot_the_set_counters)
+{
+	char want[512], eu1[32], eu2[32], *html;
+
+	make_metrics_recording(_metadata, self->data, true, NULL);
+	/* Names without regard to case, lines in the order named, once each. */
+	html = metrics_page(_metadata, self,
+			    "--oa-metrics gpubusy,AvgGpuCoreFrequency,EUACTIVE,GpuBusy");
+	ASSERT_NE(NULL, html);
+	EXPECT_NE(NULL, strstr(html, "{\"kind\":\"line\",\"name\":\"OA GpuBusy\",\"unit\":\"percent\","
+			       "\"lanes\":1,\"p\":[11000000,1,50,50,50,10000000,1,100,100,100]},"
+			       "{\"kind\":\"line\",\"name\":\"OA AvgGpuCoreFrequency\",\"unit\":\"hz\","
+			       "\"lanes\":1,\"p\":[11000000,1,1.1e+09,1.1e+09,1.1e+09,"
+			       "10000000,1,1.1e+09,1.1e+09,1.1e+09]},"
+			       "{\"kind\":\"line\",\"name\":\"OA EuActive\",\"unit\":\"percent\","
+			       "\"lanes\":1,\"p\":[11000000,1,25,25,25,10000000,1,12.5,12.5,12.5]}"))
+		TH_LOG("%.3000s", html);
+	/* The same figures from oa/metrics.c on the pairs' deltas. */
+	metric_of("RenderBasic", "EuActive", 0, 1, eu1, sizeof(eu1));
+	metric_of("RenderBasic", "EuActive", 1, 2, eu2, sizeof(eu2));
+	snprintf(want, sizeof(want), "\"name\":\"OA EuActive\",\"unit\":\"percent\","
+		 "\"lanes\":1,\"p\":[11000000,1,%s,%s,%s,10000000,1,%s,%s,%s]}",
+		 eu1, eu1, eu1, eu2, eu2, eu2);
+	EXPECT_NE(NULL, strstr(html, want)) TH_LOG("%s", want);
+	/* Busy and frequency stay; no raw counter line. */
+	EXPECT_NE(NULL, strstr(html, "\"name\":\"OA GPU busy\",\"unit\":\"%\","));
+	EXPECT_NE(NULL, strstr(html, "\"name\":\"OA GPU frequency\",\"unit\":\"MHz\","));
+	EXPECT_EQ(NULL, strstr(html, "\"OA a1\""));
+	EXPECT_NE(NULL, strstr(html, "\"items\":10,"));
+	free(html);
+
+	/* A counter in bytes, and a window that holds the second pair only. */
+	html = metrics_page(_metadata, self, "--oa-metrics GtiReadThroughput --time 1.020,");
+	ASSERT_NE(NULL, html);
+	EXPECT_NE(NULL, strstr(html, "{\"kind\":\"line\",\"name\":\"OA GtiReadThroughput\","
+			       "\"unit\":\"bytes\",\"lanes\":1,\"p\":[5000000,1,0,0,0]}"))
+		TH_LOG("%.3000s", html);
+	free(html);
+}
+
+TEST_F(tc, oa_metrics_by_default_when_the_set_has_them)
+{
+	char *html;
+
+	/* RenderBasic has GpuBusy and EuActive: they replace a1 and b0. */
+	make_metrics_recording(_metadata, self->data, true, NULL);
+	html = metrics_page(_metadata, self, "");
+	ASSERT_NE(NULL, html);
+	EXPECT_NE(NULL, strstr(html, "\"name\":\"OA GPU frequency\",\"unit\":\"MHz\",\"lanes\":1,"
+			       "\"p\":[11000000,1,1100,1100,1100,10000000,1,1100,1100,1100]},"
+			       "{\"kind\":\"line\",\"name\":\"OA GpuBusy\",\"unit\":\"percent\","
+			       "\"lanes\":1,\"p\":[11000000,1,50,50,50,10000000,1,100,100,100]},"
+			       "{\"kind\":\"line\",\"name\":\"OA EuActive\",\"unit\":\"percent\","
+			       "\"lanes\":1,\"p\":[11000000,1,25,25,25,10000000,1,12.5,12.5,12.5]}"))
+		TH_LOG("%.3000s", html);
+	EXPECT_EQ(NULL, strstr(html, "\"OA a1\""));
+	free(html);
+	/* Raw counters still, when asked for. */
+	html = metrics_page(_metadata, self, "--oa-counters a1");
+	ASSERT_NE(NULL, html);
+	EXPECT_NE(NULL, strstr(html, "\"name\":\"OA a1\",\"unit\":\"/s\",\"lanes\":1,"
+			       "\"p\":[11000000,1,3e+08,3e+08,3e+08,10000000,1,1e+08,1e+08,1e+08]}"));
+	EXPECT_EQ(NULL, strstr(html, "\"OA GpuBusy\""));
+	free(html);
+
+	/* Reports of a set without EuActive: the two raw counters, A7 and A1. */
+	make_metrics_recording(_metadata, self->data, true, "EuActivity1");
+	html = metrics_page(_metadata, self, "");
+	ASSERT_NE(NULL, html);
+	EXPECT_NE(NULL, strstr(html, "\"name\":\"OA a7\",\"unit\":\"/s\",\"lanes\":1,"
+			       "\"p\":[11000000,1,2.64e+10,"));
+	EXPECT_NE(NULL, strstr(html, "\"name\":\"OA a1\",\"unit\":\"/s\","));
+	EXPECT_EQ(NULL, strstr(html, "\"OA GpuBusy\""));
+	free(html);
+	/* A set the table lacks: the same. */
+	make_metrics_recording(_metadata, self->data, true, "NoSuchSet");
+	html = metrics_page(_metadata, self, "");
+	ASSERT_NE(NULL, html);
+	EXPECT_NE(NULL, strstr(html, "\"name\":\"OA a1\",\"unit\":\"/s\","));
+	EXPECT_EQ(NULL, strstr(html, "\"OA GpuBusy\""));
+	free(html);
+}
+
+/*
+ * A second oa_device switches to its set: the pair across it is not
+ * drawn, the one after it is computed with the new set.
+ */
+TEST_F(tc, oa_metrics_follow_a_set_change)
+{
+	char want[512], busy[32], eu[32], *html;
+
+	make_metrics_recording(_metadata, self->data, true, "ComputeBasic");
+	html = metrics_page(_metadata, self, "--oa-metrics GpuBusy,EuActive");
+	ASSERT_NE(NULL, html);
+	metric_of("ComputeBasic", "GpuBusy", 3, 4, busy, sizeof(busy));
+	metric_of("ComputeBasic", "EuActive", 3, 4, eu, sizeof(eu));
+	EXPECT_STREQ("75", busy);
+	EXPECT_STREQ("3.125", eu);
+	snprintf(want, sizeof(want), "{\"kind\":\"line\",\"name\":\"OA GpuBusy\",\"unit\":\"percent\","
+		 "\"lanes\":1,\"p\":[11000000,1,50,50,50,10000000,1,100,100,100,"
+		 "20000000,1,%s,%s,%s]},"
+		 "{\"kind\":\"line\",\"name\":\"OA EuActive\",\"unit\":\"percent\","
+		 "\"lanes\":1,\"p\":[11000000,1,25,25,25,10000000,1,12.5,12.5,12.5,"
+		 "20000000,1,%s,%s,%s]}", busy, busy, busy, eu, eu, eu);
+	EXPECT_NE(NULL, strstr(html, want)) TH_LOG("%.3000s", html);
+	free(html);
+}
+
+/*
+ * The default metric lines in Chromium: labelled with symbol and unit on
+ * hover, and a percentage drawn on a scale of 0 to 100 (EuActive's 25 %
+ * a quarter up its band, not at the top as its own maximum would put it).
+ */
+TEST_F_TIMEOUT(tc, oa_metric_lines_in_the_page, 120)
+{
+	const struct page *pg = &self->pg;
+	struct png_image img;
+	double y, top = -1, bottom = -1;
+	char frag[256], *html;
+	int x, yy;
+
+	NEED_CHROMIUM();
+	make_metrics_recording(_metadata, self->data, true, NULL);
+	html = metrics_page(_metadata, self, "");
+	ASSERT_NE(NULL, html);
+	free(html);
+	load(_metadata, self, self->path, "");
+	ASSERT_EQ(4, pg->nr_tracks) TH_LOG("%s", pg->status);
+	EXPECT_STREQ("OA GpuBusy", pg->track[2].name);
+	EXPECT_STREQ("OA EuActive", pg->track[3].name);
+	snprintf(frag, sizeof(frag), "#hover=%d,%d&hover=%d,%d",
+		 (int)xof(pg, 11 * MS), lane_row(pg, 2, 0),
+		 (int)xof(pg, 21 * MS) - 1, lane_row(pg, 3, 0));	/* the last column */
+	load(_metadata, self, self->path, frag);
+	ASSERT_EQ(2, pg->nr_hover) TH_LOG("%s", pg->status);
+	EXPECT_STREQ("OA GpuBusy: 50 percent | time 1.015000000 (+11.000 ms)", pg->hover[0]);
+	EXPECT_STREQ("OA EuActive: 12.5 percent | time 1.025000000 (+21.000 ms)", pg->hover[1]);
+
+	screenshot(_metadata, self, self->path, "", &img);
+	x = (int)xof(pg, 11 * MS);
+	y = pg->track[3].y1 - 0.25 * (pg->track[3].y1 - pg->track[3].y0);
+	for (yy = pg->track[3].y0; yy < pg->track[3].y1; yy++) {
+		if (png_pixel(&img, x, yy) == WHITE)
+			continue;
+		if (top < 0)
+			top = yy;
+		bottom = yy;
+	}
+	EXPECT_LE(fabs(top - y), 2.5) TH_LOG("top %f, want %f", top, y);
+	EXPECT_LE(fabs(bottom - y), 2.5) TH_LOG("bottom %f, want %f", bottom, y);
+	png_free(&img);
+}
+
+/*
+ * perf gpu timechart OPTS on self->data: exit 1, one line (@want when
+ * not NULL), no page.
+ */
+static void expect_error(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(tc) *self, const char *opts,
+			 const char *want)
+{
+	char args[512], *nl;
+
+	unlink(self->path);
+	snprintf(args, sizeof(args), "-i %s -o %s %s", self->data, self->path, opts);
+	EXPECT_EQ(1, timechart_cmd(self, args)) TH_LOG("%s", self->out);
+	nl = strchr(self->out, '\n');
+	EXPECT_TRUE(nl && !nl[1]) TH_LOG("%s", self->out);
+	if (want)
+		EXPECT_STREQ(want, self->out);
+	EXPECT_NE(0, access(self->path, F_OK)) TH_LOG("a page was written");
+}
+
+TEST_F(tc, oa_metrics_errors_are_one_line)
+{
+	char want[2048];
+
+	make_metrics_recording(_metadata, self->data, true, NULL);
+	expect_error(_metadata, self, "--oa-metrics GpuBusy --oa-counters a1",
+		     "perf gpu timechart: --oa-counters and --oa-metrics exclude each other: draw raw counters or metrics\n");
+	snprintf(want, sizeof(want), "perf gpu timechart: %s: --oa-metrics: metric set RenderBasic "
+		 "has no counter 'Nope'; it has: GpuTime, GpuCoreClocks, AvgGpuCoreFrequency, "
+		 "VsThreads, HsThreads, DsThreads, GsThreads, PsThreads, CsThreads, GpuBusy, "
+		 "EuActive, EuStall, EuThreadOccupancy, Sampler00Busy, Sampler00Bottleneck, "
+		 "SamplersBusy, SamplerBottleneck, RasterizedPixels, HiDepthTestFails, "
+		 "EarlyDepthTestFails, SamplesKilledInPs, PixelsFailingPostPsTests, "
+		 "SamplesWritten, SamplesBlended, SamplerTexels, SamplerTexelMisses, "
+		 "SlmBytesRead, SlmBytesWritten, ShaderMemoryAccesses, ShaderAtomics, "
+		 "L3ShaderThroughput, ShaderBarriers, GtiReadThroughput, GtiWriteThroughput\n",
+		 self->data);
+	expect_error(_metadata, self, "--oa-metrics GpuBusy,Nope", want);
+	snprintf(want, sizeof(want), "perf gpu timechart: %s: --oa-metrics: more than 4 metrics named\n",
+		 self->data);
+	expect_error(_metadata, self, "--oa-metrics GpuTime,GpuBusy,EuActive,EuStall,VsThreads", want);
+	snprintf(want, sizeof(want), "perf gpu timechart: %s: --oa-metrics: metric set RenderBasic "
+		 "has 34 counters, more than the 4 lines a timechart draws: name them\n", self->data);
+	expect_error(_metadata, self, "--oa-metrics all", want);
+
+	/* A set the table lacks. */
+	make_metrics_recording(_metadata, self->data, true, "NoSuchSet");
+	snprintf(want, sizeof(want), "perf gpu timechart: %s: --oa-metrics: no counters known for "
+		 "metric set 'NoSuchSet' on device 0x9a49 (the table holds IGT 1.27.1's sets)\n",
+		 self->data);
+	expect_error(_metadata, self, "--oa-metrics GpuBusy", want);
+	/* A set that lacks a metric drawn so far. */
+	make_metrics_recording(_metadata, self->data, true, "EuActivity1");
+	snprintf(want, sizeof(want), "perf gpu timechart: %s: --oa-metrics: the recording changes "
+		 "metric set at 1.026000000 s: metric set EuActivity1 has no counter 'EuActive'; it has: ",
+		 self->data);
+	expect_error(_metadata, self, "--oa-metrics GpuBusy,EuActive", NULL);
+	EXPECT_EQ(0, strncmp(self->out, want, strlen(want))) TH_LOG("%s", self->out);
+
+	/* Reports without an oa_device; no OA at all. */
+	make_metrics_recording(_metadata, self->data, false, NULL);
+	snprintf(want, sizeof(want), "perf gpu timechart: %s: --oa-metrics: OA reports with no "
+		 "gpu_oa:oa_device before them (recorded by an older perf gpu record?): "
+		 "no metric set to compute\n", self->data);
+	expect_error(_metadata, self, "--oa-metrics GpuBusy", want);
+	make_recording(_metadata, self->data);
+	expect_error(_metadata, self, "--oa-metrics=GpuBusy", want);
+	{
+		struct synth s = { 0 };
+
+		ASSERT_NE(NULL, open_file(self->data, &s));
+		ASSERT_EQ(0, perf_data_close(s.w));
+	}
+	snprintf(want, sizeof(want), "perf gpu timechart: %s: --oa-metrics: the recording has no "
+		 "gpu_oa:oa_device (no OA, or an older perf gpu record): no metric set to compute\n",
+		 self->data);
+	expect_error(_metadata, self, "--oa-metrics GpuBusy", want);
 }
 
 /*
@@ -1212,6 +1585,65 @@ TEST_F_TIMEOUT(tc, corrupt_files_give_one_error_line, 600)
 		ASSERT_LE(0, r) TH_LOG("flip at %zu: %s", at, why);
 		runs++;
 		errors += r;
+	}
+	TH_LOG("%d runs, %d errors", runs, errors);
+	EXPECT_LT(0, errors);
+	free(file);
+}
+
+/*
+ * perf gpu timechart --oa-metrics GpuBusy,EuActive on @path: 0 for a
+ * clean run that wrote the page, 1 for exit 1 with one line about @path
+ * and no page, -1 for anything else.
+ */
+static int check_metrics(FIXTURE_DATA(tc) *self, const char *path, char *why,
+			 size_t why_size)
+{
+	char prefix[256], *nl;
+	int st;
+
+	unlink(self->path);
+	st = run_cmd(self->out, sizeof(self->out),
+		     "{ timeout 20 %s timechart --oa-metrics GpuBusy,EuActive -i %s -o %s 2>&1 >/dev/null; }",
+		     perf_gpu_path(), path, self->path);
+	snprintf(why, why_size, "status %d: %.300s", st, self->out);
+	if (st == 0)
+		return self->out[0] || access(self->path, F_OK) ? -1 : 0;
+	snprintf(prefix, sizeof(prefix), "perf gpu timechart: %s: ", path);
+	nl = strchr(self->out, '\n');
+	if (st != 1 || strncmp(self->out, prefix, strlen(prefix)) || !nl || nl[1] ||
+	    !access(self->path, F_OK))
+		return -1;
+	return 1;
+}
+
+/*
+ * A recording with metric sets, a byte flipped: by default an error or a
+ * page, as any recording; with --oa-metrics also, the error maybe the
+ * one saying why no metric can be drawn (a set name flipped).
+ */
+TEST_F_TIMEOUT(tc, corrupt_metrics_recordings_give_one_error_line, 600)
+{
+	char bad[200], why[512];
+	int runs = 0, errors = 0, r;
+	size_t len, at;
+	char *file;
+
+	make_metrics_recording(_metadata, self->data, true, "ComputeBasic");
+	file = slurp(self->data, &len);
+	ASSERT_NE(NULL, file);
+	snprintf(bad, sizeof(bad), "%s/bad.data", self->dir);
+	for (at = 0; at < len; at += 61) {
+		file[at] ^= 0xff;
+		write_bytes(bad, file, len);
+		file[at] ^= 0xff;
+		r = check_one(self, bad, why, sizeof(why));
+		ASSERT_LE(0, r) TH_LOG("flip at %zu: %s", at, why);
+		errors += r;
+		r = check_metrics(self, bad, why, sizeof(why));
+		ASSERT_LE(0, r) TH_LOG("flip at %zu, --oa-metrics: %s", at, why);
+		errors += r;
+		runs += 2;
 	}
 	TH_LOG("%d runs, %d errors", runs, errors);
 	EXPECT_LT(0, errors);

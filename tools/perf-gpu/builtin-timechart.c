@@ -21,9 +21,20 @@
  * become, per pair of consecutive reports and at the later one's time:
  * GPU busy % (A0, the busy GPU clocks, over the GPU clock ticks, as
  * IGT's RenderBasic GpuBusy), the GPU frequency (clock ticks over the
- * CPU time between the two), and counters as rates per second: those of
- * --oa-counters, else the two (A0 aside) with the largest totals, which
- * takes a first pass over the file's OA reports.
+ * CPU time between the two), and up to four more lines: counters as
+ * rates per second (--oa-counters), or counters of the recording's
+ * metric set (--oa-metrics: oa/metrics.h computes them from the pair's
+ * deltas as IGT does, and the line carries the counter's IGT unit).
+ * Without either, a first pass over the file decides: GpuBusy and
+ * EuActive when every report follows a gpu_oa:oa_device whose set has
+ * both (a default that errs would be no default), else the two counters
+ * (A0 aside) with the largest totals.
+ *
+ * A gpu_oa:oa_device in mid-recording (a new stream, maybe of another
+ * set) starts a new set: the metrics of the reports after it come from
+ * its set, under the same names, and no pair spans it.  A set that lacks
+ * a chosen metric is an error rather than a line that stops in the
+ * middle, which a reader could take for a metric gone to zero.
  *
  * Ranges are gpuprof:gpuprof_mark (or ftrace:print) texts "begin NAME"
  * and "end NAME" per writing process; "end NAME" closes the innermost
@@ -31,9 +42,12 @@
  * end of the file is drawn to the end and shown as such.
  */
 #include <errno.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -41,6 +55,7 @@
 
 #include "../../module/oa_decode.h"
 #include "builtin.h"
+#include "oa/metrics.h"
 #include "perfdata/gpu-trace.h"
 #include "timechart/html.h"
 #include "timechart/map.h"
@@ -51,6 +66,8 @@
 #define NR_COUNTERS (GPUPROF_OA_A_COUNTERS + GPUPROF_OA_B_COUNTERS + \
 		     GPUPROF_OA_C_COUNTERS)
 #define MAX_OA_COUNTERS 4
+/* The metric lines when neither --oa-counters nor --oa-metrics is given. */
+#define DEFAULT_METRICS "GpuBusy,EuActive"
 
 struct timeline {
 	char *driver, *timeline;
@@ -78,14 +95,25 @@ struct oa_state {
 	uint64_t last_time;
 	int busy_track, freq_track;
 	unsigned int counter[MAX_OA_COUNTERS];
-	int counter_track[MAX_OA_COUNTERS];
+	int counter_track[MAX_OA_COUNTERS];	/* of counters or metrics */
 	unsigned int nr_counters;
 	uint64_t reports, odd_size;
 	struct gpuprof_oa_deltas total;	/* the first pass */
+
+	/* Metric lines: the list asked for, NULL for counter lines. */
+	const char *metrics_list;
+	struct oa_metrics *metrics;	/* the set of the last oa_device */
+	bool metrics_ready;		/* ... which the reports now read have */
+	bool seen_device;
+	/* The symbols drawn (the table's strings), their index in the set. */
+	const char *metric_name[MAX_OA_COUNTERS];
+	unsigned int metric_idx[MAX_OA_COUNTERS];
+	unsigned int nr_metrics;
+	char error[4096];		/* why the metrics cannot be drawn */
 };
 
 struct timechart_cmd {
-	const char *input, *output, *time_str, *counters_str;
+	const char *input, *output, *time_str, *counters_str, *metrics_str;
 	unsigned int max_items;
 	int verbose;
 	bool window;
@@ -467,6 +495,132 @@ static void pick_counters(struct oa_state *oa)
 	}
 }
 
+/* ---- OA metrics. ---- */
+
+__attribute__((format(printf, 2, 3)))
+static void metrics_error(struct oa_state *oa, const char *fmt, ...)
+{
+	static const char opt[] = "--oa-metrics: ";
+	va_list ap;
+
+	memcpy(oa->error, opt, sizeof(opt));
+	va_start(ap, fmt);
+	vsnprintf(oa->error + sizeof(opt) - 1, sizeof(oa->error) - sizeof(opt) + 1,
+		  fmt, ap);
+	va_end(ap);
+}
+
+/* The metrics of @list in the set of the first oa_device, each once. */
+static int select_metrics(struct oa_state *oa, const char *list)
+{
+	const struct oa_metrics *m = oa->metrics;
+	unsigned int idx[MAX_OA_COUNTERS], i, j;
+	char why[sizeof(oa->error) - 32];
+	int n;
+
+	/* "all" would otherwise silently be the set's first four. */
+	if (!strcasecmp(list, "all") && m->n > MAX_OA_COUNTERS) {
+		metrics_error(oa, "metric set %s has %u counters, more than the %d lines a timechart draws: name them",
+			      oa_metric_str(m->set->symbol), m->n, MAX_OA_COUNTERS);
+		return -1;
+	}
+	n = oa_metrics_select(m, list, idx, MAX_OA_COUNTERS, why, sizeof(why));
+	if (n < 0) {
+		metrics_error(oa, "%s", why);
+		return -1;
+	}
+	/* One track per name: two of one name would share it. */
+	oa->nr_metrics = 0;
+	for (i = 0; i < (unsigned int)n; i++) {
+		for (j = 0; j < oa->nr_metrics && oa->metric_idx[j] != idx[i]; j++)
+			;
+		if (j < oa->nr_metrics)
+			continue;
+		oa->metric_idx[oa->nr_metrics] = idx[i];
+		oa->metric_name[oa->nr_metrics++] =
+			oa_metric_str(oa_metrics_counter(m, idx[i])->symbol);
+	}
+	return 0;
+}
+
+/* The metrics drawn so far, found again in a set that replaced theirs. */
+static int reselect_metrics(struct oa_state *oa, uint64_t time)
+{
+	char why[sizeof(oa->error) - 96];
+	unsigned int i;
+
+	for (i = 0; i < oa->nr_metrics; i++)
+		if (oa_metrics_select(oa->metrics, oa->metric_name[i],
+				      &oa->metric_idx[i], 1, why, sizeof(why)) != 1) {
+			metrics_error(oa, "the recording changes metric set at %llu.%09llu s: %s",
+				      (unsigned long long)(time / 1000000000),
+				      (unsigned long long)(time % 1000000000), why);
+			return -1;
+		}
+	return 0;
+}
+
+/* The set of the reports after gpu_oa:oa_device @ev, for metric lines. */
+static int oa_metrics_device(struct oa_state *oa, const struct gpu_event *ev)
+{
+	oa->metrics_ready = false;
+	oa->seen_device = true;
+	if (!oa->metrics) {
+		oa->metrics = malloc(sizeof(*oa->metrics));
+		if (!oa->metrics)
+			return -ENOMEM;
+	}
+	if (oa_metrics_init_event(oa->metrics, ev)) {
+		char set[128];
+		size_t i;
+
+		/* The recording's text, kept on one line of the terminal's. */
+		snprintf(set, sizeof(set), "%s", ev->oa_device.metric_set);
+		for (i = 0; set[i]; i++)
+			if ((unsigned char)set[i] < ' ' || set[i] == 0x7f)
+				set[i] = '?';
+		metrics_error(oa, "no counters known for metric set '%s' on device 0x%04x (the table holds IGT 1.27.1's sets)",
+			      set, ev->oa_device.device_id);
+		return -EINVAL;
+	}
+	if (oa->nr_metrics ? reselect_metrics(oa, ev->time) :
+	    select_metrics(oa, oa->metrics_list))
+		return -EINVAL;
+	oa->metrics_ready = true;
+	return 0;
+}
+
+/* Whether the reports after @ev can have the default metric lines. */
+static bool default_metrics_fit(struct oa_metrics *m, const struct gpu_event *ev)
+{
+	unsigned int idx[MAX_OA_COUNTERS];
+	char why[256];
+
+	return !oa_metrics_init_event(m, ev) &&
+	       oa_metrics_select(m, DEFAULT_METRICS, idx, MAX_OA_COUNTERS, why,
+				 sizeof(why)) == 2;
+}
+
+static int add_metric_samples(struct timechart_cmd *c,
+			      const struct gpuprof_oa_deltas *d, uint64_t time)
+{
+	struct oa_state *oa = &c->oa;
+	const struct oa_metric_value *v;
+	unsigned int i;
+	double x;
+	int err = 0;
+
+	oa_metrics_compute(oa->metrics, d);
+	for (i = 0; i < oa->nr_metrics && !err; i++) {
+		v = oa_metrics_value(oa->metrics, oa->metric_idx[i]);
+		x = v->is_double ? v->d : (double)v->u;
+		/* A corrupt report can make a double equation infinite. */
+		if (isfinite(x))
+			err = tc_add_sample(c->tc, oa->counter_track[i], time, x);
+	}
+	return err;
+}
+
 /* The reports after a gpu_oa:oa_device have its device's layout. */
 static void oa_device(struct oa_state *oa, const struct gpu_event *ev)
 {
@@ -495,14 +649,23 @@ static bool oa_report_ok(struct oa_state *oa, const struct gpu_event *ev)
 static int oa_tracks(struct timechart_cmd *c)
 {
 	struct oa_state *oa = &c->oa;
-	char name[32], unit[16];
+	const struct oa_metric_counter *k;
+	char name[96], unit[16];
 	unsigned int i;
 
 	oa->busy_track = tc_track(c->tc, TC_LINE, "OA GPU busy", "%");
 	oa->freq_track = tc_track(c->tc, TC_LINE, "OA GPU frequency", "MHz");
 	if (oa->busy_track < 0 || oa->freq_track < 0)
 		return -ENOMEM;
-	for (i = 0; i < oa->nr_counters; i++) {
+	for (i = 0; oa->metrics_list && i < oa->nr_metrics; i++) {
+		k = oa_metrics_counter(oa->metrics, oa->metric_idx[i]);
+		snprintf(name, sizeof(name), "OA %s", oa->metric_name[i]);
+		oa->counter_track[i] = tc_track(c->tc, TC_LINE, name,
+						oa_metric_str(k->units));
+		if (oa->counter_track[i] < 0)
+			return -ENOMEM;
+	}
+	for (i = 0; !oa->metrics_list && i < oa->nr_counters; i++) {
 		snprintf(name, sizeof(name), "OA %s",
 			 counter_name(oa->counter[i], unit, sizeof(unit)));
 		oa->counter_track[i] = tc_track(c->tc, TC_LINE, name, "/s");
@@ -522,6 +685,10 @@ static int on_oa(struct timechart_cmd *c, const struct gpu_event *ev)
 
 	if (!oa_report_ok(oa, ev))
 		return 0;
+	if (oa->metrics_list && !oa->metrics_ready) {
+		metrics_error(oa, "OA reports with no gpu_oa:oa_device before them (recorded by an older perf gpu record?): no metric set to compute");
+		return -EINVAL;
+	}
 	if (!oa->reports++ && (err = oa_tracks(c)))
 		return err;
 	if (oa->have_last && ev->time > oa->last_time && in_window(c, ev->time)) {
@@ -534,7 +701,9 @@ static int on_oa(struct timechart_cmd *c, const struct gpu_event *ev)
 		if (!err)
 			err = tc_add_sample(c->tc, oa->freq_track, ev->time,
 					    (double)d.gpu_ticks * 1e3 / (double)dns);
-		for (i = 0; i < oa->nr_counters && !err; i++)
+		if (!err && oa->metrics_list)
+			err = add_metric_samples(c, &d, ev->time);
+		for (i = 0; !oa->metrics_list && i < oa->nr_counters && !err; i++)
 			err = tc_add_sample(c->tc, oa->counter_track[i], ev->time,
 					    (double)counter_of(&d, oa->counter[i]) *
 					    1e9 / (double)dns);
@@ -546,7 +715,8 @@ static int on_oa(struct timechart_cmd *c, const struct gpu_event *ev)
 }
 
 /*
- * The first pass: each counter's total over the recording.  A file that
+ * The first pass: whether every report has a set with the default
+ * metrics, else each counter's total over the recording.  A file that
  * goes bad stops it quietly: the main pass meets the same error and
  * reports it.
  */
@@ -554,15 +724,23 @@ static int oa_totals(struct timechart_cmd *c)
 {
 	struct gpu_trace *t = gpu_trace_open(c->input);
 	struct oa_state *oa = &c->oa;
+	bool fit = false, all_fit = true, any = false;
 	struct gpu_event ev;
 
-	if (!t)
+	oa->metrics = malloc(sizeof(*oa->metrics));
+	if (!t || !oa->metrics) {
+		gpu_trace_close(t);
 		return -ENOMEM;
+	}
 	while (gpu_trace_next(t, &ev) > 0) {
-		if (ev.kind == GPU_EV_OA_DEVICE)
+		if (ev.kind == GPU_EV_OA_DEVICE) {
 			oa_device(oa, &ev);
+			fit = default_metrics_fit(oa->metrics, &ev);
+		}
 		if (ev.kind != GPU_EV_OA_REPORT || !oa_report_ok(oa, &ev))
 			continue;
+		any = true;
+		all_fit = all_fit && fit;
 		if (oa->have_last && in_window(c, ev.time))
 			gpuprof_oa_accumulate(&oa->layout, oa->last, ev.oa.report,
 					      &oa->total);
@@ -570,9 +748,14 @@ static int oa_totals(struct timechart_cmd *c)
 		oa->have_last = true;
 	}
 	gpu_trace_close(t);
+	/* The main pass starts as this one did: no device seen. */
+	memset(&oa->layout, 0, sizeof(oa->layout));
 	oa->have_last = false;
 	oa->odd_size = 0;
-	pick_counters(oa);
+	if (any && all_fit)
+		oa->metrics_list = DEFAULT_METRICS;
+	else
+		pick_counters(oa);
 	return 0;
 }
 
@@ -606,7 +789,7 @@ static int on_event(struct timechart_cmd *c, const struct gpu_event *ev)
 		return on_mark(c, ev);
 	case GPU_EV_OA_DEVICE:
 		oa_device(&c->oa, ev);
-		return 0;
+		return c->oa.metrics_list ? oa_metrics_device(&c->oa, ev) : 0;
 	case GPU_EV_OA_REPORT:
 		return on_oa(c, ev);
 	default:
@@ -661,7 +844,7 @@ static int read_trace(struct timechart_cmd *c)
 		return -ENOMEM;
 	if (gpu_trace_error(c->trace))
 		return -EINVAL;
-	if (has_oa(c->trace) && !c->counters_str) {
+	if (has_oa(c->trace) && !c->counters_str && !c->metrics_str) {
 		ret = oa_totals(c);
 		if (ret)
 			return ret;
@@ -673,6 +856,10 @@ static int read_trace(struct timechart_cmd *c)
 	}
 	if (ret < 0 || gpu_trace_error(c->trace))
 		return -EINVAL;
+	if (c->metrics_str && !c->oa.seen_device) {
+		metrics_error(&c->oa, "the recording has no gpu_oa:oa_device (no OA, or an older perf gpu record): no metric set to compute");
+		return -EINVAL;
+	}
 	ret = close_ranges(c);
 	if (!ret && c->any_event) {
 		uint64_t first = c->first, last = c->last;
@@ -779,6 +966,7 @@ static void cleanup(struct timechart_cmd *c)
 	tc_map_free(&c->marks_of_pid);
 	gpu_trace_close(c->trace);
 	tc_free(c->tc);
+	free(c->oa.metrics);
 }
 
 int cmd_timechart(int argc, const char **argv)
@@ -793,7 +981,9 @@ int cmd_timechart(int argc, const char **argv)
 		OPT_STRING(0, "time", &c.time_str, "str",
 			   "Time span to show: start,end in seconds as perf script prints them"),
 		OPT_STRING(0, "oa-counters", &c.counters_str, "list",
-			   "OA counters to draw, e.g. a1,b0 (default: the two that count most)"),
+			   "OA counters to draw as rates, e.g. a1,b0 (up to 4; default: see --oa-metrics)"),
+		OPT_STRING(0, "oa-metrics", &c.metrics_str, "list",
+			   "Counters of the recording's OA metric set to draw, e.g. GpuBusy,EuActive (up to 4; default: those two if the set has them, else the two raw counters that count most)"),
 		OPT_UINTEGER(0, "max-items", &c.max_items,
 			     "Items in the page at most; shorter ones are merged beyond"),
 		OPT_INCR('v', "verbose", &c.verbose, "be more verbose"),
@@ -812,6 +1002,11 @@ int cmd_timechart(int argc, const char **argv)
 		       c.time_str);
 		return 1;
 	}
+	if (c.counters_str && c.metrics_str) {
+		pr_err("--oa-counters and --oa-metrics exclude each other: draw raw counters or metrics\n");
+		return 1;
+	}
+	c.oa.metrics_list = c.metrics_str;
 	if (c.counters_str && parse_counters(&c.oa, c.counters_str)) {
 		pr_err("bad --oa-counters '%s': want up to %d of a0..a44, b0..b7, c0..c7\n",
 		       c.counters_str, MAX_OA_COUNTERS);
@@ -825,7 +1020,9 @@ int cmd_timechart(int argc, const char **argv)
 	err = read_trace(&c);
 	if (err) {
 		err_text = c.trace ? gpu_trace_error(c.trace) : NULL;
-		if (err_text)
+		if (c.oa.error[0])
+			pr_err("%s: %s\n", c.input, c.oa.error);
+		else if (err_text)
 			pr_err("%s: %s\n", c.input, err_text);
 		else if (err != -EINVAL)
 			pr_err("%s: %s\n", c.input, strerror(-err));
