@@ -6,6 +6,7 @@
  * ticks and exponent e samples every 2^(e+1) ticks.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "kselftest_harness.h"
 #include "../../module/oa_decode.h"
+#include "../../tools/perf-gpu/oa/metrics.h"
 #include "../../tools/perf-gpu/oa/sim.h"
 
 #define MS 1000000ull
@@ -313,9 +315,14 @@ static uint64_t ticks(uint64_t ns)
 
 /*
  * Between two reports the counters move only if the schedule had work
- * there: a pair inside an idle gap has no A, B or C delta, a pair inside
- * a busy interval has A0 = B = C = the GPU clocks elapsed and every other
- * A a whole multiple (1..12) of it, across 32- and 40-bit wraps.
+ * there: a pair inside an idle gap has no A, B or C delta.  A pair inside
+ * a busy interval of the Tiger Lake GT2 (96 EUs, 7 threads each) has
+ * A0 = the GPU clocks elapsed (GpuBusy 100 %); the EU counters within
+ * what the equations allow, EuActive (A7..A10) + EuStall (A11..A14) at
+ * most 96 per clock, EuThreadOccupancy's A15..A18 at most 96 * 7 / 8;
+ * each B and C at most a quarter per clock (GTI throughput sums four);
+ * and every counter moving in pairs of 1024 clocks or more (rates are
+ * at least 1/1024 per clock), across 32- and 40-bit wraps.
  */
 TEST(counters_rise_only_in_busy_intervals)
 {
@@ -324,7 +331,7 @@ TEST(counters_rise_only_in_busy_intervals)
 	struct parsed p;
 	const struct rec *r0 = NULL;
 	size_t i, k, idle_pairs = 0, busy_pairs = 0;
-	__u64 start;
+	__u64 start, eu, stall, occ;
 
 	ASSERT_EQ(0, record(&rec, &cfg, 2, 200 * MS, NULL, 0));
 	ASSERT_GT(rec.n_iv, 5);
@@ -367,16 +374,19 @@ TEST(counters_rise_only_in_busy_intervals)
 		}
 		if (busy && t1 > t0) {
 			busy_pairs++;
-			ASSERT_GT(d.gpu_ticks, 0);
 			ASSERT_EQ(d.gpu_ticks, d.a[0]);
-			for (k = 1; k < 36; k++) {
-				ASSERT_EQ(0, d.a[k] % d.a[0]) TH_LOG("A%zu", k);
-				ASSERT_GE(d.a[k] / d.a[0], 1);
-				ASSERT_LE(d.a[k] / d.a[0], 12);
-			}
+			eu = d.a[7] + d.a[8] + d.a[9] + d.a[10];
+			stall = d.a[11] + d.a[12] + d.a[13] + d.a[14];
+			occ = d.a[15] + d.a[16] + d.a[17] + d.a[18];
+			ASSERT_LE(eu + stall, 96 * d.gpu_ticks);
+			ASSERT_LE(occ * 8, 96 * 7 * d.gpu_ticks);
+			for (k = 1; k < 36 && d.gpu_ticks >= 1024; k++)
+				ASSERT_GT(d.a[k], 0) TH_LOG("A%zu", k);
 			for (k = 0; k < 8; k++) {
-				ASSERT_EQ(d.a[0], d.b[k]);
-				ASSERT_EQ(d.a[0], d.c[k]);
+				ASSERT_TRUE(d.gpu_ticks < 1024 || d.b[k] > 0);
+				ASSERT_TRUE(d.gpu_ticks < 1024 || d.c[k] > 0);
+				ASSERT_LE(d.b[k], d.gpu_ticks / 4 + 1);
+				ASSERT_LE(d.c[k], d.gpu_ticks / 4 + 1);
 			}
 		}
 		r0 = r1;
@@ -385,6 +395,269 @@ TEST(counters_rise_only_in_busy_intervals)
 	EXPECT_GT(busy_pairs, 50);
 	free(p.r);
 	recording_free(&rec);
+}
+
+/*
+ * A device id whose IGT metric file is @stem's and whose OA a kernel of
+ * ours serves (not Cannon Lake's); 0 if none.
+ */
+static uint32_t device_of(const char *stem)
+{
+	const struct gpuprof_oa_platform *g;
+	struct gpuprof_oa_layout l;
+	uint32_t id;
+
+	for (id = 1; id < 0x10000; id++) {
+		g = gpuprof_oa_platform_of_device(id);
+		if (g && g->metrics && !strcmp(g->metrics, stem))
+			return gpuprof_oa_layout_of(id, oa_sim_platform_of_device(id)->format,
+						    0, GPUPROF_OA_SUBMISSION_DEFAULT,
+						    &l) ? id : 0;
+	}
+	return 0;
+}
+
+/* The device of recording @rec, parsed in @p. */
+static int device_of_recording(const struct recording *rec,
+			       const struct parsed *p,
+			       struct oa_metrics_device *dev)
+{
+	const struct gpuprof_oa_device_info *info = &p->s.info;
+	/* The topology record follows VERSION and DEVICE_INFO. */
+	size_t off = 8 + 8 + 8 + sizeof(*info);
+
+	*dev = (struct oa_metrics_device){
+		.device_id = info->device_id,
+		.revision = info->device_revision,
+		.timestamp_frequency = info->timestamp_frequency,
+		.gt_min_hz = info->gt_min_frequency,
+		.gt_max_hz = info->gt_max_frequency,
+		.topology = rec->buf + off + 8,
+		.topology_len = ((__u8)rec->buf[off + 6] |
+				 (__u8)rec->buf[off + 7] << 8) - 8,
+	};
+	return le32((const __u8 *)rec->buf + off) ==
+	       GPUPROF_OA_RECORD_DEVICE_TOPOLOGY ? 0 : -1;
+}
+
+/* The metrics of @set on the device of recording @rec. */
+static int metrics_of(struct oa_metrics *m, const struct oa_metric_set *set,
+		      const struct recording *rec, const struct parsed *p)
+{
+	struct oa_metrics_device dev;
+
+	if (device_of_recording(rec, p, &dev))
+		return -1;
+	return oa_metrics_init(m, set, &dev);
+}
+
+/* The value of available counter @sym of @m, or -1 if there is none. */
+static double metric(const struct oa_metrics *m, const char *sym)
+{
+	const struct oa_metric_value *v;
+	unsigned int i;
+
+	for (i = 0; i < m->n; i++) {
+		if (strcmp(oa_metric_str(oa_metrics_counter(m, i)->symbol), sym))
+			continue;
+		v = oa_metrics_value(m, i);
+		return v->is_double ? v->d : (double)v->u;
+	}
+	return -1;
+}
+
+/*
+ * The platforms: the timestamp frequency i915 reports, the report format
+ * and the EUs of the topology, for one device id of a few generations;
+ * Skylake GT1 and Arrow Lake, without metric files, play the nearest
+ * platform of their generation (Skylake GT2, Meteor Lake GT2).
+ */
+TEST(device_info_and_topology_follow_the_platform)
+{
+	static const struct {
+		uint32_t id;
+		uint64_t hz;
+		uint32_t format;
+		uint16_t size;
+		unsigned int eus;
+	} c[] = {
+		{ 0x0412, 12500000, GPUPROF_OA_FORMAT_A45_B8_C8, 256, 20 },
+		{ 0x1602, 12500000, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8, 256, 24 },
+		{ 0x1912, 12000000, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8, 256, 24 },
+		{ 0x5a84, 19200000, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8, 256, 18 },
+		{ 0x8a52, 12000000, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8, 256, 64 },
+		{ 0, 19200000, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8, 256, 96 },
+		{ 0x7d55, 38400000, GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8, 256, 128 },
+		{ 0x1902, 12000000, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8, 256, 24 },
+		{ 0x7d41, 38400000, GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8, 256, 64 },
+	};
+	struct oa_metrics_device dev;
+	struct oa_metrics_vars v;
+	struct recording rec;
+	struct parsed p;
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct oa_sim_config cfg = { .seed = 1, .period_ns = MS,
+					     .device_id = c[i].id };
+
+		ASSERT_EQ(0, record(&rec, &cfg, 1, 10 * MS, NULL, 0));
+		parse(rec.buf, rec.len, &p);
+		ASSERT_EQ(0, p.err) TH_LOG("0x%04x", c[i].id);
+		EXPECT_EQ(c[i].hz, p.s.info.timestamp_frequency) TH_LOG("0x%04x", c[i].id);
+		EXPECT_EQ(c[i].format, p.s.info.oa_format) TH_LOG("0x%04x", c[i].id);
+		EXPECT_EQ(c[i].size, p.s.layout.size);
+		ASSERT_EQ(0, device_of_recording(&rec, &p, &dev));
+		oa_metrics_device_vars(&dev, &v);
+		EXPECT_EQ(c[i].eus, v.n_eus) TH_LOG("0x%04x", c[i].id);
+		/* The uuid is the platform's RenderBasic, none without
+		 * metrics. */
+		EXPECT_EQ(p.s.info.device_id == OA_SIM_DEVICE_ID,
+			  !strcmp(p.s.info.metric_set_uuid, OA_SIM_METRIC_UUID));
+		EXPECT_EQ(c[i].id == 0x1902 || c[i].id == 0x7d41,
+			  !p.s.info.metric_set_uuid[0]) TH_LOG("0x%04x", c[i].id);
+		free(p.r);
+		recording_free(&rec);
+	}
+}
+
+/*
+ * GpuBusy over a whole recording is the busy share of its schedule, on
+ * every platform: busy over 2-5 ms and 7-8 ms, reports from before 2 ms
+ * (the switch there at the latest) to after 8 ms, so 4 ms of the window
+ * from the first report to the last.  Whole ms are whole ticks at every
+ * frequency here; what is left is the truncation of ticks to GPU clocks
+ * at the four interval ends and the two window ends, one clock each:
+ * |GpuBusy - 100 * 4 ms / window| <= 100 * 6 / GpuCoreClocks.
+ */
+TEST(gpu_busy_is_the_busy_share_of_the_schedule)
+{
+	static const struct oa_sim_interval iv[] = {
+		{ 2 * MS, 5 * MS, OA_SIM_CTX(0) },
+		{ 7 * MS, 8 * MS, OA_SIM_CTX(1) },
+	};
+	unsigned int i, checked = 0;
+
+	for (i = 0; i < oa_sim_n_platforms; i++) {
+		const struct oa_sim_platform *sp = &oa_sim_platforms[i];
+		uint32_t id = device_of(sp->metrics);
+		struct oa_sim_config cfg = { .seed = 5, .period_ns = MS,
+					     .start_gpu_ts = 1ull << 32,
+					     .device_id = id };
+		const struct oa_metric_set *set;
+		struct gpuprof_oa_deltas d = { 0 };
+		const struct rec *first = NULL, *last = NULL;
+		struct oa_metrics m;
+		struct recording rec;
+		struct parsed p;
+		double busy, want, clocks;
+		size_t k;
+
+		set = id ? oa_metrics_set_of(id, "RenderBasic", NULL) : NULL;
+		if (!set)	/* DG2: sets without counters */
+			continue;
+		ASSERT_EQ(0, record(&rec, &cfg, 0, 10 * MS, iv, 2));
+		parse(rec.buf, rec.len, &p);
+		ASSERT_EQ(0, p.err) TH_LOG("%s", sp->metrics);
+		for (k = 0; k < p.n; k++) {
+			if (p.r[k].type != GPUPROF_OA_RECORD_SAMPLE)
+				continue;
+			if (last)
+				gpuprof_oa_accumulate(&p.s.layout, last->report,
+						      p.r[k].report, &d);
+			if (!first)
+				first = &p.r[k];
+			last = &p.r[k];
+		}
+		ASSERT_NE(NULL, last);
+		ASSERT_EQ(0, metrics_of(&m, set, &rec, &p));
+		oa_metrics_compute(&m, &d);
+		busy = metric(&m, "GpuBusy");
+		clocks = metric(&m, "GpuCoreClocks");
+		want = 100.0 * 4 * sp->timestamp_hz / 1000 /
+		       (double)(__u32)(last->h.timestamp - first->h.timestamp);
+		EXPECT_GT(clocks, 0) TH_LOG("%s", sp->metrics);
+		EXPECT_LE(fabs(busy - want), 100.0 * 6 / clocks)
+			TH_LOG("%s: GpuBusy %f, the schedule's %f", sp->metrics,
+			       busy, want);
+		checked++;
+		free(p.r);
+		recording_free(&rec);
+	}
+	EXPECT_EQ(21, checked);
+}
+
+/*
+ * For every set of every platform, over every pair of reports of a
+ * recording with three contexts taking turns: EuActive, EuStall, their
+ * sum, EuThreadOccupancy and GpuBusy at most 100 %.
+ */
+TEST(eu_metrics_stay_within_100_percent_on_every_set)
+{
+	unsigned int i, j, sets = 0;
+	unsigned long long pairs = 0, eu_checked = 0;
+
+	for (i = 0; i < oa_metric_n_platforms; i++) {
+		const struct oa_metric_platform *mp = &oa_metric_platforms[i];
+		uint32_t id = device_of(mp->name);
+
+		if (!mp->has_counters || !id)
+			continue;
+		for (j = 0; j < mp->n_sets; j++) {
+			const struct oa_metric_set *set = oa_metric_platform_set(mp, j);
+			struct oa_sim_config cfg = {
+				.seed = i * 1000 + j, .period_ns = 500000,
+				.device_id = id,
+				.metric_set = oa_metric_str(set->symbol),
+			};
+			static struct oa_metrics m;
+			const struct rec *r0 = NULL;
+			struct recording rec;
+			struct parsed p;
+			double active, stall, occ, busy;
+			size_t k;
+
+			ASSERT_EQ(0, record(&rec, &cfg, 3, 20 * MS, NULL, 0));
+			parse(rec.buf, rec.len, &p);
+			ASSERT_EQ(0, p.err);
+			ASSERT_EQ(0, metrics_of(&m, set, &rec, &p));
+			sets++;
+			for (k = 0; k < p.n; k++) {
+				struct gpuprof_oa_deltas d = { 0 };
+
+				if (p.r[k].type != GPUPROF_OA_RECORD_SAMPLE)
+					continue;
+				if (!r0) {
+					r0 = &p.r[k];
+					continue;
+				}
+				gpuprof_oa_accumulate(&p.s.layout, r0->report,
+						      p.r[k].report, &d);
+				r0 = &p.r[k];
+				oa_metrics_compute(&m, &d);
+				pairs++;
+				active = metric(&m, "EuActive");
+				stall = metric(&m, "EuStall");
+				occ = metric(&m, "EuThreadOccupancy");
+				busy = metric(&m, "GpuBusy");
+				ASSERT_LE(active, 100) TH_LOG("%s %s", mp->name, oa_metric_str(set->symbol));
+				ASSERT_LE(stall, 100) TH_LOG("%s %s", mp->name, oa_metric_str(set->symbol));
+				ASSERT_LE(occ, 100) TH_LOG("%s %s", mp->name, oa_metric_str(set->symbol));
+				ASSERT_LE(busy, 100) TH_LOG("%s %s", mp->name, oa_metric_str(set->symbol));
+				if (active >= 0 && stall >= 0) {
+					ASSERT_LE(active + stall, 100)
+						TH_LOG("%s %s", mp->name, oa_metric_str(set->symbol));
+					eu_checked++;
+				}
+			}
+			free(p.r);
+			recording_free(&rec);
+		}
+	}
+	TH_LOG("%u sets, %llu report pairs, %llu with EuActive and EuStall",
+	       sets, pairs, eu_checked);
+	EXPECT_EQ(789, sets);
+	EXPECT_LT(0, eu_checked);
 }
 
 /*

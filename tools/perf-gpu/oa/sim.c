@@ -5,21 +5,23 @@
  * from the stream start (never accumulated step by step), so the same
  * seed and steps give the same bytes on every machine.
  *
- * The report layout is written here from design.rst 4, not taken
- * from module/oa_decode.c, so that the tests that decode our streams with
- * the shared decoder check two independent readings of the format.
+ * Reports are written through the shared decoder's layout of the
+ * platform's format (module/oa_decode.c), the inverse of
+ * gpuprof_oa_accumulate(); what checks that reading of the formats
+ * independently is IGT's i915-perf-reader on our recordings
+ * (selftests/host/oa_metrics_igt_test.c).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "oa/metrics.h"
 #include "oa/sim.h"
 #include "util/array.h"
 
 #define NSEC 1000000000ull
-#define CORR_EVERY OA_SIM_TIMESTAMP_HZ	/* ticks: a point every second */
-#define A40_MASK ((1ull << 40) - 1)
+#define ONE OA_SIM_RATE_ONE
 
 static uint64_t splitmix64(uint64_t *x)
 {
@@ -73,44 +75,26 @@ uint64_t oa_sim_exponent_to_ns(unsigned int exponent, uint64_t freq)
 	return muldiv(2ull << exponent, NSEC, freq);
 }
 
-/*
- * Tiger Lake GT2 as i915 reports it: one slice, six (dual) subslices of
- * 16 EUs, all enabled.  Masks follow the struct: the slice mask (1 byte),
- * one subslice-mask byte per slice, then 2 bytes of EU mask per subslice.
- * Return: the bytes written to @buf, 0 when @size is too small.
- */
+/* Tiger Lake GT2's topology (the default platform's). */
 size_t oa_sim_topology(void *buf, size_t size)
 {
-	struct drm_i915_query_topology_info t = {
-		.max_slices = 1, .max_subslices = 6,
-		.max_eus_per_subslice = 16,
-		.subslice_offset = 1, .subslice_stride = 1,
-		.eu_offset = 2, .eu_stride = 2,
-	};
-	size_t len = oa_topology_size(&t);
-	uint8_t *data = (uint8_t *)buf + sizeof(t);
-
-	if (size < len)
-		return 0;
-	memcpy(buf, &t, sizeof(t));
-	data[0] = 0x01;
-	data[1] = 0x3f;
-	memset(data + 2, 0xff, 6 * 2);
-	return len;
+	return oa_sim_platform_topology(&oa_sim_platforms[0], buf, size);
 }
 
 void oa_sim_device_info(struct gpuprof_oa_device_info *info,
 			uint32_t device_id)
 {
+	const struct oa_sim_platform *p = oa_sim_platform_of_device(device_id);
+
 	memset(info, 0, sizeof(*info));
-	info->timestamp_frequency = OA_SIM_TIMESTAMP_HZ;
+	info->timestamp_frequency = p->timestamp_hz;
 	info->device_id = device_id ? device_id : OA_SIM_DEVICE_ID;
 	info->device_revision = OA_SIM_DEVICE_REV;
-	info->gt_min_frequency = OA_SIM_GT_MIN_HZ;
-	info->gt_max_frequency = OA_SIM_GT_MAX_HZ;
+	info->gt_min_frequency = p->gt_min_hz;
+	info->gt_max_frequency = p->gt_max_hz;
 	info->engine_class = I915_ENGINE_CLASS_RENDER;
 	info->engine_instance = 0;
-	info->oa_format = OA_SIM_FORMAT;
+	info->oa_format = p->format;
 	strcpy(info->metric_set_name, OA_SIM_METRIC_SET);
 	strcpy(info->metric_set_uuid, OA_SIM_METRIC_UUID);
 }
@@ -133,20 +117,140 @@ int oa_sim_ctx_index(uint32_t ctx_id, unsigned int n)
 	return k < n ? (int)k : -1;
 }
 
-static uint64_t ticks_of_ns(uint64_t ns)
+static uint64_t ticks_of_ns(const struct oa_sim *s, uint64_t ns)
 {
-	return muldiv(ns, OA_SIM_TIMESTAMP_HZ, NSEC);
+	return muldiv(ns, s->ts_hz, NSEC);
 }
 
 /* GPU clocks in the first @ticks OA ticks of the stream. */
-static uint64_t clocks_of_ticks(uint64_t ticks)
+static uint64_t clocks_of_ticks(const struct oa_sim *s, uint64_t ticks)
 {
-	return muldiv(ticks, OA_SIM_GT_HZ, OA_SIM_TIMESTAMP_HZ);
+	return muldiv(ticks, s->gt_hz, s->ts_hz);
 }
 
 uint64_t oa_sim_ts_at(const struct oa_sim *s, uint64_t ns)
 {
-	return s->start_gpu + ticks_of_ns(ns);
+	return s->start_gpu + ticks_of_ns(s, ns);
+}
+
+/*
+ * A rate of @lo/ONE to @hi/ONE (inclusive, from @h) times @of per busy
+ * clock, in 1/ONE per busy clock.
+ */
+static uint32_t share(uint64_t h, uint32_t lo, uint32_t hi, uint64_t of)
+{
+	return (lo + h % (hi - lo + 1)) * of;
+}
+
+/*
+ * The rates of the running context, in 1/ONE per busy clock, by the
+ * counters' roles on the generation (see oa/sim.h).  An EU activity a,
+ * stall st (a + st < 1) and thread occupancy occ (>= a + st) are drawn
+ * per context; the EU counters share them: EuActive reads A7 (summed
+ * with A8..A10 on gen12, which splits each EU quantity in four) over
+ * EuCoresTotalCount and the clocks, EuStall the next group, gen12's
+ * EuThreadOccupancy 8 * (A15..A18) / EuThreadsCount.  The others of
+ * A7..A20 (gen8 to 11 keep occupancy and FPU activity there, in
+ * set-dependent places) stay below a, below any occupancy's bound of
+ * 6/8 too.  Haswell has active A0, stall A1, per-stage active and
+ * stall among A2..A29 (six stages, thread counts at A5, A10, .., A30),
+ * busy clocks in A41.
+ */
+static void oa_sim_set_rates(struct oa_sim *s)
+{
+	const struct oa_sim_platform *p = s->plat;
+	uint64_t n_eus = oa_sim_platform_n_eus(p);
+	uint64_t n_ss = oa_sim_platform_n_subslices(p);
+	bool hsw = p->ip < 800;
+	unsigned int split = p->ip >= 1200 && p->ip < 1250 ? 4 : 1;
+	unsigned int eu0 = hsw ? 0 : 7, eu_end = hsw ? 30 : 21;
+	unsigned int busy = hsw ? 41 : 0, i, pass;
+	uint64_t h = oa_hash3(s->cfg.seed, s->ctx, ~0ull);
+	uint32_t a = 64 + h % 640;			/* 6 % to 69 % */
+	uint32_t st = (h >> 16) % (ONE - a);
+	uint32_t occ = a + st + (h >> 32) % (ONE - a - st);
+
+	for (i = 0; i < OA_SIM_N_COUNTERS; i++) {
+		h = oa_hash3(s->cfg.seed, s->ctx, i);
+		if (i >= OA_SIM_B0)
+			s->rate[i] = (int)i == s->clock_counter ? ONE :
+				     share(h, 1, ONE / 4, 1);
+		else if (i == busy)
+			s->rate[i] = ONE;
+		else if (hsw && i % 5 == 0 && i && i <= 30)
+			s->rate[i] = share(h, 1, 8, n_eus) / 8;	/* threads */
+		else if (!hsw && i >= 1 && i <= 6)
+			s->rate[i] = share(h, 1, 8, n_eus) / 8;
+		else if (i >= eu0 && i < eu0 + split)
+			s->rate[i] = a * n_eus / split;
+		else if (i >= eu0 + split && i < eu0 + 2 * split)
+			s->rate[i] = st * n_eus / split;
+		else if (split == 4 && i >= eu0 + 8 && i < eu0 + 12)
+			s->rate[i] = (uint64_t)occ * p->threads * n_eus /
+				     (8 * split);
+		else if (hsw && i < eu_end)	/* six stages' pairs */
+			s->rate[i] = share(h, 1, a, n_eus) / 6;
+		else if (i < eu_end)
+			s->rate[i] = share(h, 1, a, n_eus) / split;
+		else
+			s->rate[i] = share(h, 1, ONE, n_ss) / 4;
+	}
+	/*
+	 * Swapping the two rates keeps each within its bounds; a swap can
+	 * break an earlier pair's order, so go round again, a bounded
+	 * number of times (contradictory pairs, x > y and y > x, would
+	 * never settle).
+	 */
+	for (pass = 0; pass <= s->n_order; pass++) {
+		bool changed = false;
+
+		for (i = 0; i < s->n_order; i++) {
+			uint8_t x = s->order[i][0], y = s->order[i][1];
+			uint32_t r = s->rate[x];
+
+			if (r < s->rate[y] && x != s->clock_counter &&
+			    y != s->clock_counter) {
+				s->rate[x] = s->rate[y];
+				s->rate[y] = r;
+				changed = true;
+			}
+		}
+		if (!changed)
+			break;
+	}
+}
+
+/* Bring the counters from tick s->now to tick @t. */
+static void oa_sim_advance(struct oa_sim *s, uint64_t t)
+{
+	uint64_t d, v;
+	unsigned int i;
+
+	if (t <= s->now)
+		return;
+	d = clocks_of_ticks(s, t) - clocks_of_ticks(s, s->now);
+	for (i = 0; i < OA_SIM_N_COUNTERS; i++) {
+		if (!s->busy && (int)i != s->clock_counter)
+			continue;
+		v = (uint64_t)((__uint128_t)d * s->rate[i] + s->rest[i]);
+		s->counter[i] += v / ONE;
+		s->rest[i] = v % ONE;
+	}
+	s->now = t;
+}
+
+static int oa_sim_correlation(struct oa_sim *s, uint64_t t)
+{
+	/* A window like a clock_gettime() pair around a register read. */
+	uint64_t window = 200 + splitmix64(&s->rng) % 800;
+
+	if (oa_write_correlation(s->w, s->start_cpu + muldiv(t, NSEC,
+							     s->ts_hz),
+				 s->start_gpu + t, window))
+		return -1;
+	s->last_corr = t;
+	s->correlations++;
+	return 0;
 }
 
 static void put32(uint8_t *r, unsigned int off, uint32_t v)
@@ -158,88 +262,54 @@ static void put32(uint8_t *r, unsigned int off, uint32_t v)
 }
 
 /*
- * The rates of the running context: A0 counts busy clocks (IGT's GpuBusy
- * is A0 / GpuCoreClocks), A1..A31 up to 12 per clock, A32..A35 up to 8.
- * 12 is 96 EUs / 8: IGT's EU metrics on TGL read 8 * A / (EUs * clocks),
- * so they stay at or below 100%.  B and C count clocks in which a
- * condition holds, at most one per clock: here every busy clock.
+ * The counters into report @r at the places the layout reads them from:
+ * A counters 32 or 40 bits wide (the high byte of a 40-bit one at
+ * a40_high_off + its number), then B and C.
  */
-static void oa_sim_set_rates(struct oa_sim *s)
+static void oa_sim_put_counters(const struct oa_sim *s, uint8_t *r)
 {
-	unsigned int i;
+	const struct gpuprof_oa_layout *l = &s->layout;
+	unsigned int k, i, a;
 
-	for (i = 0; i < OA_SIM_N_COUNTERS; i++) {
-		uint64_t h = oa_hash3(s->cfg.seed, s->ctx, i);
+	for (k = 0; k < l->n_runs; k++) {
+		const struct gpuprof_oa_a_run *run = &l->a_runs[k];
 
-		if (i == 0)
-			s->rate[i] = 1;
-		else if (i < OA_SIM_N_A40)
-			s->rate[i] = 1 + h % 12;
-		else if (i < OA_SIM_N_A40 + OA_SIM_N_A32)
-			s->rate[i] = 1 + h % 8;
-		else
-			s->rate[i] = 1;
+		for (i = 0; i < run->n; i++) {
+			a = run->first + i;
+			put32(r, run->off + 4 * i, (uint32_t)s->counter[a]);
+			if (run->wide)
+				r[l->a40_high_off + a] = s->counter[a] >> 32;
+		}
 	}
-}
-
-/* Bring the counters from tick s->now to tick @t. */
-static void oa_sim_advance(struct oa_sim *s, uint64_t t)
-{
-	uint64_t d;
-	unsigned int i;
-
-	if (t <= s->now)
-		return;
-	if (s->busy) {
-		d = clocks_of_ticks(t) - clocks_of_ticks(s->now);
-		for (i = 0; i < OA_SIM_N_COUNTERS; i++)
-			s->counter[i] += d * s->rate[i];
-	}
-	s->now = t;
-}
-
-static int oa_sim_correlation(struct oa_sim *s, uint64_t t)
-{
-	/* A window like a clock_gettime() pair around a register read. */
-	uint64_t window = 200 + splitmix64(&s->rng) % 800;
-
-	if (oa_write_correlation(s->w, s->start_cpu + muldiv(t, NSEC,
-					OA_SIM_TIMESTAMP_HZ),
-				 s->start_gpu + t, window))
-		return -1;
-	s->last_corr = t;
-	s->correlations++;
-	return 0;
+	for (i = 0; i < l->n_b; i++)
+		put32(r, l->b_off + 4 * i, (uint32_t)s->counter[OA_SIM_B0 + i]);
+	for (i = 0; i < l->n_c; i++)
+		put32(r, l->c_off + 4 * i, (uint32_t)s->counter[OA_SIM_C0 + i]);
 }
 
 /* A report at tick @t (== s->now) with @reason, then any loss due. */
 static int oa_sim_report(struct oa_sim *s, uint64_t t, uint32_t reason)
 {
-	uint8_t r[OA_SIM_REPORT_SIZE] = { 0 };
+	uint8_t r[GPUPROF_OA_REPORT_MAX] = { 0 };
 	bool ctx_valid = s->ctx != OA_SIM_IDLE;
-	unsigned int i;
 
 	if (s->cfg.valid_bit_clear)
 		ctx_valid = false;
-	put32(r, 0, reason << 19 | (ctx_valid ? 1u << 16 : 0));
 	put32(r, 4, (uint32_t)(s->start_gpu + t));
-	/* Idle reports say 0xffffffff too: IGT takes dword 2 as valid on
-	 * gen12 whatever bit 16 says. */
-	put32(r, 8, s->ctx);
-	put32(r, 12, (uint32_t)(s->clk_offset + clocks_of_ticks(t)));
-	for (i = 0; i < OA_SIM_N_A40; i++) {
-		uint64_t v = s->counter[i] & A40_MASK;
-
-		put32(r, 16 + 4 * i, (uint32_t)v);
-		r[160 + i] = v >> 32;
+	/* Haswell's header has neither reason, context nor clock. */
+	if (s->layout.gen != GPUPROF_OA_GEN_HSW) {
+		/* The valid bit: 25 on gen8, 16 from gen9 (set on gen12
+		 * too, where readers take dword 2 whatever it says). */
+		put32(r, 0, reason << 19 |
+		      (ctx_valid ? s->plat->ip < 900 ? 1u << 25 : 1u << 16 : 0));
+		/* Idle reports say 0xffffffff too: IGT takes dword 2 as
+		 * valid on gen12 whatever bit 16 says. */
+		put32(r, 8, s->ctx);
+		put32(r, 12, (uint32_t)(s->clk_offset + clocks_of_ticks(s, t)));
 	}
-	for (i = 0; i < OA_SIM_N_A32; i++)
-		put32(r, 144 + 4 * i, (uint32_t)s->counter[OA_SIM_N_A40 + i]);
-	for (i = 0; i < 16; i++)	/* B0..B7, then C0..C7 */
-		put32(r, 192 + 4 * i,
-		      (uint32_t)s->counter[OA_SIM_N_A40 + OA_SIM_N_A32 + i]);
+	oa_sim_put_counters(s, r);
 
-	if (oa_write_sample(s->w, r, sizeof(r)))
+	if (oa_write_sample(s->w, r, s->layout.size))
 		return -1;
 	s->reports++;
 	if (reason & GPUPROF_OA_REASON_TIMER)
@@ -270,6 +340,89 @@ static int oa_sim_fail(struct oa_sim *s)
 	return -1;
 }
 
+/*
+ * The B or C counter that @set takes for GpuCoreClocks where reports
+ * have no clock field (Haswell: C2, C7 or B7 by set), or -1.
+ */
+static int oa_sim_clock_counter(const struct oa_metric_set *set)
+{
+	const struct oa_metric_counter *c;
+	const char *eq;
+	unsigned int i, n;
+
+	for (i = 0; set && i < set->n_counters; i++) {
+		c = &oa_metric_counters[oa_metric_set_counters[set->first + i]];
+		if (strcmp(oa_metric_str(c->symbol), "GpuCoreClocks"))
+			continue;
+		eq = oa_metric_str(c->equation);
+		if ((eq[0] != 'B' && eq[0] != 'C') || strchr(eq, ' ') ||
+		    sscanf(eq + 1, "%u", &n) != 1 || n >= 8)
+			return -1;
+		return (eq[0] == 'B' ? OA_SIM_B0 : OA_SIM_C0) + n;
+	}
+	return -1;
+}
+
+/* The counter index of raw counter token @tok ("A12", "B3"), or -1. */
+static int oa_sim_raw_counter(const char *tok, size_t len)
+{
+	unsigned int n = 0, max, base;
+	size_t i;
+
+	if (len < 2 || len > 3)
+		return -1;
+	switch (tok[0]) {
+	case 'A':
+		base = 0, max = GPUPROF_OA_A_COUNTERS;
+		break;
+	case 'B':
+		base = OA_SIM_B0, max = GPUPROF_OA_B_COUNTERS;
+		break;
+	case 'C':
+		base = OA_SIM_C0, max = GPUPROF_OA_C_COUNTERS;
+		break;
+	default:
+		return -1;
+	}
+	for (i = 1; i < len; i++) {
+		if (tok[i] < '0' || tok[i] > '9')
+			return -1;
+		n = n * 10 + tok[i] - '0';
+	}
+	return n < max ? (int)(base + n) : -1;
+}
+
+/* The "x y USUB" and "x y FSUB" of raw counters in @set's equations. */
+static void oa_sim_find_order(struct oa_sim *s, const struct oa_metric_set *set)
+{
+	const struct oa_metric_counter *c;
+	const char *p, *end;
+	int prev[2];
+	unsigned int i;
+	size_t len;
+
+	for (i = 0; set && i < set->n_counters; i++) {
+		c = &oa_metric_counters[oa_metric_set_counters[set->first + i]];
+		prev[0] = prev[1] = -1;
+		for (p = oa_metric_str(c->equation); *p; p = *end ? end + 1 : end) {
+			end = strchr(p, ' ');
+			if (!end)
+				end = p + strlen(p);
+			len = end - p;
+			if (len == 4 && (!strncmp(p, "USUB", 4) ||
+					 !strncmp(p, "FSUB", 4)) &&
+			    prev[0] >= 0 && prev[1] >= 0 &&
+			    s->n_order < OA_SIM_MAX_ORDER) {
+				s->order[s->n_order][0] = prev[0];
+				s->order[s->n_order][1] = prev[1];
+				s->n_order++;
+			}
+			prev[0] = prev[1];
+			prev[1] = oa_sim_raw_counter(p, len);
+		}
+	}
+}
+
 /**
  * oa_sim_init - start a simulated stream
  * @s: the simulator
@@ -283,8 +436,10 @@ int oa_sim_init(struct oa_sim *s, const struct oa_sim_config *cfg,
 	struct gpuprof_oa_device_info info;
 	union {	/* aligned for the struct's u16 fields */
 		struct drm_i915_query_topology_info info;
-		uint8_t bytes[64];
+		uint8_t bytes[256];
 	} topo;
+	const struct oa_metric_set *set;
+	char uuid[OA_METRIC_UUID_LEN + 1];
 	size_t topo_len;
 	unsigned int i;
 
@@ -295,8 +450,14 @@ int oa_sim_init(struct oa_sim *s, const struct oa_sim_config *cfg,
 	memset(s, 0, sizeof(*s));
 	s->w = w;
 	s->cfg = *cfg;
-	s->exponent = oa_sim_exponent_for_period(cfg->period_ns,
-						 OA_SIM_TIMESTAMP_HZ);
+	s->plat = oa_sim_platform_of_device(cfg->device_id);
+	if (gpuprof_oa_layout(s->plat->ip / 100, s->plat->format, &s->layout)) {
+		errno = EINVAL;
+		return -1;
+	}
+	s->ts_hz = s->plat->timestamp_hz;
+	s->gt_hz = s->plat->gt_hz;
+	s->exponent = oa_sim_exponent_for_period(cfg->period_ns, s->ts_hz);
 	s->period_ticks = 2ull << s->exponent;
 	s->rng = cfg->seed;
 	/* A 36-bit timestamp somewhere past its first wrap, as on a GPU
@@ -306,22 +467,27 @@ int oa_sim_init(struct oa_sim *s, const struct oa_sim_config *cfg,
 	s->start_cpu = cfg->start_cpu_ns ? cfg->start_cpu_ns :
 		       10 * NSEC + splitmix64(&s->rng) % (86400 * NSEC);
 	s->clk_offset = splitmix64(&s->rng);
-	for (i = 0; i < OA_SIM_N_COUNTERS; i++) {
-		uint64_t v = splitmix64(&s->rng);
-
-		s->counter[i] = i < OA_SIM_N_A40 ? v & A40_MASK : v & 0xffffffff;
-	}
+	/* Any start: the report keeps the bits its layout has room for. */
+	for (i = 0; i < OA_SIM_N_COUNTERS; i++)
+		s->counter[i] = splitmix64(&s->rng);
 	s->ctx = OA_SIM_IDLE;
-	s->next_corr = CORR_EVERY;
+	s->next_corr = s->ts_hz;	/* a point every second */
 
 	oa_sim_device_info(&info, cfg->device_id);
 	if (cfg->metric_set)
 		snprintf(info.metric_set_name, sizeof(info.metric_set_name),
 			 "%s", cfg->metric_set);
-	if (cfg->metric_set_uuid)
-		snprintf(info.metric_set_uuid, sizeof(info.metric_set_uuid),
-			 "%s", cfg->metric_set_uuid);
-	topo_len = oa_sim_topology(&topo, sizeof(topo));
+	/* The platform's own uuid for a set named without one; none for a
+	 * set IGT does not have on the platform. */
+	set = oa_metrics_set_of(info.device_id, info.metric_set_name,
+				cfg->metric_set_uuid);
+	snprintf(info.metric_set_uuid, sizeof(info.metric_set_uuid), "%s",
+		 cfg->metric_set_uuid ? cfg->metric_set_uuid :
+		 set ? oa_metric_uuid_format(set->uuid, uuid) : "");
+	s->clock_counter = oa_sim_clock_counter(set);
+	oa_sim_find_order(s, set);
+	oa_sim_set_rates(s);	/* idle: only a clock counter moves */
+	topo_len = oa_sim_platform_topology(s->plat, &topo, sizeof(topo));
 	if (oa_write_version(w) || oa_write_device_info(w, &info) ||
 	    oa_write_topology(w, &topo.info, topo_len) ||
 	    oa_sim_correlation(s, 0))
@@ -377,7 +543,7 @@ int oa_sim_step(struct oa_sim *s, uint64_t ns, bool busy, uint32_t ctx_id)
 			return oa_sim_fail(s);
 	}
 
-	end = ticks_of_ns(end_ns);
+	end = ticks_of_ns(s, end_ns);
 	for (;;) {
 		/* Timer reports at multiples of the period, absolute. */
 		timer = ((s->start_gpu + s->now) / s->period_ticks + 1) *
@@ -394,7 +560,7 @@ int oa_sim_step(struct oa_sim *s, uint64_t ns, bool busy, uint32_t ctx_id)
 		    oa_sim_correlation(s, t))
 			return oa_sim_fail(s);
 		if (t == s->next_corr)
-			s->next_corr += CORR_EVERY;
+			s->next_corr += s->ts_hz;
 	}
 	oa_sim_advance(s, end);
 	s->elapsed_ns = end_ns;

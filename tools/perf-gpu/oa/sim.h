@@ -1,17 +1,35 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A deterministic OA simulator: the i915-perf stream a Tiger Lake GT2
- * (0x9A49) would give with metric set RenderBasic and report format 10
- * (A32u40_A4u32_B8_C8), as a recording in the format of oa/writer.h.
+ * A deterministic OA simulator: the i915-perf stream an Intel GPU would
+ * give with a metric set, as a recording in the format of oa/writer.h.
+ * By default a Tiger Lake GT2 (0x9A49) with RenderBasic; cfg.device_id
+ * picks another GPU, whose row of oa/sim-platform.c gives the OA
+ * timestamp frequency, the GT clock and range, the topology and the
+ * report format: Haswell's A45_B8_C8 (no context id, no clock field),
+ * format 10 (A32u40_A4u32_B8_C8) on gen8 to gen12.10, format 12
+ * (A24u40_A14u32_B8_C8) on DG2 and Meteor Lake.  Reports are written
+ * through the shared decoder's layout (module/oa_decode.c), counter by
+ * counter.
  *
- * Time is the 64-bit OA timestamp at 19.2 MHz; a report carries its low
- * 32 bits, so it wraps every 223.7 s.  Timer reports come where the
+ * Time is the 64-bit OA timestamp; a report carries its low 32 bits, so
+ * it wraps (every 223.7 s at 19.2 MHz).  Timer reports come where the
  * timestamp is a multiple of the period (the hardware reports when a bit
- * of the timestamp toggles).  The GPU clock (dword 3) runs at a fixed
- * 1100 MHz whether or not work runs: the simulator has no RC6 and no
- * frequency changes.  Counters rise only while a context is busy: A0, B
- * and C by the busy GPU clocks, A1..A35 by the busy clocks times a rate
- * of their own that depends on the seed and the context.
+ * of the timestamp toggles).  The GPU clock (dword 3) runs at the row's
+ * fixed frequency whether or not work runs: no RC6, no frequency changes.
+ *
+ * Counters follow what IGT's equations make of them on the generation:
+ * A0 (A41 on Haswell) counts busy clocks, so GpuBusy is the busy share
+ * of the schedule; the EU counters (A7 on, A0 on Haswell: active, stall,
+ * the others, and on gen12 four quarters of each plus thread occupancy)
+ * rise by at most the EU count per busy clock together, so EuActive +
+ * EuStall <= 100 % and EuThreadOccupancy <= 100 %; the other A counters
+ * by at most a quarter of the subslice count per busy clock; each B and
+ * C counter by at most a quarter per busy clock, except a B or C counter
+ * that the metric set takes for GpuCoreClocks (Haswell's), which counts
+ * every GPU clock.  Within those bounds a counter's rate depends on the
+ * seed and the running context, except that where the set's equations
+ * subtract one raw counter from another ("C3 C2 USUB"), the two rates
+ * are swapped if need be so that the first rises at least as fast.
  *
  * Use: oa_sim_init(), then either oa_sim_run() over a schedule (made by
  * oa_sim_schedule() or by hand) or oa_sim_step() live, then
@@ -25,16 +43,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../../module/oa_decode.h"
+#include "oa/sim-platform.h"
 #include "oa/writer.h"
 
+/* The default GPU; oa/sim-platform.c has its figures and the others'. */
 #define OA_SIM_DEVICE_ID	0x9a49		/* Tiger Lake GT2 */
 #define OA_SIM_DEVICE_REV	1
-#define OA_SIM_TIMESTAMP_HZ	19200000ull
-#define OA_SIM_GT_HZ		1100000000ull	/* the fixed GPU clock */
-#define OA_SIM_GT_MIN_HZ	100000000u	/* what DEVICE_INFO declares */
-#define OA_SIM_GT_MAX_HZ	1300000000u
-#define OA_SIM_FORMAT		GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8
-#define OA_SIM_REPORT_SIZE	256
+#define OA_SIM_TIMESTAMP_HZ	19200000ull	/* its timestamp frequency */
 #define OA_SIM_METRIC_SET	"RenderBasic"
 /* TGL GT2 RenderBasic as IGT 1.27.1's libi915_perf knows it. */
 #define OA_SIM_METRIC_UUID	"0fc397c0-4833-492c-9ccd-4929d574d5b8"
@@ -50,10 +66,13 @@
 #define OA_SIM_MAX_CONTEXTS	64
 #define OA_SIM_MAX_EXPONENT	31
 
-/* The counters of format 10, in the order A0..A35, B0..B7, C0..C7. */
-#define OA_SIM_N_A40	32
-#define OA_SIM_N_A32	4
-#define OA_SIM_N_COUNTERS (OA_SIM_N_A40 + OA_SIM_N_A32 + 8 + 8)
+/* The counters, in the order A0..A44, B0..B7, C0..C7. */
+#define OA_SIM_B0	GPUPROF_OA_A_COUNTERS
+#define OA_SIM_C0	(OA_SIM_B0 + GPUPROF_OA_B_COUNTERS)
+#define OA_SIM_N_COUNTERS (OA_SIM_C0 + GPUPROF_OA_C_COUNTERS)
+/* Counter rates are in 1/OA_SIM_RATE_ONE per busy GPU clock. */
+#define OA_SIM_RATE_ONE	1024u
+#define OA_SIM_MAX_ORDER	64
 
 struct oa_sim_config {
 	uint64_t seed;
@@ -78,6 +97,15 @@ struct oa_sim_interval {
 struct oa_sim {
 	struct oa_writer *w;
 	struct oa_sim_config cfg;
+	const struct oa_sim_platform *plat;
+	struct gpuprof_oa_layout layout;	/* of plat->format */
+	uint64_t ts_hz;			/* the OA timestamp frequency */
+	uint64_t gt_hz;			/* the GPU clock */
+	int clock_counter;		/* B/C counting every clock, or -1 */
+	/* Raw counters the set subtracts ("x y USUB"): x rises at least
+	 * as fast as y. */
+	uint8_t n_order;
+	uint8_t order[OA_SIM_MAX_ORDER][2];
 	unsigned int exponent;
 	uint64_t period_ticks;
 	uint64_t start_gpu;		/* 64-bit OA timestamp at stream time 0 */
@@ -89,6 +117,7 @@ struct oa_sim {
 	uint32_t ctx;			/* running context, OA_SIM_IDLE when idle */
 	uint64_t counter[OA_SIM_N_COUNTERS];
 	uint32_t rate[OA_SIM_N_COUNTERS];	/* of the running context */
+	uint32_t rest[OA_SIM_N_COUNTERS];	/* fractions carried */
 	uint64_t rng;
 	uint64_t next_corr;		/* ticks since start of the next point */
 	uint64_t last_corr;
@@ -106,7 +135,7 @@ struct oa_sim {
 
 unsigned int oa_sim_exponent_for_period(uint64_t period_ns, uint64_t freq);
 uint64_t oa_sim_exponent_to_ns(unsigned int exponent, uint64_t freq);
-size_t oa_sim_topology(void *buf, size_t size);
+size_t oa_sim_topology(void *buf, size_t size);	/* Tiger Lake GT2's */
 void oa_sim_device_info(struct gpuprof_oa_device_info *info,
 			uint32_t device_id);
 int oa_sim_ctx_index(uint32_t ctx_id, unsigned int n);
