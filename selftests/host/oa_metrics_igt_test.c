@@ -23,6 +23,12 @@
  * We do the same with gpuprof_oa_accumulate() and compare every counter
  * of every report and segment: u64 exactly, doubles as printed ("%f")
  * or within 1e-6 relative.
+ *
+ * Then what a user sees: each platform's recordings, every set, go into
+ * one perf.data (a gpu_oa:oa_device sample before each set's reports, as
+ * perf gpu record writes them), and every counter "perf gpu script -F
+ * trace,oa-metrics" prints on a report line must be the reader's for
+ * that pair of reports, each of them once.
  */
 #include <math.h>
 #include <stdint.h>
@@ -32,7 +38,10 @@
 #include <time.h>
 
 #include "kselftest_harness.h"
+#include "../lib/fence_format.h"
 #include "../lib/run.h"
+#include "../../tools/perf-gpu/perfdata/tracing-data.h"
+#include "../../tools/perf-gpu/perfdata/write.h"
 #include "../../module/oa_decode.h"
 #include "../../tools/perf-gpu/oa/metrics.h"
 #include "../../tools/perf-gpu/oa/sim.h"
@@ -49,6 +58,7 @@ struct recording {
 	uint8_t topo[512];
 	size_t topo_len;
 	struct gpuprof_oa_device_info info;
+	struct gpuprof_oa_driver drv;		/* the rules the stream took */
 };
 
 static void on_record(void *arg, const struct gpuprof_oa_stream *s,
@@ -78,6 +88,8 @@ static void on_record(void *arg, const struct gpuprof_oa_stream *s,
 	memcpy(r->reports[r->n++], payload, s->layout.size);
 	r->layout = s->layout;
 	r->info = s->info;
+	r->drv.kernel = s->kernel;
+	r->drv.submission = s->submission;
 }
 
 static int read_recording(const char *path, struct recording *r)
@@ -146,8 +158,19 @@ static bool next_line(struct cursor *c)
 	return false;
 }
 
+/*
+ * The reader's counters of each report pair of a set, "Sym=value" lines
+ * in its order; pair[i] is reports i - 1 and i (pair[0] unused).
+ */
+struct reader_pairs {
+	char **pair;
+	size_t n;
+};
+
 struct compare {
 	struct oa_metrics m;
+	struct reader_pairs *keep;	/* where to keep the reader's pairs */
+	bool per_report;		/* comparing a report, not a segment */
 	unsigned long long values, zeros;
 	bool moved[OA_METRICS_MAX_COUNTERS];	/* of the set: ever non-zero */
 	char why[512];
@@ -174,6 +197,20 @@ static int counter_index(const struct oa_metrics *m, const char *sym,
 			return i;
 	}
 	return -1;
+}
+
+/* Counter @sym (@len bytes) of pair @i is @value: a line "Sym=value". */
+static void keep_value(struct reader_pairs *p, size_t i, const char *sym,
+		       size_t len, const char *value)
+{
+	size_t old = p->pair[i] ? strlen(p->pair[i]) : 0;
+	size_t add = len + strlen(value) + 3;
+	char *s = realloc(p->pair[i], old + add);
+
+	if (!s)
+		abort();
+	snprintf(s + old, add, "%.*s=%s\n", (int)len, sym, value);
+	p->pair[i] = s;
 }
 
 /*
@@ -210,6 +247,8 @@ static bool compare_counters(struct compare *c, const struct recording *r,
 			return false;
 		}
 		seen[k] = true;
+		if (c->keep && c->per_report)
+			keep_value(c->keep, r1, sym, colon - sym, colon + 2);
 		oa_metrics_format(&c->m, k, ours, sizeof(ours));
 		if (oa_metrics_value(&c->m, k)->is_double ?
 		    !close_enough(ours, colon + 2) : strcmp(ours, colon + 2)) {
@@ -268,8 +307,10 @@ static bool compare_output(struct compare *c, const struct recording *r,
 					 start, cur.line ? cur.line : "(end)");
 				return false;
 			}
+			c->per_report = true;
 			if (!compare_counters(c, r, start, start + 1, &cur))
 				return false;
+			c->per_report = false;
 		}
 	}
 	if (next_line(&cur)) {
@@ -320,6 +361,168 @@ static int write_recording(const char *path, uint32_t device_id,
 	return fclose(f) || ret ? -1 : 0;
 }
 
+/* One platform's perf.data: each set's device sample, then its reports. */
+struct script_file {
+	struct perf_data_writer *w;
+	struct gpu_synth_ids ids;
+	void *tracing;
+	size_t tracing_len;
+	uint64_t time;
+};
+
+static int script_file_open(struct script_file *f, const char *path)
+{
+	struct perf_data_event events[2];
+
+	f->time = 1000000000;
+	f->tracing = fence_tracing_data(&f->ids, &f->tracing_len);
+	if (!f->tracing)
+		return -1;
+	events[0] = (struct perf_data_event){ "gpu_oa:oa_report", f->ids.oa_report };
+	events[1] = (struct perf_data_event){ "gpu_oa:oa_device", f->ids.oa_device };
+	f->w = perf_data_create(path, events, 2);
+	if (!f->w)
+		return -1;
+	return perf_data_set_tracing_data(f->w, f->tracing, f->tracing_len);
+}
+
+static int script_sample(struct script_file *f, unsigned int event,
+			 const void *raw, ssize_t len)
+{
+	struct perf_data_sample s = {
+		.event = event, .pid = 1, .tid = 1, .time = f->time += 1000,
+		.raw = raw, .raw_size = len,
+	};
+
+	return len < 0 ? -1 : perf_data_write_sample(f->w, &s);
+}
+
+/* The recording of one set, as perf gpu record writes a stream. */
+static int script_file_add(struct script_file *f, const struct recording *r)
+{
+	uint8_t buf[2048];
+	size_t i;
+	int err;
+
+	err = script_sample(f, 1, buf,
+			    gpu_oa_device_payload(buf, sizeof(buf), f->ids.oa_device,
+						  &r->info, &r->drv,
+						  r->topo_len ? r->topo : NULL,
+						  r->topo_len));
+	for (i = 0; i < r->n && !err; i++)
+		err = script_sample(f, 0, buf,
+				    gpu_oa_report_payload(buf, sizeof(buf),
+							  f->ids.oa_report, 1,
+							  i, 0, 0, r->reports[i],
+							  r->layout.size));
+	return err;
+}
+
+static int script_file_close(struct script_file *f)
+{
+	int err = perf_data_close(f->w);
+
+	free(f->tracing);
+	return err;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The "Sym=value" items of @s, split at @sep (in place), sorted; only
+ * those of a counter (a symbol starts with a capital) when @counters.
+ */
+static size_t items(char *s, char sep, bool counters, char **v, size_t max)
+{
+	char seps[2] = { sep, '\0' }, *save, *t;
+	size_t n = 0;
+
+	for (t = strtok_r(s, seps, &save); t && n < max;
+	     t = strtok_r(NULL, seps, &save))
+		if (strchr(t, '=') && (!counters || (*t >= 'A' && *t <= 'Z')))
+			v[n++] = t;
+	qsort(v, n, sizeof(*v), by_name);
+	return n;
+}
+
+/* perf gpu script's counters on a report line against the reader's. */
+static bool same_counters(char *line, char *reader, char *why, size_t size)
+{
+	char *a[OA_METRICS_MAX_COUNTERS + 1], *b[OA_METRICS_MAX_COUNTERS + 1];
+	size_t na, nb, i, len;
+
+	na = items(line, ' ', true, a, OA_METRICS_MAX_COUNTERS + 1);
+	nb = items(reader, '\n', false, b, OA_METRICS_MAX_COUNTERS + 1);
+	if (na != nb) {
+		snprintf(why, size, "script prints %zu counters, the reader %zu",
+			 na, nb);
+		return false;
+	}
+	for (i = 0; i < na; i++) {
+		len = strchr(b[i], '=') - b[i] + 1;
+		if (strncmp(a[i], b[i], len) ||
+		    (strcmp(a[i], b[i]) && (!strchr(b[i], '.') ||
+		     !close_enough(a[i] + len, b[i] + len)))) {
+			snprintf(why, size, "script %.80s, reader %.80s", a[i], b[i]);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * perf gpu script's output @out of a platform's file against the
+ * reader's pairs of its @n sets.  Return: report lines compared, or -1.
+ */
+static long compare_script(char *out, struct reader_pairs *sets, size_t n,
+			   char *why, size_t size)
+{
+	size_t set = (size_t)-1, report = 0;
+	char *line, *save, *end, msg[400];
+	long lines = 0;
+
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strstr(line, "gpu_oa:oa_device:")) {
+			if (set + 1 && report != sets[set].n)
+				break;
+			set++;
+			report = 0;
+			continue;
+		}
+		if (!strstr(line, "gpu_oa:oa_report:"))
+			continue;
+		if (set >= n || report >= sets[set].n) {
+			snprintf(why, size, "more report lines than reports: '%.100s'",
+				 line);
+			return -1;
+		}
+		/* Past the trace text: what oa/print.c adds. */
+		end = strstr(line, " d_ts=");
+		if (report && (!end || !sets[set].pair[report])) {
+			snprintf(why, size, "set %zu report %zu: no counters: '%.100s'",
+				 set, report, line);
+			return -1;
+		}
+		if (report && !same_counters(end, sets[set].pair[report], msg,
+					     sizeof(msg))) {
+			snprintf(why, size, "set %zu report %zu: %s", set, report, msg);
+			return -1;
+		}
+		lines += report > 0;
+		report++;
+	}
+	if (set + 1 != n || report != sets[set].n) {
+		snprintf(why, size, "script printed %zu sets, the last with %zu reports; want %zu",
+			 set + 1, report, n);
+		return -1;
+	}
+	return lines;
+}
+
 FIXTURE(igt) {
 	int unused;
 };
@@ -333,9 +536,15 @@ FIXTURE_TEARDOWN(igt)
 }
 
 /* Some 15 s alone; more beside other tests. */
-TEST_F_TIMEOUT(igt, reader_computes_the_same_metrics, 180)
+TEST_F_TIMEOUT(igt, reader_computes_the_same_metrics, 300)
 {
 	char dir[] = "/tmp/oa_metrics_igt_test.XXXXXX", path[64], want[256];
+	char data[64], why[512];
+	struct reader_pairs *pairs;
+	struct script_file sf;
+	unsigned long long script_lines = 0;
+	unsigned int script_failed = 0;
+	long lines;
 	static struct compare c;
 	struct recording r = { 0 };
 	struct oa_metrics_device dev;
@@ -361,6 +570,7 @@ TEST_F_TIMEOUT(igt, reader_computes_the_same_metrics, 180)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ASSERT_NE(NULL, mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/rec", dir);
+	snprintf(data, sizeof(data), "%s/perf.data", dir);
 	for (i = 0; i < oa_metric_n_platforms; i++) {
 		p = &oa_metric_platforms[i];
 		id = device_of(p);
@@ -378,6 +588,9 @@ TEST_F_TIMEOUT(igt, reader_computes_the_same_metrics, 180)
 		p_values = c.values;
 		p_zeros = c.zeros;
 		p_still = 0;
+		pairs = calloc(p->n_sets, sizeof(*pairs));
+		ASSERT_NE(NULL, pairs);
+		ASSERT_EQ(0, script_file_open(&sf, data));
 		for (j = 0; j < p->n_sets; j++) {
 			s = oa_metric_platform_set(p, j);
 			ASSERT_EQ(0, write_recording(path, id, s, i * 1000 + j));
@@ -392,6 +605,11 @@ TEST_F_TIMEOUT(igt, reader_computes_the_same_metrics, 180)
 			};
 			ASSERT_EQ(0, oa_metrics_init(&c.m, s, &dev));
 			memset(c.moved, 0, sizeof(c.moved));
+			pairs[j].n = r.n;
+			pairs[j].pair = calloc(r.n, sizeof(char *));
+			ASSERT_NE(NULL, pairs[j].pair);
+			c.keep = &pairs[j];
+			ASSERT_EQ(0, script_file_add(&sf, &r));
 			ASSERT_EQ(0, run_cmd(out, OUT_SIZE,
 					     "i915-perf-reader -c all -r '%s'", path))
 				TH_LOG("%.300s", out);
@@ -411,6 +629,21 @@ TEST_F_TIMEOUT(igt, reader_computes_the_same_metrics, 180)
 			segments += segs;
 			reports += r.n;
 		}
+		/* What perf gpu script prints of the same reports. */
+		ASSERT_EQ(0, script_file_close(&sf));
+		ASSERT_EQ(0, run_cmd(out, OUT_SIZE, "%s script -i %s -F event,trace,oa-metrics",
+				     perf_gpu_path(), data)) TH_LOG("%.300s", out);
+		lines = compare_script(out, pairs, p->n_sets, why, sizeof(why));
+		if (lines < 0 && script_failed++ < 10)
+			TH_LOG("%s (0x%04x): perf gpu script: %s", p->name, id, why);
+		script_lines += lines > 0 ? lines : 0;
+		for (j = 0; j < p->n_sets; j++) {
+			for (k = 0; k < pairs[j].n; k++)
+				free(pairs[j].pair[k]);
+			free(pairs[j].pair);
+		}
+		free(pairs);
+		c.keep = NULL;
 		/* Zeros are mostly pairs within idle gaps of the schedule. */
 		TH_LOG("%s (0x%04x): %u sets, %llu values, %llu of them 0, %llu counters 0 throughout",
 		       p->name, id, p->n_sets, c.values - p_values,
@@ -424,7 +657,10 @@ TEST_F_TIMEOUT(igt, reader_computes_the_same_metrics, 180)
 	       platforms, sets, counters, reports, segments, c.values, c.zeros,
 	       still, failed,
 	       t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+	TH_LOG("perf gpu script: %llu report lines of %u platforms, %u platforms differ",
+	       script_lines, platforms, script_failed);
 	EXPECT_EQ(0, failed);
+	EXPECT_EQ(0, script_failed);
 	EXPECT_LT(0, platforms);
 	run_cmd(out, OUT_SIZE, "rm -rf '%s'", dir);
 	free(r.reports);
