@@ -337,6 +337,11 @@ TEST_F(oa, bad_arguments_give_one_line_errors)
 		{ "--sim -o /nonexistent/rec", "gpuprof-oa: /nonexistent/rec: No such file or directory\n" },
 		{ "--sim -o /dev/full", "gpuprof-oa: writing /dev/full: No space left on device\n" },
 		{ "", "gpuprof-oa: no mode given: --sim or --device\n" },
+		{ "--sim --device-id zz", "gpuprof-oa: --device-id: 'zz' is not a PCI device id (0x9a49, say)\n" },
+		{ "--sim --device-id 0x10000", "gpuprof-oa: --device-id: '0x10000' is not a PCI device id (0x9a49, say)\n" },
+		{ "--sim --device-id 0x1234", "gpuprof-oa: --device-id: 0x1234 is not an Intel GPU whose OA gpuprof knows\n" },
+		{ "--sim --device-id 0x8a52 --metric-set Nope", "gpuprof-oa: --metric-set: Nope is not a set of icl (perf gpu list sets names them)\n" },
+		{ "--device --device-id 0x8a52", "gpuprof-oa: --device-id is an option of --sim only\n" },
 	};
 	size_t i;
 
@@ -344,6 +349,52 @@ TEST_F(oa, bad_arguments_give_one_line_errors)
 		EXPECT_EQ(1, run_cmd(self->out, OUT_SIZE, "%s %s", gpuprof_oa(),
 				     c[i].args)) TH_LOG("%s", c[i].args);
 		EXPECT_STREQ(c[i].line, self->out);
+	}
+}
+
+/*
+ * --device-id plays another GPU: its id, OA timestamp frequency and
+ * report format (oa/sim-platform.c) in DEVICE_INFO, the set named, and
+ * IGT's reader takes the recording as that GPU's.
+ */
+TEST_F(oa, sim_plays_the_gpu_of_a_device_id)
+{
+	static const struct {
+		uint32_t id;
+		const char *set, *reader;
+		uint64_t hz;
+		uint32_t format;
+	} c[] = {
+		{ 0x0412, "ComputeBasic", "device=0x412(haswell) graphics_ver=7", 12500000,
+		  GPUPROF_OA_FORMAT_A45_B8_C8 },
+		{ 0x8a52, "ComputeBasic", "device=0x8a52(icelake) graphics_ver=11", 12000000,
+		  GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8 },
+		{ 0x7d55, "RenderBasic", "device=0x7d55(meteorlake) graphics_ver=12", 38400000,
+		  GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8 },
+	};
+	char want[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		ASSERT_EQ(0, run_cmd(self->out, OUT_SIZE,
+				     "%s --sim --device-id 0x%x --metric-set %s --duration 0.1 -o '%s'",
+				     gpuprof_oa(), c[i].id, c[i].set, self->file))
+			TH_LOG("%s", self->out);
+		ASSERT_EQ(0, read_file(self->file, &self->r))
+			TH_LOG("%s", gpuprof_oa_error_name(self->r.s.error));
+		EXPECT_EQ(c[i].id, self->r.s.info.device_id);
+		EXPECT_EQ(c[i].hz, self->r.s.info.timestamp_frequency);
+		EXPECT_EQ(c[i].format, self->r.s.info.oa_format);
+		EXPECT_STREQ(c[i].set, self->r.s.info.metric_set_name);
+		EXPECT_LT(50, self->r.n);
+		if (!have_igt_reader())
+			continue;
+		ASSERT_EQ(0, run_cmd(self->out, OUT_SIZE, "i915-perf-reader '%s'",
+				     self->file)) TH_LOG("%.500s", self->out);
+		EXPECT_NE(NULL, strstr(self->out, c[i].reader)) TH_LOG("%.500s", self->out);
+		snprintf(want, sizeof(want), "\nMetric used : %s (", c[i].set);
+		EXPECT_NE(NULL, strstr(self->out, want)) TH_LOG("%.500s", self->out);
+		EXPECT_EQ(self->r.s.samples, field(self->out, "\nReports: "));
 	}
 }
 

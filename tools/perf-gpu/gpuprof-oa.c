@@ -2,7 +2,8 @@
 /*
  * gpuprof-oa: OA recordings in the i915-perf-recorder format.
  *
- *   gpuprof-oa --sim [--seed N] [--period NS] [--duration S]
+ *   gpuprof-oa --sim [--device-id ID] [--metric-set NAME] [--seed N]
+ *                    [--period NS] [--duration S]
  *              [--contexts N] [--loss-every N] [--buffer-loss-every N]
  *              [--start-ns NS] [-v] [-o FILE]
  *   gpuprof-oa --device [--node PATH] [--metric-set NAME|UUID]
@@ -32,6 +33,7 @@
 #include "../../module/oa_decode.h"
 #include "oa/i915-records.h"
 #include "oa/i915.h"
+#include "oa/metric-sets.h"
 #include "oa/sim.h"
 #include "util/debug.h"
 
@@ -52,6 +54,8 @@ struct sim_opts {
 	unsigned int loss_every;
 	unsigned int buffer_loss_every;
 	uint64_t start_ns;	/* CLOCK_MONOTONIC of the stream's start, 0: seed's */
+	uint32_t device_id;	/* the GPU played, OA_SIM_DEVICE_ID by default */
+	const char *metric_set;	/* NULL: RenderBasic */
 	bool verbose;
 };
 
@@ -134,7 +138,10 @@ static int run_sim(const struct sim_opts *o, struct oa_writer *w)
 		.report_lost_every = o->loss_every,
 		.buffer_lost_every = o->buffer_loss_every,
 		.start_cpu_ns = o->start_ns,
+		.device_id = o->device_id,
+		.metric_set = o->metric_set,
 	};
+	uint64_t hz = oa_sim_platform_of_device(o->device_id)->timestamp_hz;
 	struct oa_sim_interval *iv;
 	struct oa_sim *s;
 	size_t n;
@@ -151,7 +158,7 @@ static int run_sim(const struct sim_opts *o, struct oa_writer *w)
 		if (o->verbose)
 			pr_err("exponent %u (%llu ns): %llu reports (%llu context switches), %llu busy intervals, %llu correlation points, %llu+%llu losses\n",
 			       s->exponent,
-			       (unsigned long long)oa_sim_exponent_to_ns(s->exponent, OA_SIM_TIMESTAMP_HZ),
+			       (unsigned long long)oa_sim_exponent_to_ns(s->exponent, hz),
 			       (unsigned long long)s->reports,
 			       (unsigned long long)s->switch_reports,
 			       (unsigned long long)n,
@@ -164,12 +171,57 @@ static int run_sim(const struct sim_opts *o, struct oa_writer *w)
 	return ret;
 }
 
+/*
+ * The GPU --sim plays: one whose OA the decoder knows (the module would
+ * refuse any other), and a set of its metric file when one is named.
+ */
+static int parse_device_id(const char *arg, uint32_t *id)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 0);
+	if (errno || end == arg || *end || v > 0xffff) {
+		pr_err("--device-id: '%s' is not a PCI device id (0x9a49, say)\n",
+		       arg);
+		return -1;
+	}
+	if (!gpuprof_oa_platform_of_device(v)) {
+		pr_err("--device-id: 0x%04lx is not an Intel GPU whose OA gpuprof knows\n",
+		       v);
+		return -1;
+	}
+	*id = v;
+	return 0;
+}
+
+static int check_metric_set(const struct sim_opts *o)
+{
+	const struct gpuprof_oa_platform *g;
+	const struct oa_metric_platform *p;
+
+	g = gpuprof_oa_platform_of_device(o->device_id);
+	p = g && g->metrics ? oa_metric_platform_find(g->metrics) : NULL;
+	if (!p) {
+		pr_err("--metric-set: IGT 1.27.1 has no metric sets for device 0x%04x\n",
+		       o->device_id);
+		return -1;
+	}
+	if (!oa_metric_set_find(p, o->metric_set)) {
+		pr_err("--metric-set: %s is not a set of %s (perf gpu list sets names them)\n",
+		       o->metric_set, p->name);
+		return -1;
+	}
+	return 0;
+}
+
 /* Refuse what would make an empty, unreadable or absurd recording. */
 static int check_sim(const struct sim_opts *o)
 {
-	unsigned int e = oa_sim_exponent_for_period(o->period_ns,
-						    OA_SIM_TIMESTAMP_HZ);
-	uint64_t period = oa_sim_exponent_to_ns(e, OA_SIM_TIMESTAMP_HZ);
+	uint64_t hz = oa_sim_platform_of_device(o->device_id)->timestamp_hz;
+	unsigned int e = oa_sim_exponent_for_period(o->period_ns, hz);
+	uint64_t period = oa_sim_exponent_to_ns(e, hz);
 
 	if (!o->period_ns) {
 		pr_err("--period must be above 0 ns\n");
@@ -450,22 +502,25 @@ int main(int argc, const char **argv)
 {
 	const char *seed = NULL, *period = NULL, *duration = NULL;
 	const char *contexts = NULL, *loss = NULL, *bloss = NULL, *start = NULL;
-	const char *node = NULL, *metric_set = NULL;
+	const char *node = NULL, *metric_set = NULL, *device_id = NULL;
 	const char *out = "-";
 	bool sim = false, device = false, verbose = false;
 	struct sim_opts o = {
 		.seed = 1, .period_ns = 1000000, .duration_ns = NSEC,
-		.contexts = 2,
+		.contexts = 2, .device_id = OA_SIM_DEVICE_ID,
 	};
 	struct dev_run r = { .period_ns = 1000000, .stream = -1, .sigfd = -1 };
 	const struct option options[] = {
-		OPT_BOOLEAN(0, "sim", &sim, "write a simulated Tiger Lake recording"),
+		OPT_BOOLEAN(0, "sim", &sim,
+			    "write a simulated recording (a Tiger Lake GT2 unless --device-id)"),
 		OPT_BOOLEAN(0, "device", &device,
 			    "record the OA stream of an Intel GPU (i915-perf)"),
 		OPT_STRING(0, "node", &node, "PATH",
 			   "--device: the render node (default: the first i915 one)"),
 		OPT_STRING(0, "metric-set", &metric_set, "NAME|UUID",
-			   "--device: the metric set (default RenderBasic)"),
+			   "the metric set (default RenderBasic; --sim: a name)"),
+		OPT_STRING(0, "device-id", &device_id, "ID",
+			   "--sim: the PCI device id of the GPU played (default 0x9a49)"),
 		OPT_STRING(0, "seed", &seed, "N", "simulator seed (default 1)"),
 		OPT_STRING(0, "period", &period, "NS",
 			   "report period, rounded to an OA exponent (default 1000000)"),
@@ -486,15 +541,16 @@ int main(int argc, const char **argv)
 		OPT_END()
 	};
 	const char *const usage[] = {
-		"gpuprof-oa --sim [--seed N] [--period NS] [--duration S] [--contexts N] [--loss-every N] [-o FILE]",
+		"gpuprof-oa --sim [--device-id ID] [--metric-set NAME] [--seed N] [--period NS] [--duration S] [--contexts N] [--loss-every N] [-o FILE]",
 		"gpuprof-oa --device [--node PATH] [--metric-set NAME|UUID] [--period NS] [--duration S] [-v] [-o FILE]",
 		NULL
 	};
 	static const char *const sim_names[] = {
 		"seed", "contexts", "loss-every", "buffer-loss-every", "start-ns",
+		"device-id",
 	};
-	static const char *const dev_names[] = { "node", "metric-set" };
-	const char *sim_vals[5], *dev_vals[2];	/* given, after parsing */
+	static const char *const dev_names[] = { "node" };
+	const char *sim_vals[6], *dev_vals[1];	/* given, after parsing */
 	struct oa_writer w;
 	bool to_stdout, regular;
 	struct stat st;
@@ -511,16 +567,19 @@ int main(int argc, const char **argv)
 	sim_vals[2] = loss;
 	sim_vals[3] = bloss;
 	sim_vals[4] = start;
+	sim_vals[5] = device_id;
 	dev_vals[0] = node;
-	dev_vals[1] = metric_set;
 	if (sim == device) {
 		pr_err(sim ? "--sim and --device are two modes: give one\n" :
 		       "no mode given: --sim or --device\n");
 		return 1;
 	}
 	o.verbose = r.verbose = verbose;
+	o.metric_set = metric_set;
 	if (sim &&
-	    (only_in("--device", dev_names, dev_vals, 2) ||
+	    (only_in("--device", dev_names, dev_vals, 1) ||
+	     (device_id && parse_device_id(device_id, &o.device_id)) ||
+	     (metric_set && check_metric_set(&o)) ||
 	     (seed && parse_u64("seed", seed, UINT64_MAX, &o.seed)) ||
 	     (period && parse_u64("period", period, UINT64_MAX, &o.period_ns)) ||
 	     (duration && parse_seconds("duration", duration, &o.duration_ns)) ||
@@ -533,7 +592,7 @@ int main(int argc, const char **argv)
 	     check_sim(&o)))
 		return 1;
 	if (device &&
-	    (only_in("--sim", sim_names, sim_vals, 5) ||
+	    (only_in("--sim", sim_names, sim_vals, 6) ||
 	     (period && parse_u64("period", period, UINT64_MAX, &r.period_ns)) ||
 	     (duration && parse_seconds("duration", duration, &r.duration_ns))))
 		return 1;
