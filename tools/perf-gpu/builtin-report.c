@@ -32,8 +32,18 @@
  * where JOBS is jobs, unmatched, unsignaled, busy_ns, share_pct (a
  * number with two decimals), latency_ns, queue_ns and run_ns, each
  * {count, mean, p50, p90, p99, max}, and OA is reports, gpu_time_ns, gpu_clock_ticks,
- * avg_gpu_freq_mhz, a [a0..a35], b [b0..b7], c [c0..c7].
+ * avg_gpu_freq_mhz, a [a0..a35], b [b0..b7], c [c0..c7], and with
+ * --oa-metrics metrics {SYMBOL: VALUE} (the chosen counters of the
+ * recording's metric set, in the order chosen, from the summed deltas:
+ * a u64 counter an integer, a double one a number printed with "%f" as
+ * i915-perf-reader does, null if not finite); ranges [{..., oa OA}] too.
+ *
+ * --oa-metrics in CSV: the table is the OA rows instead of the pairs,
+ *   row,pid,comm,driver,timeline,range,reports,gpu_time_ns,
+ *   gpu_clock_ticks, then one column per counter named by its symbol;
+ * row is client, unattributed, timeline, no_timeline, total or range.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +56,7 @@
 #include "builtin.h"
 #include "perfdata/gpu-trace.h"
 #include "report/model.h"
+#include "report/oa-metrics.h"
 #include "report/ranges.h"
 #include "util/debug.h"
 #include "util/gpuprof-dev.h"
@@ -72,6 +83,7 @@ struct report {
 	const char *sort_str, *pid_str, *comm_str, *timeline_str, *format_str;
 	const char *device;
 	const char *range_str;
+	const char *oa_metrics_str;	/* --oa-metrics; NULL: none */
 	bool totals_only;		/* perf gpu stat's view */
 	int verbose;
 	enum sort_key sort;
@@ -82,6 +94,9 @@ struct report {
 	struct gpu_trace *trace;
 	struct report_model m;
 	struct report_ranges ranges;
+	/* --oa-metrics: the ranges' hooks are called through ours. */
+	struct report_hooks ranges_hooks;
+	struct report_oa_metrics om;
 	/* Rows shown, sorted. */
 	struct report_client **clients;
 	struct report_timeline **tls;
@@ -496,6 +511,46 @@ static void text_counters(struct report *r, const struct gpuprof_oa_deltas *d)
 		fputc('\n', r->out);
 }
 
+/* Lines of text the metrics wrap at, and their indent. */
+#define METRICS_WIDTH	100
+#define METRICS_INDENT	"       "
+
+/*
+ * --oa-metrics: the set's counters of the summed deltas @d, as
+ * SYMBOL=VALUE under the row, doubles to two decimals, wrapped: "all"
+ * is dozens of them.
+ */
+static void text_metrics(struct report *r, const struct gpuprof_oa_deltas *d)
+{
+	const struct oa_metric_value *v;
+	unsigned int i;
+	char pair[192];
+	int col = 0, n;
+
+	if (!r->oa_metrics_str)
+		return;
+	report_oa_metrics_compute(&r->om, d);
+	for (i = 0; i < r->om.n; i++) {
+		v = report_oa_metrics_value(&r->om, i);
+		if (v->is_double)
+			n = snprintf(pair, sizeof(pair), " %s=%.2f",
+				     report_oa_metrics_name(&r->om, i), v->d);
+		else
+			n = snprintf(pair, sizeof(pair), " %s=%llu",
+				     report_oa_metrics_name(&r->om, i),
+				     (unsigned long long)v->u);
+		if (col && col + n > METRICS_WIDTH) {
+			fputc('\n', r->out);
+			col = 0;
+		}
+		if (!col)
+			col = fprintf(r->out, METRICS_INDENT);
+		col += fprintf(r->out, "%s", pair);
+	}
+	if (col)
+		fputc('\n', r->out);
+}
+
 static void text_oa_row(struct report *r, const struct report_oa *o)
 {
 	char hb[8][32];
@@ -504,6 +559,32 @@ static void text_oa_row(struct report *r, const struct report_oa *o)
 		H(0, o->gpu_time_ns, UNIT_NS), (unsigned long long)o->d.gpu_ticks,
 		(unsigned long long)o->avg_gpu_freq_mhz);
 	text_counters(r, &o->d);
+	text_metrics(r, &o->d);
+}
+
+/* Every delta taken, as a row: the OA total of the recording. */
+static void oa_total(const struct report *r, struct report_oa *all)
+{
+	const struct report_model *m = &r->m;
+
+	memset(all, 0, sizeof(*all));
+	all->reports = m->oa_reports;
+	all->d = m->oa_all;
+	all->gpu_time_ns = report_model_oa_ns(m, all->d.timestamp);
+	all->avg_gpu_freq_mhz = all->gpu_time_ns ?
+		(uint64_t)((unsigned __int128)all->d.gpu_ticks * 1000 / all->gpu_time_ns) : 0;
+}
+
+/* A range's OA deltas as a row. */
+static void range_oa(const struct report *r, uint64_t reports,
+		     const struct gpuprof_oa_deltas *d, struct report_oa *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->reports = reports;
+	o->d = *d;
+	o->gpu_time_ns = report_model_oa_ns(&r->m, d->timestamp);
+	o->avg_gpu_freq_mhz = o->gpu_time_ns ?
+		(uint64_t)((unsigned __int128)d->gpu_ticks * 1000 / o->gpu_time_ns) : 0;
 }
 
 static const char oa_head[] = "  REPORTS    GPU_TIME  GPU_CLOCK_TICKS  AVG_MHZ\n";
@@ -529,6 +610,9 @@ static void text_oa(struct report *r)
 			(unsigned long long)m->oa_freq_hz);
 	else
 		fprintf(r->out, "# OA timestamp frequency unknown (fewer than two reports apart in time): no gpu_time\n");
+	if (r->oa_metrics_str)
+		fprintf(r->out, "# metrics: %s on device 0x%04x, from each row's summed deltas\n",
+			report_oa_metrics_set(&r->om), report_oa_metrics_device(&r->om));
 	fprintf(r->out, "\nOA per client\n    PID COMM           %s", oa_head);
 	for (i = 0; i < r->nr_clients; i++) {
 		fprintf(r->out, "%7d %-15s", r->clients[i]->pid, r->clients[i]->comm);
@@ -537,6 +621,14 @@ static void text_oa(struct report *r)
 	if (!r->pids.nr && !r->comms.nr) {
 		fprintf(r->out, "%7s %-15s", "-", "unattributed");
 		text_oa_row(r, &m->oa_unattributed);
+	}
+	if (r->oa_metrics_str) {
+		/* The recording's metrics, beside each client's. */
+		struct report_oa all;
+
+		oa_total(r, &all);
+		fprintf(r->out, "%7s %-15s", "", "total");
+		text_oa_row(r, &all);
 	}
 	fprintf(r->out, "\nOA per timeline\n%-*s%s", w, "DRIVER/TIMELINE", oa_head);
 	for (i = 0; i < r->nr_tls; i++) {
@@ -572,6 +664,7 @@ static void text_ranges(struct report *r)
 			H(3, sum->elapsed_max_ns, UNIT_NS),
 			H(4, sum->gpu_ns, UNIT_NS), H(5, sum->busy_ns, UNIT_NS),
 			(unsigned long long)sum->oa_reports);
+		text_metrics(r, &sum->oa);
 		if (sum->unclosed)
 			fprintf(r->out, "# %s: %llu begun and never ended\n", sum->name,
 				(unsigned long long)sum->unclosed);
@@ -667,11 +760,89 @@ static void csv_header(struct report *r)
 		(unsigned long long)m->events, (unsigned long long)lost_total(r));
 }
 
+/*
+ * One OA row of the --oa-metrics table: what it is (@kind), its pid and
+ * comm (@c), timeline (@tl) or range (@range), its reports, GPU time
+ * and clock ticks, then the metrics of its summed deltas.
+ */
+static void csv_oa_row(struct report *r, const char *kind,
+		       const struct report_client *c,
+		       const struct report_timeline *tl, const char *range,
+		       const struct report_oa *o)
+{
+	char value[384];
+	unsigned int i;
+
+	report_csv_field(r->out, kind);
+	if (c) {
+		fprintf(r->out, ",%d,", c->pid);
+		report_csv_field(r->out, c->comm);
+	} else {
+		fputs(",,", r->out);
+	}
+	putc(',', r->out);
+	if (tl) {
+		report_csv_field(r->out, tl->driver);
+		putc(',', r->out);
+		report_csv_field(r->out, tl->name);
+	} else {
+		putc(',', r->out);
+	}
+	putc(',', r->out);
+	if (range)
+		report_csv_field(r->out, range);
+	csv_num(r, o->reports, UNIT_NONE);
+	csv_num(r, o->gpu_time_ns, UNIT_NS);
+	csv_num(r, o->d.gpu_ticks, UNIT_NONE);
+	report_oa_metrics_compute(&r->om, &o->d);
+	for (i = 0; i < r->om.n; i++) {
+		report_oa_metrics_format(&r->om, i, value, sizeof(value));
+		fprintf(r->out, ",%s", value);
+	}
+	putc('\n', r->out);
+}
+
+/*
+ * --oa-metrics: the table is the OA rows, not the pairs (which have no
+ * OA of their own): clients, unattributed, timelines, no job running,
+ * the total and the ranges, as in JSON.
+ */
+static void csv_oa_metrics(struct report *r)
+{
+	const struct report_ranges *rr = &r->ranges;
+	struct report_oa o;
+	unsigned int i;
+
+	fputs("row,pid,comm,driver,timeline,range,reports,gpu_time_ns,gpu_clock_ticks",
+	      r->out);
+	for (i = 0; i < r->om.n; i++) {
+		putc(',', r->out);
+		report_csv_field(r->out, report_oa_metrics_name(&r->om, i));
+	}
+	putc('\n', r->out);
+	for (i = 0; i < r->nr_clients; i++)
+		csv_oa_row(r, "client", r->clients[i], NULL, NULL, &r->clients[i]->oa);
+	csv_oa_row(r, "unattributed", NULL, NULL, NULL, &r->m.oa_unattributed);
+	for (i = 0; i < r->nr_tls; i++)
+		csv_oa_row(r, "timeline", NULL, r->tls[i], NULL, &r->tls[i]->oa);
+	csv_oa_row(r, "no_timeline", NULL, NULL, NULL, &r->m.oa_no_timeline);
+	oa_total(r, &o);
+	csv_oa_row(r, "total", NULL, NULL, NULL, &o);
+	for (i = 0; i < rr->nr_sums; i++) {
+		range_oa(r, rr->sums[i].oa_reports, &rr->sums[i].oa, &o);
+		csv_oa_row(r, "range", NULL, NULL, rr->sums[i].name, &o);
+	}
+}
+
 static void print_csv(struct report *r)
 {
 	uint32_t i;
 
 	csv_header(r);
+	if (r->oa_metrics_str) {
+		csv_oa_metrics(r);
+		return;
+	}
 	fprintf(r->out, "pid,comm,driver,timeline,jobs,unsignaled,busy_ns,share_pct,"
 		"latency_p50_ns,latency_p90_ns,latency_p99_ns,latency_max_ns,"
 		"queue_p50_ns,queue_p99_ns,run_p50_ns,run_p99_ns\n");
@@ -760,6 +931,38 @@ static void json_array(struct report *r, const char *key, const __u64 *v,
 	fputc(']', r->out);
 }
 
+/*
+ * --oa-metrics: , "metrics": {SYMBOL: VALUE, ...} of the summed deltas
+ * @d, each number as i915-perf-reader prints it; null for a double that
+ * is no number (JSON has no nan).
+ */
+static void json_metrics(struct report *r, const struct gpuprof_oa_deltas *d)
+{
+	const struct oa_metric_value *v;
+	char value[384];
+	unsigned int i;
+
+	if (!r->oa_metrics_str)
+		return;
+	report_oa_metrics_compute(&r->om, d);
+	fputs(", ", r->out);
+	json_key(r, "metrics");
+	fputc('{', r->out);
+	for (i = 0; i < r->om.n; i++) {
+		v = report_oa_metrics_value(&r->om, i);
+		if (i)
+			fputs(", ", r->out);
+		json_key(r, report_oa_metrics_name(&r->om, i));
+		if (v->is_double && !isfinite(v->d))
+			fputs("null", r->out);
+		else {
+			report_oa_metrics_format(&r->om, i, value, sizeof(value));
+			fputs(value, r->out);
+		}
+	}
+	fputc('}', r->out);
+}
+
 static void json_oa(struct report *r, const char *key, const struct report_oa *o)
 {
 	json_key(r, key);
@@ -773,6 +976,7 @@ static void json_oa(struct report *r, const char *key, const struct report_oa *o
 	json_array(r, "b", o->d.b, GPUPROF_OA_B_COUNTERS);
 	fputs(", ", r->out);
 	json_array(r, "c", o->d.c, GPUPROF_OA_C_COUNTERS);
+	json_metrics(r, &o->d);
 	fputc('}', r->out);
 }
 
@@ -925,11 +1129,9 @@ static void json_tail(struct report *r)
 	json_u64(r, "unknown_size", m->oa_no_layout, true);
 	json_u64(r, "frequency_hz", m->oa_freq_hz, true);
 	{
-		struct report_oa all = { .reports = m->oa_reports, .d = m->oa_all };
+		struct report_oa all;
 
-		all.gpu_time_ns = report_model_oa_ns(m, all.d.timestamp);
-		all.avg_gpu_freq_mhz = all.gpu_time_ns ?
-			(uint64_t)((unsigned __int128)all.d.gpu_ticks * 1000 / all.gpu_time_ns) : 0;
+		oa_total(r, &all);
 		json_oa(r, "total", &all);
 	}
 	fputs(", ", r->out);
@@ -942,11 +1144,9 @@ static void json_tail(struct report *r)
 static void json_range_oa(struct report *r, uint64_t reports,
 			  const struct gpuprof_oa_deltas *d)
 {
-	struct report_oa o = { .reports = reports, .d = *d };
+	struct report_oa o;
 
-	o.gpu_time_ns = report_model_oa_ns(&r->m, d->timestamp);
-	o.avg_gpu_freq_mhz = o.gpu_time_ns ?
-		(uint64_t)((unsigned __int128)d->gpu_ticks * 1000 / o.gpu_time_ns) : 0;
+	range_oa(r, reports, d, &o);
 	json_oa(r, "oa", &o);
 }
 
@@ -1040,13 +1240,44 @@ static int parse_sort(struct report *r)
 	return -1;
 }
 
+/* --oa-metrics: the ranges' hooks, and every event to r->om. */
+static void metrics_event(void *arg, const struct gpu_event *ev)
+{
+	struct report *r = arg;
+
+	r->ranges_hooks.event(r->ranges_hooks.arg, ev);
+	report_oa_metrics_event(&r->om, ev);
+}
+
+static void metrics_job(void *arg, const struct report_job_run *run)
+{
+	struct report *r = arg;
+
+	r->ranges_hooks.job(r->ranges_hooks.arg, run);
+}
+
+static void metrics_oa(void *arg, const struct report_oa_part *part)
+{
+	struct report *r = arg;
+
+	r->ranges_hooks.oa(r->ranges_hooks.arg, part);
+}
+
 static int run(struct report *r)
 {
 	int ret;
 
 	struct report_hooks hooks;
+	char err[1024];
 
 	report_ranges_hooks(&r->ranges, &hooks);
+	if (r->oa_metrics_str) {
+		r->ranges_hooks = hooks;
+		hooks.arg = r;
+		hooks.event = metrics_event;
+		hooks.job = metrics_job;
+		hooks.oa = metrics_oa;
+	}
 	r->trace = gpu_trace_open(r->input);
 	if (!r->trace || report_model_init(&r->m, &hooks)) {
 		pr_err("out of memory\n");
@@ -1061,6 +1292,12 @@ static int run(struct report *r)
 	if (ret || report_model_finish(&r->m) ||
 	    report_ranges_finish(&r->ranges, &r->m) || select_rows(r)) {
 		pr_err("out of memory\n");
+		return -1;
+	}
+	/* Before any output: an error leaves nothing half-printed. */
+	if (r->oa_metrics_str &&
+	    report_oa_metrics_finish(&r->om, err, sizeof(err))) {
+		pr_err("%s\n", err);
 		return -1;
 	}
 	r->out = stdout;
@@ -1086,6 +1323,7 @@ static void cleanup(struct report *r)
 {
 	report_model_free(&r->m);
 	report_ranges_free(&r->ranges);
+	report_oa_metrics_free(&r->om);
 	gpu_trace_close(r->trace);
 	free(r->clients);
 	free(r->tls);
@@ -1112,6 +1350,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING(0, "format", &r.format_str, "text|csv|json", "output format"),
 		OPT_STRING(0, "range", &r.range_str, "sys:ev1,sys:ev2[;...]",
 			   "ranges from each ev1 to the next ev2 of a process"),
+		OPT_STRING(0, "oa-metrics", &r.oa_metrics_str, "name,...|all",
+			   "the recording's metric set's counters (GpuBusy, ...) per OA row"),
 		OPT_BOOLEAN(0, "totals", &r.totals_only,
 			    "text: only the header, clients and ranges (perf gpu stat)"),
 		OPT_STRING_OPTARG(0, "device", &r.device, "dir",
@@ -1131,8 +1371,13 @@ int cmd_report(int argc, const char **argv)
 		       r.format_str);
 		return 1;
 	}
+	if (r.device && r.oa_metrics_str) {
+		pr_err("--oa-metrics: the metrics of a recording, not of --device\n");
+		return 1;
+	}
 	if (r.device)
 		return report_device(r.device, r.fmt, stdout) ? 1 : 0;
+	r.om.list = r.oa_metrics_str;
 	if (report_ranges_init(&r.ranges, r.range_str) ||
 	    parse_sort(&r) || split_list(r.pid_str, &r.pids) ||
 	    split_list(r.comm_str, &r.comms) ||
