@@ -87,6 +87,8 @@ shim="env LD_PRELOAD=$sel/out/libi915_shim.so GPUPROF_SHIM_DEVICE_ID=0x3e92 GPUP
 step "$shim gpuprof-oa --device --node /dev/dri/renderD199 --metric-set RenderBasic --duration 0.2 -o /tmp/cfl.oa; i915-perf-reader /tmp/cfl.oa | sed -n 1,2p"
 step "$shim gpuprof-oa --device --node /dev/dri/renderD199 --metric-set ComputeBasic --duration 0.2 -o /tmp/cfl.oa; echo \"exit \$?\""
 step 'head -c 100000 /dev/urandom > /dev/gpuprof/oa; grep -E "^oa_stream(_error)?:" /dev/gpuprof/status'
+echo "# The simulator plays any of them: an Ice Lake, its 12 MHz OA clock."
+step "gpuprof-oa --sim --device-id 0x8a52 --metric-set ComputeBasic --duration 0.2 -o /tmp/icl.oa; i915-perf-reader /tmp/icl.oa | sed -n 1,3p"
 
 echo
 echo "# Markers from an application, recorded by the distribution's perf."
@@ -101,6 +103,9 @@ echo
 echo "# perf gpu report: two programs, one marking a range, the OA simulator on."
 step "perf gpu record --oa-source=sim -o /tmp/demo.rep.data -- sh -c 'gpuwork -n game -m level1 fences 4 50 & gpuwork -n editor fences 2 80; wait'"
 step 'perf gpu report -i /tmp/demo.rep.data --sort pid'
+echo "# The same reports as the metrics IGT defines, per client: each row's"
+echo "# deltas summed, then the equation applied (i915-perf-reader's way)."
+step "perf gpu report -i /tmp/demo.rep.data --oa-metrics GpuBusy,EuActive,EuStall,AvgGpuCoreFrequency | sed -n '/^OA per client/,/^\$/p'"
 step "perf gpu stat --format=json -- gpuwork -n game fences 2 10 | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d[\"totals\"][\"jobs\"], \"jobs,\", d[\"totals\"][\"busy_ns\"], \"ns busy\")'"
 step 'perf gpu timechart -i /tmp/demo.rep.data -o /tmp/demo.html && ls -l /tmp/demo.html'
 echo
