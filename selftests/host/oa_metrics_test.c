@@ -12,33 +12,13 @@
 #include <i915_drm.h>
 
 #include "kselftest_harness.h"
+#include "../lib/oa_topology.h"
 #include "../../tools/perf-gpu/oa/metrics.h"
 
 #define TGL_GT2 0x9a49
 
 /* One slice of 6 subslices (mask @ss) of 16 EUs, EU masks all set. */
-union topo {
-	struct drm_i915_query_topology_info t;
-	uint8_t bytes[sizeof(struct drm_i915_query_topology_info) + 64];
-};
-
-static size_t tgl_topology(union topo *u, uint8_t ss)
-{
-	memset(u, 0, sizeof(*u));
-	u->t.max_slices = 1;
-	u->t.max_subslices = 6;
-	u->t.max_eus_per_subslice = 16;
-	u->t.subslice_offset = 1;
-	u->t.subslice_stride = 1;
-	u->t.eu_offset = 2;
-	u->t.eu_stride = 2;
-	u->t.data[0] = 1;
-	u->t.data[1] = ss;
-	memset(u->t.data + 2, 0xff, 12);
-	return sizeof(u->t) + 14;
-}
-
-static void tgl_device(struct oa_metrics_device *d, const union topo *u,
+static void tgl_device(struct oa_metrics_device *d, const union oa_topology *u,
 		       size_t len)
 {
 	memset(d, 0, sizeof(*d));
@@ -97,7 +77,7 @@ TEST(tgl_render_basic_by_hand)
 	static struct oa_metrics m;
 	struct gpuprof_oa_deltas d = { .deltas = 1 };
 	struct oa_metrics_device dev;
-	union topo u;
+	union oa_topology u;
 	char buf[64];
 	unsigned int i;
 
@@ -152,7 +132,7 @@ TEST(division_by_zero)
 	static struct oa_metrics m;
 	struct gpuprof_oa_deltas d = { .deltas = 1, .timestamp = 19200 };
 	struct oa_metrics_device dev;
-	union topo u;
+	union oa_topology u;
 
 	tgl_device(&dev, &u, tgl_topology(&u, 0x3f));
 	dev.timestamp_frequency = 0;
@@ -188,7 +168,7 @@ TEST(fsub_wraps_in_u64)
 	struct gpuprof_oa_deltas d = { .deltas = 1, .gpu_ticks = 1000 };
 	struct oa_metrics_device dev;
 	const char *name = "NonSamplerShader00AccessStalledOnL3";
-	union topo u;
+	union oa_topology u;
 
 	tgl_device(&dev, &u, tgl_topology(&u, 0x3f));
 	dev.device_id = 0x8a52;
@@ -214,7 +194,7 @@ TEST(fsub_of_doubles_does_not_wrap)
 	static struct oa_metrics m;
 	struct gpuprof_oa_deltas d = { .deltas = 1 };
 	struct oa_metrics_device dev;
-	union topo u;
+	union oa_topology u;
 
 	tgl_device(&dev, &u, tgl_topology(&u, 0x3f));
 	ASSERT_EQ(0, oa_metrics_init(&m, tgl_set("EuActivity7"), &dev));
@@ -233,7 +213,7 @@ TEST(availability_conditions)
 {
 	static struct oa_metrics m;
 	struct oa_metrics_device dev;
-	union topo u;
+	union oa_topology u;
 
 	/* Subslice 0 fused off: "$DualSubsliceMask 1 AND" is 0. */
 	tgl_device(&dev, &u, tgl_topology(&u, 0x3e));
@@ -256,7 +236,7 @@ TEST(device_variables_before_gen11)
 		.device_id = 0x1926, .timestamp_frequency = 12000000,
 	};
 	struct oa_metrics_vars v;
-	union topo u = { .t = {
+	union oa_topology u = { .t = {
 		.max_slices = 2, .max_subslices = 3, .max_eus_per_subslice = 8,
 		.subslice_offset = 1, .subslice_stride = 1,
 		.eu_offset = 3, .eu_stride = 1,
@@ -315,7 +295,7 @@ TEST(every_set_compiles)
 	struct oa_metrics_device dev;
 	const struct oa_metric_platform *p;
 	unsigned int i, j, sets = 0;
-	union topo u;
+	union oa_topology u;
 
 	tgl_device(&dev, &u, tgl_topology(&u, 0x3f));
 	for (i = 0; i < oa_metric_n_platforms; i++) {

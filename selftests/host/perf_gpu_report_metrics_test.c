@@ -25,6 +25,7 @@
 #include <i915_drm.h>
 
 #include "kselftest_harness.h"
+#include "../lib/oa_topology.h"
 #include "../lib/gpu_formats.h"
 #include "../lib/run.h"
 #include "../../module/oa_decode.h"
@@ -92,26 +93,6 @@ FIXTURE_TEARDOWN(metrics)
 }
 
 /* Slice 0 of a GT2: subslices 0x3f, 16 EUs each (bytes of the query). */
-union topo {
-	struct drm_i915_query_topology_info t;
-	uint8_t bytes[sizeof(struct drm_i915_query_topology_info) + 14];
-};
-
-static void make_topo(union topo *u)
-{
-	memset(u, 0, sizeof(*u));
-	u->t.max_slices = 1;
-	u->t.max_subslices = 6;
-	u->t.max_eus_per_subslice = 16;
-	u->t.subslice_offset = 1;
-	u->t.subslice_stride = 1;
-	u->t.eu_offset = 2;
-	u->t.eu_stride = 2;
-	u->t.data[0] = 1;
-	u->t.data[1] = 0x3f;
-	memset(u->t.data + 2, 0xff, 12);
-}
-
 static int sample(struct perf_data_writer *w, unsigned int ev, int32_t pid,
 		  uint64_t time, const void *raw, ssize_t len)
 {
@@ -132,14 +113,14 @@ static int device(struct perf_data_writer *w, FIXTURE_DATA(metrics) *self,
 		.gt_min_frequency = 100000000, .gt_max_frequency = 1300000000,
 	};
 	struct gpuprof_oa_driver drv = { .kernel = KERNEL };
-	union topo topo;
+	union oa_topology topo;
+	size_t topo_len = tgl_topology(&topo, 0x3f);
 	uint8_t buf[1024];
 
-	make_topo(&topo);
 	snprintf(di.metric_set_name, sizeof(di.metric_set_name), "%s", set);
 	return sample(w, EV_DEV, 0, time, buf,
 		      gpu_oa_device_payload(buf, sizeof(buf), self->ids.oa_device,
-					    &di, &drv, &topo, sizeof(topo)));
+					    &di, &drv, &topo, topo_len));
 }
 
 /* Zeta runs on i915/rcs0 from 10 to 40 ms, beta on i915/bcs0 from 50 to 90. */
@@ -214,14 +195,13 @@ static int counter(const struct oa_metrics *m, const char *sym)
 /* RenderBasic on the Tiger Lake of the recording, compiled here. */
 static void init_ref(struct __test_metadata *_metadata)
 {
-	union topo topo;
+	union oa_topology topo;
 	struct oa_metrics_device dev = {
 		.device_id = TGL, .timestamp_frequency = OA_FREQ,
 		.gt_min_hz = 100000000, .gt_max_hz = 1300000000,
-		.topology = &topo, .topology_len = sizeof(topo),
+		.topology = &topo, .topology_len = tgl_topology(&topo, 0x3f),
 	};
 
-	make_topo(&topo);
 	ASSERT_EQ(0, oa_metrics_init(&ref, oa_metrics_set_of(TGL, "RenderBasic", NULL),
 				     &dev));
 }
@@ -418,7 +398,8 @@ static int write_i915_perf(const char *path)
 		.gt_min_frequency = 100000000, .gt_max_frequency = 1300000000,
 	};
 	struct oa_writer w;
-	union topo topo;
+	union oa_topology topo;
+	size_t topo_len = tgl_topology(&topo, 0x3f);
 	uint8_t r[256];
 	FILE *f;
 	int k;
@@ -428,13 +409,12 @@ static int write_i915_perf(const char *path)
 	f = fopen(path, "wb");
 	if (!f)
 		return -1;
-	make_topo(&topo);
 	snprintf(di.metric_set_name, sizeof(di.metric_set_name), "RenderBasic");
 	oa_metric_uuid_format(set->uuid, di.metric_set_uuid);
 	oa_writer_init(&w, f);
 	oa_write_version(&w);
 	oa_write_device_info(&w, &di);
-	oa_write_topology(&w, &topo.t, sizeof(topo));
+	oa_write_topology(&w, &topo.t, topo_len);
 	oa_write_correlation(&w, T0, 0, 1000);
 	for (k = 10; k < 40; k++) {
 		make_report(r, k);

@@ -22,6 +22,7 @@
 #include "../lib/files.h"
 #include "../lib/fence_format.h"
 #include "../lib/corrupt.h"
+#include "../lib/oa_topology.h"
 #include "../lib/run.h"
 #include "../../tools/perf-gpu/perfdata/write.h"
 #include "../../tools/perf-gpu/perfdata/tracing-data.h"
@@ -337,14 +338,8 @@ static void make_device_file(struct __test_metadata *_metadata,
 		.oa_format = f->format, .gt_min_frequency = 100000000,
 		.gt_max_frequency = 1300000000,
 	};
-	union {
-		struct drm_i915_query_topology_info t;
-		uint8_t bytes[sizeof(struct drm_i915_query_topology_info) + 14];
-	} topo = { .t = {
-		.max_slices = 1, .max_subslices = 6, .max_eus_per_subslice = 16,
-		.subslice_offset = 1, .subslice_stride = 1,
-		.eu_offset = 2, .eu_stride = 2,
-	} };
+	union oa_topology topo;
+	size_t topo_len = tgl_topology(&topo, f->ss);
 	struct gpuprof_oa_driver drv = { .kernel = 0x060c00 };
 	const uint8_t zeros[256] = { 0 };
 	const uint8_t *r[2] = { zeros, f->second };
@@ -357,13 +352,10 @@ static void make_device_file(struct __test_metadata *_metadata,
 		 f->set ? f->set : "RenderBasic");
 	snprintf(di.metric_set_uuid, sizeof(di.metric_set_uuid), "%s",
 		 f->uuid ? f->uuid : "");
-	topo.t.data[0] = 1;
-	topo.t.data[1] = f->ss;
-	memset(topo.t.data + 2, 0xff, 12);
 	err = sample(w, 1, 0, 0, 1000000000, buf,
 		     gpu_oa_device_payload(buf, sizeof(buf), self->ids.oa_device,
 					   &di, &drv, f->ss ? &topo : NULL,
-					   f->ss ? sizeof(topo) : 0));
+					   f->ss ? topo_len : 0));
 	for (i = 0; i < 2 && !err; i++)
 		err = sample(w, 0, 0, 0, 1000000001 + i, buf,
 			     gpu_oa_report_payload(buf, sizeof(buf),

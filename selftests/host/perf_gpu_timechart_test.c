@@ -38,6 +38,7 @@
 #include <i915_drm.h>
 
 #include "kselftest_harness.h"
+#include "../lib/oa_topology.h"
 #include "../lib/gpu_formats.h"
 #include "../lib/png.h"
 #include "../lib/corrupt.h"
@@ -309,6 +310,30 @@ static uint32_t pixel_at(const struct page *pg, const struct png_image *img,
 	return png_pixel(img, (int)xof(pg, t), lane_row(pg, i, l));
 }
 
+/*
+ * The inked rows of track @i's band in the column of time @t: a line
+ * drawn at fraction @frac of the band's height (from its bottom) has
+ * them all within 2.5 pixels of it.
+ */
+static void expect_line_at(struct __test_metadata *_metadata,
+			   const struct page *pg, const struct png_image *img,
+			   int i, double t, double frac)
+{
+	double y = pg->track[i].y1 - frac * (pg->track[i].y1 - pg->track[i].y0);
+	double top = -1, bottom = -1;
+	int x = (int)xof(pg, t), yy;
+
+	for (yy = pg->track[i].y0; yy < pg->track[i].y1; yy++) {
+		if (png_pixel(img, x, yy) == WHITE)
+			continue;
+		if (top < 0)
+			top = yy;
+		bottom = yy;
+	}
+	EXPECT_LE(fabs(top - y), 2.5) TH_LOG("track %d: top %f, want %f", i, top, y);
+	EXPECT_LE(fabs(bottom - y), 2.5) TH_LOG("track %d: bottom %f, want %f", i, bottom, y);
+}
+
 /* Every track's band has ink in the plot. */
 static void every_track_drawn(struct __test_metadata *_metadata,
 			      const struct page *pg, const struct png_image *img)
@@ -426,8 +451,6 @@ TEST_F_TIMEOUT(tc, known_model_draws_every_track, 120)
 	struct png_image img;
 	const struct page *pg = &self->pg;
 	uint32_t glx, vk;
-	double y, top, bottom;
-	int x, yy;
 
 	NEED_CHROMIUM();
 	ASSERT_NE(NULL, tc);
@@ -470,18 +493,7 @@ TEST_F_TIMEOUT(tc, known_model_draws_every_track, 120)
 			 pg->track[1].y0, pg->track[1].y1));
 
 	/* The line at 50 ms: 47.5 % of the band's height. */
-	x = (int)xof(pg, 50 * MS);
-	y = pg->track[2].y1 - 0.475 * (pg->track[2].y1 - pg->track[2].y0);
-	top = bottom = -1;
-	for (yy = pg->track[2].y0; yy < pg->track[2].y1; yy++) {
-		if (png_pixel(&img, x, yy) == WHITE)
-			continue;
-		if (top < 0)
-			top = yy;
-		bottom = yy;
-	}
-	EXPECT_LE(fabs(top - y), 2.5) TH_LOG("top %f, want %f", top, y);
-	EXPECT_LE(fabs(bottom - y), 2.5) TH_LOG("bottom %f, want %f", bottom, y);
+	expect_line_at(_metadata, pg, &img, 2, 50 * MS, 0.475);
 
 	/* Ranges: frame in lane 0, draw nested in lane 1. */
 	EXPECT_NE(WHITE, pixel_at(pg, &img, 3, 0, 60 * MS));
@@ -1051,24 +1063,15 @@ static void oa_device(struct synth *s, uint64_t time, const char *set)
 		.oa_format = GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8,
 		.gt_min_frequency = 100000000, .gt_max_frequency = 1300000000,
 	};
-	union {
-		struct drm_i915_query_topology_info t;
-		uint8_t bytes[sizeof(struct drm_i915_query_topology_info) + 14];
-	} topo = { .t = {
-		.max_slices = 1, .max_subslices = 6, .max_eus_per_subslice = 16,
-		.subslice_offset = 1, .subslice_stride = 1,
-		.eu_offset = 2, .eu_stride = 2,
-	} };
+	union oa_topology topo;
+	size_t topo_len = tgl_topology(&topo, 0x3f);
 	struct gpuprof_oa_driver drv = { .kernel = 0x060c00 };
 	uint8_t buf[1024];
 
 	snprintf(di.metric_set_name, sizeof(di.metric_set_name), "%s", set);
-	topo.t.data[0] = 1;
-	topo.t.data[1] = 0x3f;
-	memset(topo.t.data + 2, 0xff, 12);
 	sample(s, EV_OA_DEVICE, 0, time, buf,
 	       gpu_oa_device_payload(buf, sizeof(buf), s->ids.oa_device, &di,
-				     &drv, &topo, sizeof(topo)));
+				     &drv, &topo, topo_len));
 }
 
 /*
@@ -1138,27 +1141,17 @@ static void metric_of(const char *set, const char *sym, int a, int b,
 	uint8_t ra[256], rb[256];
 	struct gpuprof_oa_layout layout;
 	struct gpuprof_oa_deltas d = { 0 };
-	union {
-		struct drm_i915_query_topology_info t;
-		uint8_t bytes[sizeof(struct drm_i915_query_topology_info) + 14];
-	} topo = { .t = {
-		.max_slices = 1, .max_subslices = 6, .max_eus_per_subslice = 16,
-		.subslice_offset = 1, .subslice_stride = 1,
-		.eu_offset = 2, .eu_stride = 2,
-	} };
+	union oa_topology topo;
 	struct oa_metrics_device dev = {
 		.device_id = TGL_GT2, .timestamp_frequency = 19200000,
 		.gt_min_hz = 100000000, .gt_max_hz = 1300000000,
-		.topology = &topo, .topology_len = sizeof(topo),
+		.topology = &topo, .topology_len = tgl_topology(&topo, 0x3f),
 	};
 	static struct oa_metrics m;
 	const struct oa_metric_value *v;
 	unsigned int idx;
 	char err[4096];
 
-	topo.t.data[0] = 1;
-	topo.t.data[1] = 0x3f;
-	memset(topo.t.data + 2, 0xff, 12);
 	snprintf(out, size, "?");
 	if (oa_metrics_init(&m, oa_metrics_set_of(TGL_GT2, set, ""), &dev) ||
 	    oa_metrics_select(&m, sym, &idx, 1, err, sizeof(err)) != 1 ||
@@ -1289,9 +1282,7 @@ TEST_F_TIMEOUT(tc, oa_metric_lines_in_the_page, 120)
 {
 	const struct page *pg = &self->pg;
 	struct png_image img;
-	double y, top = -1, bottom = -1;
 	char frag[256], *html;
-	int x, yy;
 
 	NEED_CHROMIUM();
 	make_metrics_recording(_metadata, self->data, true, NULL);
@@ -1311,17 +1302,7 @@ TEST_F_TIMEOUT(tc, oa_metric_lines_in_the_page, 120)
 	EXPECT_STREQ("OA EuActive: 12.5 percent | time 1.025000000 (+21.000 ms)", pg->hover[1]);
 
 	screenshot(_metadata, self, self->path, "", &img);
-	x = (int)xof(pg, 11 * MS);
-	y = pg->track[3].y1 - 0.25 * (pg->track[3].y1 - pg->track[3].y0);
-	for (yy = pg->track[3].y0; yy < pg->track[3].y1; yy++) {
-		if (png_pixel(&img, x, yy) == WHITE)
-			continue;
-		if (top < 0)
-			top = yy;
-		bottom = yy;
-	}
-	EXPECT_LE(fabs(top - y), 2.5) TH_LOG("top %f, want %f", top, y);
-	EXPECT_LE(fabs(bottom - y), 2.5) TH_LOG("bottom %f, want %f", bottom, y);
+	expect_line_at(_metadata, pg, &img, 3, 11 * MS, 0.25);
 	png_free(&img);
 }
 
@@ -1367,7 +1348,7 @@ TEST_F(tc, oa_metrics_errors_are_one_line)
 		 self->data);
 	expect_error(_metadata, self, "--oa-metrics GpuTime,GpuBusy,EuActive,EuStall,VsThreads", want);
 	snprintf(want, sizeof(want), "perf gpu timechart: %s: --oa-metrics: metric set RenderBasic "
-		 "has 34 counters, more than the 4 lines a timechart draws: name them\n", self->data);
+		 "has 34 counters, more than the 4 that fit: name them\n", self->data);
 	expect_error(_metadata, self, "--oa-metrics all", want);
 
 	/* A set the table lacks. */

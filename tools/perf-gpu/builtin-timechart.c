@@ -47,7 +47,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -518,12 +517,6 @@ static int select_metrics(struct oa_state *oa, const char *list)
 	char why[sizeof(oa->error) - 32];
 	int n;
 
-	/* "all" would otherwise silently be the set's first four. */
-	if (!strcasecmp(list, "all") && m->n > MAX_OA_COUNTERS) {
-		metrics_error(oa, "metric set %s has %u counters, more than the %d lines a timechart draws: name them",
-			      oa_metric_str(m->set->symbol), m->n, MAX_OA_COUNTERS);
-		return -1;
-	}
 	n = oa_metrics_select(m, list, idx, MAX_OA_COUNTERS, why, sizeof(why));
 	if (n < 0) {
 		metrics_error(oa, "%s", why);

@@ -566,7 +566,14 @@ int oa_metrics_select(const struct oa_metrics *m, const char *list,
 	int k;
 
 	if (!strcasecmp(list, "all")) {
-		for (n = 0; n < m->n && n < max; n++)
+		/* The set's first @max would pass for all of it. */
+		if (m->n > max) {
+			snprintf(err, err_size,
+				 "metric set %s has %u counters, more than the %u that fit: name them",
+				 oa_metric_str(m->set->symbol), m->n, max);
+			return -1;
+		}
+		for (n = 0; n < m->n; n++)
 			idx[n] = n;
 		return n;
 	}

@@ -128,7 +128,8 @@ int oa_metrics_init_event(struct oa_metrics *m, const struct gpu_event *ev);
  * set order) or names separated by commas, matched without regard to
  * case against the counters' symbols.  Fills @idx with indexes for
  * oa_metrics_value() and returns how many, or -1 with @err saying which
- * name is unknown and listing the set's counters.
+ * name is unknown (listing the set's counters), or that more than @max
+ * are named or in the set.
  */
 int oa_metrics_select(const struct oa_metrics *m, const char *list,
 		      unsigned int *idx, unsigned int max, char *err,
