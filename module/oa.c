@@ -176,7 +176,7 @@ static void gpuprof_oa_sample(struct gpuprof_oa_in *in, const void *report)
 	/* A later correlation point is a nearer base than the last report. */
 	if (in->clock.gpu[in->clock.n - 1] > in->last_ts)
 		in->last_ts = in->clock.gpu[in->clock.n - 1];
-	ts = gpuprof_oa_unwrap(in->last_ts, r.timestamp);
+	ts = gpuprof_oa_unwrap(in->last_ts, r.timestamp, l->ts_bits);
 	in->last_ts = ts;
 	gpuprof_oa_clock_to_cpu(&in->clock, ts, &t_ns);
 

@@ -12,17 +12,22 @@
  * A report is a header and counters.  Haswell's header is the report id
  * and the timestamp; gen8 and later add the context id (dword 2) and GPU
  * clock ticks (dword 3), and put the reason in dword 0 from bit 19 up.
- * How the reason and the context id are read depends on the GPU, the
- * kernel and the submission back end, as in i915_perf.c: see
- * gpuprof_oa_rules().  Counters are 32 bits, except the 40-bit A counters
- * of formats 10 to 12: the low 32 bits in place, the high 8 one byte each
- * from byte 160.  Deltas between two reports use the arithmetic of each
- * counter's width, so a wrap is a small delta (design.rst 4 and 5.4).
+ * xe's formats with a 64-bit header (Meteor Lake's media unit, Xe2) keep
+ * the report id and reason in qword 0, a 56-bit timestamp in qword 1,
+ * the context id in dword 4 and 64-bit GPU ticks in qword 3, counters
+ * from byte 32.  How the reason and the context id are read depends on
+ * the driver, the GPU, the kernel and the submission back end, as in
+ * i915_perf.c and xe_oa.c: see gpuprof_oa_rules() and
+ * gpuprof_oa_xe_rules().  Counters are 32 bits, except the 40-bit A
+ * counters of formats 10 to 12 (the low 32 bits in place, the high 8 one
+ * byte each from byte 160) and Xe2's 64-bit PEC counters.  Deltas
+ * between two reports use the arithmetic of each counter's width, so a
+ * wrap is a small delta (design.rst 4 and 5.4).
  *
- * OA timestamps are 32 bits and wrap; they are extended to 64 bits from
- * the previous report and placed on CLOCK_MONOTONIC through correlation
- * points, interpolated between two, extrapolated at the nominal frequency
- * beyond them.
+ * OA timestamps are 32 or 56 bits and wrap; they are extended to 64 bits
+ * from the previous report and placed on CLOCK_MONOTONIC through
+ * correlation points, interpolated between two, extrapolated at the
+ * nominal frequency beyond them.
  */
 #ifdef __KERNEL__
 #include <linux/kernel.h>
@@ -53,37 +58,53 @@ static inline __u32 gpuprof_oa_u32(const void *report, unsigned int off)
 #endif
 }
 
-#define L(sz, ...) { .size = sz, __VA_ARGS__ }
-#define RUN(f, count, w, o) { .first = f, .n = count, .wide = w, .off = o }
+static inline __u64 gpuprof_oa_u64(const void *report, unsigned int off)
+{
+	return gpuprof_oa_u32(report, off) |
+	       (__u64)gpuprof_oa_u32(report, off + 4) << 32;
+}
+
+#define L(sz, ...) { .size = sz, .ts_bits = 32, __VA_ARGS__ }
+/* A 64-bit header, its timestamp 56 bits wide. */
+#define L64(sz, ...) { .size = sz, .hdr64 = 1, .ts_bits = 56, __VA_ARGS__ }
+#define RUN(f, count, w, o) { .first = f, .n = count, .width = w, .off = o }
+#define U32 GPUPROF_OA_U32
+#define U40 GPUPROF_OA_U40
+#define U64 GPUPROF_OA_U64
 
 /* Byte offsets: Haswell's formats, then those of gen8 and later. */
 static const struct gpuprof_oa_layout gpuprof_oa_hsw[GPUPROF_OA_FORMAT_MAX] = {
 	[GPUPROF_OA_FORMAT_A13] = L(64, .n_runs = 1,
-				    .a_runs = { RUN(0, 13, 0, 12) }),
+				    .a_runs = { RUN(0, 13, U32, 12) }),
 	[GPUPROF_OA_FORMAT_A29] = L(128, .n_runs = 1,
-				    .a_runs = { RUN(0, 29, 0, 12) }),
+				    .a_runs = { RUN(0, 29, U32, 12) }),
 	[GPUPROF_OA_FORMAT_A13_B8_C8] = L(128, .n_runs = 1,
-					  .a_runs = { RUN(0, 13, 0, 12) },
+					  .a_runs = { RUN(0, 13, U32, 12) },
 					  .n_b = 8, .b_off = 64,
 					  .n_c = 8, .c_off = 96),
 	[GPUPROF_OA_FORMAT_B4_C8] = L(64, .n_b = 4, .b_off = 16,
 				      .n_c = 8, .c_off = 32),
 	[GPUPROF_OA_FORMAT_A45_B8_C8] = L(256, .n_runs = 1,
-					  .a_runs = { RUN(0, 45, 0, 12) },
+					  .a_runs = { RUN(0, 45, U32, 12) },
 					  .n_b = 8, .b_off = 192,
 					  .n_c = 8, .c_off = 224),
 	[GPUPROF_OA_FORMAT_B4_C8_A16] = L(128, .n_b = 4, .b_off = 16,
 					  .n_c = 8, .c_off = 32, .n_runs = 1,
-					  .a_runs = { RUN(29, 16, 0, 60) }),
+					  .a_runs = { RUN(29, 16, U32, 60) }),
 	[GPUPROF_OA_FORMAT_C4_B8] = L(64, .n_c = 4, .c_off = 16,
 				      .n_b = 8, .b_off = 28),
 };
 
 #define A32U40_A4U32_B8_C8 L(256, .n_runs = 2,				\
-			     .a_runs = { RUN(0, 32, 1, 16),		\
-					 RUN(32, 4, 0, 144) },		\
+			     .a_runs = { RUN(0, 32, U40, 16),		\
+					 RUN(32, 4, U32, 144) },		\
 			     .a40_high_off = 160,				\
 			     .n_b = 8, .b_off = 192, .n_c = 8, .c_off = 224)
+
+/* The media unit's (MTL's OAM, Xe2's): 8 MPEC counters, B and C. */
+#define MPEC8U32_B8_C8 L64(128, .n_runs = 1,				\
+			   .a_runs = { RUN(0, 8, U32, 32) },		\
+			   .n_b = 8, .b_off = 64, .n_c = 8, .c_off = 96)
 
 /*
  * Format 12 (DG2, MTL) mixes widths: A0-3 32 bits, A4-23 40, A24-27 32,
@@ -94,9 +115,9 @@ static const struct gpuprof_oa_layout gpuprof_oa_gen8[GPUPROF_OA_FORMAT_MAX] = {
 	[GPUPROF_OA_FORMAT_C4_B8] = L(64, .n_c = 4, .c_off = 16,
 				      .n_b = 8, .b_off = 32),
 	[GPUPROF_OA_FORMAT_A12] = L(64, .n_runs = 1,
-				    .a_runs = { RUN(7, 12, 0, 12) }),
+				    .a_runs = { RUN(7, 12, U32, 12) }),
 	[GPUPROF_OA_FORMAT_A12_B8_C8] = L(128, .n_runs = 1,
-					  .a_runs = { RUN(7, 12, 0, 12) },
+					  .a_runs = { RUN(7, 12, U32, 12) },
 					  .n_b = 8, .b_off = 64,
 					  .n_c = 8, .c_off = 96),
 	[GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8] = A32U40_A4U32_B8_C8,
@@ -104,19 +125,36 @@ static const struct gpuprof_oa_layout gpuprof_oa_gen8[GPUPROF_OA_FORMAT_MAX] = {
 	[GPUPROF_OAR_FORMAT_A32u40_A4u32_B8_C8] = A32U40_A4U32_B8_C8,
 	[GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8] = L(256, .n_runs = 6,
 						    .a_runs = {
-							RUN(0, 4, 0, 16),
-							RUN(4, 20, 1, 32),
-							RUN(24, 4, 0, 112),
-							RUN(28, 4, 1, 128),
-							RUN(32, 5, 0, 144),
-							RUN(37, 1, 0, 184) },
+							RUN(0, 4, U32, 16),
+							RUN(4, 20, U40, 32),
+							RUN(24, 4, U32, 112),
+							RUN(28, 4, U40, 128),
+							RUN(32, 5, U32, 144),
+							RUN(37, 1, U32, 184) },
 						    .a40_high_off = 160,
 						    .n_b = 8, .b_off = 192,
 						    .n_c = 8, .c_off = 224),
+	[GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8] = MPEC8U32_B8_C8,
 };
 
+/*
+ * Xe2, which only xe serves.  Of its formats, those whose layout a reader
+ * shows (IGT's xe_oa.c accumulates these two); the others are known by
+ * number and refused.
+ */
+static const struct gpuprof_oa_layout gpuprof_oa_xe2[GPUPROF_OA_FORMAT_MAX] = {
+	[GPUPROF_OA_FORMAT_PEC64u64] = L64(576, .n_runs = 1,
+					   .a_runs = { RUN(0, 64, U64, 32) }),
+	[GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8] = MPEC8U32_B8_C8,
+};
+
+#undef MPEC8U32_B8_C8
 #undef A32U40_A4U32_B8_C8
+#undef U64
+#undef U40
+#undef U32
 #undef RUN
+#undef L64
 #undef L
 
 /**
@@ -126,9 +164,8 @@ static const struct gpuprof_oa_layout gpuprof_oa_gen8[GPUPROF_OA_FORMAT_MAX] = {
  * @out: the layout, with the header rules of @gen's first platform on
  *	the newest kernel known here (gpuprof_oa_rules() makes them exact)
  *
- * Return: 0, or -1 when that generation has no such format.  The OAM
- * formats 13 and 14 (Meteor Lake's media unit, 64-bit headers) are not
- * decoded here.
+ * Return: 0, or -1 when that generation has no such format (or none
+ * whose layout is known here).
  */
 int gpuprof_oa_layout(unsigned int gen, __u32 format,
 		      struct gpuprof_oa_layout *out)
@@ -147,6 +184,9 @@ int gpuprof_oa_layout(unsigned int gen, __u32 format,
 	case 11:
 	case 12:
 		table = gpuprof_oa_gen8;
+		break;
+	case 20:
+		table = gpuprof_oa_xe2;
 		break;
 	default:
 		return -1;
@@ -184,6 +224,39 @@ bool gpuprof_oa_format_offered(const struct gpuprof_oa_platform *p,
 		       format <= GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8;
 	return format == GPUPROF_OAR_FORMAT_A32u40_A4u32_B8_C8 ||
 	       format == GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8;
+}
+
+/**
+ * gpuprof_oa_xe_format_offered - does xe offer @format on @p
+ * @p: the GPU
+ * @kernel: the kernel (GPUPROF_OA_KERNEL())
+ * @format: GPUPROF_OA_FORMAT_*
+ *
+ * As xe_oa.c's per-platform format sets of Linux 6.12: gen12 to 12.10
+ * the A formats of i915 (C4_B8 is in its table but can never be opened:
+ * its index 0 means "no format"); DG2 and Meteor Lake the OAR, OAG and
+ * OAC ones, Meteor Lake also its media unit's; Xe2 the media unit's and
+ * the PEC formats.
+ */
+bool gpuprof_oa_xe_format_offered(const struct gpuprof_oa_platform *p,
+				  __u32 kernel, __u32 format)
+{
+	bool mpec = format == GPUPROF_OAM_FORMAT_MPEC8u64_B8_C8 ||
+		    format == GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8;
+
+	if (!p->xe_since || kernel < p->xe_since)
+		return false;
+	if (p->ip < 1255)
+		return format >= GPUPROF_OA_FORMAT_A12 &&
+		       format <= GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8;
+	if (p->ip < 2000)
+		return format == GPUPROF_OAR_FORMAT_A32u40_A4u32_B8_C8 ||
+		       format == GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8 ||
+		       format == GPUPROF_OAC_FORMAT_A24u64_B8_C8 ||
+		       format == GPUPROF_OAC_FORMAT_A22u32_R2u32_B8_C8 ||
+		       (p->ip >= 1270 && mpec);
+	return mpec || (format >= GPUPROF_OA_FORMAT_PEC64u64 &&
+			format <= GPUPROF_OA_FORMAT_PEC36u64_G1_4_G2_32);
 }
 
 /*
@@ -246,6 +319,25 @@ void gpuprof_oa_rules(const struct gpuprof_oa_platform *p, __u32 kernel,
 	}
 }
 
+/**
+ * gpuprof_oa_xe_rules - how a report header of xe is read on @p
+ * @p: the GPU
+ * @l: the layout whose rules are set
+ *
+ * xe neither filters nor squashes context ids: every report carries
+ * the id the hardware wrote, to be trusted when dword 0's bit 16 says
+ * so, whole (xe's ids are not i915's bit fields).  The reason field is
+ * the six bits IGT's xe tests read.
+ */
+void gpuprof_oa_xe_rules(const struct gpuprof_oa_platform *p,
+			 struct gpuprof_oa_layout *l)
+{
+	(void)p;
+	l->reason_mask = 0x3f;
+	l->valid_bit = 1u << 16;
+	l->ctx_mask = 0xffffffffu;
+}
+
 /* Decode the header of @report, which has @l->size bytes. */
 void gpuprof_oa_report_header(const struct gpuprof_oa_layout *l,
 			      const void *report,
@@ -254,7 +346,16 @@ void gpuprof_oa_report_header(const struct gpuprof_oa_layout *l,
 	__u32 dw0 = gpuprof_oa_u32(report, 0);
 	__u32 ctx;
 
-	out->timestamp = gpuprof_oa_u32(report, 4);
+	if (l->hdr64) {
+		out->timestamp = gpuprof_oa_u64(report, 8) &
+				 ((1ull << l->ts_bits) - 1);
+		ctx = gpuprof_oa_u32(report, 16);
+		out->gpu_ticks = gpuprof_oa_u64(report, 24);
+	} else {
+		out->timestamp = gpuprof_oa_u32(report, 4);
+		ctx = gpuprof_oa_u32(report, 8);
+		out->gpu_ticks = gpuprof_oa_u32(report, 12);
+	}
 	if (l->gen == GPUPROF_OA_GEN_HSW) {
 		/* No reason field, no context id, no clock in the header. */
 		out->reason = 0;
@@ -263,14 +364,12 @@ void gpuprof_oa_report_header(const struct gpuprof_oa_layout *l,
 		return;
 	}
 	out->reason = (dw0 >> 19) & l->reason_mask;
-	ctx = gpuprof_oa_u32(report, 8);
 	/* An id i915 squashed stays "none" whatever the mask keeps of it. */
 	if ((l->valid_bit && !(dw0 & l->valid_bit)) ||
 	    ctx == GPUPROF_OA_NO_CONTEXT)
 		out->ctx_id = GPUPROF_OA_NO_CONTEXT;
 	else
 		out->ctx_id = ctx & l->ctx_mask;
-	out->gpu_ticks = gpuprof_oa_u32(report, 12);
 }
 
 /* The 40-bit value of counter A@i, stored at @off (a wide run's). */
@@ -289,8 +388,8 @@ static __u64 gpuprof_oa_a40_at(const struct gpuprof_oa_layout *l,
  * @report: the report
  * @i: the counter
  *
- * Return: the value, 40 bits wide for a 40-bit counter; 0 for a counter
- * the format does not carry.
+ * Return: the value, as wide as the counter; 0 for a counter the format
+ * does not carry.
  */
 __u64 gpuprof_oa_a(const struct gpuprof_oa_layout *l, const void *report,
 		   unsigned int i)
@@ -302,8 +401,10 @@ __u64 gpuprof_oa_a(const struct gpuprof_oa_layout *l, const void *report,
 		r = &l->a_runs[k];
 		if (i < r->first || i >= r->first + r->n)
 			continue;
+		if (r->width == GPUPROF_OA_U64)
+			return gpuprof_oa_u64(report, r->off + 8 * (i - r->first));
 		off = r->off + 4 * (i - r->first);
-		if (r->wide)
+		if (r->width == GPUPROF_OA_U40)
 			return gpuprof_oa_a40_at(l, report, i, off);
 		return gpuprof_oa_u32(report, off);
 	}
@@ -314,6 +415,48 @@ static __u32 gpuprof_oa_delta32(const void *r0, const void *r1,
 				unsigned int off)
 {
 	return gpuprof_oa_u32(r1, off) - gpuprof_oa_u32(r0, off);
+}
+
+static __u64 gpuprof_oa_delta64(const void *r0, const void *r1,
+				unsigned int off)
+{
+	return gpuprof_oa_u64(r1, off) - gpuprof_oa_u64(r0, off);
+}
+
+/* The delta of counter A@a of run @r, at @i in the run. */
+static __u64 gpuprof_oa_run_delta(const struct gpuprof_oa_layout *l,
+				  const struct gpuprof_oa_a_run *r,
+				  unsigned int i, const void *r0,
+				  const void *r1)
+{
+	unsigned int a = r->first + i, off = r->off + 4 * i;
+
+	switch (r->width) {
+	case GPUPROF_OA_U64:
+		return gpuprof_oa_delta64(r0, r1, r->off + 8 * i);
+	case GPUPROF_OA_U40:
+		return (gpuprof_oa_a40_at(l, r1, a, off) -
+			gpuprof_oa_a40_at(l, r0, a, off)) & ((1ull << 40) - 1);
+	default:
+		return gpuprof_oa_delta32(r0, r1, off);
+	}
+}
+
+/**
+ * gpuprof_oa_n_a - how many A counters a layout can carry
+ * @l: the layout
+ *
+ * Return: one past the highest A counter of its runs: A0..A(n-1) are
+ * the ones to show (those of the runs' gaps are 0).
+ */
+unsigned int gpuprof_oa_n_a(const struct gpuprof_oa_layout *l)
+{
+	unsigned int k, n = 0;
+
+	for (k = 0; k < l->n_runs; k++)
+		if (l->a_runs[k].first + l->a_runs[k].n > n)
+			n = l->a_runs[k].first + l->a_runs[k].n;
+	return n;
 }
 
 /**
@@ -330,22 +473,21 @@ void gpuprof_oa_accumulate(const struct gpuprof_oa_layout *l,
 	unsigned int i, k;
 
 	acc->deltas++;
-	acc->timestamp += gpuprof_oa_delta32(r0, r1, 4);
-	if (l->gen != GPUPROF_OA_GEN_HSW)
-		acc->gpu_ticks += gpuprof_oa_delta32(r0, r1, 12);
+	if (l->hdr64) {
+		acc->timestamp += gpuprof_oa_delta64(r0, r1, 8) &
+				  ((1ull << l->ts_bits) - 1);
+		acc->gpu_ticks += gpuprof_oa_delta64(r0, r1, 24);
+	} else {
+		acc->timestamp += gpuprof_oa_delta32(r0, r1, 4);
+		if (l->gen != GPUPROF_OA_GEN_HSW)
+			acc->gpu_ticks += gpuprof_oa_delta32(r0, r1, 12);
+	}
 	for (k = 0; k < l->n_runs; k++) {
 		const struct gpuprof_oa_a_run *r = &l->a_runs[k];
 
-		for (i = 0; i < r->n; i++) {
-			unsigned int a = r->first + i, off = r->off + 4 * i;
-
-			if (r->wide)
-				acc->a[a] += (gpuprof_oa_a40_at(l, r1, a, off) -
-					      gpuprof_oa_a40_at(l, r0, a, off)) &
-					     ((1ull << 40) - 1);
-			else
-				acc->a[a] += gpuprof_oa_delta32(r0, r1, off);
-		}
+		for (i = 0; i < r->n; i++)
+			acc->a[r->first + i] += gpuprof_oa_run_delta(l, r, i,
+								     r0, r1);
 	}
 	for (i = 0; i < l->n_b; i++)
 		acc->b[i] += gpuprof_oa_delta32(r0, r1, l->b_off + 4 * i);
@@ -354,21 +496,23 @@ void gpuprof_oa_accumulate(const struct gpuprof_oa_layout *l,
 }
 
 /**
- * gpuprof_oa_unwrap - extend a 32-bit OA timestamp to 64 bits
+ * gpuprof_oa_unwrap - extend an OA timestamp to 64 bits
  * @last: the previous 64-bit timestamp (or a correlation point)
- * @ts32: the new low 32 bits
+ * @ts: the new timestamp, of which the low @bits count
+ * @bits: its width: a layout's ts_bits, 32 or 56 (1 to 63)
  *
- * Return: the value with low bits @ts32 nearest to @last; reports come
- * in order, so a smaller low half after a large one is a wrap forward.
+ * Return: the value with low bits @ts nearest to @last; reports come in
+ * order, so a small value after a large one is a wrap forward.
  */
-__u64 gpuprof_oa_unwrap(__u64 last, __u32 ts32)
+__u64 gpuprof_oa_unwrap(__u64 last, __u64 ts, unsigned int bits)
 {
-	__u64 v = (last & ~0xffffffffull) | ts32;
+	__u64 span = 1ull << bits, half = span >> 1;
+	__u64 v = (last & ~(span - 1)) | (ts & (span - 1));
 
-	if (v + 0x80000000ull < last)
-		v += 1ull << 32;
-	else if (v > last + 0x80000000ull && v >= (1ull << 32))
-		v -= 1ull << 32;
+	if (v + half < last)
+		v += span;
+	else if (v > last + half && v >= span)
+		v -= span;
 	return v;
 }
 
@@ -497,7 +641,7 @@ void gpuprof_oa_stream_init(struct gpuprof_oa_stream *s, __u8 *buf)
 {
 	memset(s, 0, sizeof(*s));
 	s->buf = buf;
-	s->kernel = gpuprof_oa_default_kernel();
+	s->drv.kernel = gpuprof_oa_default_kernel();
 }
 
 const char *gpuprof_oa_error_name(enum gpuprof_oa_error e)
@@ -540,36 +684,50 @@ static __u32 gpuprof_oa_record_size(const struct gpuprof_oa_stream *s,
 	case GPUPROF_OA_RECORD_CORRELATION_BOUND:
 		return HDR + sizeof(struct gpuprof_oa_correlation_bound);
 	case GPUPROF_OA_RECORD_DRIVER:
+		/* The short first version is checked by the caller. */
 		return HDR + sizeof(struct gpuprof_oa_driver);
 	}
 	return 0;
 }
 
+/* DRIVER's first version: kernel and submission only. */
+#define GPUPROF_OA_DRIVER_V1_SIZE	8
+
 /**
  * gpuprof_oa_layout_of - how reports of a device and format are read
  * @device_id: the PCI device id
  * @format: GPUPROF_OA_FORMAT_*
- * @kernel: the kernel that made them (GPUPROF_OA_KERNEL()), 0 for the
- *	newest known
- * @submission: GPUPROF_OA_SUBMISSION_*
+ * @drv: the driver, the kernel (0: the newest known) and the back end
+ *	that made them; NULL for i915 on the newest kernel known, with the
+ *	platform's default back end
  * @l: the layout, with its header rules
  *
- * Return: the GPU, or NULL when it is not known or its i915 does not
- * offer @format on @kernel.
+ * Return: the GPU, or NULL when it is not known, its driver does not
+ * offer @format on that kernel, or the format's layout is not known.
  */
 const struct gpuprof_oa_platform *
-gpuprof_oa_layout_of(__u32 device_id, __u32 format, __u32 kernel,
-		     __u32 submission, struct gpuprof_oa_layout *l)
+gpuprof_oa_layout_of(__u32 device_id, __u32 format,
+		     const struct gpuprof_oa_driver *drv,
+		     struct gpuprof_oa_layout *l)
 {
+	__u32 kernel = drv && drv->kernel ? drv->kernel :
+			GPUPROF_OA_KERNEL_NEWEST;
+	bool xe = drv && drv->driver == GPUPROF_OA_DRIVER_XE;
 	const struct gpuprof_oa_platform *p;
 
 	p = gpuprof_oa_platform_of_device(device_id);
-	if (!kernel)
-		kernel = GPUPROF_OA_KERNEL_NEWEST;
-	if (!p || !gpuprof_oa_format_offered(p, kernel, format) ||
-	    gpuprof_oa_layout(p->ip / 100, format, l))
+	if (!p || (drv && drv->driver > GPUPROF_OA_DRIVER_XE))
 		return NULL;
-	gpuprof_oa_rules(p, kernel, submission, l);
+	if (xe ? !gpuprof_oa_xe_format_offered(p, kernel, format) :
+		 !gpuprof_oa_format_offered(p, kernel, format))
+		return NULL;
+	if (gpuprof_oa_layout(p->ip / 100, format, l))
+		return NULL;
+	if (xe)
+		gpuprof_oa_xe_rules(p, l);
+	else
+		gpuprof_oa_rules(p, kernel, drv ? drv->submission :
+				 GPUPROF_OA_SUBMISSION_DEFAULT, l);
 	return p;
 }
 
@@ -582,7 +740,7 @@ gpuprof_oa_take_device_info(struct gpuprof_oa_stream *s, const __u8 *payload)
 	memcpy(&s->info, payload, sizeof(s->info));
 	s->have_info = false;
 	p = gpuprof_oa_layout_of(s->info.device_id, s->info.oa_format,
-				 s->kernel, s->submission, &s->layout);
+				 &s->drv, &s->layout);
 	/* OA timestamps tick at MHz, not THz: refuse nonsense. */
 	if (!p || !s->info.timestamp_frequency ||
 	    s->info.timestamp_frequency > 10000000000ull)
@@ -594,20 +752,34 @@ gpuprof_oa_take_device_info(struct gpuprof_oa_stream *s, const __u8 *payload)
 	return GPUPROF_OA_OK;
 }
 
-/* A DRIVER record: its kernel and back end rule the reports from here. */
-static void gpuprof_oa_take_driver(struct gpuprof_oa_stream *s,
-				   const __u8 *payload)
+/*
+ * A DRIVER record of @len payload bytes: its driver, kernel and back end
+ * rule the reports from here.  A driver not known here is refused: its
+ * reports could not be read right.  DRIVER belongs before DEVICE_INFO;
+ * after it, the same layout is read with the new rules.
+ */
+static enum gpuprof_oa_error
+gpuprof_oa_take_driver(struct gpuprof_oa_stream *s, const __u8 *payload,
+		       __u32 len)
 {
 	__u32 kernel = gpuprof_oa_u32(payload, 0);
 	__u32 submission = gpuprof_oa_u32(payload, 4);
+	__u32 driver = GPUPROF_OA_DRIVER_I915;
 
+	if (len > GPUPROF_OA_DRIVER_V1_SIZE)
+		driver = gpuprof_oa_u32(payload, 8);
+	if (driver > GPUPROF_OA_DRIVER_XE)
+		return GPUPROF_OA_ERR_DEVICE;
 	if (kernel)
-		s->kernel = kernel;
-	s->submission = submission <= GPUPROF_OA_SUBMISSION_GUC ?
-			submission : GPUPROF_OA_SUBMISSION_DEFAULT;
-	if (s->have_info)
-		gpuprof_oa_rules(s->platform, s->kernel, s->submission,
-				 &s->layout);
+		s->drv.kernel = kernel;
+	s->drv.submission = submission <= GPUPROF_OA_SUBMISSION_GUC ?
+			    submission : GPUPROF_OA_SUBMISSION_DEFAULT;
+	s->drv.driver = driver;
+	if (s->have_info &&
+	    !gpuprof_oa_layout_of(s->info.device_id, s->info.oa_format,
+				  &s->drv, &s->layout))
+		return GPUPROF_OA_ERR_DEVICE;
+	return GPUPROF_OA_OK;
 }
 
 /* Check the whole record at @rec and take what the stream needs of it. */
@@ -621,7 +793,9 @@ gpuprof_oa_check_record(struct gpuprof_oa_stream *s, const __u8 *rec,
 	if (type == GPUPROF_OA_RECORD_SAMPLE && !s->have_info)
 		return GPUPROF_OA_ERR_NO_INFO;
 	want = gpuprof_oa_record_size(s, type);
-	if (want && size != want)
+	if (want && size != want &&
+	    !(type == GPUPROF_OA_RECORD_DRIVER &&
+	      size == HDR + GPUPROF_OA_DRIVER_V1_SIZE))
 		return GPUPROF_OA_ERR_SIZE;
 
 	switch (type) {
@@ -645,9 +819,14 @@ gpuprof_oa_check_record(struct gpuprof_oa_stream *s, const __u8 *rec,
 			return e;
 		break;
 	}
-	case GPUPROF_OA_RECORD_DRIVER:
-		gpuprof_oa_take_driver(s, payload);
+	case GPUPROF_OA_RECORD_DRIVER: {
+		enum gpuprof_oa_error e;
+
+		e = gpuprof_oa_take_driver(s, payload, size - HDR);
+		if (e)
+			return e;
 		break;
+	}
 	case GPUPROF_OA_RECORD_TIMESTAMP_CORRELATION:
 	case GPUPROF_OA_RECORD_CORRELATION_BOUND:
 		s->correlations++;

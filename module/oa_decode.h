@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * gpuprof: the OA decoder (oa_decode.c): i915 OA reports, the clock that
+ * gpuprof: the OA decoder (oa_decode.c): Intel OA reports of i915 and xe, the clock that
  * places them in time, and the OA record stream.  Plain C on __u32-style
  * types, compiled into the module and into the tools alike; the formats
  * themselves are in uapi/gpuprof_oa.h.
@@ -38,6 +38,7 @@
  * @guc: i915 submits through GuC by default (else execlists)
  * @oa_since: the first of our kernels (GPUPROF_OA_KERNEL()) whose
  *	i915-perf serves it, 0 for none
+ * @xe_since: the first of our kernels whose xe serves its OA, 0 for none
  */
 struct gpuprof_oa_platform {
 	const char *name;
@@ -45,20 +46,32 @@ struct gpuprof_oa_platform {
 	__u16 ip;
 	bool guc;
 	__u32 oa_since;
+	__u32 xe_since;
+};
+
+/*
+ * How the counters of a run are stored (struct gpuprof_oa_a_run): 4
+ * bytes each; 40 bits, the low 32 at 4 bytes each and the high 8 one
+ * byte per counter at the layout's @a40_high_off + counter number; 8
+ * bytes each.
+ */
+enum gpuprof_oa_width {
+	GPUPROF_OA_U32,
+	GPUPROF_OA_U40,
+	GPUPROF_OA_U64,
 };
 
 /**
  * struct gpuprof_oa_a_run - A counters stored alike, one after another
  * @first: the first counter, A@first
  * @n: how many
- * @wide: 40 bits: the low 32 at @off, the high 8 one byte per counter at
- *	the layout's @a40_high_off + counter number
+ * @width: enum gpuprof_oa_width
  * @off: byte offset of A@first (its low 32 bits)
  */
 struct gpuprof_oa_a_run {
 	__u8 first;
 	__u8 n;
-	__u8 wide;
+	__u8 width;
 	__u16 off;
 };
 
@@ -80,11 +93,18 @@ struct gpuprof_oa_a_run {
  * @valid_bit: the bit of dword 0 without which the context id is not
  *	used; 0: the id is always used (gen12, where i915 itself squashes
  *	ids it does not trust)
- * @ctx_mask: the bits of dword 2 that are the context id
+ * @ctx_mask: the bits of the context id field that are the id
+ * @hdr64: the 64-bit header of xe's later formats: the timestamp in
+ *	qword 1, the context id in dword 4, GPU ticks in qword 3
+ *	(else dwords 1, 2 and 3)
+ * @ts_bits: the width of the OA timestamp in a report: 32, or 56 in a
+ *	64-bit header
  */
 struct gpuprof_oa_layout {
 	__u16 size;
 	__u8 gen;
+	__u8 hdr64;
+	__u8 ts_bits;
 	__u8 n_runs;
 	struct gpuprof_oa_a_run a_runs[GPUPROF_OA_A_RUNS];
 	__u16 a40_high_off;
@@ -100,9 +120,9 @@ struct gpuprof_oa_layout {
 /* The header fields of one report. */
 struct gpuprof_oa_report {
 	__u32 reason;		/* GPUPROF_OA_REASON_* bits; 0 on Haswell */
-	__u32 timestamp;	/* the low 32 bits of the OA timestamp */
 	__u32 ctx_id;		/* GPUPROF_OA_NO_CONTEXT when not valid */
-	__u32 gpu_ticks;	/* GPU clock ticks, gen8+ (0 on Haswell) */
+	__u64 timestamp;	/* the low @ts_bits of the OA timestamp */
+	__u64 gpu_ticks;	/* GPU clock ticks, gen8+ (0 on Haswell) */
 };
 
 /* Counter deltas summed over pairs of reports. */
@@ -121,11 +141,17 @@ int gpuprof_oa_layout(unsigned int gen, __u32 format,
 		      struct gpuprof_oa_layout *out);
 bool gpuprof_oa_format_offered(const struct gpuprof_oa_platform *p,
 			       __u32 kernel, __u32 format);
+bool gpuprof_oa_xe_format_offered(const struct gpuprof_oa_platform *p,
+				  __u32 kernel, __u32 format);
 void gpuprof_oa_rules(const struct gpuprof_oa_platform *p, __u32 kernel,
 		      __u32 submission, struct gpuprof_oa_layout *l);
+void gpuprof_oa_xe_rules(const struct gpuprof_oa_platform *p,
+			 struct gpuprof_oa_layout *l);
 const struct gpuprof_oa_platform *
-gpuprof_oa_layout_of(__u32 device_id, __u32 format, __u32 kernel,
-		     __u32 submission, struct gpuprof_oa_layout *l);
+gpuprof_oa_layout_of(__u32 device_id, __u32 format,
+		     const struct gpuprof_oa_driver *drv,
+		     struct gpuprof_oa_layout *l);
+unsigned int gpuprof_oa_n_a(const struct gpuprof_oa_layout *l);
 void gpuprof_oa_report_header(const struct gpuprof_oa_layout *l,
 			      const void *report,
 			      struct gpuprof_oa_report *out);
@@ -134,7 +160,7 @@ __u64 gpuprof_oa_a(const struct gpuprof_oa_layout *l, const void *report,
 void gpuprof_oa_accumulate(const struct gpuprof_oa_layout *l,
 			   const void *r0, const void *r1,
 			   struct gpuprof_oa_deltas *acc);
-__u64 gpuprof_oa_unwrap(__u64 last, __u32 ts32);
+__u64 gpuprof_oa_unwrap(__u64 last, __u64 ts, unsigned int bits);
 
 /* Correlation of the OA timestamp with CLOCK_MONOTONIC. */
 #define GPUPROF_OA_CLOCK_POINTS 16
@@ -172,9 +198,9 @@ enum gpuprof_oa_error {
  * @buf: room for one record, GPUPROF_OA_RECORD_MAX bytes, the caller's
  * @have: bytes of the record being assembled in @buf
  * @size: its size, from its header, once @have covers the header
- * @kernel: the kernel whose i915 rules apply (GPUPROF_OA_KERNEL()):
- *	a DRIVER record's, else the reader's default
- * @submission: GPUPROF_OA_SUBMISSION_*, from a DRIVER record
+ * @drv: the driver, kernel and back end whose rules apply: a DRIVER
+ *	record's, else i915, the reader's default kernel and the
+ *	platform's back end
  * @platform: the GPU DEVICE_INFO named, valid when @have_info
  * @info: the DEVICE_INFO, valid when @have_info
  * @have_info: a valid DEVICE_INFO was seen
@@ -193,8 +219,7 @@ struct gpuprof_oa_stream {
 	__u8 *buf;
 	__u32 have;
 	__u32 size;
-	__u32 kernel;
-	__u32 submission;
+	struct gpuprof_oa_driver drv;
 	const struct gpuprof_oa_platform *platform;
 	struct gpuprof_oa_device_info info;
 	bool have_info;

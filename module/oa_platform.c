@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * gpuprof: Intel GPUs by PCI device id, and what i915-perf does on each
+ * gpuprof: Intel GPUs by PCI device id, and what i915-perf and xe do on each
  * (oa_decode.h).  Part of the OA decoder, compiled into the module and
  * into the tools alike.
  */
@@ -8,16 +8,19 @@
 /**
  * DOC: OA platforms
  *
- * i915 treats OA reports differently per GPU: which report formats a
- * kernel offers, whether the context id of a report is trusted only with
- * its valid bit, which bits of it are the id, and how wide the reason
- * field is.  One row per GPU variant says what those rules hang on (the
- * graphics IP version, the default submission back end, the first of our
- * kernels whose i915-perf serves it) and which of IGT 1.27.1's metric
- * definitions userspace uses for it.  The device ids and their grouping
- * into variants are those of IGT 1.27.1's device list (which its
- * i915-perf-reader uses to pick metrics), plus the ids only Linux 6.12's
- * i915 knows, which get the rules of their platform and no metrics.
+ * i915 and xe treat OA reports differently per GPU: which report formats
+ * a kernel offers, whether the context id of a report is trusted only
+ * with its valid bit, which bits of it are the id, and how wide the
+ * reason field is.  One row per GPU variant says what those rules hang
+ * on (the graphics IP version, i915's default submission back end, the
+ * first of our kernels whose i915-perf and whose xe serve it) and which
+ * of IGT's metric definitions userspace uses for it.  The device ids and
+ * their grouping into variants are those of IGT 1.27.1's device list
+ * (which its i915-perf-reader uses to pick metrics), plus the ids only
+ * Linux 6.12's i915 knows, which get the rules of their platform and no
+ * metrics, plus Lunar Lake and Battlemage as 6.12's xe_pciids.h lists
+ * them, with the metrics of IGT's lib/xe (oa.rst says which commit).
+ * Panther Lake is not here: 6.12's xe does not know it.
  * The rules themselves are in oa_decode.c (design.rst 4, oa.rst).
  */
 #ifdef __KERNEL__
@@ -72,6 +75,8 @@ enum {
 	P_MTL_GT2,
 	P_MTL_GT3,
 	P_ARL,
+	P_LNL,
+	P_BMG,
 };
 
 #define OA_SINCE_6_1	GPUPROF_OA_KERNEL(6, 1)
@@ -79,49 +84,97 @@ enum {
 #define OA_SINCE_NONE	0
 
 static const struct gpuprof_oa_platform gpuprof_oa_platforms[] = {
-	[P_HSW_GT1] = { "Haswell GT1", "hsw", 700, false, OA_SINCE_6_1 },
-	[P_HSW_GT2] = { "Haswell GT2", "hsw", 700, false, OA_SINCE_6_1 },
-	[P_HSW_GT3] = { "Haswell GT3", "hsw", 700, false, OA_SINCE_6_1 },
-	[P_BDW] = { "Broadwell", "bdw", 800, false, OA_SINCE_6_1 },
-	[P_CHV] = { "Cherryview", "chv", 800, false, OA_SINCE_6_1 },
-	[P_SKL_GT1] = { "Skylake GT1", NULL, 900, false, OA_SINCE_6_1 },
-	[P_SKL_GT2] = { "Skylake GT2", "sklgt2", 900, false, OA_SINCE_6_1 },
-	[P_SKL_GT3] = { "Skylake GT3", "sklgt3", 900, false, OA_SINCE_6_1 },
-	[P_SKL_GT4] = { "Skylake GT4", "sklgt4", 900, false, OA_SINCE_6_1 },
-	[P_BXT] = { "Broxton", "bxt", 900, false, OA_SINCE_6_1 },
-	[P_GLK] = { "Gemini Lake", "glk", 900, false, OA_SINCE_6_1 },
-	[P_KBL_GT1] = { "Kaby Lake GT1", NULL, 900, false, OA_SINCE_6_1 },
-	[P_KBL_GT2] = { "Kaby Lake GT2", "kblgt2", 900, false, OA_SINCE_6_1 },
-	[P_KBL_GT3] = { "Kaby Lake GT3", "kblgt3", 900, false, OA_SINCE_6_1 },
-	[P_KBL_GT4] = { "Kaby Lake GT4", NULL, 900, false, OA_SINCE_6_1 },
-	[P_CFL_GT1] = { "Coffee Lake GT1", NULL, 900, false, OA_SINCE_6_1 },
-	[P_CFL_GT2] = { "Coffee Lake GT2", "cflgt2", 900, false, OA_SINCE_6_1 },
-	[P_CFL_GT3] = { "Coffee Lake GT3", "cflgt3", 900, false, OA_SINCE_6_1 },
-	[P_CML_GT1] = { "Comet Lake GT1", NULL, 900, false, OA_SINCE_6_1 },
-	[P_CML_GT2] = { "Comet Lake GT2", "cflgt2", 900, false, OA_SINCE_6_1 },
-	[P_CNL] = { "Cannon Lake", "cnl", 1000, false, OA_SINCE_NONE },
-	[P_ICL] = { "Ice Lake", "icl", 1100, false, OA_SINCE_6_1 },
-	[P_EHL] = { "Elkhart Lake", "ehl", 1100, false, OA_SINCE_6_1 },
-	[P_EHL_K] = { "Elkhart Lake", NULL, 1100, false, OA_SINCE_6_1 },
-	[P_JSL] = { "Jasper Lake", "ehl", 1100, false, OA_SINCE_6_1 },
-	[P_TGL_GT1] = { "Tiger Lake GT1", "tglgt1", 1200, false, OA_SINCE_6_1 },
-	[P_TGL_GT2] = { "Tiger Lake GT2", "tglgt2", 1200, false, OA_SINCE_6_1 },
-	[P_RKL] = { "Rocket Lake", "rkl", 1200, false, OA_SINCE_6_1 },
-	[P_DG1] = { "DG1", "dg1", 1210, true, OA_SINCE_6_1 },
-	[P_ADLS] = { "Alder Lake-S", "adl", 1200, false, OA_SINCE_6_1 },
-	[P_ADLS_K] = { "Alder Lake-S", NULL, 1200, false, OA_SINCE_6_1 },
-	[P_RPLS] = { "Raptor Lake-S", "adl", 1200, true, OA_SINCE_6_1 },
-	[P_ADLP] = { "Alder Lake-P", "adl", 1200, true, OA_SINCE_6_1 },
-	[P_ADLP_K] = { "Alder Lake-P", NULL, 1200, true, OA_SINCE_6_1 },
-	[P_ADLN] = { "Alder Lake-N", "adl", 1200, true, OA_SINCE_6_1 },
-	[P_ADLN_K] = { "Alder Lake-N", NULL, 1200, true, OA_SINCE_6_1 },
-	[P_DG2_G10] = { "DG2 G10", "acmgt3", 1255, true, OA_SINCE_6_12 },
-	[P_DG2_G11] = { "DG2 G11", "acmgt1", 1255, true, OA_SINCE_6_12 },
-	[P_DG2_G12] = { "DG2 G12", "acmgt2", 1255, true, OA_SINCE_6_12 },
-	[P_DG2_K] = { "DG2", NULL, 1255, true, OA_SINCE_6_12 },
-	[P_MTL_GT2] = { "Meteor Lake GT2", "mtlgt2", 1270, true, OA_SINCE_6_12 },
-	[P_MTL_GT3] = { "Meteor Lake GT3", "mtlgt3", 1270, true, OA_SINCE_6_12 },
-	[P_ARL] = { "Arrow Lake", NULL, 1274, true, OA_SINCE_6_12 },
+	[P_HSW_GT1] = { "Haswell GT1", "hsw", 700, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_HSW_GT2] = { "Haswell GT2", "hsw", 700, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_HSW_GT3] = { "Haswell GT3", "hsw", 700, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_BDW] = { "Broadwell", "bdw", 800, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_CHV] = { "Cherryview", "chv", 800, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_SKL_GT1] = { "Skylake GT1", NULL, 900, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_SKL_GT2] = { "Skylake GT2", "sklgt2", 900, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_SKL_GT3] = { "Skylake GT3", "sklgt3", 900, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_SKL_GT4] = { "Skylake GT4", "sklgt4", 900, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_BXT] = { "Broxton", "bxt", 900, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_GLK] = { "Gemini Lake", "glk", 900, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_KBL_GT1] = { "Kaby Lake GT1", NULL, 900, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_KBL_GT2] = { "Kaby Lake GT2", "kblgt2", 900, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_KBL_GT3] = { "Kaby Lake GT3", "kblgt3", 900, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_KBL_GT4] = { "Kaby Lake GT4", NULL, 900, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_CFL_GT1] = { "Coffee Lake GT1", NULL, 900, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_CFL_GT2] = { "Coffee Lake GT2", "cflgt2", 900, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_CFL_GT3] = { "Coffee Lake GT3", "cflgt3", 900, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_CML_GT1] = { "Comet Lake GT1", NULL, 900, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_CML_GT2] = { "Comet Lake GT2", "cflgt2", 900, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_CNL] = { "Cannon Lake", "cnl", 1000, false, OA_SINCE_NONE,
+		  OA_SINCE_NONE },
+	[P_ICL] = { "Ice Lake", "icl", 1100, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_EHL] = { "Elkhart Lake", "ehl", 1100, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_EHL_K] = { "Elkhart Lake", NULL, 1100, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_JSL] = { "Jasper Lake", "ehl", 1100, false, OA_SINCE_6_1,
+		  OA_SINCE_NONE },
+	[P_TGL_GT1] = { "Tiger Lake GT1", "tglgt1", 1200, false, OA_SINCE_6_1,
+		  OA_SINCE_6_12 },
+	[P_TGL_GT2] = { "Tiger Lake GT2", "tglgt2", 1200, false, OA_SINCE_6_1,
+		  OA_SINCE_6_12 },
+	[P_RKL] = { "Rocket Lake", "rkl", 1200, false, OA_SINCE_6_1,
+		  OA_SINCE_6_12 },
+	[P_DG1] = { "DG1", "dg1", 1210, true, OA_SINCE_6_1,
+		  OA_SINCE_6_12 },
+	[P_ADLS] = { "Alder Lake-S", "adl", 1200, false, OA_SINCE_6_1,
+		  OA_SINCE_6_12 },
+	[P_ADLS_K] = { "Alder Lake-S", NULL, 1200, false, OA_SINCE_6_1,
+		  OA_SINCE_6_12 },
+	[P_RPLS] = { "Raptor Lake-S", "adl", 1200, true, OA_SINCE_6_1,
+		  OA_SINCE_6_12 },
+	[P_ADLP] = { "Alder Lake-P", "adl", 1200, true, OA_SINCE_6_1,
+		  OA_SINCE_6_12 },
+	[P_ADLP_K] = { "Alder Lake-P", NULL, 1200, true, OA_SINCE_6_1,
+		  OA_SINCE_6_12 },
+	[P_ADLN] = { "Alder Lake-N", "adl", 1200, true, OA_SINCE_6_1,
+		  OA_SINCE_6_12 },
+	[P_ADLN_K] = { "Alder Lake-N", NULL, 1200, true, OA_SINCE_6_1,
+		  OA_SINCE_6_12 },
+	[P_DG2_G10] = { "DG2 G10", "acmgt3", 1255, true, OA_SINCE_6_12,
+		  OA_SINCE_6_12 },
+	[P_DG2_G11] = { "DG2 G11", "acmgt1", 1255, true, OA_SINCE_6_12,
+		  OA_SINCE_6_12 },
+	[P_DG2_G12] = { "DG2 G12", "acmgt2", 1255, true, OA_SINCE_6_12,
+		  OA_SINCE_6_12 },
+	[P_DG2_K] = { "DG2", NULL, 1255, true, OA_SINCE_6_12,
+		  OA_SINCE_6_12 },
+	[P_MTL_GT2] = { "Meteor Lake GT2", "mtlgt2", 1270, true, OA_SINCE_6_12,
+		  OA_SINCE_6_12 },
+	[P_MTL_GT3] = { "Meteor Lake GT3", "mtlgt3", 1270, true, OA_SINCE_6_12,
+		  OA_SINCE_6_12 },
+	[P_ARL] = { "Arrow Lake", NULL, 1274, true, OA_SINCE_6_12,
+		  OA_SINCE_6_12 },
+	/* Xe2: only xe serves them. */
+	[P_LNL] = { "Lunar Lake", "lnl", 2004, true, OA_SINCE_NONE,
+		    OA_SINCE_6_12 },
+	[P_BMG] = { "Battlemage", "bmg", 2001, true, OA_SINCE_NONE,
+		    OA_SINCE_6_12 },
 };
 
 /* Sorted by id, for a binary search. */
@@ -210,6 +263,7 @@ static const struct {
 	{ 0x5a4a, P_CNL }, { 0x5a4c, P_CNL }, { 0x5a50, P_CNL }, { 0x5a51, P_CNL },
 	{ 0x5a52, P_CNL }, { 0x5a54, P_CNL }, { 0x5a59, P_CNL }, { 0x5a5a, P_CNL },
 	{ 0x5a5c, P_CNL }, { 0x5a84, P_BXT }, { 0x5a85, P_BXT },
+	{ 0x6420, P_LNL }, { 0x64a0, P_LNL }, { 0x64b0, P_LNL },
 	{ 0x7d40, P_MTL_GT2 }, { 0x7d41, P_ARL }, { 0x7d45, P_MTL_GT2 },
 	{ 0x7d51, P_ARL }, { 0x7d55, P_MTL_GT3 }, { 0x7d60, P_MTL_GT2 },
 	{ 0x7d67, P_ARL }, { 0x7dd1, P_ARL }, { 0x7dd5, P_MTL_GT3 },
@@ -233,7 +287,8 @@ static const struct {
 	{ 0xa78b, P_RPLS }, { 0xa7a0, P_ADLP }, { 0xa7a1, P_ADLP },
 	{ 0xa7a8, P_ADLP }, { 0xa7a9, P_ADLP }, { 0xa7aa, P_ADLP_K },
 	{ 0xa7ab, P_ADLP_K }, { 0xa7ac, P_ADLP_K }, { 0xa7ad, P_ADLP_K },
-	{ 0xb640, P_ARL },
+	{ 0xb640, P_ARL }, { 0xe202, P_BMG }, { 0xe20b, P_BMG },
+	{ 0xe20c, P_BMG }, { 0xe20d, P_BMG }, { 0xe212, P_BMG },
 };
 
 /**
@@ -263,7 +318,7 @@ const struct gpuprof_oa_platform *gpuprof_oa_platform_of_device(__u32 device_id)
  * gpuprof_oa_gen_of_device - the graphics version of an Intel GPU
  * @device_id: its PCI device id
  *
- * Return: 7 (Haswell) to 12; 0 for a device not known here.
+ * Return: 7 (Haswell) to 12, 20 (Xe2); 0 for a device not known here.
  */
 unsigned int gpuprof_oa_gen_of_device(__u32 device_id)
 {

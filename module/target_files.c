@@ -218,8 +218,16 @@ static int gpuprof_counters_open(struct inode *inode, struct file *filp)
 	spin_lock_irq(&gpuprof_data_lock);
 	*oa = t->oa;
 	reports = t->oa_reports;
-	/* Haswell's A45 format has A counters past A35. */
-	n_a = t->oa_gen == GPUPROF_OA_GEN_HSW ? GPUPROF_OA_A_COUNTERS : 36;
+	/*
+	 * Haswell's A45 format has A counters past A35, Xe2's PEC formats
+	 * 64 (its A0..A63 are PEC0..PEC63).
+	 */
+	if (t->oa_gen == GPUPROF_OA_GEN_HSW)
+		n_a = 45;
+	else if (t->oa_gen >= 20)
+		n_a = GPUPROF_OA_A_COUNTERS;
+	else
+		n_a = 36;
 	spin_unlock_irq(&gpuprof_data_lock);
 
 	/* oa->timestamp holds ns here (see gpuprof_oa_add()). */

@@ -142,7 +142,7 @@ static void on_record(void *arg, const struct gpuprof_oa_stream *s,
 	if (h->type != GPUPROF_OA_RECORD_SAMPLE)
 		return;
 	gpuprof_oa_report_header(&s->layout, payload, &r);
-	ts = gpuprof_oa_unwrap(e->last_ts, r.timestamp);
+	ts = gpuprof_oa_unwrap(e->last_ts, r.timestamp, s->layout.ts_bits);
 	e->last_ts = ts;
 	gpuprof_oa_clock_to_cpu(&e->clock, ts, &t);
 	if ((t + SLACK_NS >= e->start.lo && t <= e->start.hi + SLACK_NS) ||

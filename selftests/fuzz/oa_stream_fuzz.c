@@ -55,8 +55,9 @@ static void check_layout(const struct gpuprof_oa_layout *l)
 
 		FUZZ_CHECK(r->n && r->first >= next &&
 			   r->first + r->n <= GPUPROF_OA_A_COUNTERS);
-		FUZZ_CHECK(r->off + 4u * r->n <= l->size);
-		FUZZ_CHECK(!r->wide ||
+		FUZZ_CHECK(r->off + (r->width == GPUPROF_OA_U64 ? 8u : 4u) *
+			   r->n <= l->size);
+		FUZZ_CHECK(r->width != GPUPROF_OA_U40 ||
 			   l->a40_high_off + r->first + r->n <= l->size);
 		next = r->first + r->n;
 	}
@@ -64,6 +65,9 @@ static void check_layout(const struct gpuprof_oa_layout *l)
 		   l->n_c <= GPUPROF_OA_C_COUNTERS);
 	FUZZ_CHECK(l->b_off + 4u * l->n_b <= l->size);
 	FUZZ_CHECK(l->c_off + 4u * l->n_c <= l->size);
+	/* The header: a 64-bit one ends at byte 32. */
+	FUZZ_CHECK(l->ts_bits == (l->hdr64 ? 56 : 32));
+	FUZZ_CHECK(!l->hdr64 || l->size >= 32);
 }
 
 /* A report, as gpuprof_oa_sample() in module/oa.c takes it. */
@@ -86,8 +90,11 @@ static void take_sample(struct taker *t, const struct gpuprof_oa_stream *s,
 		FUZZ_CHECK(r.reason == 0 && r.ctx_id == GPUPROF_OA_NO_CONTEXT);
 	else
 		FUZZ_CHECK(r.reason <= (l->gen >= 12 ? 0x7fu : 0x3fu));
-	for (i = 0; i < GPUPROF_OA_A_COUNTERS; i++)
+	/* Xe2's PEC counters are 64 bits; the others 40 at most. */
+	for (i = 0; i < GPUPROF_OA_A_COUNTERS && l->gen < 20; i++)
 		FUZZ_CHECK(gpuprof_oa_a(l, report, i) < 1ull << 40);
+	FUZZ_CHECK(r.timestamp < 1ull << l->ts_bits);
+	FUZZ_CHECK(l->hdr64 || r.gpu_ticks <= 0xffffffffu);
 
 	if (!t->have_ts) {
 		t->unplaced++;
@@ -95,9 +102,9 @@ static void take_sample(struct taker *t, const struct gpuprof_oa_stream *s,
 	}
 	if (t->clock.gpu[t->clock.n - 1] > t->last_ts)
 		t->last_ts = t->clock.gpu[t->clock.n - 1];
-	ts = gpuprof_oa_unwrap(t->last_ts, r.timestamp);
-	/* Extended, not changed: the low half is the report's. */
-	FUZZ_CHECK((__u32)ts == r.timestamp);
+	ts = gpuprof_oa_unwrap(t->last_ts, r.timestamp, l->ts_bits);
+	/* Extended, not changed: the low bits are the report's. */
+	FUZZ_CHECK((ts & ((1ull << l->ts_bits) - 1)) == r.timestamp);
 	t->last_ts = ts;
 	FUZZ_CHECK(gpuprof_oa_clock_to_cpu(&t->clock, ts, &cpu_ns) == 0);
 	t->last_cpu_ns = cpu_ns;

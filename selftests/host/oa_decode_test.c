@@ -17,6 +17,12 @@ static void put32(uint8_t *r, unsigned int off, uint32_t v)
 	r[off + 3] = v >> 24;
 }
 
+static void put64(uint8_t *r, unsigned int off, uint64_t v)
+{
+	put32(r, off, (uint32_t)v);
+	put32(r, off + 4, v >> 32);
+}
+
 static void put40(uint8_t *r, unsigned int i, uint64_t v)
 {
 	put32(r, 16 + 4 * i, (uint32_t)v);
@@ -52,11 +58,14 @@ TEST(every_format_has_its_size_where_it_exists)
 		{ 7, 5, 256 }, { 7, 6, 128 }, { 7, 7, 64 },
 		{ 8, 7, 64 }, { 8, 8, 64 }, { 8, 9, 128 }, { 8, 10, 256 },
 		{ 9, 10, 256 }, { 11, 8, 64 }, { 12, 9, 128 }, { 12, 10, 256 },
-		{ 12, 11, 256 }, { 12, 12, 256 },
+		{ 12, 11, 256 }, { 12, 12, 256 }, { 12, 14, 128 },
+		{ 20, 17, 576 }, { 20, 14, 128 },
 	};
 	static const struct { unsigned int gen, fmt; } missing[] = {
 		{ 7, 8 }, { 7, 10 }, { 8, 5 }, { 12, 1 }, { 12, 0 },
-		{ 12, 13 }, { 12, 14 }, { 13, 10 }, { 0, 10 },
+		{ 12, 13 }, { 12, 17 }, { 13, 10 }, { 0, 10 }, { 20, 10 },
+		{ 20, 13 }, { 20, 15 }, { 20, 18 }, { 20, 19 }, { 20, 25 },
+		{ 20, 26 },
 		{ 12, 0xffffffff },
 	};
 	struct gpuprof_oa_layout l;
@@ -458,14 +467,280 @@ TEST(timestamp_unwrap)
 
 	/* Two wraps, each step a quarter of the range. */
 	for (i = 0; i < 6; i++) {
-		t = gpuprof_oa_unwrap(t, seq[i]);
+		t = gpuprof_oa_unwrap(t, seq[i], 32);
 		EXPECT_EQ(want[i], t);
 	}
-	EXPECT_EQ(0x200000010ull, gpuprof_oa_unwrap(0x1fffffff0ull, 0x10));
+	EXPECT_EQ(0x200000010ull, gpuprof_oa_unwrap(0x1fffffff0ull, 0x10, 32));
 	/* A little backwards across a wrap stays backwards. */
-	EXPECT_EQ(0x1fffffff0ull, gpuprof_oa_unwrap(0x200000010ull, 0xfffffff0));
-	EXPECT_EQ(0x10ull, gpuprof_oa_unwrap(0x5, 0x10));
-	EXPECT_EQ(0xfffffff0ull, gpuprof_oa_unwrap(0x10, 0xfffffff0));
+	EXPECT_EQ(0x1fffffff0ull,
+		  gpuprof_oa_unwrap(0x200000010ull, 0xfffffff0, 32));
+	EXPECT_EQ(0x10ull, gpuprof_oa_unwrap(0x5, 0x10, 32));
+	EXPECT_EQ(0xfffffff0ull, gpuprof_oa_unwrap(0x10, 0xfffffff0, 32));
+}
+
+TEST(timestamp_unwrap_56_bits)
+{
+	const uint64_t top = 1ull << 56;
+
+	/* Across the wrap of a 56-bit timestamp, and a second time. */
+	EXPECT_EQ(top + 0x10, gpuprof_oa_unwrap(top - 0x10, 0x10, 56));
+	EXPECT_EQ(2 * top + 5,
+		  gpuprof_oa_unwrap(2 * top - 3, 5, 56));
+	/* Bits above the width are not the timestamp's. */
+	EXPECT_EQ(top + 0x20,
+		  gpuprof_oa_unwrap(top + 0x10, 0xff00000000000020ull, 56));
+	/* A little backwards across the wrap stays backwards. */
+	EXPECT_EQ(top - 0x10, gpuprof_oa_unwrap(top + 0x10, top - 0x10, 56));
+	/* No wrap yet: the value itself, not one span up. */
+	EXPECT_EQ(top - 1, gpuprof_oa_unwrap(0x10, top - 1, 56));
+	/* 32 bits of it would have taken a wrap of the low half. */
+	EXPECT_EQ(0x100000010ull, gpuprof_oa_unwrap(0xfffffff0ull, 0x100000010ull, 56));
+}
+
+#define LNL 0x6420
+#define BMG 0xe20b
+
+TEST(xe2_platforms_are_xe_only)
+{
+	static const struct gpuprof_oa_driver xe = {
+		.kernel = K612, .driver = GPUPROF_OA_DRIVER_XE,
+	};
+	static const struct gpuprof_oa_driver xe61 = {
+		.kernel = K61, .driver = GPUPROF_OA_DRIVER_XE,
+	};
+	static const struct gpuprof_oa_driver bad = {
+		.kernel = K612, .driver = 2,
+	};
+	const struct gpuprof_oa_platform *p;
+	struct gpuprof_oa_layout l;
+
+	EXPECT_EQ(20, gpuprof_oa_gen_of_device(LNL));
+	EXPECT_EQ(20, gpuprof_oa_gen_of_device(0x64b0));
+	EXPECT_EQ(20, gpuprof_oa_gen_of_device(BMG));
+	EXPECT_EQ(20, gpuprof_oa_gen_of_device(0xe212));
+	p = gpuprof_oa_platform_of_device(LNL);
+	ASSERT_NE(NULL, p);
+	EXPECT_STREQ("Lunar Lake", p->name);
+	EXPECT_STREQ("lnl", p->metrics);
+	EXPECT_EQ(2004, p->ip);
+	EXPECT_STREQ("bmg", gpuprof_oa_platform_of_device(BMG)->metrics);
+
+	/* i915 serves neither; xe from 6.12, PEC64u64 and the media one. */
+	EXPECT_EQ(NULL, gpuprof_oa_layout_of(LNL, GPUPROF_OA_FORMAT_PEC64u64,
+					     NULL, &l));
+	EXPECT_EQ(NULL, gpuprof_oa_layout_of(LNL, GPUPROF_OA_FORMAT_PEC64u64,
+					     &xe61, &l));
+	EXPECT_EQ(NULL, gpuprof_oa_layout_of(LNL, GPUPROF_OA_FORMAT_PEC64u64,
+					     &bad, &l));
+	EXPECT_EQ(p, gpuprof_oa_layout_of(LNL, GPUPROF_OA_FORMAT_PEC64u64,
+					  &xe, &l));
+	EXPECT_EQ(576, l.size);
+	EXPECT_NE(NULL, gpuprof_oa_layout_of(BMG,
+					     GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8,
+					     &xe, &l));
+	EXPECT_EQ(128, l.size);
+	/* Offered by xe, but no reader shows its layout: refused. */
+	EXPECT_TRUE(gpuprof_oa_xe_format_offered(p, K612,
+						 GPUPROF_OA_FORMAT_PEC32u32_G1));
+	EXPECT_EQ(NULL, gpuprof_oa_layout_of(LNL, GPUPROF_OA_FORMAT_PEC32u32_G1,
+					     &xe, &l));
+	/* Not Xe2's at all. */
+	EXPECT_FALSE(gpuprof_oa_xe_format_offered(p, K612,
+						  GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8));
+
+	/* Tiger Lake under xe: i915's formats but C4_B8, xe's rules. */
+	p = gpuprof_oa_platform_of_device(0x9a49);
+	EXPECT_FALSE(gpuprof_oa_xe_format_offered(p, K612,
+						  GPUPROF_OA_FORMAT_C4_B8));
+	EXPECT_TRUE(gpuprof_oa_xe_format_offered(p, K612,
+						 GPUPROF_OA_FORMAT_A12));
+	EXPECT_FALSE(gpuprof_oa_xe_format_offered(p, K61,
+						  GPUPROF_OA_FORMAT_A12));
+	ASSERT_EQ(p, gpuprof_oa_layout_of(0x9a49, 10, &xe, &l));
+	EXPECT_EQ(1u << 16, l.valid_bit);
+	EXPECT_EQ(0xffffffffu, l.ctx_mask);
+	EXPECT_EQ(0x3f, l.reason_mask);
+	/* Haswell: no xe. */
+	EXPECT_EQ(NULL, gpuprof_oa_layout_of(0x0412, 5, &xe, &l));
+	/* Meteor Lake's media format under xe, not under i915. */
+	EXPECT_NE(NULL, gpuprof_oa_layout_of(0x7d55, 14, &xe, &l));
+	EXPECT_EQ(NULL, gpuprof_oa_layout_of(0x7d55, 14, NULL, &l));
+	EXPECT_EQ(NULL, gpuprof_oa_layout_of(0x9a49, 14, &xe, &l));
+}
+
+TEST(pec64u64_header_and_deltas)
+{
+	static const struct gpuprof_oa_driver xe = {
+		.kernel = K612, .driver = GPUPROF_OA_DRIVER_XE,
+	};
+	uint8_t r0[576] = {}, r1[576] = {};
+	struct gpuprof_oa_deltas d = {};
+	struct gpuprof_oa_layout l;
+	struct gpuprof_oa_report h;
+
+	ASSERT_NE(NULL, gpuprof_oa_layout_of(LNL, GPUPROF_OA_FORMAT_PEC64u64,
+					     &xe, &l));
+	EXPECT_EQ(1, l.hdr64);
+	EXPECT_EQ(56, l.ts_bits);
+	EXPECT_EQ(64, gpuprof_oa_n_a(&l));
+	/* Context switch, valid id; bits above 56 of the timestamp junk. */
+	put32(r0, 0, (0x08u << 19) | (1u << 16));
+	put64(r0, 8, 0xabfffffffffffff0ull);
+	put32(r0, 16, 0x00c0ffee);
+	put32(r0, 20, 0xffffffff);	/* dword 5 is not the id */
+	put64(r0, 24, 0xfffffffffffffff0ull);
+	gpuprof_oa_report_header(&l, r0, &h);
+	EXPECT_EQ(GPUPROF_OA_REASON_CTX_SWITCH, h.reason);
+	EXPECT_EQ(0x00fffffffffffff0ull, h.timestamp);
+	EXPECT_EQ(0x00c0ffee, h.ctx_id);
+	EXPECT_EQ(0xfffffffffffffff0ull, h.gpu_ticks);
+	/* Bit 16 clear: no context. */
+	put32(r1, 0, 0x01u << 19);
+	put32(r1, 16, 0x00c0ffee);
+	gpuprof_oa_report_header(&l, r1, &h);
+	EXPECT_EQ(NONE, h.ctx_id);
+	EXPECT_EQ(GPUPROF_OA_REASON_TIMER, h.reason);
+
+	/* Timestamp across 2^56, ticks across 2^64, 64-bit counters. */
+	put64(r1, 8, 0x20);
+	put64(r1, 24, 0x10);
+	put64(r0, 32 + 8 * 0, 5);
+	put64(r1, 32 + 8 * 0, 12);
+	put64(r0, 32 + 8 * 32, 0xfffffffffffffffeull);
+	put64(r1, 32 + 8 * 32, 3);
+	put64(r0, 32 + 8 * 63, 1ull << 40);
+	put64(r1, 32 + 8 * 63, (1ull << 41) + 1);
+	gpuprof_oa_accumulate(&l, r0, r1, &d);
+	EXPECT_EQ(0x30, d.timestamp);
+	EXPECT_EQ(0x20, d.gpu_ticks);
+	EXPECT_EQ(7, d.a[0]);
+	EXPECT_EQ(5, d.a[32]);
+	EXPECT_EQ((1ull << 40) + 1, d.a[63]);
+	EXPECT_EQ(0, d.a[1]);
+	EXPECT_EQ((1ull << 41) + 1, gpuprof_oa_a(&l, r1, 63));
+	EXPECT_EQ(0, gpuprof_oa_a(&l, r1, 64));
+}
+
+TEST(mpec8u32_b8_c8_offsets)
+{
+	static const struct gpuprof_oa_driver xe = {
+		.kernel = K612, .driver = GPUPROF_OA_DRIVER_XE,
+	};
+	uint8_t r0[128] = {}, r1[128] = {};
+	struct gpuprof_oa_deltas d = {};
+	struct gpuprof_oa_layout l;
+
+	ASSERT_NE(NULL, gpuprof_oa_layout_of(LNL,
+					     GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8,
+					     &xe, &l));
+	EXPECT_EQ(8, gpuprof_oa_n_a(&l));
+	put32(r1, 32 + 4 * 7, 3);	/* MPEC7 */
+	put32(r1, 64 + 4 * 2, 4);	/* B2 */
+	put32(r1, 96 + 4 * 5, 6);	/* C5 */
+	put32(r0, 32, 0xffffffff);	/* MPEC0 wraps at 32 bits */
+	put32(r1, 32, 1);
+	gpuprof_oa_accumulate(&l, r0, r1, &d);
+	EXPECT_EQ(2, d.a[0]);
+	EXPECT_EQ(3, d.a[7]);
+	EXPECT_EQ(4, d.b[2]);
+	EXPECT_EQ(6, d.c[5]);
+}
+
+/* Feed @n bytes; the stream's error after it. */
+static enum gpuprof_oa_error feed(struct gpuprof_oa_stream *s,
+				  const void *p, size_t n)
+{
+	gpuprof_oa_stream_feed(s, p, n, NULL, NULL);
+	return s->error;
+}
+
+/* A record of @type with @len bytes of @payload at @buf: its size. */
+static size_t record(uint8_t *buf, uint32_t type, const void *payload,
+		     size_t len)
+{
+	put32(buf, 0, type);
+	buf[4] = buf[5] = 0;
+	buf[6] = (8 + len) & 0xff;
+	buf[7] = (8 + len) >> 8;
+	memcpy(buf + 8, payload, len);
+	return 8 + len;
+}
+
+TEST(driver_record_says_xe)
+{
+	static uint8_t buf[GPUPROF_OA_RECORD_MAX];
+	struct gpuprof_oa_version v = { .version = 1 };
+	struct gpuprof_oa_driver drv = {
+		.kernel = K612, .submission = SUB_GUC,
+		.driver = GPUPROF_OA_DRIVER_XE,
+	};
+	struct gpuprof_oa_device_info info = {
+		.timestamp_frequency = 19200000, .device_id = LNL,
+		.oa_format = GPUPROF_OA_FORMAT_PEC64u64,
+	};
+	static uint8_t rec[1024];
+	uint8_t report[576] = {};
+	struct gpuprof_oa_stream s;
+	size_t n;
+
+	/* Version, DRIVER (xe), DEVICE_INFO, one SAMPLE of 576 bytes. */
+	gpuprof_oa_stream_init(&s, buf);
+	ASSERT_EQ(0, feed(&s, rec, record(rec, GPUPROF_OA_RECORD_VERSION, &v,
+					  sizeof(v))));
+	ASSERT_EQ(0, feed(&s, rec, record(rec, GPUPROF_OA_RECORD_DRIVER, &drv,
+					  sizeof(drv))));
+	ASSERT_EQ(0, feed(&s, rec, record(rec, GPUPROF_OA_RECORD_DEVICE_INFO,
+					  &info, sizeof(info))));
+	EXPECT_EQ(GPUPROF_OA_DRIVER_XE, s.drv.driver);
+	EXPECT_EQ(576, s.layout.size);
+	EXPECT_EQ(1, s.layout.hdr64);
+	ASSERT_EQ(0, feed(&s, rec, record(rec, GPUPROF_OA_RECORD_SAMPLE,
+					  report, sizeof(report))));
+	EXPECT_EQ(1, s.samples);
+	/* A report of i915's size is the wrong size for it. */
+	EXPECT_EQ(GPUPROF_OA_ERR_SIZE,
+		  feed(&s, rec, record(rec, GPUPROF_OA_RECORD_SAMPLE, report,
+				       256)));
+
+	/* Without DRIVER, Lunar Lake is i915's, which has none. */
+	gpuprof_oa_stream_init(&s, buf);
+	feed(&s, rec, record(rec, GPUPROF_OA_RECORD_VERSION, &v, sizeof(v)));
+	EXPECT_EQ(GPUPROF_OA_ERR_DEVICE,
+		  feed(&s, rec, record(rec, GPUPROF_OA_RECORD_DEVICE_INFO,
+				       &info, sizeof(info))));
+
+	/* The first version of DRIVER (8 bytes) is i915's. */
+	gpuprof_oa_stream_init(&s, buf);
+	feed(&s, rec, record(rec, GPUPROF_OA_RECORD_VERSION, &v, sizeof(v)));
+	EXPECT_EQ(0, feed(&s, rec, record(rec, GPUPROF_OA_RECORD_DRIVER, &drv,
+					  8)));
+	EXPECT_EQ(GPUPROF_OA_DRIVER_I915, s.drv.driver);
+	EXPECT_EQ(K612, s.drv.kernel);
+	EXPECT_EQ(SUB_GUC, s.drv.submission);
+
+	/* A driver not known here, or a size of neither version: refused. */
+	drv.driver = 2;
+	gpuprof_oa_stream_init(&s, buf);
+	feed(&s, rec, record(rec, GPUPROF_OA_RECORD_VERSION, &v, sizeof(v)));
+	EXPECT_EQ(GPUPROF_OA_ERR_DEVICE,
+		  feed(&s, rec, record(rec, GPUPROF_OA_RECORD_DRIVER, &drv,
+				       sizeof(drv))));
+	gpuprof_oa_stream_init(&s, buf);
+	feed(&s, rec, record(rec, GPUPROF_OA_RECORD_VERSION, &v, sizeof(v)));
+	EXPECT_EQ(GPUPROF_OA_ERR_SIZE,
+		  feed(&s, rec, record(rec, GPUPROF_OA_RECORD_DRIVER, &drv,
+				       12)));
+
+	/* DRIVER after DEVICE_INFO re-reads it: xe's Lunar Lake, then i915. */
+	drv.driver = GPUPROF_OA_DRIVER_XE;
+	gpuprof_oa_stream_init(&s, buf);
+	feed(&s, rec, record(rec, GPUPROF_OA_RECORD_VERSION, &v, sizeof(v)));
+	feed(&s, rec, record(rec, GPUPROF_OA_RECORD_DRIVER, &drv, sizeof(drv)));
+	ASSERT_EQ(0, feed(&s, rec, record(rec, GPUPROF_OA_RECORD_DEVICE_INFO,
+					  &info, sizeof(info))));
+	drv.driver = GPUPROF_OA_DRIVER_I915;
+	n = record(rec, GPUPROF_OA_RECORD_DRIVER, &drv, sizeof(drv));
+	EXPECT_EQ(GPUPROF_OA_ERR_DEVICE, feed(&s, rec, n));
 }
 
 TEST(correlation_interpolates_and_extrapolates)

@@ -88,8 +88,7 @@ static void on_record(void *arg, const struct gpuprof_oa_stream *s,
 	memcpy(r->reports[r->n++], payload, s->layout.size);
 	r->layout = s->layout;
 	r->info = s->info;
-	r->drv.kernel = s->kernel;
-	r->drv.submission = s->submission;
+	r->drv = s->drv;
 }
 
 static int read_recording(const char *path, struct recording *r)
@@ -578,7 +577,7 @@ TEST_F_TIMEOUT(igt, reader_computes_the_same_metrics, 300)
 		gen = id ? gpuprof_oa_gen_of_device(id) : 0;
 		if (!p->has_counters || !g ||
 		    !gpuprof_oa_layout_of(id, oa_sim_platform_of_device(id)->format,
-					  0, GPUPROF_OA_SUBMISSION_DEFAULT, &l)) {
+					  NULL, &l)) {
 			TH_LOG("%s: not compared (%s)", p->name,
 			       !p->has_counters ? "no counters" :
 			       "no i915 of ours serves its OA: our decoder refuses it");

@@ -411,8 +411,7 @@ static uint32_t device_of(const char *stem)
 		g = gpuprof_oa_platform_of_device(id);
 		if (g && g->metrics && !strcmp(g->metrics, stem))
 			return gpuprof_oa_layout_of(id, oa_sim_platform_of_device(id)->format,
-						    0, GPUPROF_OA_SUBMISSION_DEFAULT,
-						    &l) ? id : 0;
+						    NULL, &l) ? id : 0;
 	}
 	return 0;
 }
@@ -690,7 +689,7 @@ TEST(timestamps_wrap_and_unwrap_monotonic)
 		}
 		if (p.r[i].type != GPUPROF_OA_RECORD_SAMPLE)
 			continue;
-		ts = gpuprof_oa_unwrap(last, p.r[i].h.timestamp);
+		ts = gpuprof_oa_unwrap(last, p.r[i].h.timestamp, 32);
 		ASSERT_GE(ts, last);
 		if (prev && p.r[i].h.timestamp < prev32)
 			wraps++;

@@ -231,8 +231,10 @@ static void make_file(struct __test_metadata *_metadata,
 	int err = 0, k, busy, row;
 
 	ASSERT_NE(NULL, w);
+	struct gpuprof_oa_driver drv = { .kernel = KERNEL };
+
 	ASSERT_NE(NULL, gpuprof_oa_layout_of(TGL, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8,
-					     KERNEL, 0, &l));
+					     &drv, &l));
 	memset(e, 0, sizeof(*e));
 	busy = counter(&ref, "GpuBusy");
 	ASSERT_LE(0, busy);

@@ -181,8 +181,8 @@ static int oa_device_metrics(struct script *sc, const struct script_event *ev,
 			     const unsigned long long *v)
 {
 	struct oa_metrics_device dev = {
-		.device_id = v[0], .timestamp_frequency = v[4],
-		.revision = v[5], .gt_min_hz = v[6], .gt_max_hz = v[7],
+		.device_id = v[0], .timestamp_frequency = v[5],
+		.revision = v[6], .gt_min_hz = v[7], .gt_max_hz = v[8],
 	};
 	char set[128], uuid[64];
 	uint32_t off, len;
@@ -201,18 +201,22 @@ static int oa_device(struct script *sc, const struct script_event *ev,
 		     const struct pdr_sample *s)
 {
 	static const char *const names[] = {
-		"device_id", "oa_format", "kernel", "submission",
+		"device_id", "oa_format", "kernel", "submission", "driver",
 		"timestamp_frequency", "revision", "gt_min_frequency",
 		"gt_max_frequency",
 	};
 	struct tep_record rec = { .data = sc->scratch, .size = s->raw_size };
-	size_t i, n = sc->fields & F_OA_METRICS ? 8 : 4;
-	unsigned long long v[8];
+	size_t i, n = sc->fields & F_OA_METRICS ? 9 : 5;
+	unsigned long long v[9];
+	struct gpuprof_oa_driver drv;
 
+	/* A field a recording lacks is 0: "driver" before xe is i915. */
 	for (i = 0; i < n; i++)
 		if (tep_get_field_val(NULL, ev->tep, names[i], &rec, &v[i], 0))
 			v[i] = 0;
-	script_oa_set_device(&sc->oa, v[0], v[1], v[2], v[3]);
+	drv = (struct gpuprof_oa_driver){ .kernel = v[2], .submission = v[3],
+					  .driver = v[4] };
+	script_oa_set_device(&sc->oa, v[0], v[1], &drv);
 	if (sc->fields & F_OA_METRICS)
 		return oa_device_metrics(sc, ev, s, v);
 	return 0;

@@ -617,9 +617,14 @@ static int add_metric_samples(struct timechart_cmd *c,
 /* The reports after a gpu_oa:oa_device have its device's layout. */
 static void oa_device(struct oa_state *oa, const struct gpu_event *ev)
 {
+	struct gpuprof_oa_driver drv = {
+		.kernel = ev->oa_device.kernel,
+		.submission = ev->oa_device.submission,
+		.driver = ev->oa_device.driver,
+	};
+
 	if (!gpuprof_oa_layout_of(ev->oa_device.device_id,
-				  ev->oa_device.format, ev->oa_device.kernel,
-				  ev->oa_device.submission, &oa->layout))
+				  ev->oa_device.format, &drv, &oa->layout))
 		oa->layout.size = 1;	/* no report has this size */
 	oa->have_last = false;
 }

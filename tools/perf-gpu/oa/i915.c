@@ -918,7 +918,7 @@ static int oa_i915_correlate(struct oa_i915 *d, uint64_t *cpu_ns,
 		}
 	}
 	d->last_gpu = d->have_gpu ? gpuprof_oa_unwrap(d->last_gpu,
-						      (uint32_t)best_raw) :
+						      best_raw, 32) :
 		      best_raw;
 	d->have_gpu = true;
 	*cpu_ns = mid;

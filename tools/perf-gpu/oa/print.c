@@ -38,10 +38,10 @@ static void print_nonzero(FILE *out, char name, const __u64 *v, unsigned int n)
 }
 
 void script_oa_set_device(struct script_oa *st, uint32_t device_id,
-			  uint32_t format, uint32_t kernel, uint32_t submission)
+			  uint32_t format, const struct gpuprof_oa_driver *drv)
 {
-	st->have_layout = gpuprof_oa_layout_of(device_id, format, kernel,
-					       submission, &st->layout);
+	st->have_layout = gpuprof_oa_layout_of(device_id, format, drv,
+					       &st->layout);
 	st->known = true;
 	st->have_last = false;
 }

@@ -28,7 +28,7 @@ struct script_oa {
 
 /* The reports from here come from this device (gpu_oa:oa_device). */
 void script_oa_set_device(struct script_oa *st, uint32_t device_id,
-			  uint32_t format, uint32_t kernel, uint32_t submission);
+			  uint32_t format, const struct gpuprof_oa_driver *drv);
 
 /*
  * The reports from here are of metric set @set (by uuid @uuid, else by

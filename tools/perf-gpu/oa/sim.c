@@ -277,7 +277,7 @@ static void oa_sim_put_counters(const struct oa_sim *s, uint8_t *r)
 		for (i = 0; i < run->n; i++) {
 			a = run->first + i;
 			put32(r, run->off + 4 * i, (uint32_t)s->counter[a]);
-			if (run->wide)
+			if (run->width == GPUPROF_OA_U40)
 				r[l->a40_high_off + a] = s->counter[a] >> 32;
 		}
 	}

@@ -14,12 +14,13 @@
 
 #include <traceevent/event-parse.h>
 
+#include "../../../uapi/gpuprof_oa.h"
 #include "perfdata/gpu-trace.h"
 #include "perfdata/trace-print.h"
 #include "perfdata/tracing-data-read.h"
 
 #define COMM_LEN		16
-#define MAX_FIELDS		11
+#define MAX_FIELDS		12
 /*
  * A payload is at most 64 KiB, and an event reads at most MAX_FIELDS
  * strings from it (which may overlap): their copies, NULs added, fit.
@@ -71,7 +72,9 @@ static const struct kind_desc kinds[] = {
 	    { "gt_max_frequency", F_NUMBER }, { "oa_format", F_NUMBER },
 	    { "kernel", F_NUMBER }, { "submission", F_NUMBER },
 	    { "metric_set", F_STRING }, { "metric_set_uuid", F_STRING },
-	    { "topology", F_BYTES } } },
+	    { "topology", F_BYTES },
+	    /* Since xe: recordings before it are i915's. */
+	    { "driver", F_OPTIONAL_NUMBER } } },
 	{ "gpu_client:fdinfo", GPU_EV_FDINFO,
 	  { { "client_id", F_NUMBER }, { "fd", F_NUMBER },
 	    { "driver", F_STRING }, { "pdev", F_STRING },
@@ -452,6 +455,8 @@ static void read_fields(struct gpu_trace *t, const struct pdr_sample *s,
 		string_extent(s, a->f[10], &off, &len);
 		ev->oa_device.topology = s->raw + off;
 		ev->oa_device.topology_size = len;
+		ev->oa_device.driver = a->f[11] ? number(s, a->f[11]) :
+				       GPUPROF_OA_DRIVER_I915;
 		break;
 	case GPU_EV_FDINFO:
 		ev->fdinfo.client_id = number(s, a->f[0]);

@@ -94,6 +94,7 @@ struct gpu_event {
 			uint32_t format;	/* GPUPROF_OA_FORMAT_* */
 			uint32_t kernel;	/* GPUPROF_OA_KERNEL(), 0 */
 			uint32_t submission;	/* GPUPROF_OA_SUBMISSION_* */
+			uint32_t driver;	/* GPUPROF_OA_DRIVER_* */
 			const char *metric_set, *metric_uuid;
 			/* drm_i915_query_topology_info, unaligned */
 			const uint8_t *topology;

@@ -194,8 +194,8 @@ char *gpu_oa_report_format(uint16_t id)
 /*
  * gpu_oa:oa_device, what the OA reports that follow come from: the
  * stream's DEVICE_INFO (device, report format, timestamp frequency, GT
- * frequency range, metric set), its DRIVER record (kernel and back end,
- * 0 when the stream had none) and its DEVICE_TOPOLOGY (a struct
+ * frequency range, metric set), its DRIVER record (kernel, back end and
+ * driver, 0 when the stream had none) and its DEVICE_TOPOLOGY (a struct
  * drm_i915_query_topology_info with its masks, empty when none).  One
  * sample before the first report; perf gpu script and report decode
  * reports and compute metrics from it.
@@ -211,7 +211,8 @@ char *gpu_oa_report_format(uint16_t id)
 #define DEV_SET_LOC_OFF		44
 #define DEV_UUID_LOC_OFF	48
 #define DEV_TOPO_LOC_OFF	52
-#define DEV_FIXED_SIZE		56
+#define DEV_DRIVER_OFF		56
+#define DEV_FIXED_SIZE		60
 
 char *gpu_oa_device_format(uint16_t id)
 {
@@ -233,6 +234,7 @@ char *gpu_oa_device_format(uint16_t id)
 		     "\tfield:__data_loc char[] metric_set;\toffset:%d;\tsize:4;\tsigned:0;\n"
 		     "\tfield:__data_loc char[] metric_set_uuid;\toffset:%d;\tsize:4;\tsigned:0;\n"
 		     "\tfield:__data_loc u8[] topology;\toffset:%d;\tsize:4;\tsigned:0;\n"
+		     "\tfield:u32 driver;\toffset:%d;\tsize:4;\tsigned:0;\n"
 		     "\n"
 		     "print fmt: \"device_id=0x%%x oa_format=%%u timestamp_frequency=%%llu metric_set=%%s uuid=%%s\","
 		     " REC->device_id, REC->oa_format, REC->timestamp_frequency,"
@@ -240,7 +242,7 @@ char *gpu_oa_device_format(uint16_t id)
 		     id, DEV_FREQ_OFF, DEV_ID_OFF, DEV_REVISION_OFF,
 		     DEV_GT_MIN_OFF, DEV_GT_MAX_OFF, DEV_FORMAT_OFF,
 		     DEV_KERNEL_OFF, DEV_SUBMISSION_OFF, DEV_SET_LOC_OFF,
-		     DEV_UUID_LOC_OFF, DEV_TOPO_LOC_OFF) < 0)
+		     DEV_UUID_LOC_OFF, DEV_TOPO_LOC_OFF, DEV_DRIVER_OFF) < 0)
 		return NULL;
 	return s;
 }
@@ -565,6 +567,7 @@ ssize_t gpu_oa_device_payload(void *buf, size_t size, uint16_t id,
 	memcpy(p + DEV_FORMAT_OFF, &info->oa_format, 4);
 	memcpy(p + DEV_KERNEL_OFF, &drv->kernel, 4);
 	memcpy(p + DEV_SUBMISSION_OFF, &drv->submission, 4);
+	memcpy(p + DEV_DRIVER_OFF, &drv->driver, 4);
 	if (put_loc(p, size, &end, DEV_SET_LOC_OFF, info->metric_set_name,
 		    strnlen(info->metric_set_name,
 			    sizeof(info->metric_set_name) - 1) + 1) ||

@@ -124,7 +124,8 @@ static void place_report(struct ingest *in, const struct gpuprof_oa_stream *s,
 	int32_t pid;
 
 	gpuprof_oa_report_header(&s->layout, report, &r);
-	gpu = gpuprof_oa_unwrap(in->last_gpu, r.timestamp);
+	gpu = gpuprof_oa_unwrap(in->last_gpu, r.timestamp,
+				s->layout.ts_bits);
 	in->last_gpu = gpu;
 	if (!in->place)
 		return;

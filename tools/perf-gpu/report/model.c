@@ -1064,9 +1064,14 @@ static void on_oa_device(struct report_model *m, const struct gpu_event *ev)
 {
 	struct report_model_state *st = m->st;
 
+	struct gpuprof_oa_driver drv = {
+		.kernel = ev->oa_device.kernel,
+		.submission = ev->oa_device.submission,
+		.driver = ev->oa_device.driver,
+	};
+
 	if (!gpuprof_oa_layout_of(ev->oa_device.device_id,
-				  ev->oa_device.format, ev->oa_device.kernel,
-				  ev->oa_device.submission, &st->layout))
+				  ev->oa_device.format, &drv, &st->layout))
 		st->layout.size = 0;	/* its reports are not decoded */
 	st->have_prev = false;
 }
