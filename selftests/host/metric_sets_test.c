@@ -11,7 +11,9 @@
  *
  * The expected figures were counted in IGT's files (grep -c '<set ' of
  * oa-STEM.xml at 2b29e8ac0) and, for DG2, in its installed library
- * (oa/metric-sets-acm.tsv).
+ * (oa/metric-sets-acm.tsv).  After them come xe's Lunar Lake and
+ * Battlemage, from lib/xe/oa-configs/oa-STEM.xml of IGT b3d809d53 (its
+ * counts likewise), with each set's report format and registers.
  */
 #include <ctype.h>
 #include <dlfcn.h>
@@ -50,6 +52,16 @@ static const struct {
 };
 #define N_IGT (sizeof(igt) / sizeof(igt[0]))
 
+/* The platforms only xe serves, after i915's, and one device id of each. */
+static const struct {
+	const char *stem;
+	unsigned int sets;
+	uint32_t device_id;
+} xe[] = {
+	{ "bmg", 14, 0xe20b }, { "lnl", 14, 0x64a0 },
+};
+#define N_XE (sizeof(xe) / sizeof(xe[0]))
+
 static const char *const device_vars[] = {
 	"EuCoresTotalCount", "EuSlicesTotalCount", "EuSubslicesTotalCount",
 	"EuDualSubslicesTotalCount", "EuDualSubslicesSlice0123Count",
@@ -59,6 +71,12 @@ static const char *const device_vars[] = {
 	"GtSubsliceMask", "GtDualSubsliceMask", "GtXeCoreMask", "XeCoreMask",
 	"XeCoreTotalCount", "GpuTimestampFrequency", "GpuMinFrequency",
 	"GpuMaxFrequency", "SkuRevisionId", "QueryMode", NULL,
+};
+/* What IGT's xe library knows besides. */
+static const char *const xe_device_vars[] = {
+	"ComputeEngineTotalCount", "CopyEngineTotalCount", "SqidiTotalCount",
+	"L3BankTotalCount", "L3NodeTotalCount", "GeometryPipeTotalCount",
+	"DepthPipeTotalCount", "ColorPipeTotalCount", NULL,
 };
 static const char *const equation_ops[] = {
 	"UADD", "USUB", "UMUL", "UDIV", "UMIN", "FADD", "FSUB", "FMUL", "FDIV",
@@ -119,6 +137,7 @@ static const char *check_rpn(const char *rpn, const char *const *ops,
 	static char why[256];
 	char tok[128], *end;
 	const char *p = rpn;
+	bool xe = set && oa_metric_set_format(set);
 	int depth = 0;
 	size_t len;
 
@@ -142,6 +161,9 @@ static const char *check_rpn(const char *rpn, const char *const *ops,
 		    numbered(tok, "C") || numbered(tok, "PERFCNT") ||
 		    !strcmp(tok, "GPU_TIME") || !strcmp(tok, "GPU_CLOCK"))
 			continue;
+		if (xe && ((numbered(tok, "PEC") && atoi(tok + 3) < 64) ||
+			   numbered(tok, "MPEC")))
+			continue;
 		if (isdigit((unsigned char)tok[0])) {
 			strtoull(tok, &end, 0);
 			if (*end)
@@ -151,6 +173,9 @@ static const char *check_rpn(const char *rpn, const char *const *ops,
 		if (tok[0] == '$' && (in(device_vars, tok + 1) ||
 				      topology_var(tok + 1) ||
 				      counter_before(set, n, tok + 1)))
+			continue;
+		if (xe && tok[0] == '$' && (in(xe_device_vars, tok + 1) ||
+					    numbered(tok + 1, "GtXeCore")))
 			continue;
 		break;
 	}
@@ -169,7 +194,7 @@ TEST(the_platforms_are_igts)
 	const struct oa_metric_platform *p;
 	size_t i;
 
-	ASSERT_EQ(N_IGT, oa_metric_n_platforms);
+	ASSERT_EQ(N_IGT + N_XE, oa_metric_n_platforms);
 	for (i = 0; i < N_IGT; i++) {
 		p = &oa_metric_platforms[i];
 		EXPECT_STREQ(igt[i].stem, p->name);
@@ -189,6 +214,73 @@ TEST(the_platforms_are_igts)
 	}
 	EXPECT_EQ(NULL, oa_metric_platform_find("nosuch"));
 	EXPECT_EQ(NULL, oa_metric_platform_find(NULL));
+	for (i = 0; i < N_XE; i++) {
+		p = &oa_metric_platforms[N_IGT + i];
+		EXPECT_STREQ(xe[i].stem, p->name);
+		EXPECT_EQ(xe[i].sets, p->n_sets) TH_LOG("%s", p->name);
+		EXPECT_TRUE(p->has_counters);
+		EXPECT_NE(NULL, oa_metric_set_find(p, "RenderBasic"));
+		gpu = gpuprof_oa_platform_of_device(xe[i].device_id);
+		ASSERT_NE(NULL, gpu) TH_LOG("0x%04x", xe[i].device_id);
+		EXPECT_STREQ(xe[i].stem, gpu->metrics ? gpu->metrics : "(none)");
+	}
+}
+
+/*
+ * Each xe set, and only those, has its format and registers, in IGT's
+ * order: Lunar Lake's RenderBasic has 226 OA registers then 5 FLEX ones
+ * (oa-lnl.xml), the first OA one 0x13000 = 0x1801, the last 0x137d4 = 0,
+ * the FLEX ones from 0xe458 = 0x60000 to 0xe65c = 0; the media sets are
+ * read with the MPEC format.
+ */
+TEST(xe_sets_have_a_format_and_registers)
+{
+	const struct oa_metric_platform *p;
+	const struct oa_metric_set *s;
+	const struct oa_metric_reg *r;
+	unsigned int i, j, n, xe_sets = 0, regs = 0, media = 0;
+
+	for (i = 0; i < oa_metric_n_platforms; i++) {
+		p = &oa_metric_platforms[i];
+		for (j = 0; j < p->n_sets; j++) {
+			s = oa_metric_platform_set(p, j);
+			r = oa_metric_set_regs(s, &n);
+			if (i < N_IGT) {
+				EXPECT_EQ(0, oa_metric_set_format(s));
+				EXPECT_EQ(NULL, r);
+				EXPECT_EQ(0, n);
+				continue;
+			}
+			xe_sets++;
+			regs += n;
+			EXPECT_NE(NULL, r);
+			EXPECT_NE(0, n);
+			if (oa_metric_set_format(s) == GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8) {
+				media++;
+				EXPECT_EQ(0, strncmp(oa_metric_str(s->symbol), "MediaSet", 8));
+			} else {
+				EXPECT_EQ(GPUPROF_OA_FORMAT_PEC64u64, oa_metric_set_format(s));
+			}
+		}
+	}
+	EXPECT_EQ(28, xe_sets);
+	EXPECT_EQ(4, media);
+	/* grep -c '<register ' of oa-lnl.xml and oa-bmg.xml */
+	EXPECT_EQ(1728 + 1840, regs);
+	s = oa_metric_set_find(oa_metric_platform_find("lnl"), "RenderBasic");
+	ASSERT_NE(NULL, s);
+	r = oa_metric_set_regs(s, &n);
+	ASSERT_EQ(226 + 5, n);
+	EXPECT_EQ(0x13000, r[0].addr);
+	EXPECT_EQ(0x1801, r[0].value);
+	EXPECT_EQ(0x137d4, r[225].addr);
+	EXPECT_EQ(0, r[225].value);
+	EXPECT_EQ(0xe458, r[226].addr);
+	EXPECT_EQ(0x60000, r[226].value);
+	EXPECT_EQ(0xe65c, r[n - 1].addr);
+	EXPECT_EQ(0, r[n - 1].value);
+	EXPECT_EQ(NULL, oa_metric_set_regs(NULL, &n));
+	EXPECT_EQ(0, n);
 }
 
 TEST(names_and_uuids_are_well_formed_and_unique)
@@ -226,7 +318,7 @@ TEST(names_and_uuids_are_well_formed_and_unique)
 			}
 		}
 	}
-	EXPECT_EQ(2713, sets);
+	EXPECT_EQ(2713 + 28, sets);
 	/* IGT's RenderBasic of Tiger Lake GT2, which its reader prints. */
 	s = oa_metric_set_by_uuid(oa_metric_platform_find("tglgt2"),
 				  "0FC397C0-4833-492C-9CCD-4929D574D5B8");
@@ -295,9 +387,9 @@ TEST(every_equation_follows_the_notation)
 	}
 	/* Counted in IGT's XML files: counters, max_equation and
 	 * availability attributes. */
-	EXPECT_EQ(16278, counters);
-	EXPECT_EQ(7391, maxes);
-	EXPECT_EQ(3009, conditions);
+	EXPECT_EQ(16278 + 524 + 556, counters);
+	EXPECT_EQ(7391 + 14 + 14, maxes);
+	EXPECT_EQ(3009 + 8 + 28, conditions);
 	/* The checker itself refuses what it should. */
 	EXPECT_NE(NULL, check_rpn("A1 UADD", equation_ops, NULL, 0));
 	EXPECT_NE(NULL, check_rpn("A1 A2", equation_ops, NULL, 0));

@@ -4,7 +4,10 @@
  * topologies made by hand, with the values computed by hand from the
  * equations of oa/metric-sets.c and the semantics oa/metric-sets.h
  * states: Tiger Lake GT2's RenderBasic, division by zero, the u64
- * wrap of FSUB, availability conditions and the device variables.
+ * wrap of FSUB, availability conditions and the device variables; on
+ * xe's Lunar Lake and Battlemage (IGT b3d809d53's lib/xe/oa-configs),
+ * RenderBasic's PEC counters, a media set's MPEC ones, the device
+ * variables IGT's xe library never fills and its $GtXeCore<n>.
  */
 #include <stdint.h>
 #include <string.h>
@@ -272,6 +275,191 @@ TEST(device_variables_before_gen11)
 	EXPECT_EQ(6, v.eu_threads);
 }
 
+#define LNL 0x6420
+#define BMG 0xe202
+
+/*
+ * An Xe2 topology as IGT's xe library lays it out (one slice, the Xe
+ * cores as subslices): @n_cores of mask @cores, 8 vector engines each.
+ * Return: its length.
+ */
+static size_t xe2_topology(union oa_topology *u, unsigned int n_cores,
+			   uint32_t cores)
+{
+	unsigned int stride = (n_cores + 7) / 8;
+
+	memset(u, 0, sizeof(*u));
+	u->t.max_slices = 1;
+	u->t.max_subslices = n_cores;
+	u->t.max_eus_per_subslice = 8;
+	u->t.subslice_offset = 1;
+	u->t.subslice_stride = stride;
+	u->t.eu_offset = 1 + stride;
+	u->t.eu_stride = 1;
+	u->t.data[0] = 1;
+	memcpy(u->t.data + 1, &cores, stride);
+	memset(u->t.data + 1 + stride, 0xff, n_cores);
+	return sizeof(u->t) + 1 + stride + n_cores;
+}
+
+static void xe2_device(struct oa_metrics_device *d, uint32_t device_id,
+		       const union oa_topology *u, size_t len)
+{
+	memset(d, 0, sizeof(*d));
+	d->device_id = device_id;
+	d->timestamp_frequency = 19200000;
+	d->gt_min_hz = 400000000;
+	d->gt_max_hz = 2050000000;
+	d->topology = u;
+	d->topology_len = len;
+}
+
+/*
+ * Lunar Lake's RenderBasic (oa-lnl.xml), 8 Xe cores of 8 vector engines:
+ *   GpuTime       GPU_TIME 1000000000 UMUL $GpuTimestampFrequency UDIV
+ *                 = 38400 * 10^9 / 19200000 = 2000000 ns
+ *   GpuCoreClocks GPU_CLOCK = 3000000
+ *   AvgGpuCoreFrequency  3000000 * 10^9 / 2000000 = 1500000000 Hz
+ *   GPU_BUSY      PEC32 100 UMUL $GpuCoreClocks FDIV
+ *                 = 750000 * 100 / 3000000 = 25.0
+ *   IA_VERTEX     PEC33 = 4242
+ *   XVE_THREADS_OCCUPANCY_ALL  PEC14 8 UMUL ($VectorEngineThreadsCount
+ *                 $VectorEngineTotalCount UMUL) UDIV 100 UMUL clocks FDIV
+ *                 = (84000007 * 8 = 672000056) / (7 * 64 = 448), UDIV
+ *                 truncating 1500000.125 to 1500000, * 100 / 3000000 = 50.0
+ *   COMMAND_PARSER_COMPUTE_ENGINE_BUSY  PEC39 $ComputeEngineTotalCount
+ *                 UDIV ...: IGT's library counts EUs for that variable,
+ *                 so 96000000 / 64 * 100 / 3000000 = 50.0
+ *   GPU_MEMORY_REQUEST_QUEUE_FULL  PEC54 $SqidiTotalCount UDIV ...:
+ *                 the variable is 0 in IGT's library, UDIV by 0 is 0: 0.0
+ *   GPU_MEMORY_BYTE_READ  PEC57 2 UMUL = 2 * 1000 = 2000
+ */
+TEST(lnl_render_basic_by_hand)
+{
+	static struct oa_metrics m;
+	struct gpuprof_oa_deltas d = { .deltas = 1 };
+	struct oa_metrics_device dev;
+	union oa_topology u;
+
+	xe2_device(&dev, LNL, &u, xe2_topology(&u, 8, 0xff));
+	ASSERT_EQ(0, oa_metrics_init(&m, oa_metrics_set_of(LNL, "RenderBasic", ""),
+				     &dev));
+	ASSERT_EQ(66, m.n);
+	EXPECT_EQ(64, m.vars.n_eus);
+	EXPECT_EQ(8, m.vars.n_subslices);
+	EXPECT_EQ(7, m.vars.eu_threads);
+	d.timestamp = 38400;
+	d.gpu_ticks = 3000000;
+	d.a[32] = 750000;
+	d.a[33] = 4242;
+	d.a[14] = 84000007;
+	d.a[39] = 96000000;
+	d.a[54] = 999;
+	d.a[57] = 1000;
+	oa_metrics_compute(&m, &d);
+	EXPECT_EQ(2000000, u64_of(_metadata, &m, "GpuTime"));
+	EXPECT_EQ(3000000, u64_of(_metadata, &m, "GpuCoreClocks"));
+	EXPECT_EQ(1500000000, u64_of(_metadata, &m, "AvgGpuCoreFrequency"));
+	EXPECT_EQ(25.0, double_of(_metadata, &m, "GPU_BUSY"));
+	EXPECT_EQ(4242, u64_of(_metadata, &m, "IA_VERTEX"));
+	EXPECT_EQ(50.0, double_of(_metadata, &m, "XVE_THREADS_OCCUPANCY_ALL"));
+	EXPECT_EQ(50.0, double_of(_metadata, &m, "COMMAND_PARSER_COMPUTE_ENGINE_BUSY"));
+	EXPECT_EQ(0.0, double_of(_metadata, &m, "GPU_MEMORY_REQUEST_QUEUE_FULL"));
+	EXPECT_EQ(2000, u64_of(_metadata, &m, "GPU_MEMORY_BYTE_READ"));
+}
+
+/*
+ * Battlemage's RenderBasic (oa-bmg.xml), 20 Xe cores of 8 vector
+ * engines (160):
+ *   GpuTime       19200 * 10^9 / 19200000 = 1000000 ns
+ *   AvgGpuCoreFrequency  2400000 * 10^9 / 1000000 = 2400000000 Hz
+ *   GPU_BUSY      600000 * 100 / 2400000 = 25.0
+ *   XVE_ACTIVE    PEC24 $EuCoresTotalCount UDIV 100 UMUL clocks FDIV
+ *                 = 288000000 / 160 * 100 / 2400000 = 75.0
+ *   XVE_THREADS_OCCUPANCY_ALL  168000000 * 8 / (7 * 160) * 100 / 2400000
+ *                 = 1200000 * 100 / 2400000 = 50.0
+ *   SYSMEM_TRANSACTION_WRITE  PEC62 = 77
+ */
+TEST(bmg_render_basic_by_hand)
+{
+	static struct oa_metrics m;
+	struct gpuprof_oa_deltas d = { .deltas = 1 };
+	struct oa_metrics_device dev;
+	union oa_topology u;
+
+	xe2_device(&dev, BMG, &u, xe2_topology(&u, 20, 0xfffff));
+	ASSERT_EQ(0, oa_metrics_init(&m, oa_metrics_set_of(BMG, "RenderBasic", ""),
+				     &dev));
+	ASSERT_EQ(70, m.n);
+	EXPECT_EQ(160, m.vars.n_eus);
+	EXPECT_EQ(20, m.vars.n_subslices);
+	d.timestamp = 19200;
+	d.gpu_ticks = 2400000;
+	d.a[32] = 600000;
+	d.a[24] = 288000000;
+	d.a[14] = 168000000;
+	d.a[62] = 77;
+	oa_metrics_compute(&m, &d);
+	EXPECT_EQ(1000000, u64_of(_metadata, &m, "GpuTime"));
+	EXPECT_EQ(2400000, u64_of(_metadata, &m, "GpuCoreClocks"));
+	EXPECT_EQ(2400000000, u64_of(_metadata, &m, "AvgGpuCoreFrequency"));
+	EXPECT_EQ(25.0, double_of(_metadata, &m, "GPU_BUSY"));
+	EXPECT_EQ(75.0, double_of(_metadata, &m, "XVE_ACTIVE"));
+	EXPECT_EQ(50.0, double_of(_metadata, &m, "XVE_THREADS_OCCUPANCY_ALL"));
+	EXPECT_EQ(77, u64_of(_metadata, &m, "SYSMEM_TRANSACTION_WRITE"));
+}
+
+/*
+ * The media unit's sets read MPEC n, which the decoder keeps as A n:
+ * Lunar Lake's MediaSet1 COMMAND_PARSER_VIDEO_DECODE_ENGINE0_BUSY is
+ * "A2 100 UMUL $GpuCoreClocks FDIV" = 300 * 100 / 1200 = 25.0, its
+ * VIDEO_DECODE_BOX1_WRITE_REQUEST "A7" = 9.
+ */
+TEST(xe2_media_set_reads_mpec_as_a)
+{
+	static struct oa_metrics m;
+	struct gpuprof_oa_deltas d = { .deltas = 1, .gpu_ticks = 1200 };
+	struct oa_metrics_device dev;
+	union oa_topology u;
+
+	xe2_device(&dev, LNL, &u, xe2_topology(&u, 8, 0xff));
+	ASSERT_EQ(0, oa_metrics_init(&m, oa_metrics_set_of(LNL, "MediaSet1", ""),
+				     &dev));
+	ASSERT_EQ(11, m.n);
+	d.a[2] = 300;
+	d.a[7] = 9;
+	oa_metrics_compute(&m, &d);
+	EXPECT_EQ(25.0, double_of(_metadata, &m,
+				  "COMMAND_PARSER_VIDEO_DECODE_ENGINE0_BUSY"));
+	EXPECT_EQ(9, u64_of(_metadata, &m, "VIDEO_DECODE_BOX1_WRITE_REQUEST"));
+}
+
+/*
+ * Lunar Lake's TestOa has TEST_EVENT1_CYCLES_XECORE<n> ("PEC3" ..) on
+ * condition $GtXeCore<n>, which IGT's xe library answers with Xe core 0
+ * whatever n is: Xe core 5 fused keeps all eight, Xe core 0 fused drops
+ * all eight.
+ */
+TEST(xe2_xecore_conditions_as_igt)
+{
+	static struct oa_metrics m;
+	const struct oa_metric_set *s = oa_metrics_set_of(LNL, "TestOa", "");
+	struct oa_metrics_device dev;
+	union oa_topology u;
+
+	ASSERT_NE(NULL, s);
+	xe2_device(&dev, LNL, &u, xe2_topology(&u, 8, 0xdf));
+	ASSERT_EQ(0, oa_metrics_init(&m, s, &dev));
+	EXPECT_EQ(21, m.n);
+	EXPECT_NE(NULL, value(&m, "TEST_EVENT1_CYCLES_XECORE5"));
+	EXPECT_EQ(7, m.vars.n_subslices);
+	xe2_device(&dev, LNL, &u, xe2_topology(&u, 8, 0xfe));
+	ASSERT_EQ(0, oa_metrics_init(&m, s, &dev));
+	EXPECT_EQ(13, m.n);
+	EXPECT_EQ(NULL, value(&m, "TEST_EVENT1_CYCLES_XECORE1"));
+	EXPECT_NE(NULL, value(&m, "TEST_EVENT1_CYCLES_AVERAGE"));
+}
+
 TEST(set_of_a_recording)
 {
 	const struct oa_metric_set *s = tgl_set("RenderBasic");
@@ -286,6 +474,12 @@ TEST(set_of_a_recording)
 	EXPECT_EQ(NULL, oa_metrics_set_of(0x1234, "RenderBasic", uuid));
 	/* DG2's sets have no counters here. */
 	EXPECT_EQ(NULL, oa_metrics_set_of(0x5690, "RenderBasic", ""));
+	/* Each Xe2 device id finds its own platform's set. */
+	EXPECT_EQ(oa_metric_set_find(oa_metric_platform_find("lnl"), "RenderBasic"),
+		  oa_metrics_set_of(0x64b0, "", "12f20772-0044-44ff-bcc0-d2bc252d140e"));
+	EXPECT_EQ(oa_metric_set_find(oa_metric_platform_find("bmg"), "RenderBasic"),
+		  oa_metrics_set_of(0xe212, "RenderBasic", ""));
+	EXPECT_EQ(NULL, oa_metrics_set_of(LNL, "", "f05e23fc-913d-4ab9-ba9a-43beb059a18c"));
 }
 
 /* Every set of every platform compiles, its conditions included. */

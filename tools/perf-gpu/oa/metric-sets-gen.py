@@ -21,12 +21,28 @@ of commit REV of a git directory (a bare mirror will do).  Options:
     --sets-only FILE  platforms whose XML is not there (a mirror that lacks
                       a blob), as lines "STEM<TAB>SYMBOL<TAB>UUID<TAB>TITLE"
                       ('#' starts a comment): their sets, without counters
+    --xe-commit REV   with --git: also the platforms only xe serves, from
+                      lib/xe/oa-configs/oa-STEM.xml of commit REV
+    --xe-xml-dir DIR  with --xml-dir: the same from DIR/oa-STEM.xml
     --source TEXT     what the head of the output says it was made from
     -o FILE           the output (default: standard output)
 
+The xe platforms are those of XE_STEMS, Lunar Lake and Battlemage: the
+Xe2 GPUs whose OA Linux 6.12's xe serves and i915 does not.  IGT's newer
+files describe them in its xe dialect: "PEC n READ" (and "MPEC n READ")
+for the main counters, new device variables, a report format per set
+(oa_format) and the registers that program each set (register_config),
+which xe, having no built-in sets, needs for its ADD_CONFIG.  Their
+platforms, sets, counters and strings come after all of i915's, so the
+i915 part of the output is the same with or without them.
+
 Everything unexpected (an operator, a variable, a READ of something
-unknown, a counter used before it is defined, a duplicate) stops it with
-a message rather than writing a table that would mean something else.
+unknown or past what the set's format carries, a counter used before it
+is defined, a duplicate, an unknown oa_format, a register_config of
+another type, twice or with a condition) stops it with a message rather
+than writing a table that would mean something else.  IGT b3d809d53's
+xe files use the operators of IGT 1.27.1 below, and its xe library
+evaluates them as 1.27.1's i915 one does.
 """
 
 import argparse
@@ -76,17 +92,61 @@ UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-"
 SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 
 XML_DIR_IN_GIT = "lib/i915/perf-configs"
+XE_XML_DIR_IN_GIT = "lib/xe/oa-configs"
+
+# Lunar Lake and Battlemage.  IGT's oa-ptl.xml (Panther Lake) is left out:
+# Linux 6.12's xe does not know Panther Lake.  IGT's other xe files
+# describe platforms that i915 serves, read from lib/i915 above.
+XE_STEMS = ("bmg", "lnl")
+
+# The device variables IGT's xe library (lib/xe/oa-configs/codegen.py)
+# knows beyond HW_VARS.
+XE_HW_VARS = HW_VARS | {
+    "ComputeEngineTotalCount", "CopyEngineTotalCount", "SqidiTotalCount",
+    "L3BankTotalCount", "L3NodeTotalCount", "GeometryPipeTotalCount",
+    "DepthPipeTotalCount", "ColorPipeTotalCount",
+}
+XE_TOPOLOGY_VAR = re.compile(r"(GtSlice\d+((DualSubslice|XeCore)\d+)?|"
+                             r"GtXeCore\d+)$")
+
+# An xe set's oa_format -> its format (uapi/gpuprof_oa.h) and what its
+# equations may READ: counter kind -> how many the format carries.  PEC n
+# and MPEC n are kept as A n (struct gpuprof_oa_deltas), and IGT's media
+# sets already read their MPEC counters as "A n".
+XE_FORMATS = {
+    "576B_PEC64LL": ("GPUPROF_OA_FORMAT_PEC64u64", {"PEC": 64}),
+    "128B_MPEC8_NOA16": ("GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8",
+                         {"A": 8, "MPEC": 8, "B": 8, "C": 8}),
+}
+
+# register_config types in the order IGT's xe library hands a set's
+# registers to ADD_CONFIG: mux (NOA), then B counters (OA), then flex.
+XE_REG_TYPES = ("NOA", "OA", "FLEX")
+HEX32 = re.compile(r"0[xX][0-9a-fA-F]{1,8}$")
+
+
+class Dialect:
+    """What one kind of file may say: READ's arrays (name -> how many,
+    None for no bound), its device variables and topology variables."""
+
+    def __init__(self, reads, hw_vars, topology):
+        self.reads = reads
+        self.hw_vars = hw_vars
+        self.topology = topology
+
+
+I915 = Dialect(dict.fromkeys(READ_ARRAYS), HW_VARS, TOPOLOGY_VAR)
 
 
 class GenError(Exception):
     pass
 
 
-def convert(text, ops, counters_before, where):
+def convert(text, ops, counters_before, where, dialect=I915):
     """IGT's RPN text in our notation (oa/metric-sets.h).
 
-    READ and its two operands become one token (A7, GPU_TIME), "true"
-    becomes 1; the rest is kept, checked: known operators, numbers,
+    READ and its two operands become one token (A7, PEC32, GPU_TIME),
+    "true" becomes 1; the rest is kept, checked: known operators, numbers,
     device variables, and counters of the same set defined before."""
     out = []
     depth = 0
@@ -96,7 +156,9 @@ def convert(text, ops, counters_before, where):
                 raise GenError(f"{where}: READ without a counter: {text}")
             idx, what = out.pop(), out.pop()
             depth -= 1
-            if what in READ_ARRAYS:
+            bound = dialect.reads.get(what, 0)
+            if what in dialect.reads and (bound is None or
+                                          int(idx) < bound):
                 out.append(what + str(int(idx)))
             elif what in READ_SINGLE and int(idx) == 0:
                 out.append(what)
@@ -110,12 +172,14 @@ def convert(text, ops, counters_before, where):
         elif tok == "true":
             tok = "1"
             depth += 1
-        elif NUMBER.match(tok) or tok in READ_ARRAYS or tok in READ_SINGLE:
+        elif NUMBER.match(tok) or tok in dialect.reads or \
+                tok in READ_SINGLE:
             depth += 1
         elif tok.startswith("$"):
             name = tok[1:]
             # IGT looks device variables up first, then counters.
-            if name not in HW_VARS and not TOPOLOGY_VAR.match(name) and \
+            if name not in dialect.hw_vars and \
+               not dialect.topology.match(name) and \
                name not in counters_before:
                 raise GenError(f"{where}: {tok} is neither a device "
                                f"variable nor a counter before it: {text}")
@@ -155,14 +219,64 @@ def read_sources(args):
     return found
 
 
-def parse_xml(stem, text):
-    """The sets of one platform: [(symbol, title, uuid, [counter])]."""
+def xe_registers(s, where):
+    """An xe set's registers, [(address, value)], in ADD_CONFIG's order."""
+    by_type = {}
+    for rc in s.findall("register_config"):
+        t = rc.get("type")
+        # IGT keeps one list per type; a condition would make the list
+        # depend on the device.
+        if t not in XE_REG_TYPES or t in by_type or \
+           set(rc.attrib) != {"type"}:
+            raise GenError(f"{where}: register_config {rc.attrib}")
+        regs = []
+        for r in rc:
+            a, v = r.get("address") or "", r.get("value") or ""
+            if r.tag != "register" or r.get("type") != t or \
+               not HEX32.match(a) or not HEX32.match(v):
+                raise GenError(f"{where}: {t} register {r.attrib}")
+            regs.append((int(a, 16), int(v, 16)))
+        by_type[t] = regs
+    regs = [r for t in XE_REG_TYPES for r in by_type.get(t, [])]
+    if not regs:
+        raise GenError(f"{where}: no registers")
+    return regs
+
+
+def read_xe_sources(args):
+    """[(stem, xml text)] of XE_STEMS, or [] without --xe-*."""
+    found = []
+    for stem in XE_STEMS if args.xe_commit or args.xe_xml_dir else ():
+        if args.xe_xml_dir:
+            with open(os.path.join(args.xe_xml_dir, f"oa-{stem}.xml"),
+                      "rb") as f:
+                found.append((stem, f.read()))
+            continue
+        blob = subprocess.run(["git", "--git-dir", args.git, "cat-file",
+                               "blob", f"{args.xe_commit}:"
+                               f"{XE_XML_DIR_IN_GIT}/oa-{stem}.xml"],
+                              check=True, capture_output=True)
+        found.append((stem, blob.stdout))
+    return found
+
+
+def parse_xml(stem, text, xe=False):
+    """The sets of one platform: [(symbol, title, uuid, [counter], x)],
+    x None for i915, (format, [(address, value)]) for xe."""
     root = ET.fromstring(text)
     sets = []
     for s in root.iter("set"):
         where = f"oa-{stem}.xml {s.get('symbol_name')}"
         counters = []
         before = set()
+        dialect, extra = I915, None
+        if xe:
+            fmt = s.get("oa_format")
+            if fmt not in XE_FORMATS:
+                raise GenError(f"{where}: oa_format {fmt}")
+            dialect = Dialect(XE_FORMATS[fmt][1], XE_HW_VARS,
+                              XE_TOPOLOGY_VAR)
+            extra = (XE_FORMATS[fmt][0], xe_registers(s, where))
         for c in s.findall("counter"):
             sym = c.get("symbol_name")
             cwhere = f"{where}.{sym}"
@@ -171,16 +285,18 @@ def parse_xml(stem, text):
             if c.get("data_type") not in TYPES:
                 raise GenError(f"{cwhere}: data type {c.get('data_type')}")
             eq = convert(c.get("equation") or "", EQUATION_OPS, before,
-                         cwhere)
+                         cwhere, dialect)
             mx = c.get("max_equation")
-            mx = convert(mx, EQUATION_OPS, before, cwhere) if mx else ""
+            mx = convert(mx, EQUATION_OPS, before, cwhere, dialect) \
+                if mx else ""
             av = c.get("availability")
-            av = convert(av, AVAILABILITY_OPS, set(), cwhere) if av else ""
+            av = convert(av, AVAILABILITY_OPS, set(), cwhere, dialect) \
+                if av else ""
             counters.append((sym, c.get("name") or "", c.get("units") or "",
                              c.get("data_type"), eq, mx, av))
             before.add(sym)
         sets.append((s.get("symbol_name"), s.get("name") or "",
-                     s.get("hw_config_guid"), counters))
+                     s.get("hw_config_guid"), counters, extra))
     return sets
 
 
@@ -196,13 +312,13 @@ def read_sets_only(path):
             if len(fields) != 4:
                 raise GenError(f"{path}:{n}: wants 4 tab-separated fields")
             stem, sym, uuid, title = fields
-            plats.setdefault(stem, []).append((sym, title, uuid, None))
+            plats.setdefault(stem, []).append((sym, title, uuid, None, None))
     return plats
 
 
 def check_platform(stem, sets):
     names, uuids = set(), set()
-    for sym, _title, uuid, _counters in sets:
+    for sym, _title, uuid, _counters, _xe in sets:
         if not sym or not SYMBOL.match(sym) or sym in names:
             raise GenError(f"{stem}: bad or repeated set name {sym}")
         if not uuid or not UUID.match(uuid) or uuid in uuids:
@@ -240,14 +356,26 @@ def c_string(s):
     return "".join(out)
 
 
-def generate(platforms, source):
-    """The text of metric-sets.c for [(stem, sets, have_counters)]."""
+def generate(platforms, source, regen):
+    """The text of metric-sets.c for [(stem, sets, have_counters)], i915's
+    platforms first; @regen is the options that made it."""
     pool = Pool()
     counters, counter_ids = [], {}
     set_counters, sets, plats = [], [], []
-    for stem, psets, have in platforms:
+    regs, xe_sets, rows = [], [], []
+    # Where the xe part of each table starts, if any.
+    xe_at = None
+    for stem, psets, have in platforms + [(None, [], False)]:
+        if stem is None or (xe_at is None and any(x[4] for x in psets)):
+            # The strings of the counters so far before the next sets'.
+            rows += [(pool.add(c[0]), pool.add(c[1]), pool.add(c[2]), c[3],
+                      pool.add(c[4]), pool.add(c[5]), pool.add(c[6]), c[0])
+                     for c in counters[len(rows):]]
+            if stem is None:
+                break
+            xe_at = (len(sets), len(set_counters), len(plats))
         first_set = len(sets)
-        for sym, title, uuid, cs in psets:
+        for sym, title, uuid, cs, xe in psets:
             first = len(set_counters)
             for c in cs or []:
                 key = (c[0], c[1], c[2], c[3], c[4], c[5], c[6])
@@ -255,17 +383,20 @@ def generate(platforms, source):
                     counter_ids[key] = len(counters)
                     counters.append(key)
                 set_counters.append(counter_ids[key])
+            if xe:
+                xe_sets.append((len(sets), xe[0], len(regs), len(xe[1]),
+                                f"{stem} {sym}"))
+                regs.extend(xe[1])
             sets.append((pool.add(sym), pool.add(title), uuid,
                          first, len(set_counters) - first, sym))
         plats.append((stem, first_set, len(sets) - first_set, have))
-    rows = [(pool.add(c[0]), pool.add(c[1]), pool.add(c[2]), c[3],
-             pool.add(c[4]), pool.add(c[5]), pool.add(c[6]), c[0])
-            for c in counters]
     if len(counters) > 0xffff or len(set_counters) > 0xffffffff:
         raise GenError("too many counters for the table's index types")
     for _stem, _first, n, _have in plats:
         if n > 0xffff:
             raise GenError("too many sets in one platform")
+    if len(sets) > 0xffff or any(x[3] > 0xffff for x in xe_sets):
+        raise GenError("too many sets or registers for the index types")
 
     o = []
     o.append("// SPDX-License-Identifier: GPL-2.0-only")
@@ -276,11 +407,14 @@ def generate(platforms, source):
     for line in source.splitlines():
         o.append(" *   " + line if line else " *")
     o.append(" * Regenerate with (from tools/perf-gpu):")
-    o.append(" *   python3 oa/metric-sets-gen.py --git IGT.git --commit 2b29e8ac0 \\")
-    o.append(" *     --sets-only oa/metric-sets-acm.tsv -o oa/metric-sets.c")
+    for line in regen:
+        o.append(" *   " + line)
     o.append(f" * {len(plats)} platforms, {len(sets)} sets, "
              f"{len(set_counters)} counters ({len(counters)} distinct), "
              f"{pool.size} bytes of strings.")
+    if xe_sets:
+        o.append(f" * Of them xe's: {len(plats) - xe_at[2]} platforms, "
+                 f"{len(xe_sets)} sets, {len(regs)} registers.")
     o.append(" */")
     o.append('#include "oa/metric-sets.h"')
     o.append("")
@@ -300,7 +434,13 @@ def generate(platforms, source):
     o.append("/* The counters of each set, indices into oa_metric_counters[]. */")
     o.append("const uint16_t oa_metric_set_counters[] = {")
     line = "\t"
-    for i in set_counters:
+    for k, i in enumerate(set_counters):
+        if xe_at is not None and k == xe_at[1]:
+            # The xe sets' on a line of their own.
+            if line.strip():
+                o.append(line.rstrip())
+            o.append("\t/* xe */")
+            line = "\t"
         item = f"{i},"
         if len(line) + len(item) + 1 > 72:
             o.append(line.rstrip())
@@ -334,6 +474,28 @@ def generate(platforms, source):
     o.append("")
     o.append("const unsigned int oa_metric_n_platforms =")
     o.append("\tsizeof(oa_metric_platforms) / sizeof(oa_metric_platforms[0]);")
+    o.append("")
+    o.append("/*")
+    o.append(" * The registers of the xe sets, {address, value}: per set those of")
+    o.append(" * its NOA, then OA, then FLEX register_config, the order in which")
+    o.append(" * IGT's xe library hands them to ADD_CONFIG.")
+    o.append(" */")
+    o.append("const struct oa_metric_reg oa_metric_regs[] = {")
+    for a, v in regs:
+        o.append(f"\t{{ 0x{a:08x}, 0x{v:08x} }},")
+    if not regs:
+        o.append("\t{ 0, 0 },\t/* none: no xe sets */")
+    o.append("};")
+    o.append("")
+    o.append("/* set, format, first register, registers */")
+    o.append("const struct oa_metric_xe_set oa_metric_xe_sets[] = {")
+    for x in xe_sets:
+        o.append(f"\t{{ {x[0]}, {x[1]}, {x[2]}, {x[3]} }},\t/* {x[4]} */")
+    if not xe_sets:
+        o.append("\t{ 0, 0, 0, 0 },\t/* none */")
+    o.append("};")
+    o.append("")
+    o.append(f"const unsigned int oa_metric_n_xe_sets = {len(xe_sets)};")
     stats = (len(plats), len(sets), len(set_counters), len(counters),
              pool.size)
     return "\n".join(o) + "\n", stats
@@ -346,11 +508,16 @@ def main():
     src.add_argument("--git")
     ap.add_argument("--commit")
     ap.add_argument("--sets-only")
+    ap.add_argument("--xe-commit")
+    ap.add_argument("--xe-xml-dir")
     ap.add_argument("--source")
     ap.add_argument("-o", "--output")
     args = ap.parse_args()
     if args.git and not args.commit:
         ap.error("--git needs --commit")
+    if (args.xe_commit and not args.git) or (args.xe_xml_dir and
+                                             not args.xml_dir):
+        ap.error("--xe-commit goes with --git, --xe-xml-dir with --xml-dir")
     try:
         only = read_sets_only(args.sets_only) if args.sets_only else {}
         platforms = []
@@ -367,6 +534,11 @@ def main():
         for stem in sorted(only):
             platforms.append((stem, only[stem], False))
         platforms.sort(key=lambda p: p[0])
+        # xe's after all of i915's, so that i915's part stays the same.
+        for stem, text in read_xe_sources(args):
+            if any(p[0] == stem for p in platforms):
+                raise GenError(f"{stem} is both an i915 and an xe platform")
+            platforms.append((stem, parse_xml(stem, text, xe=True), True))
         for stem, sets, _have in platforms:
             check_platform(stem, sets)
         if args.source:
@@ -378,7 +550,21 @@ def main():
         if args.sets_only:
             source += "\nand, for the platforms without counters, " + \
                       os.path.basename(args.sets_only)
-        text, stats = generate(platforms, source)
+        regen = ["python3 oa/metric-sets-gen.py --git IGT.git --commit "
+                 "2b29e8ac0 \\",
+                 "  --sets-only oa/metric-sets-acm.tsv -o oa/metric-sets.c"]
+        if args.xe_commit or args.xe_xml_dir:
+            where = (f"{XE_XML_DIR_IN_GIT}/oa-STEM.xml\nof IGT commit "
+                     f"{args.xe_commit}" if args.xe_commit else
+                     f"{args.xe_xml_dir}/oa-STEM.xml")
+            if not args.source:
+                source += f"\nand, for xe's {', '.join(XE_STEMS)}, {where}"
+            source += ("\n(not oa-ptl.xml: Linux 6.12's xe does not serve "
+                       "Panther Lake)")
+            regen[1:] = ["  --sets-only oa/metric-sets-acm.tsv "
+                         "--xe-commit b3d809d53 \\",
+                         "  -o oa/metric-sets.c"]
+        text, stats = generate(platforms, source, regen)
     except (GenError, ET.ParseError, OSError,
             subprocess.CalledProcessError) as e:
         sys.exit(f"metric-sets-gen.py: {e}")

@@ -5,10 +5,15 @@
  * oa/metric-sets.h documents.  Made from:
  *   lib/i915/perf-configs/oa-*.xml of IGT commit 2b29e8ac0
  *   and, for the platforms without counters, metric-sets-acm.tsv
+ *   and, for xe's bmg, lnl, lib/xe/oa-configs/oa-STEM.xml
+ *   of IGT commit b3d809d53
+ *   (not oa-ptl.xml: Linux 6.12's xe does not serve Panther Lake)
  * Regenerate with (from tools/perf-gpu):
  *   python3 oa/metric-sets-gen.py --git IGT.git --commit 2b29e8ac0 \
- *     --sets-only oa/metric-sets-acm.tsv -o oa/metric-sets.c
- * 25 platforms, 2713 sets, 16278 counters (2799 distinct), 149258 bytes of strings.
+ *     --sets-only oa/metric-sets-acm.tsv --xe-commit b3d809d53 \
+ *     -o oa/metric-sets.c
+ * 27 platforms, 2741 sets, 17358 counters (3230 distinct), 170547 bytes of strings.
+ * Of them xe's: 2 platforms, 28 sets, 3568 registers.
  */
 #include "oa/metric-sets.h"
 
@@ -5856,6 +5861,765 @@ const char oa_metric_strings[] =
 	"B2 B6 FADD 2 FDIV 100 UMUL $GpuCoreClocks FDIV\0"
 	"B4 B5 UADD B3 UADD 8 UMUL\0"
 	"$Sampler0Bottleneck\0"
+	"DepthProfile\0"
+	"DeviceCacheProfile\0"
+	"MemoryProfile\0"
+	"RTProfile\0"
+	"VectorEngineProfile\0"
+	"VectorEngineStalls\0"
+	"XvePipelineRasterizationProfile\0"
+	"XvePipelineRaytracingProfile\0"
+	"MediaSet2\0"
+	"MediaSet1\0"
+	"GPU_BUSY\0"
+	"PEC32 100 UMUL $GpuCoreClocks FDIV\0"
+	"IA_VERTEX\0"
+	"IA Vertex\0"
+	"PEC33\0"
+	"GPGPU_THREADGROUP_COUNT\0"
+	"GpGpu Threadgroup Count\0"
+	"PEC0\0"
+	"ASYNC_GPGPU_THREADGROUP_COUNT\0"
+	"Async GpGpu Threadgroup Count\0"
+	"PEC1\0"
+	"Rasterizer Sample Output\0"
+	"PEC34\0"
+	"Pixel Blend\0"
+	"PEC35\0"
+	"Pixel Write\0"
+	"PEC36\0"
+	"POSTPS_ALPHA_TEST_FAIL\0"
+	"PostPS Alpha Test Fail\0"
+	"PEC2\0"
+	"SHADER_PIX_KILL\0"
+	"Shader Pix Kill\0"
+	"PEC3\0"
+	"L3_READ\0"
+	"L3 Read\0"
+	"PEC37\0"
+	"L3_WRITE\0"
+	"L3 Write\0"
+	"PEC38\0"
+	"COMMAND_PARSER_COMPUTE_ENGINE_BUSY\0"
+	"Command Parser Compute Engine Busy\0"
+	"PEC39 $ComputeEngineTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"Command Parser Render Engine Busy\0"
+	"PEC40 100 UMUL $GpuCoreClocks FDIV\0"
+	"Command Parser Copy Engine Busy\0"
+	"PEC41 100 UMUL $GpuCoreClocks FDIV\0"
+	"CLIPPER_INPUT_VERTEX\0"
+	"Clipper Input Vertex\0"
+	"PEC42\0"
+	"CLIPPER_PRIMITIVE_CULL\0"
+	"Clipper Primitive Cull\0"
+	"PEC43\0"
+	"CLIPPER_PRIMITIVE_FAR_NEAR_CLIP\0"
+	"Clipper Primitive Far Near Clip\0"
+	"PEC44\0"
+	"CLIPPER_PRIMITIVE_OUTPUT\0"
+	"Clipper Primitive Output\0"
+	"PEC45\0"
+	"IA_PRIMITIVE\0"
+	"IA Primitive\0"
+	"PEC46\0"
+	"STREAMOUT_OUTPUT_VERTEX_COUNT\0"
+	"Streamout Output Vertex Count\0"
+	"PEC47\0"
+	"STRIPSFAN_OBJECT_COUNT\0"
+	"Stripsfan Object Count\0"
+	"PEC48\0"
+	"STRIPSFAN_OBJECT_CULL\0"
+	"Stripsfan Object Cull\0"
+	"PEC49\0"
+	"STREAMOUT_PRIMITIVE_WRITE_COUNT\0"
+	"Streamout Primitive Write Count\0"
+	"PEC50\0"
+	"SLM_BANK_CONFLICT_COUNT\0"
+	"SLM Bank Conflict Count\0"
+	"PEC4\0"
+	"COMPRESSOR_INPUT\0"
+	"Compressor Input\0"
+	"PEC51\0"
+	"COMPRESSOR_OUTPUT\0"
+	"Compressor Output\0"
+	"PEC52\0"
+	"TLB_MISS\0"
+	"TLB Miss\0"
+	"PEC53\0"
+	"GPU_MEMORY_REQUEST_QUEUE_FULL\0"
+	"GPU Memory Request Queue Full\0"
+	"PEC54 $SqidiTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"Sampler 2x2 Read\0"
+	"PEC5\0"
+	"SAMPLER_TEXTURE_CACHE_ACCESS\0"
+	"Sampler Texture Cache Access\0"
+	"PEC6\0"
+	"SAMPLER_TEXTURE_CACHE_MISS\0"
+	"Sampler Texture Cache Miss\0"
+	"PEC21\0"
+	"URB_READ\0"
+	"URB Read\0"
+	"PEC55\0"
+	"URB_WRITE\0"
+	"URB Write\0"
+	"PEC56\0"
+	"ICACHE_HIT\0"
+	"ICache Hit\0"
+	"PEC22\0"
+	"ICACHE_MISS\0"
+	"ICache Miss\0"
+	"PEC23\0"
+	"PEC24 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"XVE Inst Executed ALU0 All\0"
+	"PEC25\0"
+	"XVE Inst Executed ALU1 All\0"
+	"PEC26\0"
+	"XVE Inst Executed Send All\0"
+	"PEC7\0"
+	"XVE Inst Executed ALU0 CS\0"
+	"PEC8\0"
+	"XVE Inst Executed ALU0 PS\0"
+	"PEC9\0"
+	"XVE Inst Executed ALU0 VS\0"
+	"PEC10\0"
+	"XVE Inst Executed ALU1 CS\0"
+	"PEC11\0"
+	"XVE Inst Executed ALU1 PS\0"
+	"PEC12\0"
+	"XVE Inst Executed ALU1 VS\0"
+	"PEC13\0"
+	"XVE_SHARED_FUNCTION_ACCESS_HOLD\0"
+	"XVE Shared Function Access Hold\0"
+	"PEC27 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"RT_BVH_CACHE_MISS\0"
+	"RT BVH Cache Miss\0"
+	"PEC28\0"
+	"RT_INPUT_MESSAGE_RAY_COUNT\0"
+	"RT Input Message Ray Count\0"
+	"PEC29\0"
+	"LOAD_STORE_CACHE_HIT\0"
+	"Load Store Cache Hit\0"
+	"PEC30\0"
+	"LOAD_STORE_CACHE_ACCESS\0"
+	"Load Store Cache Access\0"
+	"PEC31\0"
+	"XVE Threads Occupancy All\0"
+	"PEC14 8 UMUL $VectorEngineThreadsCount $VectorEngineTotalCount UMUL UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"XVE_INST_ISSUED_ALL\0"
+	"XVE Inst Issued All\0"
+	"PEC15\0"
+	"GPU_MEMORY_BYTE_READ\0"
+	"GPU Memory Byte Read\0"
+	"PEC57 2 UMUL\0"
+	"GPU_MEMORY_BYTE_WRITE\0"
+	"GPU Memory Byte Write\0"
+	"PEC58 2 UMUL\0"
+	"LOAD_STORE_CACHE_BYTE_READ\0"
+	"Load Store Cache Byte Read\0"
+	"PEC16\0"
+	"LOAD_STORE_CACHE_BYTE_WRITE\0"
+	"Load Store Cache Byte Write\0"
+	"PEC17\0"
+	"SLM_BYTE_READ\0"
+	"SLM Byte Read\0"
+	"PEC18\0"
+	"SLM_BYTE_WRITE\0"
+	"SLM Byte Write\0"
+	"PEC19\0"
+	"GPU_MEMORY_BYTE_READ_RATE\0"
+	"GPU Memory Byte Read Rate\0"
+	"PEC57 2 UMUL $GpuTime FDIV\0"
+	"GPU_MEMORY_BYTE_WRITE_RATE\0"
+	"GPU Memory Byte Write Rate\0"
+	"PEC58 2 UMUL $GpuTime FDIV\0"
+	"PEC20 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"XVE Inst Executed ALU0 All Utilization\0"
+	"PEC25 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"XVE Inst Executed ALU1 All Utilization\0"
+	"PEC26 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"HOST_TO_GPUMEM_TRANSACTION_READ\0"
+	"Host To GpuMem Transaction Read\0"
+	"PEC59\0"
+	"HOST_TO_GPUMEM_TRANSACTION_WRITE\0"
+	"Host To GpuMem Transaction Write\0"
+	"PEC60\0"
+	"SYSMEM_TRANSACTION_READ\0"
+	"SysMem Transaction Read\0"
+	"PEC61\0"
+	"SYSMEM_TRANSACTION_WRITE\0"
+	"SysMem Transaction Write\0"
+	"PEC62\0"
+	"PEC4 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC22 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC23 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC8 8 UMUL $VectorEngineThreadsCount $VectorEngineTotalCount UMUL UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"XVE_INST_EXECUTED_ALU2_ALL\0"
+	"XVE Inst Executed ALU2 All\0"
+	"PEC24\0"
+	"XVE_MULTIPLE_PIPE_ACTIVE\0"
+	"XVE Multiple Pipe Active\0"
+	"LOAD_STORE_CACHE_PARTIAL_WRITE_COUNT\0"
+	"Load Store Cache Partial Write Count\0"
+	"PEC27\0"
+	"L3_ATOMIC_ACCESS\0"
+	"L3 Atomic Access\0"
+	"L3_HIT\0"
+	"L3 Hit\0"
+	"L3_MISS\0"
+	"L3 Miss\0"
+	"PEC39\0"
+	"L3_STALL\0"
+	"L3 Stall\0"
+	"PEC40 $L3BankTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC41\0"
+	"PEC43 2 UMUL\0"
+	"PEC44 2 UMUL\0"
+	"PEC43 2 UMUL $GpuTime FDIV\0"
+	"PEC44 2 UMUL $GpuTime FDIV\0"
+	"GPU_MEMORY_L3_READ\0"
+	"GPU Memory L3 Read\0"
+	"GPU_MEMORY_L3_WRITE\0"
+	"GPU Memory L3 Write\0"
+	"PEC47 $SqidiTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"ASYNC_GPGPU_THREAD_EXIT_COUNT\0"
+	"Async GpGpu Thread Exit Count\0"
+	"GPGPU_DISPATCH\0"
+	"GpGpu Dispatch\0"
+	"PEC12 $XeCoreTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC49 $ComputeEngineTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"COMMAND_PARSER_COMPUTE_ENGINE_DISPATCH_KERNEL_COUNT\0"
+	"Command Parser Compute Engine Dispatch Kernel Count\0"
+	"PEC51 100 UMUL $GpuCoreClocks FDIV\0"
+	"Command Parser Flush Count\0"
+	"PEC53 100 UMUL $GpuCoreClocks FDIV\0"
+	"Command Parser Render Engine Dispatch Kernel Count\0"
+	"PEC54\0"
+	"XVE Pipe ALU0 And ALU1 Active\0"
+	"PEC13 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"XVE_PIPE_ALU0_AND_ALU2_ACTIVE\0"
+	"XVE Pipe ALU0 And ALU2 Active\0"
+	"PEC14 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC5 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC6 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"XVE_INST_EXECUTED_ALU2_ALL_UTILIZATION\0"
+	"XVE Inst Executed ALU2 All Utilization\0"
+	"PEC57\0"
+	"PEC58\0"
+	"EARLY_DEPTH_STENCIL_TEST_FAIL_NP\0"
+	"Early Depth Stencil Test Fail Np\0"
+	"EARLY_DEPTH_STENCIL_TEST_FAIL_P\0"
+	"Early Depth Stencil Test Fail P\0"
+	"HIZ_DEPTH_TEST_AMBIG_NP\0"
+	"HiZ Depth Test Ambig Np\0"
+	"HIZ_DEPTH_TEST_AMBIG_P\0"
+	"HiZ Depth Test Ambig P\0"
+	"HIZ_DEPTH_TEST_FAIL_NP\0"
+	"HiZ Depth Test Fail Np\0"
+	"HIZ_DEPTH_TEST_FAIL_P\0"
+	"HiZ Depth Test Fail P\0"
+	"PEC40\0"
+	"HIZ_DEPTH_TEST_PASS_P\0"
+	"HiZ Depth Test Pass P\0"
+	"HIZ_SUBSPAN_LATENCY_FIFOFULL\0"
+	"HiZ Subspan Latency Fifofull\0"
+	"PEC42 $DepthPipeTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"IZ_OUTPUT_READY\0"
+	"IZ Output Ready\0"
+	"PEC43 $DepthPipeTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"IZ_SUBSPAN_LATENCY_FIFOFULL\0"
+	"IZ Subspan Latency Fifofull\0"
+	"PEC44 $DepthPipeTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"POSTPS_DEPTH_STENCIL_TEST_FAIL\0"
+	"PostPS Depth Stencil Test Fail\0"
+	"RENDER_CACHE_ALLOC\0"
+	"Render Cache Alloc\0"
+	"RENDER_CACHE_HIT\0"
+	"Render Cache Hit\0"
+	"RENDER_CACHE_READ\0"
+	"Render Cache Read\0"
+	"RENDER_CACHE_WRITE\0"
+	"Render Cache Write\0"
+	"URB_CROSS_SLICE_READ\0"
+	"URB Cross Slice Read\0"
+	"PIXEL_2X2_LIT_POST_RASTERIZER_EARLY_DEPTH\0"
+	"Pixel 2x2 Lit Post Rasterizer Early Depth\0"
+	"PIXEL_2X2_LIT_POST_RASTERIZER_LATE_DEPTH\0"
+	"Pixel 2x2 Lit Post Rasterizer Late Depth\0"
+	"GPU_MEMORY_ACTIVE\0"
+	"GPU Memory Active\0"
+	"PEC53 $SqidiTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"AMFS_L3_ACCESS\0"
+	"AMFS L3 Access\0"
+	"AMFS_L3_ATOMIC\0"
+	"AMFS L3 Atomic\0"
+	"AMFS_L3_HIT\0"
+	"AMFS L3 Hit\0"
+	"AMFS_L3_WRITE\0"
+	"AMFS L3 Write\0"
+	"COLOR_L3_ACCESS\0"
+	"Color L3 Access\0"
+	"COLOR_L3_HIT\0"
+	"Color L3 Hit\0"
+	"ICACHE_L3_HIT\0"
+	"ICache L3 Hit\0"
+	"ICACHE_L3_READ\0"
+	"ICache L3 Read\0"
+	"LOAD_STORE_CACHE_L3_HIT\0"
+	"Load Store Cache L3 Hit\0"
+	"LOAD_STORE_CACHE_L3_READ\0"
+	"Load Store Cache L3 Read\0"
+	"LOAD_STORE_CACHE_L3_WRITE\0"
+	"Load Store Cache L3 Write\0"
+	"SAMPLER_L3_HIT\0"
+	"Sampler L3 Hit\0"
+	"SAMPLER_L3_READ\0"
+	"Sampler L3 Read\0"
+	"Z_L3_ACCESS\0"
+	"Z L3 Access\0"
+	"Z_L3_HIT\0"
+	"Z L3 Hit\0"
+	"L3_BUSY\0"
+	"L3 Busy\0"
+	"PEC50 $L3BankTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"L3_INPUT_AVAILABLE\0"
+	"L3 Input Available\0"
+	"PEC51 $L3BankTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"L3_OUTPUT_READY\0"
+	"L3 Output Ready\0"
+	"PEC52 $L3BankTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"L3_SUPERQ_FULL\0"
+	"L3 Superq Full\0"
+	"PEC53 $L3BankTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC58 $L3BankTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"GPU Memory Read\0"
+	"GPU Memory Write\0"
+	"PEC63\0"
+	"GPU Memory 32b Transaction Read\0"
+	"GPU Memory 32b Transaction Write\0"
+	"GPU Memory 64b Transaction Read\0"
+	"GPU Memory 64b Transaction Write\0"
+	"PEC41 2 UMUL\0"
+	"PEC42 2 UMUL\0"
+	"PEC41 2 UMUL $GpuTime FDIV\0"
+	"PEC42 2 UMUL $GpuTime FDIV\0"
+	"PEC45 $SqidiTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC48 $L3BankTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC54 $L3BankTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC55 $L3BankTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"LOAD_STORE_CACHE_INPUT_AVAILABLE\0"
+	"Load Store Cache Input Available\0"
+	"PEC6 $XeCoreTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"LOAD_STORE_CACHE_NUMBER_OF_BANK_ACCESS_COUNT\0"
+	"Load Store Cache Number Of Bank Access Count\0"
+	"LOAD_STORE_CACHE_OUTPUT_READY\0"
+	"Load Store Cache Output Ready\0"
+	"PEC22 $XeCoreTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"SLM_ACCESS_COUNT\0"
+	"SLM Access Count\0"
+	"XVE_LOAD_STORE_CACHE_ATOMIC_MESSAGE_COUNT\0"
+	"XVE Load Store Cache Atomic Message Count\0"
+	"XVE_LOAD_STORE_CACHE_FENCE_MESSAGE_COUNT\0"
+	"XVE Load Store Cache Fence Message Count\0"
+	"XVE_LOAD_STORE_CACHE_READ_MESSAGE_COUNT\0"
+	"XVE Load Store Cache Read Message Count\0"
+	"XVE_LOAD_STORE_CACHE_REGISTER_REQUEST_COUNT\0"
+	"XVE Load Store Cache Register Request Count\0"
+	"XVE_LOAD_STORE_CACHE_REGISTER_RESPONSE_COUNT\0"
+	"XVE Load Store Cache Register Response Count\0"
+	"XVE_LOAD_STORE_CACHE_WRITE_MESSAGE_COUNT\0"
+	"XVE Load Store Cache Write Message Count\0"
+	"XVE_SLM_ATOMIC_MESSAGE_COUNT\0"
+	"XVE SLM Atomic Message Count\0"
+	"XVE_SLM_FENCE_MESSAGE_COUNT\0"
+	"XVE SLM Fence Message Count\0"
+	"XVE_SLM_READ_MESSAGE_COUNT\0"
+	"XVE SLM Read Message Count\0"
+	"XVE_SLM_WRITE_MESSAGE_COUNT\0"
+	"XVE SLM Write Message Count\0"
+	"COPY_ENGINE_READ_REQUEST\0"
+	"Copy Engine Read Request\0"
+	"COPY_ENGINE_REQUEST_STALL\0"
+	"Copy Engine Request Stall\0"
+	"PEC58 $CopyEngineTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"COPY_ENGINE_WRITE_REQUEST\0"
+	"Copy Engine Write Request\0"
+	"CLIPPER_INPUT_AVAILABLE\0"
+	"Clipper Input Available\0"
+	"PEC35 $GeometryPipeTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"CLIPPER_OUTPUT_READY\0"
+	"Clipper Output Ready\0"
+	"PEC36 $GeometryPipeTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"CLIPPER_TRANSACTION_OUTPUT\0"
+	"Clipper Transaction Output\0"
+	"STREAMOUT_PRIMITIVE_STORAGE_NEED\0"
+	"Streamout Primitive Storage Need\0"
+	"STRIPSFAN_OUTPUT_READY\0"
+	"Stripsfan Output Ready\0"
+	"PEC39 $GeometryPipeTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"VERTEX_FETCH_INPUT_AVAILABLE\0"
+	"Vertex Fetch Input Available\0"
+	"PEC40 $GeometryPipeTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"VERTEX_FETCH_OUTPUT_READY\0"
+	"Vertex Fetch Output Ready\0"
+	"PEC41 $GeometryPipeTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"VS_OUTPUT_READY\0"
+	"VS Output Ready\0"
+	"PEC42 $GeometryPipeTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"COLOR_PIPE_CACHE_LATENCY1_STALL\0"
+	"Color Pipe Cache Latency1 Stall\0"
+	"PEC43 $ColorPipeTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"COLOR_PIPE_CACHE_LATENCY2_STALL\0"
+	"Color Pipe Cache Latency2 Stall\0"
+	"PEC44 100 UMUL $GpuCoreClocks FDIV\0"
+	"PIXEL_POST_PROCESS_INPUT_AVAILABLE\0"
+	"Pixel Post Process Input Available\0"
+	"PEC45 $ColorPipeTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PIXEL_POST_PROCESS_OUTPUT_READY\0"
+	"Pixel Post Process Output Ready\0"
+	"PEC46 $ColorPipeTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PS_OUTPUT_AVAILABLE\0"
+	"PS Output Available\0"
+	"PEC2 $XeCoreTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"RENDER_CACHE_INPUT_AVAILABLE\0"
+	"Render Cache Input Available\0"
+	"PEC47 2 UDIV $L3NodeTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"RENDER_CACHE_OUTPUT_READY\0"
+	"Render Cache Output Ready\0"
+	"PEC48 2 UDIV $L3NodeTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"AMFS_STALL_ALL_INPUT\0"
+	"AMFS Stall All Input\0"
+	"PEC49 $SliceTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"AMFS_STALL_ANY_INPUT\0"
+	"AMFS Stall Any Input\0"
+	"PEC50 $SliceTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"SAMPLER_ACTIVE\0"
+	"Sampler Active\0"
+	"PEC3 $XeCoreTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"SAMPLER_INPUT_AVAILABLE\0"
+	"Sampler Input Available\0"
+	"PEC4 $XeCoreTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"SAMPLER_MEMORY_LATENCY_STALL\0"
+	"Sampler Memory Latency Stall\0"
+	"PEC5 $XeCoreTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"SAMPLER_OUTPUT_READY\0"
+	"Sampler Output Ready\0"
+	"RASTERIZER_INPUT_AVAILABLE\0"
+	"Rasterizer Input Available\0"
+	"PEC51 $SliceTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"RASTERIZER_OUTPUT_READY\0"
+	"Rasterizer Output Ready\0"
+	"PEC52 $SliceTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"RASTERIZER_TRANSACTION_OUTPUT\0"
+	"Rasterizer Transaction Output\0"
+	"TASK_THREAD_EXIT_COUNT\0"
+	"Task Thread Exit Count\0"
+	"TASK_THREADGROUP_COUNT\0"
+	"Task Threadgroup Count\0"
+	"THREAD_DISPATCH_INPUT_AVAILABLE\0"
+	"Thread Dispatch Input Available\0"
+	"PEC23 $XeCoreTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"THREAD_DISPATCH_PS_ACTIVE\0"
+	"Thread Dispatch PS Active\0"
+	"PEC24 $XeCoreTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"THREAD_DISPATCH_QUEUE0_ACTIVE\0"
+	"Thread Dispatch Queue0 Active\0"
+	"PEC25 $XeCoreTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"THREAD_DISPATCH_QUEUE0_STALL\0"
+	"Thread Dispatch Queue0 Stall\0"
+	"PEC26 $XeCoreTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"THREAD_DISPATCH_QUEUE1_ACTIVE\0"
+	"Thread Dispatch Queue1 Active\0"
+	"PEC27 $XeCoreTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"THREAD_DISPATCH_QUEUE1_STALL\0"
+	"Thread Dispatch Queue1 Stall\0"
+	"PEC28 $XeCoreTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"THREADGROUP_DISPATCH_QUEUE0_RESOURCE_STALL\0"
+	"Threadgroup Dispatch Queue0 Resource Stall\0"
+	"PEC29 $XeCoreTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"THREADGROUP_DISPATCH_QUEUE1_RESOURCE_STALL\0"
+	"Threadgroup Dispatch Queue1 Resource Stall\0"
+	"PEC30 $XeCoreTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"Command Parser Render Engine Draw Count\0"
+	"AMFS_4X4_SHADING_REQUEST\0"
+	"AMFS 4x4 Shading Request\0"
+	"AMFS_CACHE_HIT\0"
+	"AMFS Cache Hit\0"
+	"AMFS_CACHE_MISS\0"
+	"AMFS Cache Miss\0"
+	"RT_ANY_HIT_THREAD_RAY_DISPATCH\0"
+	"RT Any Hit Thread Ray Dispatch\0"
+	"RT_CALLABLE_THREAD_RAY_DISPATCH\0"
+	"RT Callable Thread Ray Dispatch\0"
+	"RT_CLOSEST_HIT_THREAD_RAY_DISPATCH\0"
+	"RT Closest Hit Thread Ray Dispatch\0"
+	"RT_INPUT_MESSAGE_SPAWN_COUNT\0"
+	"RT Input Message Spawn Count\0"
+	"RT_INSTANCE_NODE_RAY_COUNT\0"
+	"RT Instance Node Ray Count\0"
+	"RT_INTERNAL_NODE_RAY_COUNT\0"
+	"RT Internal Node Ray Count\0"
+	"RT_INTERSECTION_THREAD_RAY_DISPATCH\0"
+	"RT Intersection Thread Ray Dispatch\0"
+	"RT_MESSAGE_STALL\0"
+	"RT Message Stall\0"
+	"RT_MISS_THREAD_RAY_DISPATCH\0"
+	"RT Miss Thread Ray Dispatch\0"
+	"RT_PROCEDURAL_NODE_RAY_COUNT\0"
+	"RT Procedural Node Ray Count\0"
+	"RT_QUAD_LEAF_RAY_COUNT\0"
+	"RT Quad Leaf Ray Count\0"
+	"RT_QUAD_TEST_RAY_COUNT\0"
+	"RT Quad Test Ray Count\0"
+	"RT_REQUEST_COLLISION\0"
+	"RT Request Collision\0"
+	"RT_TRANSFORM_RAY_COUNT\0"
+	"RT Transform Ray Count\0"
+	"RT_TRAVERSAL_INPUT_RAY_COUNT\0"
+	"RT Traversal Input Ray Count\0"
+	"RT_TRAVERSAL_OUTPUT_RAY_COUNT\0"
+	"RT Traversal Output Ray Count\0"
+	"RT_TRAVERSAL_STALL\0"
+	"RT Traversal Stall\0"
+	"PEC7 $XeCoreTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"RT_TRAVERSAL_STEP_RAY_COUNT\0"
+	"RT Traversal Step Ray Count\0"
+	"XVE Inst Executed ALU0 RT AHS\0"
+	"XVE Inst Executed ALU0 RT CHS\0"
+	"XVE Inst Executed ALU0 RT MS\0"
+	"XVE Inst Executed ALU1 RT AHS\0"
+	"XVE Inst Executed ALU1 RT CHS\0"
+	"XVE Inst Executed ALU1 RT MS\0"
+	"PEC14\0"
+	"PEC15 8 UMUL $VectorEngineThreadsCount $VectorEngineTotalCount UMUL UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"RT_LOAD_STORE_CACHE_READ_MESSAGE_COUNT\0"
+	"RT Load Store Cache Read Message Count\0"
+	"RT_LOAD_STORE_CACHE_WRITE_FROM_MESSAGE_COUNT\0"
+	"RT Load Store Cache Write From Message Count\0"
+	"XVE_INST_EXECUTED_BARRIER\0"
+	"XVE Inst Executed Barrier\0"
+	"XVE_INST_EXECUTED_BITCONV\0"
+	"XVE Inst Executed Bitconv\0"
+	"XVE Inst Executed Control All\0"
+	"XVE Inst Executed Fp16\0"
+	"XVE Inst Executed Fp32\0"
+	"XVE Inst Executed Fp64\0"
+	"XVE_INST_EXECUTED_FP64_2ND\0"
+	"XVE Inst Executed Fp64 2nd\0"
+	"XVE Inst Executed Int16\0"
+	"XVE Inst Executed Int32\0"
+	"XVE_INST_EXECUTED_INT64\0"
+	"XVE Inst Executed Int64\0"
+	"XVE Inst Executed Math\0"
+	"XVE_INST_EXECUTED_NONDIVERGENT\0"
+	"XVE Inst Executed Nondivergent\0"
+	"XVE_INST_EXECUTED_PREDICATION\0"
+	"XVE Inst Executed Predication\0"
+	"XVE Inst Executed XMX Bf16\0"
+	"XVE Inst Executed XMX Fp16\0"
+	"XVE_INST_EXECUTED_XMX_INT2\0"
+	"XVE Inst Executed XMX Int2\0"
+	"XVE_INST_EXECUTED_XMX_INT4\0"
+	"XVE Inst Executed XMX Int4\0"
+	"XVE Inst Executed XMX Int8\0"
+	"PEC17 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC18 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC19 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC20 8 UMUL $VectorEngineThreadsCount $VectorEngineTotalCount UMUL UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC36 $L3BankTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC38 $L3BankTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC42 $L3BankTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC43 $L3BankTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC45 $ComputeEngineTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC47 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC51 2 UMUL\0"
+	"PEC52 2 UMUL\0"
+	"PEC51 2 UMUL $GpuTime FDIV\0"
+	"PEC52 2 UMUL $GpuTime FDIV\0"
+	"XVE_STALL_ALUWR\0"
+	"XVE Stall Aluwr\0"
+	"PEC2 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"XVE_STALL_BARRIER\0"
+	"XVE Stall Barrier\0"
+	"PEC3 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"XVE_STALL_CONTROL\0"
+	"XVE Stall Control\0"
+	"XVE_STALL_INSTFETCH\0"
+	"XVE Stall Instfetch\0"
+	"XVE_STALL_OTHER\0"
+	"XVE Stall Other\0"
+	"XVE_STALL_PIPESTALL\0"
+	"XVE Stall Pipestall\0"
+	"PEC21 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"XVE_STALL_PS_DEPENDENCY\0"
+	"XVE Stall PS Dependency\0"
+	"XVE_STALL_SBID\0"
+	"XVE Stall Sbid\0"
+	"XVE_STALL_SENDWR\0"
+	"XVE Stall Sendwr\0"
+	"PEC31 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC7 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC8 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC9 8 UMUL $VectorEngineThreadsCount $VectorEngineTotalCount UMUL UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC10 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC11 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC12 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC0 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC1 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"XVE Inst Executed ALU0 VS Utilization\0"
+	"XVE Inst Executed ALU0 MS Utilization\0"
+	"XVE Inst Executed ALU0 TS Utilization\0"
+	"PEC9 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"XVE Inst Executed ALU0 PS Utilization\0"
+	"XVE Inst Executed ALU0 Async CS Utilization\0"
+	"XVE Inst Executed ALU0 CS Utilization\0"
+	"XVE Inst Executed ALU1 VS Utilization\0"
+	"XVE Inst Executed ALU1 MS Utilization\0"
+	"XVE Inst Executed ALU1 TS Utilization\0"
+	"PEC15 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"XVE Inst Executed ALU1 PS Utilization\0"
+	"PEC16 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"XVE Inst Executed ALU1 Async CS Utilization\0"
+	"XVE Inst Executed ALU1 CS Utilization\0"
+	"PEC19 8 UMUL $VectorEngineThreadsCount $VectorEngineTotalCount UMUL UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC28 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC29 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"PEC30 $EuCoresTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"XVE Inst Executed ALU0 RT AHS Utilization\0"
+	"XVE Inst Executed ALU0 RT CHS Utilization\0"
+	"XVE Inst Executed ALU0 RT MS Utilization\0"
+	"XVE Inst Executed ALU1 RT AHS Utilization\0"
+	"XVE Inst Executed ALU1 RT CHS Utilization\0"
+	"XVE Inst Executed ALU1 RT MS Utilization\0"
+	"TEST_EVENT1\0"
+	"Test Event1\0"
+	"TEST_EVENT1_CYCLES\0"
+	"Test Event1 Cycles\0"
+	"TEST_EVENT1_CYCLES_XECORE0\0"
+	"Test Event1 Cycles Xecore0\0"
+	"$GtXeCore0\0"
+	"TEST_EVENT1_CYCLES_XECORE1\0"
+	"Test Event1 Cycles Xecore1\0"
+	"$GtXeCore1\0"
+	"TEST_EVENT1_CYCLES_XECORE2\0"
+	"Test Event1 Cycles Xecore2\0"
+	"$GtXeCore2\0"
+	"TEST_EVENT1_CYCLES_XECORE3\0"
+	"Test Event1 Cycles Xecore3\0"
+	"$GtXeCore3\0"
+	"TEST_EVENT1_CYCLES_XECORE4\0"
+	"Test Event1 Cycles Xecore4\0"
+	"$GtXeCore4\0"
+	"TEST_EVENT1_CYCLES_XECORE5\0"
+	"Test Event1 Cycles Xecore5\0"
+	"$GtXeCore5\0"
+	"TEST_EVENT1_CYCLES_XECORE6\0"
+	"Test Event1 Cycles Xecore6\0"
+	"$GtXeCore6\0"
+	"TEST_EVENT1_CYCLES_XECORE7\0"
+	"Test Event1 Cycles Xecore7\0"
+	"$GtXeCore7\0"
+	"TEST_EVENT1_CYCLES_XECORE8\0"
+	"Test Event1 Cycles Xecore8\0"
+	"$GtXeCore8\0"
+	"TEST_EVENT1_CYCLES_XECORE9\0"
+	"Test Event1 Cycles Xecore9\0"
+	"$GtXeCore9\0"
+	"TEST_EVENT1_CYCLES_XECORE10\0"
+	"Test Event1 Cycles Xecore10\0"
+	"$GtXeCore10\0"
+	"TEST_EVENT1_CYCLES_XECORE11\0"
+	"Test Event1 Cycles Xecore11\0"
+	"$GtXeCore11\0"
+	"TEST_EVENT1_CYCLES_XECORE12\0"
+	"Test Event1 Cycles Xecore12\0"
+	"$GtXeCore12\0"
+	"TEST_EVENT1_CYCLES_XECORE13\0"
+	"Test Event1 Cycles Xecore13\0"
+	"$GtXeCore13\0"
+	"TEST_EVENT1_CYCLES_XECORE14\0"
+	"Test Event1 Cycles Xecore14\0"
+	"$GtXeCore14\0"
+	"TEST_EVENT1_CYCLES_XECORE15\0"
+	"Test Event1 Cycles Xecore15\0"
+	"$GtXeCore15\0"
+	"TEST_EVENT1_CYCLES_XECORE16\0"
+	"Test Event1 Cycles Xecore16\0"
+	"$GtXeCore16\0"
+	"TEST_EVENT1_CYCLES_XECORE17\0"
+	"Test Event1 Cycles Xecore17\0"
+	"$GtXeCore17\0"
+	"TEST_EVENT1_CYCLES_XECORE18\0"
+	"Test Event1 Cycles Xecore18\0"
+	"$GtXeCore18\0"
+	"TEST_EVENT1_CYCLES_XECORE19\0"
+	"Test Event1 Cycles Xecore19\0"
+	"$GtXeCore19\0"
+	"TEST_EVENT1_CYCLES_XECORE20\0"
+	"Test Event1 Cycles Xecore20\0"
+	"$GtXeCore20\0"
+	"TEST_EVENT1_CYCLES_XECORE21\0"
+	"Test Event1 Cycles Xecore21\0"
+	"$GtXeCore21\0"
+	"TEST_EVENT1_CYCLES_XECORE22\0"
+	"Test Event1 Cycles Xecore22\0"
+	"$GtXeCore22\0"
+	"TEST_EVENT1_CYCLES_XECORE23\0"
+	"Test Event1 Cycles Xecore23\0"
+	"$GtXeCore23\0"
+	"TEST_EVENT1_CYCLES_XECORE24\0"
+	"Test Event1 Cycles Xecore24\0"
+	"$GtXeCore24\0"
+	"TEST_EVENT1_CYCLES_XECORE25\0"
+	"Test Event1 Cycles Xecore25\0"
+	"$GtXeCore25\0"
+	"TEST_EVENT1_CYCLES_XECORE26\0"
+	"Test Event1 Cycles Xecore26\0"
+	"$GtXeCore26\0"
+	"TEST_EVENT1_CYCLES_XECORE27\0"
+	"Test Event1 Cycles Xecore27\0"
+	"$GtXeCore27\0"
+	"TEST_EVENT1_CYCLES_AVERAGE\0"
+	"Test Event1 Cycles Average\0"
+	"PEC2 $XeCoreTotalCount UDIV\0"
+	"TEST_EVENT2\0"
+	"Test Event2\0"
+	"PEC35 $SliceTotalCount UDIV 100 UMUL $GpuCoreClocks FDIV\0"
+	"TEST_EVENT2_CYCLES\0"
+	"Test Event2 Cycles\0"
+	"GPU Media Clocks\0"
+	"AVG GPU Media Frequency\0"
+	"COMMAND_PARSER_VIDEO_ENHANCEMENT_ENGINE0_BUSY\0"
+	"Command Parser Video Enhancement Engine0 Busy\0"
+	"VIDEO_ENHANCEMENT_BOX0_READ_REQUEST\0"
+	"Video Enhancement Box0 Read Request\0"
+	"VIDEO_ENHANCEMENT_BOX0_WRITE_REQUEST\0"
+	"Video Enhancement Box0 Write Request\0"
+	"COMMAND_PARSER_VIDEO_ENHANCEMENT_ENGINE1_BUSY\0"
+	"Command Parser Video Enhancement Engine1 Busy\0"
+	"A3 100 UMUL $GpuCoreClocks FDIV\0"
+	"VIDEO_ENHANCEMENT_BOX1_READ_REQUEST\0"
+	"Video Enhancement Box1 Read Request\0"
+	"VIDEO_ENHANCEMENT_BOX1_WRITE_REQUEST\0"
+	"Video Enhancement Box1 Write Request\0"
+	"MEDIA_READ_REQUEST\0"
+	"Media Read Request\0"
+	"A0\0"
+	"MEDIA_WRITE_REQUEST\0"
+	"Media Write Request\0"
+	"COMMAND_PARSER_VIDEO_DECODE_ENGINE0_BUSY\0"
+	"Command Parser Video Decode Engine0 Busy\0"
+	"A2 100 UMUL $GpuCoreClocks FDIV\0"
+	"VIDEO_DECODE_BOX0_READ_REQUEST\0"
+	"Video Decode Box0 Read Request\0"
+	"VIDEO_DECODE_BOX0_WRITE_REQUEST\0"
+	"Video Decode Box0 Write Request\0"
+	"COMMAND_PARSER_VIDEO_DECODE_ENGINE1_BUSY\0"
+	"Command Parser Video Decode Engine1 Busy\0"
+	"A5 100 UMUL $GpuCoreClocks FDIV\0"
+	"VIDEO_DECODE_BOX1_READ_REQUEST\0"
+	"Video Decode Box1 Read Request\0"
+	"VIDEO_DECODE_BOX1_WRITE_REQUEST\0"
+	"Video Decode Box1 Write Request\0"
 	;
 
 /* symbol, title, units, equation, max, availability, type */
@@ -8659,6 +9423,437 @@ const struct oa_metric_counter oa_metric_counters[] = {
 	{ 18670, 18683, 16685, 19163, 16725, 0, OA_METRIC_FLOAT },	/* GsBottleneck */
 	{ 29043, 29059, 18000, 149212, 0, 0, OA_METRIC_UINT64 },	/* SamplerL1Misses */
 	{ 17302, 17320, 16685, 149238, 16725, 0, OA_METRIC_FLOAT },	/* SamplerBottleneck */
+	{ 149434, 16676, 16685, 149443, 0, 0, OA_METRIC_FLOAT },	/* GPU_BUSY */
+	{ 149478, 149488, 27803, 149498, 0, 0, OA_METRIC_UINT64 },	/* IA_VERTEX */
+	{ 149504, 149528, 27803, 149552, 0, 0, OA_METRIC_UINT64 },	/* GPGPU_THREADGROUP_COUNT */
+	{ 149557, 149587, 27803, 149617, 0, 0, OA_METRIC_UINT64 },	/* ASYNC_GPGPU_THREADGROUP_COUNT */
+	{ 106161, 149622, 27803, 149647, 0, 0, OA_METRIC_UINT64 },	/* RASTERIZER_SAMPLE_OUTPUT */
+	{ 106137, 149653, 27803, 149665, 0, 0, OA_METRIC_UINT64 },	/* PIXEL_BLEND */
+	{ 106113, 149671, 27803, 149683, 0, 0, OA_METRIC_UINT64 },	/* PIXEL_WRITE */
+	{ 149689, 149712, 27803, 149735, 0, 0, OA_METRIC_UINT64 },	/* POSTPS_ALPHA_TEST_FAIL */
+	{ 149740, 149756, 27803, 149772, 0, 0, OA_METRIC_UINT64 },	/* SHADER_PIX_KILL */
+	{ 149777, 149785, 27803, 149793, 0, 0, OA_METRIC_UINT64 },	/* L3_READ */
+	{ 149799, 149808, 27803, 149817, 0, 0, OA_METRIC_UINT64 },	/* L3_WRITE */
+	{ 149823, 149858, 16685, 149893, 0, 0, OA_METRIC_FLOAT },	/* COMMAND_PARSER_COMPUTE_ENGINE_BUSY */
+	{ 80322, 149958, 16685, 149992, 0, 0, OA_METRIC_FLOAT },	/* COMMAND_PARSER_RENDER_ENGINE_BUSY */
+	{ 80390, 150027, 16685, 150059, 0, 0, OA_METRIC_FLOAT },	/* COMMAND_PARSER_COPY_ENGINE_BUSY */
+	{ 150094, 150115, 27803, 150136, 0, 0, OA_METRIC_UINT64 },	/* CLIPPER_INPUT_VERTEX */
+	{ 150142, 150165, 27803, 150188, 0, 0, OA_METRIC_UINT64 },	/* CLIPPER_PRIMITIVE_CULL */
+	{ 150194, 150226, 27803, 150258, 0, 0, OA_METRIC_UINT64 },	/* CLIPPER_PRIMITIVE_FAR_NEAR_CLIP */
+	{ 150264, 150289, 27803, 150314, 0, 0, OA_METRIC_UINT64 },	/* CLIPPER_PRIMITIVE_OUTPUT */
+	{ 150320, 150333, 27803, 150346, 0, 0, OA_METRIC_UINT64 },	/* IA_PRIMITIVE */
+	{ 150352, 150382, 27803, 150412, 0, 0, OA_METRIC_UINT64 },	/* STREAMOUT_OUTPUT_VERTEX_COUNT */
+	{ 150418, 150441, 27803, 150464, 0, 0, OA_METRIC_UINT64 },	/* STRIPSFAN_OBJECT_COUNT */
+	{ 150470, 150492, 27803, 150514, 0, 0, OA_METRIC_UINT64 },	/* STRIPSFAN_OBJECT_CULL */
+	{ 150520, 150552, 27803, 150584, 0, 0, OA_METRIC_UINT64 },	/* STREAMOUT_PRIMITIVE_WRITE_COUNT */
+	{ 150590, 150614, 27803, 150638, 0, 0, OA_METRIC_UINT64 },	/* SLM_BANK_CONFLICT_COUNT */
+	{ 150643, 150660, 27803, 150677, 0, 0, OA_METRIC_UINT64 },	/* COMPRESSOR_INPUT */
+	{ 150683, 150701, 27803, 150719, 0, 0, OA_METRIC_UINT64 },	/* COMPRESSOR_OUTPUT */
+	{ 150725, 150734, 27803, 150743, 0, 0, OA_METRIC_UINT64 },	/* TLB_MISS */
+	{ 150749, 150779, 16685, 150809, 0, 0, OA_METRIC_FLOAT },	/* GPU_MEMORY_REQUEST_QUEUE_FULL */
+	{ 106079, 150866, 27803, 150883, 0, 0, OA_METRIC_UINT64 },	/* SAMPLER_2X2_READ */
+	{ 150888, 150917, 27803, 150946, 0, 0, OA_METRIC_UINT64 },	/* SAMPLER_TEXTURE_CACHE_ACCESS */
+	{ 150951, 150978, 27803, 151005, 0, 0, OA_METRIC_UINT64 },	/* SAMPLER_TEXTURE_CACHE_MISS */
+	{ 151011, 151020, 27803, 151029, 0, 0, OA_METRIC_UINT64 },	/* URB_READ */
+	{ 151035, 151045, 27803, 151055, 0, 0, OA_METRIC_UINT64 },	/* URB_WRITE */
+	{ 151061, 151072, 27803, 151083, 0, 0, OA_METRIC_UINT64 },	/* ICACHE_HIT */
+	{ 151089, 151101, 27803, 151113, 0, 0, OA_METRIC_UINT64 },	/* ICACHE_MISS */
+	{ 97335, 53010, 16685, 151119, 0, 0, OA_METRIC_FLOAT },	/* XVE_ACTIVE */
+	{ 97524, 151178, 27803, 151205, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_ALU0_ALL */
+	{ 97625, 151211, 27803, 151238, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_ALU1_ALL */
+	{ 97735, 151244, 27803, 151271, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_SEND_ALL */
+	{ 98955, 151276, 27803, 151302, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_ALU0_CS */
+	{ 98903, 151307, 27803, 151333, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_ALU0_PS */
+	{ 98747, 151338, 27803, 151364, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_ALU0_VS */
+	{ 99283, 151370, 27803, 151396, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_ALU1_CS */
+	{ 99231, 151402, 27803, 151428, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_ALU1_PS */
+	{ 99071, 151434, 27803, 151460, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_ALU1_VS */
+	{ 151466, 151498, 16685, 151530, 0, 0, OA_METRIC_FLOAT },	/* XVE_SHARED_FUNCTION_ACCESS_HOLD */
+	{ 151589, 151607, 27803, 151625, 0, 0, OA_METRIC_UINT64 },	/* RT_BVH_CACHE_MISS */
+	{ 151631, 151658, 27803, 151685, 0, 0, OA_METRIC_UINT64 },	/* RT_INPUT_MESSAGE_RAY_COUNT */
+	{ 151691, 151712, 27803, 151733, 0, 0, OA_METRIC_UINT64 },	/* LOAD_STORE_CACHE_HIT */
+	{ 151739, 151763, 27803, 151787, 0, 0, OA_METRIC_UINT64 },	/* LOAD_STORE_CACHE_ACCESS */
+	{ 97377, 151793, 16685, 151819, 0, 0, OA_METRIC_FLOAT },	/* XVE_THREADS_OCCUPANCY_ALL */
+	{ 151921, 151941, 27803, 151961, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_ISSUED_ALL */
+	{ 151967, 151988, 17840, 152009, 0, 0, OA_METRIC_UINT64 },	/* GPU_MEMORY_BYTE_READ */
+	{ 152022, 152044, 17840, 152066, 0, 0, OA_METRIC_UINT64 },	/* GPU_MEMORY_BYTE_WRITE */
+	{ 152079, 152106, 17840, 152133, 0, 0, OA_METRIC_UINT64 },	/* LOAD_STORE_CACHE_BYTE_READ */
+	{ 152139, 152167, 17840, 152195, 0, 0, OA_METRIC_UINT64 },	/* LOAD_STORE_CACHE_BYTE_WRITE */
+	{ 152201, 152215, 17840, 152229, 0, 0, OA_METRIC_UINT64 },	/* SLM_BYTE_READ */
+	{ 152235, 152250, 17840, 152265, 0, 0, OA_METRIC_UINT64 },	/* SLM_BYTE_WRITE */
+	{ 152271, 152297, 58162, 152323, 0, 0, OA_METRIC_FLOAT },	/* GPU_MEMORY_BYTE_READ_RATE */
+	{ 152350, 152377, 58162, 152404, 0, 0, OA_METRIC_FLOAT },	/* GPU_MEMORY_BYTE_WRITE_RATE */
+	{ 97357, 53030, 16685, 152431, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL */
+	{ 97975, 152490, 16685, 152529, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU0_ALL_UTILIZATION */
+	{ 98053, 152588, 16685, 152627, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU1_ALL_UTILIZATION */
+	{ 152686, 152718, 27803, 152750, 0, 0, OA_METRIC_UINT64 },	/* HOST_TO_GPUMEM_TRANSACTION_READ */
+	{ 152756, 152789, 27803, 152822, 0, 0, OA_METRIC_UINT64 },	/* HOST_TO_GPUMEM_TRANSACTION_WRITE */
+	{ 152828, 152852, 27803, 152876, 0, 0, OA_METRIC_UINT64 },	/* SYSMEM_TRANSACTION_READ */
+	{ 152882, 152907, 27803, 152932, 0, 0, OA_METRIC_UINT64 },	/* SYSMEM_TRANSACTION_WRITE */
+	{ 151061, 151072, 27803, 149735, 0, 0, OA_METRIC_UINT64 },	/* ICACHE_HIT */
+	{ 151089, 151101, 27803, 149772, 0, 0, OA_METRIC_UINT64 },	/* ICACHE_MISS */
+	{ 97335, 53010, 16685, 152938, 0, 0, OA_METRIC_FLOAT },	/* XVE_ACTIVE */
+	{ 97524, 151178, 27803, 150883, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_ALU0_ALL */
+	{ 97625, 151211, 27803, 150946, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_ALU1_ALL */
+	{ 151921, 151941, 27803, 151005, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_ISSUED_ALL */
+	{ 151466, 151498, 16685, 152996, 0, 0, OA_METRIC_FLOAT },	/* XVE_SHARED_FUNCTION_ACCESS_HOLD */
+	{ 97357, 53030, 16685, 153055, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL */
+	{ 97377, 151793, 16685, 153114, 0, 0, OA_METRIC_FLOAT },	/* XVE_THREADS_OCCUPANCY_ALL */
+	{ 153215, 153242, 27803, 153269, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_ALU2_ALL */
+	{ 153275, 153300, 16685, 152529, 0, 0, OA_METRIC_FLOAT },	/* XVE_MULTIPLE_PIPE_ACTIVE */
+	{ 153325, 153362, 27803, 151238, 0, 0, OA_METRIC_UINT64 },	/* LOAD_STORE_CACHE_PARTIAL_WRITE_COUNT */
+	{ 150590, 150614, 27803, 153399, 0, 0, OA_METRIC_UINT64 },	/* SLM_BANK_CONFLICT_COUNT */
+	{ 152201, 152215, 17840, 151625, 0, 0, OA_METRIC_UINT64 },	/* SLM_BYTE_READ */
+	{ 152235, 152250, 17840, 151685, 0, 0, OA_METRIC_UINT64 },	/* SLM_BYTE_WRITE */
+	{ 152079, 152106, 17840, 151733, 0, 0, OA_METRIC_UINT64 },	/* LOAD_STORE_CACHE_BYTE_READ */
+	{ 152139, 152167, 17840, 151787, 0, 0, OA_METRIC_UINT64 },	/* LOAD_STORE_CACHE_BYTE_WRITE */
+	{ 151739, 151763, 27803, 151333, 0, 0, OA_METRIC_UINT64 },	/* LOAD_STORE_CACHE_ACCESS */
+	{ 151691, 151712, 27803, 151364, 0, 0, OA_METRIC_UINT64 },	/* LOAD_STORE_CACHE_HIT */
+	{ 153405, 153422, 27803, 149665, 0, 0, OA_METRIC_UINT64 },	/* L3_ATOMIC_ACCESS */
+	{ 153439, 153446, 27803, 149683, 0, 0, OA_METRIC_UINT64 },	/* L3_HIT */
+	{ 153453, 153461, 27803, 149793, 0, 0, OA_METRIC_UINT64 },	/* L3_MISS */
+	{ 149777, 149785, 27803, 149817, 0, 0, OA_METRIC_UINT64 },	/* L3_READ */
+	{ 149799, 149808, 27803, 153469, 0, 0, OA_METRIC_UINT64 },	/* L3_WRITE */
+	{ 153475, 153484, 16685, 153493, 0, 0, OA_METRIC_FLOAT },	/* L3_STALL */
+	{ 150643, 150660, 27803, 153551, 0, 0, OA_METRIC_UINT64 },	/* COMPRESSOR_INPUT */
+	{ 150683, 150701, 27803, 150136, 0, 0, OA_METRIC_UINT64 },	/* COMPRESSOR_OUTPUT */
+	{ 151967, 151988, 17840, 153557, 0, 0, OA_METRIC_UINT64 },	/* GPU_MEMORY_BYTE_READ */
+	{ 152022, 152044, 17840, 153570, 0, 0, OA_METRIC_UINT64 },	/* GPU_MEMORY_BYTE_WRITE */
+	{ 152271, 152297, 58162, 153583, 0, 0, OA_METRIC_FLOAT },	/* GPU_MEMORY_BYTE_READ_RATE */
+	{ 152350, 152377, 58162, 153610, 0, 0, OA_METRIC_FLOAT },	/* GPU_MEMORY_BYTE_WRITE_RATE */
+	{ 153637, 153656, 27803, 150314, 0, 0, OA_METRIC_UINT64 },	/* GPU_MEMORY_L3_READ */
+	{ 153675, 153695, 27803, 150346, 0, 0, OA_METRIC_UINT64 },	/* GPU_MEMORY_L3_WRITE */
+	{ 150749, 150779, 16685, 153715, 0, 0, OA_METRIC_FLOAT },	/* GPU_MEMORY_REQUEST_QUEUE_FULL */
+	{ 150725, 150734, 27803, 150464, 0, 0, OA_METRIC_UINT64 },	/* TLB_MISS */
+	{ 153772, 153802, 18000, 151396, 0, 0, OA_METRIC_UINT64 },	/* ASYNC_GPGPU_THREAD_EXIT_COUNT */
+	{ 153832, 153847, 16685, 153862, 0, 0, OA_METRIC_FLOAT },	/* GPGPU_DISPATCH */
+	{ 149823, 149858, 16685, 153920, 0, 0, OA_METRIC_FLOAT },	/* COMMAND_PARSER_COMPUTE_ENGINE_BUSY */
+	{ 153985, 154037, 27803, 150584, 0, 0, OA_METRIC_UINT64 },	/* COMMAND_PARSER_COMPUTE_ENGINE_DISPATCH_KERNEL_COUNT */
+	{ 80390, 150027, 16685, 154089, 0, 0, OA_METRIC_FLOAT },	/* COMMAND_PARSER_COPY_ENGINE_BUSY */
+	{ 80750, 154124, 27803, 150719, 0, 0, OA_METRIC_UINT64 },	/* COMMAND_PARSER_FLUSH_COUNT */
+	{ 80322, 149958, 16685, 154151, 0, 0, OA_METRIC_FLOAT },	/* COMMAND_PARSER_RENDER_ENGINE_BUSY */
+	{ 80568, 154186, 27803, 154237, 0, 0, OA_METRIC_UINT64 },	/* COMMAND_PARSER_RENDER_ENGINE_DISPATCH_KERNEL_COUNT */
+	{ 97857, 154243, 16685, 154273, 0, 0, OA_METRIC_FLOAT },	/* XVE_PIPE_ALU0_AND_ALU1_ACTIVE */
+	{ 154332, 154362, 16685, 154392, 0, 0, OA_METRIC_FLOAT },	/* XVE_PIPE_ALU0_AND_ALU2_ACTIVE */
+	{ 97975, 152490, 16685, 154451, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU0_ALL_UTILIZATION */
+	{ 98053, 152588, 16685, 154509, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU1_ALL_UTILIZATION */
+	{ 154567, 154606, 16685, 151119, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU2_ALL_UTILIZATION */
+	{ 152686, 152718, 27803, 151029, 0, 0, OA_METRIC_UINT64 },	/* HOST_TO_GPUMEM_TRANSACTION_READ */
+	{ 152756, 152789, 27803, 151055, 0, 0, OA_METRIC_UINT64 },	/* HOST_TO_GPUMEM_TRANSACTION_WRITE */
+	{ 152828, 152852, 27803, 154645, 0, 0, OA_METRIC_UINT64 },	/* SYSMEM_TRANSACTION_READ */
+	{ 152882, 152907, 27803, 154651, 0, 0, OA_METRIC_UINT64 },	/* SYSMEM_TRANSACTION_WRITE */
+	{ 154657, 154690, 27803, 149665, 0, 0, OA_METRIC_UINT64 },	/* EARLY_DEPTH_STENCIL_TEST_FAIL_NP */
+	{ 154723, 154755, 27803, 149683, 0, 0, OA_METRIC_UINT64 },	/* EARLY_DEPTH_STENCIL_TEST_FAIL_P */
+	{ 154787, 154811, 27803, 149793, 0, 0, OA_METRIC_UINT64 },	/* HIZ_DEPTH_TEST_AMBIG_NP */
+	{ 154835, 154858, 27803, 149817, 0, 0, OA_METRIC_UINT64 },	/* HIZ_DEPTH_TEST_AMBIG_P */
+	{ 154881, 154904, 27803, 153469, 0, 0, OA_METRIC_UINT64 },	/* HIZ_DEPTH_TEST_FAIL_NP */
+	{ 154927, 154949, 27803, 154971, 0, 0, OA_METRIC_UINT64 },	/* HIZ_DEPTH_TEST_FAIL_P */
+	{ 154977, 154999, 27803, 153551, 0, 0, OA_METRIC_UINT64 },	/* HIZ_DEPTH_TEST_PASS_P */
+	{ 155021, 155050, 16685, 155079, 0, 0, OA_METRIC_FLOAT },	/* HIZ_SUBSPAN_LATENCY_FIFOFULL */
+	{ 155140, 155156, 16685, 155172, 0, 0, OA_METRIC_FLOAT },	/* IZ_OUTPUT_READY */
+	{ 155233, 155261, 16685, 155289, 0, 0, OA_METRIC_FLOAT },	/* IZ_SUBSPAN_LATENCY_FIFOFULL */
+	{ 155350, 155381, 27803, 150314, 0, 0, OA_METRIC_UINT64 },	/* POSTPS_DEPTH_STENCIL_TEST_FAIL */
+	{ 155412, 155431, 27803, 150346, 0, 0, OA_METRIC_UINT64 },	/* RENDER_CACHE_ALLOC */
+	{ 155450, 155467, 27803, 150412, 0, 0, OA_METRIC_UINT64 },	/* RENDER_CACHE_HIT */
+	{ 155484, 155502, 27803, 150464, 0, 0, OA_METRIC_UINT64 },	/* RENDER_CACHE_READ */
+	{ 155520, 155539, 27803, 150514, 0, 0, OA_METRIC_UINT64 },	/* RENDER_CACHE_WRITE */
+	{ 155558, 155579, 27803, 150584, 0, 0, OA_METRIC_UINT64 },	/* URB_CROSS_SLICE_READ */
+	{ 155600, 155642, 27803, 150677, 0, 0, OA_METRIC_UINT64 },	/* PIXEL_2X2_LIT_POST_RASTERIZER_EARLY_DEPTH */
+	{ 155684, 155725, 27803, 150719, 0, 0, OA_METRIC_UINT64 },	/* PIXEL_2X2_LIT_POST_RASTERIZER_LATE_DEPTH */
+	{ 155766, 155784, 16685, 155802, 0, 0, OA_METRIC_FLOAT },	/* GPU_MEMORY_ACTIVE */
+	{ 155859, 155874, 27803, 149665, 0, 0, OA_METRIC_UINT64 },	/* AMFS_L3_ACCESS */
+	{ 155889, 155904, 27803, 149683, 0, 0, OA_METRIC_UINT64 },	/* AMFS_L3_ATOMIC */
+	{ 155919, 155931, 27803, 149793, 0, 0, OA_METRIC_UINT64 },	/* AMFS_L3_HIT */
+	{ 155943, 155957, 27803, 149817, 0, 0, OA_METRIC_UINT64 },	/* AMFS_L3_WRITE */
+	{ 155971, 155987, 27803, 153469, 0, 0, OA_METRIC_UINT64 },	/* COLOR_L3_ACCESS */
+	{ 156003, 156016, 27803, 154971, 0, 0, OA_METRIC_UINT64 },	/* COLOR_L3_HIT */
+	{ 156029, 156043, 27803, 153551, 0, 0, OA_METRIC_UINT64 },	/* ICACHE_L3_HIT */
+	{ 156057, 156072, 27803, 150136, 0, 0, OA_METRIC_UINT64 },	/* ICACHE_L3_READ */
+	{ 156087, 156111, 27803, 150188, 0, 0, OA_METRIC_UINT64 },	/* LOAD_STORE_CACHE_L3_HIT */
+	{ 156135, 156160, 27803, 150258, 0, 0, OA_METRIC_UINT64 },	/* LOAD_STORE_CACHE_L3_READ */
+	{ 156185, 156211, 27803, 150314, 0, 0, OA_METRIC_UINT64 },	/* LOAD_STORE_CACHE_L3_WRITE */
+	{ 156237, 156252, 27803, 150346, 0, 0, OA_METRIC_UINT64 },	/* SAMPLER_L3_HIT */
+	{ 156267, 156283, 27803, 150412, 0, 0, OA_METRIC_UINT64 },	/* SAMPLER_L3_READ */
+	{ 156299, 156311, 27803, 150464, 0, 0, OA_METRIC_UINT64 },	/* Z_L3_ACCESS */
+	{ 156323, 156332, 27803, 150514, 0, 0, OA_METRIC_UINT64 },	/* Z_L3_HIT */
+	{ 156341, 156349, 16685, 156357, 0, 0, OA_METRIC_FLOAT },	/* L3_BUSY */
+	{ 156415, 156434, 16685, 156453, 0, 0, OA_METRIC_FLOAT },	/* L3_INPUT_AVAILABLE */
+	{ 156511, 156527, 16685, 156543, 0, 0, OA_METRIC_FLOAT },	/* L3_OUTPUT_READY */
+	{ 156601, 156616, 16685, 156631, 0, 0, OA_METRIC_FLOAT },	/* L3_SUPERQ_FULL */
+	{ 153405, 153422, 27803, 154237, 0, 0, OA_METRIC_UINT64 },	/* L3_ATOMIC_ACCESS */
+	{ 153439, 153446, 27803, 151029, 0, 0, OA_METRIC_UINT64 },	/* L3_HIT */
+	{ 153453, 153461, 27803, 151055, 0, 0, OA_METRIC_UINT64 },	/* L3_MISS */
+	{ 149777, 149785, 27803, 154645, 0, 0, OA_METRIC_UINT64 },	/* L3_READ */
+	{ 153475, 153484, 16685, 156689, 0, 0, OA_METRIC_FLOAT },	/* L3_STALL */
+	{ 149799, 149808, 27803, 152750, 0, 0, OA_METRIC_UINT64 },	/* L3_WRITE */
+	{ 153637, 153656, 27803, 152822, 0, 0, OA_METRIC_UINT64 },	/* GPU_MEMORY_L3_READ */
+	{ 153675, 153695, 27803, 152876, 0, 0, OA_METRIC_UINT64 },	/* GPU_MEMORY_L3_WRITE */
+	{ 57779, 156747, 27803, 152932, 0, 0, OA_METRIC_UINT64 },	/* GPU_MEMORY_READ */
+	{ 57598, 156763, 27803, 156780, 0, 0, OA_METRIC_UINT64 },	/* GPU_MEMORY_WRITE */
+	{ 150643, 150660, 27803, 149665, 0, 0, OA_METRIC_UINT64 },	/* COMPRESSOR_INPUT */
+	{ 150683, 150701, 27803, 149683, 0, 0, OA_METRIC_UINT64 },	/* COMPRESSOR_OUTPUT */
+	{ 110967, 156786, 27803, 149793, 0, 0, OA_METRIC_UINT64 },	/* GPU_MEMORY_32B_TRANSACTION_READ */
+	{ 111106, 156818, 27803, 149817, 0, 0, OA_METRIC_UINT64 },	/* GPU_MEMORY_32B_TRANSACTION_WRITE */
+	{ 111042, 156851, 27803, 153469, 0, 0, OA_METRIC_UINT64 },	/* GPU_MEMORY_64B_TRANSACTION_READ */
+	{ 111172, 156883, 27803, 154971, 0, 0, OA_METRIC_UINT64 },	/* GPU_MEMORY_64B_TRANSACTION_WRITE */
+	{ 151967, 151988, 17840, 156916, 0, 0, OA_METRIC_UINT64 },	/* GPU_MEMORY_BYTE_READ */
+	{ 152022, 152044, 17840, 156929, 0, 0, OA_METRIC_UINT64 },	/* GPU_MEMORY_BYTE_WRITE */
+	{ 152271, 152297, 58162, 156942, 0, 0, OA_METRIC_FLOAT },	/* GPU_MEMORY_BYTE_READ_RATE */
+	{ 152350, 152377, 58162, 156969, 0, 0, OA_METRIC_FLOAT },	/* GPU_MEMORY_BYTE_WRITE_RATE */
+	{ 153637, 153656, 27803, 150188, 0, 0, OA_METRIC_UINT64 },	/* GPU_MEMORY_L3_READ */
+	{ 153675, 153695, 27803, 150258, 0, 0, OA_METRIC_UINT64 },	/* GPU_MEMORY_L3_WRITE */
+	{ 150749, 150779, 16685, 156996, 0, 0, OA_METRIC_FLOAT },	/* GPU_MEMORY_REQUEST_QUEUE_FULL */
+	{ 150725, 150734, 27803, 150346, 0, 0, OA_METRIC_UINT64 },	/* TLB_MISS */
+	{ 153405, 153422, 27803, 150412, 0, 0, OA_METRIC_UINT64 },	/* L3_ATOMIC_ACCESS */
+	{ 156341, 156349, 16685, 157053, 0, 0, OA_METRIC_FLOAT },	/* L3_BUSY */
+	{ 153439, 153446, 27803, 150514, 0, 0, OA_METRIC_UINT64 },	/* L3_HIT */
+	{ 156415, 156434, 16685, 156357, 0, 0, OA_METRIC_FLOAT },	/* L3_INPUT_AVAILABLE */
+	{ 153453, 153461, 27803, 150677, 0, 0, OA_METRIC_UINT64 },	/* L3_MISS */
+	{ 149777, 149785, 27803, 150743, 0, 0, OA_METRIC_UINT64 },	/* L3_READ */
+	{ 153475, 153484, 16685, 157111, 0, 0, OA_METRIC_FLOAT },	/* L3_STALL */
+	{ 156601, 156616, 16685, 157169, 0, 0, OA_METRIC_FLOAT },	/* L3_SUPERQ_FULL */
+	{ 149799, 149808, 27803, 151055, 0, 0, OA_METRIC_UINT64 },	/* L3_WRITE */
+	{ 151739, 151763, 27803, 149735, 0, 0, OA_METRIC_UINT64 },	/* LOAD_STORE_CACHE_ACCESS */
+	{ 152079, 152106, 17840, 149772, 0, 0, OA_METRIC_UINT64 },	/* LOAD_STORE_CACHE_BYTE_READ */
+	{ 152139, 152167, 17840, 150638, 0, 0, OA_METRIC_UINT64 },	/* LOAD_STORE_CACHE_BYTE_WRITE */
+	{ 151691, 151712, 27803, 150883, 0, 0, OA_METRIC_UINT64 },	/* LOAD_STORE_CACHE_HIT */
+	{ 157227, 157260, 16685, 157293, 0, 0, OA_METRIC_FLOAT },	/* LOAD_STORE_CACHE_INPUT_AVAILABLE */
+	{ 157350, 157395, 27803, 151005, 0, 0, OA_METRIC_UINT64 },	/* LOAD_STORE_CACHE_NUMBER_OF_BANK_ACCESS_COUNT */
+	{ 157440, 157470, 16685, 157500, 0, 0, OA_METRIC_FLOAT },	/* LOAD_STORE_CACHE_OUTPUT_READY */
+	{ 153325, 153362, 27803, 151113, 0, 0, OA_METRIC_UINT64 },	/* LOAD_STORE_CACHE_PARTIAL_WRITE_COUNT */
+	{ 157558, 157575, 27803, 153269, 0, 0, OA_METRIC_UINT64 },	/* SLM_ACCESS_COUNT */
+	{ 150590, 150614, 27803, 151205, 0, 0, OA_METRIC_UINT64 },	/* SLM_BANK_CONFLICT_COUNT */
+	{ 152201, 152215, 17840, 151238, 0, 0, OA_METRIC_UINT64 },	/* SLM_BYTE_READ */
+	{ 152235, 152250, 17840, 153399, 0, 0, OA_METRIC_UINT64 },	/* SLM_BYTE_WRITE */
+	{ 157592, 157634, 27803, 151625, 0, 0, OA_METRIC_UINT64 },	/* XVE_LOAD_STORE_CACHE_ATOMIC_MESSAGE_COUNT */
+	{ 157676, 157717, 18000, 151685, 0, 0, OA_METRIC_UINT64 },	/* XVE_LOAD_STORE_CACHE_FENCE_MESSAGE_COUNT */
+	{ 157758, 157798, 18000, 151733, 0, 0, OA_METRIC_UINT64 },	/* XVE_LOAD_STORE_CACHE_READ_MESSAGE_COUNT */
+	{ 157838, 157882, 27803, 151787, 0, 0, OA_METRIC_UINT64 },	/* XVE_LOAD_STORE_CACHE_REGISTER_REQUEST_COUNT */
+	{ 157926, 157971, 27803, 151271, 0, 0, OA_METRIC_UINT64 },	/* XVE_LOAD_STORE_CACHE_REGISTER_RESPONSE_COUNT */
+	{ 158016, 158057, 18000, 151302, 0, 0, OA_METRIC_UINT64 },	/* XVE_LOAD_STORE_CACHE_WRITE_MESSAGE_COUNT */
+	{ 158098, 158127, 27803, 151333, 0, 0, OA_METRIC_UINT64 },	/* XVE_SLM_ATOMIC_MESSAGE_COUNT */
+	{ 158156, 158184, 27803, 151364, 0, 0, OA_METRIC_UINT64 },	/* XVE_SLM_FENCE_MESSAGE_COUNT */
+	{ 158212, 158239, 18000, 151396, 0, 0, OA_METRIC_UINT64 },	/* XVE_SLM_READ_MESSAGE_COUNT */
+	{ 158266, 158294, 18000, 151428, 0, 0, OA_METRIC_UINT64 },	/* XVE_SLM_WRITE_MESSAGE_COUNT */
+	{ 158322, 158347, 27803, 154645, 0, 0, OA_METRIC_UINT64 },	/* COPY_ENGINE_READ_REQUEST */
+	{ 158372, 158398, 16685, 158424, 0, 0, OA_METRIC_FLOAT },	/* COPY_ENGINE_REQUEST_STALL */
+	{ 158486, 158512, 27803, 152750, 0, 0, OA_METRIC_UINT64 },	/* COPY_ENGINE_WRITE_REQUEST */
+	{ 152686, 152718, 27803, 152822, 0, 0, OA_METRIC_UINT64 },	/* HOST_TO_GPUMEM_TRANSACTION_READ */
+	{ 152756, 152789, 27803, 152876, 0, 0, OA_METRIC_UINT64 },	/* HOST_TO_GPUMEM_TRANSACTION_WRITE */
+	{ 152828, 152852, 27803, 152932, 0, 0, OA_METRIC_UINT64 },	/* SYSMEM_TRANSACTION_READ */
+	{ 152882, 152907, 27803, 156780, 0, 0, OA_METRIC_UINT64 },	/* SYSMEM_TRANSACTION_WRITE */
+	{ 158538, 158562, 16685, 158586, 0, 0, OA_METRIC_FLOAT },	/* CLIPPER_INPUT_AVAILABLE */
+	{ 158650, 158671, 16685, 158692, 0, 0, OA_METRIC_FLOAT },	/* CLIPPER_OUTPUT_READY */
+	{ 158756, 158783, 27803, 149793, 0, 0, OA_METRIC_UINT64 },	/* CLIPPER_TRANSACTION_OUTPUT */
+	{ 158810, 158843, 27803, 149817, 0, 0, OA_METRIC_UINT64 },	/* STREAMOUT_PRIMITIVE_STORAGE_NEED */
+	{ 158876, 158899, 16685, 158922, 0, 0, OA_METRIC_FLOAT },	/* STRIPSFAN_OUTPUT_READY */
+	{ 158986, 159015, 16685, 159044, 0, 0, OA_METRIC_FLOAT },	/* VERTEX_FETCH_INPUT_AVAILABLE */
+	{ 159108, 159134, 16685, 159160, 0, 0, OA_METRIC_FLOAT },	/* VERTEX_FETCH_OUTPUT_READY */
+	{ 159224, 159240, 16685, 159256, 0, 0, OA_METRIC_FLOAT },	/* VS_OUTPUT_READY */
+	{ 159320, 159352, 16685, 159384, 0, 0, OA_METRIC_FLOAT },	/* COLOR_PIPE_CACHE_LATENCY1_STALL */
+	{ 159445, 159477, 16685, 159509, 0, 0, OA_METRIC_FLOAT },	/* COLOR_PIPE_CACHE_LATENCY2_STALL */
+	{ 159544, 159579, 16685, 159614, 0, 0, OA_METRIC_FLOAT },	/* PIXEL_POST_PROCESS_INPUT_AVAILABLE */
+	{ 159675, 159707, 16685, 159739, 0, 0, OA_METRIC_FLOAT },	/* PIXEL_POST_PROCESS_OUTPUT_READY */
+	{ 159800, 159820, 16685, 159840, 0, 0, OA_METRIC_FLOAT },	/* PS_OUTPUT_AVAILABLE */
+	{ 159897, 159926, 16685, 159955, 0, 0, OA_METRIC_FLOAT },	/* RENDER_CACHE_INPUT_AVAILABLE */
+	{ 160020, 160046, 16685, 160072, 0, 0, OA_METRIC_FLOAT },	/* RENDER_CACHE_OUTPUT_READY */
+	{ 160137, 160158, 16685, 160179, 0, 0, OA_METRIC_FLOAT },	/* AMFS_STALL_ALL_INPUT */
+	{ 160236, 160257, 16685, 160278, 0, 0, OA_METRIC_FLOAT },	/* AMFS_STALL_ANY_INPUT */
+	{ 160335, 160350, 16685, 160365, 0, 0, OA_METRIC_FLOAT },	/* SAMPLER_ACTIVE */
+	{ 160422, 160446, 16685, 160470, 0, 0, OA_METRIC_FLOAT },	/* SAMPLER_INPUT_AVAILABLE */
+	{ 160527, 160556, 16685, 160585, 0, 0, OA_METRIC_FLOAT },	/* SAMPLER_MEMORY_LATENCY_STALL */
+	{ 160642, 160663, 16685, 157293, 0, 0, OA_METRIC_FLOAT },	/* SAMPLER_OUTPUT_READY */
+	{ 160684, 160711, 16685, 160738, 0, 0, OA_METRIC_FLOAT },	/* RASTERIZER_INPUT_AVAILABLE */
+	{ 160795, 160819, 16685, 160843, 0, 0, OA_METRIC_FLOAT },	/* RASTERIZER_OUTPUT_READY */
+	{ 160900, 160930, 27803, 150743, 0, 0, OA_METRIC_UINT64 },	/* RASTERIZER_TRANSACTION_OUTPUT */
+	{ 160960, 160983, 18000, 151005, 0, 0, OA_METRIC_UINT64 },	/* TASK_THREAD_EXIT_COUNT */
+	{ 161006, 161029, 27803, 151083, 0, 0, OA_METRIC_UINT64 },	/* TASK_THREADGROUP_COUNT */
+	{ 161052, 161084, 16685, 161116, 0, 0, OA_METRIC_FLOAT },	/* THREAD_DISPATCH_INPUT_AVAILABLE */
+	{ 161174, 161200, 16685, 161226, 0, 0, OA_METRIC_FLOAT },	/* THREAD_DISPATCH_PS_ACTIVE */
+	{ 161284, 161314, 16685, 161344, 0, 0, OA_METRIC_FLOAT },	/* THREAD_DISPATCH_QUEUE0_ACTIVE */
+	{ 161402, 161431, 16685, 161460, 0, 0, OA_METRIC_FLOAT },	/* THREAD_DISPATCH_QUEUE0_STALL */
+	{ 161518, 161548, 16685, 161578, 0, 0, OA_METRIC_FLOAT },	/* THREAD_DISPATCH_QUEUE1_ACTIVE */
+	{ 161636, 161665, 16685, 161694, 0, 0, OA_METRIC_FLOAT },	/* THREAD_DISPATCH_QUEUE1_STALL */
+	{ 161752, 161795, 16685, 161838, 0, 0, OA_METRIC_FLOAT },	/* THREADGROUP_DISPATCH_QUEUE0_RESOURCE_STALL */
+	{ 161896, 161939, 16685, 161982, 0, 0, OA_METRIC_FLOAT },	/* THREADGROUP_DISPATCH_QUEUE1_RESOURCE_STALL */
+	{ 80670, 162040, 27803, 154237, 0, 0, OA_METRIC_UINT64 },	/* COMMAND_PARSER_RENDER_ENGINE_DRAW_COUNT */
+	{ 162080, 162105, 18000, 151029, 0, 0, OA_METRIC_UINT64 },	/* AMFS_4X4_SHADING_REQUEST */
+	{ 162130, 162145, 27803, 151055, 0, 0, OA_METRIC_UINT64 },	/* AMFS_CACHE_HIT */
+	{ 162160, 162176, 27803, 154645, 0, 0, OA_METRIC_UINT64 },	/* AMFS_CACHE_MISS */
+	{ 162192, 162223, 27803, 149735, 0, 0, OA_METRIC_UINT64 },	/* RT_ANY_HIT_THREAD_RAY_DISPATCH */
+	{ 162254, 162286, 27803, 149772, 0, 0, OA_METRIC_UINT64 },	/* RT_CALLABLE_THREAD_RAY_DISPATCH */
+	{ 162318, 162353, 27803, 150638, 0, 0, OA_METRIC_UINT64 },	/* RT_CLOSEST_HIT_THREAD_RAY_DISPATCH */
+	{ 162388, 162417, 27803, 150883, 0, 0, OA_METRIC_UINT64 },	/* RT_INPUT_MESSAGE_SPAWN_COUNT */
+	{ 162446, 162473, 27803, 150946, 0, 0, OA_METRIC_UINT64 },	/* RT_INSTANCE_NODE_RAY_COUNT */
+	{ 162500, 162527, 27803, 151005, 0, 0, OA_METRIC_UINT64 },	/* RT_INTERNAL_NODE_RAY_COUNT */
+	{ 162554, 162590, 27803, 151083, 0, 0, OA_METRIC_UINT64 },	/* RT_INTERSECTION_THREAD_RAY_DISPATCH */
+	{ 162626, 162643, 16685, 161116, 0, 0, OA_METRIC_FLOAT },	/* RT_MESSAGE_STALL */
+	{ 162660, 162688, 27803, 153269, 0, 0, OA_METRIC_UINT64 },	/* RT_MISS_THREAD_RAY_DISPATCH */
+	{ 162716, 162745, 27803, 151205, 0, 0, OA_METRIC_UINT64 },	/* RT_PROCEDURAL_NODE_RAY_COUNT */
+	{ 162774, 162797, 27803, 151238, 0, 0, OA_METRIC_UINT64 },	/* RT_QUAD_LEAF_RAY_COUNT */
+	{ 162820, 162843, 27803, 153399, 0, 0, OA_METRIC_UINT64 },	/* RT_QUAD_TEST_RAY_COUNT */
+	{ 162866, 162887, 16685, 161694, 0, 0, OA_METRIC_FLOAT },	/* RT_REQUEST_COLLISION */
+	{ 162908, 162931, 27803, 151685, 0, 0, OA_METRIC_UINT64 },	/* RT_TRANSFORM_RAY_COUNT */
+	{ 162954, 162983, 27803, 151733, 0, 0, OA_METRIC_UINT64 },	/* RT_TRAVERSAL_INPUT_RAY_COUNT */
+	{ 163012, 163042, 27803, 151787, 0, 0, OA_METRIC_UINT64 },	/* RT_TRAVERSAL_OUTPUT_RAY_COUNT */
+	{ 163072, 163091, 16685, 163110, 0, 0, OA_METRIC_FLOAT },	/* RT_TRAVERSAL_STALL */
+	{ 163167, 163195, 27803, 151302, 0, 0, OA_METRIC_UINT64 },	/* RT_TRAVERSAL_STEP_RAY_COUNT */
+	{ 101093, 163223, 27803, 151333, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_ALU0_RT_AHS */
+	{ 101273, 163253, 27803, 151364, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_ALU0_RT_CHS */
+	{ 101453, 163283, 27803, 151396, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_ALU0_RT_MS */
+	{ 101153, 163312, 27803, 151428, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_ALU1_RT_AHS */
+	{ 101333, 163342, 27803, 151460, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_ALU1_RT_CHS */
+	{ 101511, 163372, 27803, 163401, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_ALU1_RT_MS */
+	{ 97377, 151793, 16685, 163407, 0, 0, OA_METRIC_FLOAT },	/* XVE_THREADS_OCCUPANCY_ALL */
+	{ 151589, 151607, 27803, 152133, 0, 0, OA_METRIC_UINT64 },	/* RT_BVH_CACHE_MISS */
+	{ 151631, 151658, 27803, 152195, 0, 0, OA_METRIC_UINT64 },	/* RT_INPUT_MESSAGE_RAY_COUNT */
+	{ 163509, 163548, 18000, 152229, 0, 0, OA_METRIC_UINT64 },	/* RT_LOAD_STORE_CACHE_READ_MESSAGE_COUNT */
+	{ 163587, 163632, 18000, 152265, 0, 0, OA_METRIC_UINT64 },	/* RT_LOAD_STORE_CACHE_WRITE_FROM_MESSAGE_COUNT */
+	{ 153215, 153242, 27803, 151005, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_ALU2_ALL */
+	{ 163677, 163703, 27803, 151083, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_BARRIER */
+	{ 163729, 163755, 27803, 151113, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_BITCONV */
+	{ 97793, 163781, 27803, 153269, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_CONTROL_ALL */
+	{ 102899, 163811, 27803, 151205, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_FP16 */
+	{ 102945, 163834, 27803, 151238, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_FP32 */
+	{ 102991, 163857, 27803, 153399, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_FP64 */
+	{ 163880, 163907, 27803, 151625, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_FP64_2ND */
+	{ 103037, 163934, 27803, 151685, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_INT16 */
+	{ 103085, 163958, 27803, 151733, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_INT32 */
+	{ 163982, 164006, 27803, 151787, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_INT64 */
+	{ 103133, 164030, 27803, 151271, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_MATH */
+	{ 164053, 164084, 27803, 151302, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_NONDIVERGENT */
+	{ 164115, 164145, 27803, 151333, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_PREDICATION */
+	{ 97735, 151244, 27803, 151364, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_SEND_ALL */
+	{ 103179, 164175, 27803, 151396, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_XMX_BF16 */
+	{ 103233, 164202, 27803, 151428, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_XMX_FP16 */
+	{ 164229, 164256, 27803, 151460, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_XMX_INT2 */
+	{ 164283, 164310, 27803, 163401, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_XMX_INT4 */
+	{ 103287, 164337, 27803, 151961, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_EXECUTED_XMX_INT8 */
+	{ 151921, 151941, 27803, 152133, 0, 0, OA_METRIC_UINT64 },	/* XVE_INST_ISSUED_ALL */
+	{ 153275, 153300, 16685, 164364, 0, 0, OA_METRIC_FLOAT },	/* XVE_MULTIPLE_PIPE_ACTIVE */
+	{ 97857, 154243, 16685, 164423, 0, 0, OA_METRIC_FLOAT },	/* XVE_PIPE_ALU0_AND_ALU1_ACTIVE */
+	{ 154332, 154362, 16685, 164482, 0, 0, OA_METRIC_FLOAT },	/* XVE_PIPE_ALU0_AND_ALU2_ACTIVE */
+	{ 97377, 151793, 16685, 164541, 0, 0, OA_METRIC_FLOAT },	/* XVE_THREADS_OCCUPANCY_ALL */
+	{ 156341, 156349, 16685, 164643, 0, 0, OA_METRIC_FLOAT },	/* L3_BUSY */
+	{ 153439, 153446, 27803, 149793, 0, 0, OA_METRIC_UINT64 },	/* L3_HIT */
+	{ 156415, 156434, 16685, 164701, 0, 0, OA_METRIC_FLOAT },	/* L3_INPUT_AVAILABLE */
+	{ 153453, 153461, 27803, 153469, 0, 0, OA_METRIC_UINT64 },	/* L3_MISS */
+	{ 156511, 156527, 16685, 153493, 0, 0, OA_METRIC_FLOAT },	/* L3_OUTPUT_READY */
+	{ 149777, 149785, 27803, 153551, 0, 0, OA_METRIC_UINT64 },	/* L3_READ */
+	{ 153475, 153484, 16685, 164759, 0, 0, OA_METRIC_FLOAT },	/* L3_STALL */
+	{ 156601, 156616, 16685, 164817, 0, 0, OA_METRIC_FLOAT },	/* L3_SUPERQ_FULL */
+	{ 149799, 149808, 27803, 150258, 0, 0, OA_METRIC_UINT64 },	/* L3_WRITE */
+	{ 149823, 149858, 16685, 164875, 0, 0, OA_METRIC_FLOAT },	/* COMMAND_PARSER_COMPUTE_ENGINE_BUSY */
+	{ 153985, 154037, 27803, 150346, 0, 0, OA_METRIC_UINT64 },	/* COMMAND_PARSER_COMPUTE_ENGINE_DISPATCH_KERNEL_COUNT */
+	{ 80322, 149958, 16685, 164940, 0, 0, OA_METRIC_FLOAT },	/* COMMAND_PARSER_RENDER_ENGINE_BUSY */
+	{ 80568, 154186, 27803, 150464, 0, 0, OA_METRIC_UINT64 },	/* COMMAND_PARSER_RENDER_ENGINE_DISPATCH_KERNEL_COUNT */
+	{ 150643, 150660, 27803, 150514, 0, 0, OA_METRIC_UINT64 },	/* COMPRESSOR_INPUT */
+	{ 150683, 150701, 27803, 150584, 0, 0, OA_METRIC_UINT64 },	/* COMPRESSOR_OUTPUT */
+	{ 151967, 151988, 17840, 164975, 0, 0, OA_METRIC_UINT64 },	/* GPU_MEMORY_BYTE_READ */
+	{ 152022, 152044, 17840, 164988, 0, 0, OA_METRIC_UINT64 },	/* GPU_MEMORY_BYTE_WRITE */
+	{ 152271, 152297, 58162, 165001, 0, 0, OA_METRIC_FLOAT },	/* GPU_MEMORY_BYTE_READ_RATE */
+	{ 152350, 152377, 58162, 165028, 0, 0, OA_METRIC_FLOAT },	/* GPU_MEMORY_BYTE_WRITE_RATE */
+	{ 165055, 165071, 16685, 165087, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL_ALUWR */
+	{ 165145, 165163, 16685, 165181, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL_BARRIER */
+	{ 165239, 165257, 16685, 152938, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL_CONTROL */
+	{ 165275, 165295, 16685, 154451, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL_INSTFETCH */
+	{ 165315, 165331, 16685, 154509, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL_OTHER */
+	{ 165347, 165367, 16685, 165387, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL_PIPESTALL */
+	{ 165446, 165470, 16685, 152996, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL_PS_DEPENDENCY */
+	{ 165494, 165509, 16685, 153055, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL_SBID */
+	{ 165524, 165541, 16685, 151119, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL_SENDWR */
+	{ 97335, 53010, 16685, 165558, 0, 0, OA_METRIC_FLOAT },	/* XVE_ACTIVE */
+	{ 151466, 151498, 16685, 165617, 0, 0, OA_METRIC_FLOAT },	/* XVE_SHARED_FUNCTION_ACCESS_HOLD */
+	{ 97357, 53030, 16685, 165675, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL */
+	{ 97377, 151793, 16685, 165733, 0, 0, OA_METRIC_FLOAT },	/* XVE_THREADS_OCCUPANCY_ALL */
+	{ 153275, 153300, 16685, 165834, 0, 0, OA_METRIC_FLOAT },	/* XVE_MULTIPLE_PIPE_ACTIVE */
+	{ 97857, 154243, 16685, 165893, 0, 0, OA_METRIC_FLOAT },	/* XVE_PIPE_ALU0_AND_ALU1_ACTIVE */
+	{ 154332, 154362, 16685, 165952, 0, 0, OA_METRIC_FLOAT },	/* XVE_PIPE_ALU0_AND_ALU2_ACTIVE */
+	{ 97335, 53010, 16685, 166011, 0, 0, OA_METRIC_FLOAT },	/* XVE_ACTIVE */
+	{ 97357, 53030, 16685, 166069, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL */
+	{ 97975, 152490, 16685, 165087, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU0_ALL_UTILIZATION */
+	{ 98053, 152588, 16685, 165181, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU1_ALL_UTILIZATION */
+	{ 154567, 154606, 16685, 152938, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU2_ALL_UTILIZATION */
+	{ 97857, 154243, 16685, 154451, 0, 0, OA_METRIC_FLOAT },	/* XVE_PIPE_ALU0_AND_ALU1_ACTIVE */
+	{ 154332, 154362, 16685, 154509, 0, 0, OA_METRIC_FLOAT },	/* XVE_PIPE_ALU0_AND_ALU2_ACTIVE */
+	{ 153275, 153300, 16685, 165387, 0, 0, OA_METRIC_FLOAT },	/* XVE_MULTIPLE_PIPE_ACTIVE */
+	{ 99407, 166127, 16685, 165617, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU0_VS_UTILIZATION */
+	{ 105775, 166165, 16685, 165675, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU0_MS_UTILIZATION */
+	{ 105851, 166203, 16685, 166241, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU0_TS_UTILIZATION */
+	{ 99635, 166299, 16685, 165834, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU0_PS_UTILIZATION */
+	{ 99787, 166337, 16685, 165893, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU0_ASYNC_CS_UTILIZATION */
+	{ 99711, 166381, 16685, 165952, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU0_CS_UTILIZATION */
+	{ 99875, 166419, 16685, 154273, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU1_VS_UTILIZATION */
+	{ 105927, 166457, 16685, 154392, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU1_MS_UTILIZATION */
+	{ 106003, 166495, 16685, 166533, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU1_TS_UTILIZATION */
+	{ 100103, 166592, 16685, 166630, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU1_PS_UTILIZATION */
+	{ 100255, 166689, 16685, 164364, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU1_ASYNC_CS_UTILIZATION */
+	{ 100179, 166733, 16685, 164423, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU1_CS_UTILIZATION */
+	{ 97377, 151793, 16685, 166771, 0, 0, OA_METRIC_FLOAT },	/* XVE_THREADS_OCCUPANCY_ALL */
+	{ 165055, 165071, 16685, 152996, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL_ALUWR */
+	{ 165145, 165163, 16685, 153055, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL_BARRIER */
+	{ 165239, 165257, 16685, 151119, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL_CONTROL */
+	{ 165275, 165295, 16685, 152529, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL_INSTFETCH */
+	{ 165315, 165331, 16685, 152627, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL_OTHER */
+	{ 165347, 165367, 16685, 151530, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL_PIPESTALL */
+	{ 165446, 165470, 16685, 166873, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL_PS_DEPENDENCY */
+	{ 165494, 165509, 16685, 166932, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL_SBID */
+	{ 165524, 165541, 16685, 166991, 0, 0, OA_METRIC_FLOAT },	/* XVE_STALL_SENDWR */
+	{ 100343, 167050, 16685, 165617, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU0_RT_AHS_UTILIZATION */
+	{ 100595, 167092, 16685, 165675, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU0_RT_CHS_UTILIZATION */
+	{ 100847, 167134, 16685, 166241, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU0_RT_MS_UTILIZATION */
+	{ 100427, 167175, 16685, 154273, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU1_RT_AHS_UTILIZATION */
+	{ 100679, 167217, 16685, 154392, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU1_RT_CHS_UTILIZATION */
+	{ 100929, 167259, 16685, 166533, 0, 0, OA_METRIC_FLOAT },	/* XVE_INST_EXECUTED_ALU1_RT_MS_UTILIZATION */
+	{ 167300, 167312, 16685, 159840, 0, 0, OA_METRIC_FLOAT },	/* TEST_EVENT1 */
+	{ 167324, 167343, 16325, 149735, 0, 0, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES */
+	{ 167362, 167389, 16325, 149772, 0, 167416, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE0 */
+	{ 167427, 167454, 16325, 150638, 0, 167481, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE1 */
+	{ 167492, 167519, 16325, 150883, 0, 167546, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE2 */
+	{ 167557, 167584, 16325, 150946, 0, 167611, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE3 */
+	{ 167622, 167649, 16325, 151005, 0, 167676, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE4 */
+	{ 167687, 167714, 16325, 151083, 0, 167741, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE5 */
+	{ 167752, 167779, 16325, 151113, 0, 167806, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE6 */
+	{ 167817, 167844, 16325, 153269, 0, 167871, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE7 */
+	{ 167882, 167909, 16325, 151205, 0, 167936, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE8 */
+	{ 167947, 167974, 16325, 151238, 0, 168001, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE9 */
+	{ 168012, 168040, 16325, 153399, 0, 168068, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE10 */
+	{ 168080, 168108, 16325, 151625, 0, 168136, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE11 */
+	{ 168148, 168176, 16325, 151685, 0, 168204, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE12 */
+	{ 168216, 168244, 16325, 151733, 0, 168272, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE13 */
+	{ 168284, 168312, 16325, 151787, 0, 168340, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE14 */
+	{ 168352, 168380, 16325, 151271, 0, 168408, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE15 */
+	{ 168420, 168448, 16325, 151302, 0, 168476, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE16 */
+	{ 168488, 168516, 16325, 151333, 0, 168544, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE17 */
+	{ 168556, 168584, 16325, 151364, 0, 168612, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE18 */
+	{ 168624, 168652, 16325, 151396, 0, 168680, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE19 */
+	{ 168692, 168720, 16325, 151428, 0, 168748, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE20 */
+	{ 168760, 168788, 16325, 151460, 0, 168816, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE21 */
+	{ 168828, 168856, 16325, 163401, 0, 168884, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE22 */
+	{ 168896, 168924, 16325, 151961, 0, 168952, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE23 */
+	{ 168964, 168992, 16325, 152133, 0, 169020, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE24 */
+	{ 169032, 169060, 16325, 152195, 0, 169088, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE25 */
+	{ 169100, 169128, 16325, 152229, 0, 169156, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE26 */
+	{ 169168, 169196, 16325, 152265, 0, 169224, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_XECORE27 */
+	{ 169236, 169263, 16325, 169290, 0, 0, OA_METRIC_UINT64 },	/* TEST_EVENT1_CYCLES_AVERAGE */
+	{ 169318, 169330, 16685, 169342, 0, 0, OA_METRIC_FLOAT },	/* TEST_EVENT2 */
+	{ 169399, 169418, 16325, 149665, 0, 0, OA_METRIC_UINT64 },	/* TEST_EVENT2_CYCLES */
+	{ 16295, 169437, 16325, 16332, 0, 0, OA_METRIC_UINT64 },	/* GpuCoreClocks */
+	{ 16342, 169454, 16385, 16388, 16433, 0, OA_METRIC_UINT64 },	/* AvgGpuCoreFrequency */
+	{ 169478, 169524, 16685, 16693, 0, 0, OA_METRIC_FLOAT },	/* COMMAND_PARSER_VIDEO_ENHANCEMENT_ENGINE0_BUSY */
+	{ 169570, 169606, 27803, 16490, 0, 0, OA_METRIC_UINT64 },	/* VIDEO_ENHANCEMENT_BOX0_READ_REQUEST */
+	{ 169642, 169679, 27803, 16525, 0, 0, OA_METRIC_UINT64 },	/* VIDEO_ENHANCEMENT_BOX0_WRITE_REQUEST */
+	{ 169716, 169762, 16685, 169808, 0, 0, OA_METRIC_FLOAT },	/* COMMAND_PARSER_VIDEO_ENHANCEMENT_ENGINE1_BUSY */
+	{ 169840, 169876, 27803, 16665, 0, 0, OA_METRIC_UINT64 },	/* VIDEO_ENHANCEMENT_BOX1_READ_REQUEST */
+	{ 169912, 169949, 27803, 16595, 0, 0, OA_METRIC_UINT64 },	/* VIDEO_ENHANCEMENT_BOX1_WRITE_REQUEST */
+	{ 169986, 170005, 27803, 170024, 0, 0, OA_METRIC_UINT64 },	/* MEDIA_READ_REQUEST */
+	{ 170027, 170047, 27803, 16490, 0, 0, OA_METRIC_UINT64 },	/* MEDIA_WRITE_REQUEST */
+	{ 170067, 170108, 16685, 170149, 0, 0, OA_METRIC_FLOAT },	/* COMMAND_PARSER_VIDEO_DECODE_ENGINE0_BUSY */
+	{ 170181, 170212, 27803, 16560, 0, 0, OA_METRIC_UINT64 },	/* VIDEO_DECODE_BOX0_READ_REQUEST */
+	{ 170243, 170275, 27803, 16665, 0, 0, OA_METRIC_UINT64 },	/* VIDEO_DECODE_BOX0_WRITE_REQUEST */
+	{ 170307, 170348, 16685, 170389, 0, 0, OA_METRIC_FLOAT },	/* COMMAND_PARSER_VIDEO_DECODE_ENGINE1_BUSY */
+	{ 170421, 170452, 27803, 16630, 0, 0, OA_METRIC_UINT64 },	/* VIDEO_DECODE_BOX1_READ_REQUEST */
+	{ 170483, 170515, 27803, 98405, 0, 0, OA_METRIC_UINT64 },	/* VIDEO_DECODE_BOX1_WRITE_REQUEST */
 };
 
 /* The counters of each set, indices into oa_metric_counters[]. */
@@ -9686,6 +10881,101 @@ const uint16_t oa_metric_set_counters[] = {
 	170, 171, 172, 173, 150, 151, 148, 34, 35, 0, 1, 2, 9, 3, 4, 5, 6, 7,
 	8, 150, 151, 148, 34, 35, 174, 0, 1, 2, 175, 176, 177, 178, 179, 180,
 	181, 182, 183, 184,
+	/* xe */
+	0, 1, 2, 2799, 2800, 2801, 2802, 2803, 2804, 2805, 2806, 2807, 2808,
+	2809, 2810, 2811, 2812, 2813, 2814, 2815, 2816, 2817, 2818, 2819,
+	2820, 2821, 2822, 2823, 2824, 2825, 2826, 2827, 2828, 2829, 2830,
+	2831, 2832, 2833, 2834, 2835, 2836, 2837, 2838, 2839, 2840, 2841,
+	2842, 2843, 2844, 2845, 2846, 2847, 2848, 2849, 2850, 2851, 2852,
+	2853, 2854, 2855, 2856, 2857, 2858, 2859, 2860, 2861, 2862, 2863,
+	2864, 2865, 0, 1, 2, 2799, 2800, 2801, 2802, 2803, 2866, 2867, 2868,
+	2869, 2870, 2837, 2871, 2872, 2873, 2874, 2875, 2876, 2877, 2878,
+	2879, 2880, 2881, 2882, 2883, 2884, 2885, 2886, 2887, 2888, 2889,
+	2890, 2891, 2892, 2893, 2894, 2895, 2896, 2897, 2898, 2899, 2900,
+	2901, 2902, 2903, 2904, 2905, 2906, 2907, 2908, 2909, 2910, 2911,
+	2912, 2913, 2914, 2915, 2916, 2917, 0, 1, 2, 2799, 2800, 2801, 2802,
+	2803, 2918, 2919, 2920, 2921, 2922, 2923, 2924, 2925, 2926, 2927,
+	2928, 2929, 2930, 2931, 2932, 2933, 2934, 2935, 2936, 0, 1, 2, 2799,
+	2800, 2801, 2802, 2803, 2937, 2938, 2939, 2940, 2941, 2942, 2943,
+	2944, 2945, 2946, 2947, 2948, 2949, 2950, 2951, 2952, 2953, 2954,
+	2955, 2956, 2957, 2958, 2959, 2960, 2961, 2962, 2963, 2964, 2965, 0,
+	1, 2, 2799, 2800, 2801, 2802, 2803, 2966, 2967, 2968, 2969, 2970,
+	2971, 2972, 2973, 2974, 2975, 2976, 2977, 2978, 2979, 2980, 2981,
+	2982, 2983, 2984, 2954, 2985, 2986, 2987, 2988, 2989, 2990, 2991,
+	2992, 2993, 2994, 2995, 2996, 2997, 2998, 2999, 3000, 3001, 3002,
+	3003, 3004, 3005, 3006, 3007, 3008, 3009, 3010, 3011, 3012, 3013,
+	3014, 3015, 3016, 3017, 0, 1, 2, 2799, 2800, 2801, 2802, 2803, 3018,
+	3019, 3020, 3021, 3022, 3023, 3024, 3025, 3026, 3027, 3028, 3029,
+	3030, 3031, 3032, 3033, 3034, 3035, 3036, 3037, 3038, 3039, 3040,
+	3041, 3042, 3043, 3044, 3045, 3046, 3047, 3048, 3049, 3050, 3051,
+	3052, 3053, 3054, 3055, 0, 1, 2, 2799, 2800, 2801, 2802, 2803, 3056,
+	3057, 3058, 3059, 3060, 3061, 3062, 3063, 3064, 3065, 3066, 3067,
+	3068, 3069, 3070, 3071, 3072, 3073, 3074, 3075, 3076, 3077, 3078,
+	3079, 3080, 3081, 3082, 3083, 3084, 0, 1, 2, 2799, 2800, 2801, 2802,
+	2803, 2866, 2867, 2868, 2869, 2870, 3085, 3086, 3087, 3088, 3089,
+	3090, 3091, 3092, 3093, 3094, 3095, 3096, 3097, 3098, 3099, 3100,
+	3101, 3102, 3103, 3104, 3105, 3106, 3107, 3108, 3109, 2885, 3110,
+	3111, 3112, 3113, 3114, 3115, 3116, 3117, 3118, 3119, 3120, 3121,
+	3122, 3123, 3124, 3125, 3126, 3127, 3128, 2825, 2826, 0, 1, 2, 2799,
+	2800, 2801, 2802, 2803, 3129, 3130, 3131, 3132, 3133, 3134, 3135,
+	3136, 3137, 3046, 3047, 3048, 3049, 3050, 3051, 3138, 3139, 3140,
+	3141, 3142, 3143, 3144, 0, 1, 2, 3145, 3146, 3147, 3148, 3149, 3150,
+	3151, 3152, 3153, 3154, 3155, 3156, 3157, 3158, 3159, 3160, 3161,
+	3162, 3163, 3164, 3165, 3166, 3167, 3168, 3169, 3170, 3171, 3172,
+	3173, 3174, 0, 1, 2, 3145, 3146, 3147, 3148, 3149, 3150, 3151, 3152,
+	3175, 3176, 3177, 3156, 3157, 3158, 3178, 3179, 3180, 3162, 3163,
+	3164, 3165, 3166, 3167, 3168, 3169, 3170, 3171, 3172, 3173, 3174, 0,
+	1, 2, 2799, 2800, 2801, 2802, 2803, 3181, 3182, 3183, 3184, 3185,
+	3186, 3187, 3188, 3189, 3190, 3191, 3192, 3193, 3194, 3195, 3196,
+	3197, 3198, 3199, 3200, 3201, 3202, 3203, 3204, 3205, 3206, 3207,
+	3208, 3209, 3210, 3211, 3212, 3213, 0, 3214, 3215, 3216, 3217, 3218,
+	3219, 3220, 3221, 0, 3214, 3215, 3222, 3223, 3224, 3225, 3226, 3227,
+	3228, 3229, 0, 1, 2, 2799, 2800, 2801, 2802, 2803, 2804, 2805, 2806,
+	2807, 2808, 2809, 2810, 2811, 2812, 2813, 2814, 2815, 2816, 2817,
+	2818, 2819, 2820, 2821, 2822, 2823, 2824, 2825, 2826, 2827, 2828,
+	2829, 2830, 2831, 2832, 2833, 2834, 2835, 2836, 2837, 2838, 2839,
+	2840, 2841, 2842, 2843, 2844, 2845, 2846, 2847, 2848, 2849, 2850,
+	2851, 2852, 2853, 2854, 2855, 2856, 2857, 2858, 2859, 2860, 2861, 0,
+	1, 2, 2799, 2800, 2801, 2802, 2803, 2866, 2867, 2868, 2869, 2870,
+	2837, 2871, 2872, 2873, 2874, 2875, 2876, 2877, 2878, 2879, 2880,
+	2881, 2882, 2883, 2884, 2885, 2886, 2887, 2888, 2889, 2890, 2891,
+	2892, 2893, 2894, 2895, 2896, 2897, 2898, 2899, 2900, 2901, 2902,
+	2903, 2904, 2905, 2906, 2907, 2908, 2909, 2910, 2911, 2912, 2913, 0,
+	1, 2, 2799, 2800, 2801, 2802, 2803, 2918, 2919, 2920, 2921, 2922,
+	2923, 2924, 2925, 2926, 2927, 2928, 2929, 2930, 2931, 2932, 2933,
+	2934, 2935, 2936, 0, 1, 2, 2799, 2800, 2801, 2802, 2803, 2937, 2938,
+	2939, 2940, 2941, 2942, 2943, 2944, 2945, 2946, 2947, 2948, 2949,
+	2950, 2951, 2952, 2953, 2954, 2955, 2956, 2957, 2958, 2959, 2960,
+	2961, 2962, 2963, 2964, 2965, 0, 1, 2, 2799, 2800, 2801, 2802, 2803,
+	2966, 2967, 2968, 2969, 2970, 2971, 2972, 2973, 2974, 2975, 2976,
+	2977, 2978, 2979, 2980, 2981, 2982, 2983, 2984, 2954, 2985, 2986,
+	2987, 2988, 2989, 2990, 2991, 2992, 2993, 2994, 2995, 2996, 2997,
+	2998, 2999, 3000, 3001, 3002, 3003, 3004, 3005, 3006, 3007, 3008,
+	3009, 3010, 3011, 3012, 3013, 0, 1, 2, 2799, 2800, 2801, 2802, 2803,
+	3018, 3019, 3020, 3021, 3022, 3023, 3024, 3025, 3026, 3027, 3028,
+	3029, 3030, 3031, 3032, 3033, 3034, 3035, 3036, 3037, 3038, 3039,
+	3040, 3041, 3042, 3043, 3044, 3045, 3046, 3047, 3048, 3049, 3050,
+	3051, 3052, 3053, 3054, 3055, 0, 1, 2, 2799, 2800, 2801, 2802, 2803,
+	3056, 3057, 3058, 3059, 3060, 3061, 3062, 3063, 3064, 3065, 3066,
+	3067, 3068, 3069, 3070, 3071, 3072, 3073, 3074, 3075, 3076, 3077,
+	3078, 3079, 3080, 3081, 3082, 3083, 3084, 0, 1, 2, 2799, 2800, 2801,
+	2802, 2803, 2866, 2867, 2868, 2869, 2870, 3085, 3086, 3087, 3088,
+	3089, 3090, 3091, 3092, 3093, 3094, 3095, 3096, 3097, 3098, 3099,
+	3100, 3101, 3102, 3103, 3104, 3105, 3106, 3107, 3108, 3109, 2885,
+	3110, 3111, 3112, 3113, 3114, 3115, 3116, 3117, 3118, 3119, 3120,
+	3121, 3122, 3123, 3124, 3125, 3126, 3127, 3128, 2825, 2826, 0, 1, 2,
+	2799, 2800, 2801, 2802, 2803, 3129, 3130, 3131, 3132, 3133, 3134,
+	3135, 3136, 3137, 3046, 3047, 3048, 3049, 3050, 3051, 3138, 3139,
+	3140, 3141, 3142, 3143, 3144, 0, 1, 2, 3145, 3146, 3147, 3148, 3149,
+	3150, 3151, 3152, 3153, 3154, 3155, 3156, 3157, 3158, 3159, 3160,
+	3161, 3162, 3163, 3164, 3165, 3166, 3167, 3168, 3169, 3170, 3171,
+	3172, 3173, 3174, 0, 1, 2, 3145, 3146, 3147, 3148, 3149, 3150, 3151,
+	3152, 3175, 3176, 3177, 3156, 3157, 3158, 3178, 3179, 3180, 3162,
+	3163, 3164, 3165, 3166, 3167, 3168, 3169, 3170, 3171, 3172, 3173,
+	3174, 0, 1, 2, 2799, 2800, 2801, 2802, 2803, 3181, 3182, 3183, 3184,
+	3185, 3186, 3187, 3188, 3189, 3190, 3211, 3212, 3213, 0, 3214, 3215,
+	3222, 3223, 3224, 3225, 3226, 3227, 3228, 3229, 0, 3214, 3215, 3216,
+	3217, 3218, 3219, 3220, 3221,
 };
 
 /* U(8-4-4-4-12 hex digits of a uuid): its 16 bytes. */
@@ -12411,6 +13701,34 @@ const struct oa_metric_set oa_metric_sets[] = {
 	{ 14771, 14771, 16230, 19, U(c0d2cd0a,e2be,4b12,916d,2f3aba0ebf9e) },	/* EuActivity7 */
 	{ 14783, 14783, 16249, 16, U(1fbbd218,693c,4035,b4c0,ce4dd139d828) },	/* EuActivity8 */
 	{ 515, 522, 16265, 13, U(6607f034,d053,40d1,8215,67c07f3041bb) },	/* TestOa */
+	{ 1, 1, 16278, 70, U(f05e23fc,913d,4ab9,ba9a,43beb059a18c) },	/* RenderBasic */
+	{ 62, 62, 16348, 61, U(c7383a12,5c52,47a8,8e42,11b24d64d1f8) },	/* ComputeBasic */
+	{ 149258, 149258, 16409, 27, U(a80e9da5,d2c9,4c20,9f7c,c0adf74bbe89) },	/* DepthProfile */
+	{ 149271, 149271, 16436, 37, U(d8bb1c75,31d8,41a1,99db,99d98be17e78) },	/* DeviceCacheProfile */
+	{ 149290, 149290, 16473, 61, U(d2e403f3,4c94,4b1b,bc09,f472a43251a4) },	/* MemoryProfile */
+	{ 14508, 14508, 16534, 46, U(dad0d2c6,1290,4d50,a6aa,8b8104204232) },	/* RenderPipeProfile */
+	{ 149304, 149304, 16580, 37, U(da09a8a6,802c,48bc,8f3a,35834c9b8ba2) },	/* RTProfile */
+	{ 149314, 149314, 16617, 60, U(dfe5251f,af3e,434c,b627,38490f2213da) },	/* VectorEngineProfile */
+	{ 149334, 149334, 16677, 30, U(d008dcae,2a82,4929,a94d,2ba1e9c569d6) },	/* VectorEngineStalls */
+	{ 149353, 149353, 16707, 33, U(a94b753d,d342,4eef,a865,c71b0d2f1359) },	/* XvePipelineRasterizationProfile */
+	{ 149385, 149385, 16740, 33, U(961f1fa0,0c8e,4c16,bcaf,cb6704c96eda) },	/* XvePipelineRaytracingProfile */
+	{ 515, 515, 16773, 41, U(9ec392a7,4c77,4253,a28a,85240821e82c) },	/* TestOa */
+	{ 149414, 149414, 16814, 9, U(7b0b93c9,d355,4179,af35,6db495ca6388) },	/* MediaSet2 */
+	{ 149424, 149424, 16823, 11, U(eecad08f,ddb6,40cb,9abb,dbbdafd0c47a) },	/* MediaSet1 */
+	{ 1, 1, 16834, 66, U(12f20772,0044,44ff,bcc0,d2bc252d140e) },	/* RenderBasic */
+	{ 62, 62, 16900, 57, U(72539be3,67d9,4101,b067,766b7811d2bb) },	/* ComputeBasic */
+	{ 149258, 149258, 16957, 27, U(cae0b2ca,c52a,4111,b8bf,5af070677d57) },	/* DepthProfile */
+	{ 149271, 149271, 16984, 37, U(70cc56cf,3a37,4f6c,8911,4455fe441b2a) },	/* DeviceCacheProfile */
+	{ 149290, 149290, 17021, 57, U(01ffd51d,a6d6,4ff4,93d0,619f04c3a547) },	/* MemoryProfile */
+	{ 14508, 14508, 17078, 46, U(6791470f,f1e6,4f77,9013,bcb0c4be6f57) },	/* RenderPipeProfile */
+	{ 149304, 149304, 17124, 37, U(d66ce633,4ae5,4de2,8678,9705adfd45bc) },	/* RTProfile */
+	{ 149314, 149314, 17161, 60, U(e7338926,568c,4424,bc44,f90318a6b472) },	/* VectorEngineProfile */
+	{ 149334, 149334, 17221, 30, U(4ccd6535,fb9a,440f,b0f5,882879dc4cb0) },	/* VectorEngineStalls */
+	{ 149353, 149353, 17251, 33, U(6781709c,9bb5,4d92,8b69,42536269e11a) },	/* XvePipelineRasterizationProfile */
+	{ 149385, 149385, 17284, 33, U(91779d5d,fa42,424d,a214,8a5a7001a6dc) },	/* XvePipelineRaytracingProfile */
+	{ 515, 515, 17317, 21, U(24c33f2c,f8d9,40d9,b2db,64e863b4d625) },	/* TestOa */
+	{ 149424, 149424, 17338, 11, U(dbb1de36,7495,4f39,9509,f82185a54f07) },	/* MediaSet1 */
+	{ 149414, 149414, 17349, 9, U(6c975ba0,f5e8,4b74,a159,541393ac14e9) },	/* MediaSet2 */
 };
 
 const struct oa_metric_platform oa_metric_platforms[] = {
@@ -12439,7 +13757,3619 @@ const struct oa_metric_platform oa_metric_platforms[] = {
 	{ "sklgt4", 2643, 21, true },
 	{ "tglgt1", 2664, 23, true },
 	{ "tglgt2", 2687, 26, true },
+	{ "bmg", 2713, 14, true },
+	{ "lnl", 2727, 14, true },
 };
 
 const unsigned int oa_metric_n_platforms =
 	sizeof(oa_metric_platforms) / sizeof(oa_metric_platforms[0]);
+
+/*
+ * The registers of the xe sets, {address, value}: per set those of
+ * its NOA, then OA, then FLEX register_config, the order in which
+ * IGT's xe library hands them to ADD_CONFIG.
+ */
+const struct oa_metric_reg oa_metric_regs[] = {
+	{ 0x00013000, 0x00001801 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00001802 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013010, 0x00000402 },
+	{ 0x00013014, 0x00000000 },
+	{ 0x00013018, 0x00000400 },
+	{ 0x0001301c, 0x00000000 },
+	{ 0x00013020, 0x00000a0d },
+	{ 0x00013024, 0x00000000 },
+	{ 0x00013028, 0x00000002 },
+	{ 0x0001302c, 0x00000000 },
+	{ 0x00013030, 0x00000006 },
+	{ 0x00013034, 0x00000000 },
+	{ 0x00013038, 0x00000601 },
+	{ 0x0001303c, 0x00000000 },
+	{ 0x00013040, 0x0000060f },
+	{ 0x00013044, 0x00000000 },
+	{ 0x00013048, 0x0000060f },
+	{ 0x0001304c, 0x00000000 },
+	{ 0x00013050, 0x0000060f },
+	{ 0x00013054, 0x00000000 },
+	{ 0x00013058, 0x00000603 },
+	{ 0x0001305c, 0x00000000 },
+	{ 0x00013060, 0x00000603 },
+	{ 0x00013064, 0x00000000 },
+	{ 0x00013068, 0x00000603 },
+	{ 0x0001306c, 0x00000000 },
+	{ 0x00013070, 0x00000604 },
+	{ 0x00013074, 0x00000000 },
+	{ 0x00013078, 0x0000060b },
+	{ 0x0001307c, 0x00000000 },
+	{ 0x00013080, 0x00000a13 },
+	{ 0x00013084, 0x00000000 },
+	{ 0x00013088, 0x00000a14 },
+	{ 0x0001308c, 0x00000000 },
+	{ 0x00013090, 0x00000a15 },
+	{ 0x00013094, 0x00000000 },
+	{ 0x00013098, 0x00000a16 },
+	{ 0x0001309c, 0x00000000 },
+	{ 0x000130a0, 0x00000606 },
+	{ 0x000130a4, 0x00000000 },
+	{ 0x000130a8, 0x00000005 },
+	{ 0x000130ac, 0x00000000 },
+	{ 0x000130b0, 0x00000622 },
+	{ 0x000130b4, 0x00000000 },
+	{ 0x000130b8, 0x00000623 },
+	{ 0x000130bc, 0x00000000 },
+	{ 0x000130c0, 0x00000605 },
+	{ 0x000130c4, 0x00000000 },
+	{ 0x000130c8, 0x0000060f },
+	{ 0x000130cc, 0x00000000 },
+	{ 0x000130d0, 0x00000603 },
+	{ 0x000130d4, 0x00000000 },
+	{ 0x000130d8, 0x00000600 },
+	{ 0x000130dc, 0x00000000 },
+	{ 0x000130e0, 0x00000c10 },
+	{ 0x000130e4, 0x00000000 },
+	{ 0x000130e8, 0x00000c18 },
+	{ 0x000130ec, 0x00000000 },
+	{ 0x000130f0, 0x00000a0a },
+	{ 0x000130f4, 0x00000000 },
+	{ 0x000130f8, 0x00000a0b },
+	{ 0x000130fc, 0x00000000 },
+	{ 0x00013300, 0x00005a00 },
+	{ 0x00013304, 0x00000000 },
+	{ 0x00013500, 0x00005a00 },
+	{ 0x00013504, 0x00000000 },
+	{ 0x00013700, 0x00005a00 },
+	{ 0x00013704, 0x00000000 },
+	{ 0x00013308, 0x00004405 },
+	{ 0x0001330c, 0x00000000 },
+	{ 0x00013508, 0x00004405 },
+	{ 0x0001350c, 0x00000000 },
+	{ 0x00013708, 0x00004405 },
+	{ 0x0001370c, 0x00000000 },
+	{ 0x00013310, 0x00006805 },
+	{ 0x00013314, 0x00000000 },
+	{ 0x00013510, 0x00006805 },
+	{ 0x00013514, 0x00000000 },
+	{ 0x00013710, 0x00006805 },
+	{ 0x00013714, 0x00000000 },
+	{ 0x00013318, 0x00004001 },
+	{ 0x0001331c, 0x00000000 },
+	{ 0x00013518, 0x00004001 },
+	{ 0x0001351c, 0x00000000 },
+	{ 0x00013718, 0x00004001 },
+	{ 0x0001371c, 0x00000000 },
+	{ 0x00013320, 0x00004000 },
+	{ 0x00013324, 0x00000000 },
+	{ 0x00013520, 0x00004000 },
+	{ 0x00013524, 0x00000000 },
+	{ 0x00013720, 0x00004000 },
+	{ 0x00013724, 0x00000000 },
+	{ 0x00013328, 0x0000600f },
+	{ 0x0001332c, 0x00000000 },
+	{ 0x00013528, 0x0000600f },
+	{ 0x0001352c, 0x00000000 },
+	{ 0x00013728, 0x0000600f },
+	{ 0x0001372c, 0x00000000 },
+	{ 0x00013330, 0x00006010 },
+	{ 0x00013334, 0x00000000 },
+	{ 0x00013530, 0x00006010 },
+	{ 0x00013534, 0x00000000 },
+	{ 0x00013730, 0x00006010 },
+	{ 0x00013734, 0x00000000 },
+	{ 0x00013338, 0x00005009 },
+	{ 0x0001333c, 0x00000000 },
+	{ 0x00013538, 0x00005009 },
+	{ 0x0001353c, 0x00000000 },
+	{ 0x00013738, 0x00005009 },
+	{ 0x0001373c, 0x00000000 },
+	{ 0x00013340, 0x00005013 },
+	{ 0x00013344, 0x00000000 },
+	{ 0x00013540, 0x00005013 },
+	{ 0x00013544, 0x00000000 },
+	{ 0x00013740, 0x00005013 },
+	{ 0x00013744, 0x00000000 },
+	{ 0x00013348, 0x00005000 },
+	{ 0x0001334c, 0x00000000 },
+	{ 0x00013548, 0x00005000 },
+	{ 0x0001354c, 0x00000000 },
+	{ 0x00013748, 0x00005000 },
+	{ 0x0001374c, 0x00000000 },
+	{ 0x00013350, 0x00006603 },
+	{ 0x00013354, 0x00000000 },
+	{ 0x00013550, 0x00006603 },
+	{ 0x00013554, 0x00000000 },
+	{ 0x00013750, 0x00006603 },
+	{ 0x00013754, 0x00000000 },
+	{ 0x00013358, 0x00006601 },
+	{ 0x0001335c, 0x00000000 },
+	{ 0x00013558, 0x00006601 },
+	{ 0x0001355c, 0x00000000 },
+	{ 0x00013758, 0x00006601 },
+	{ 0x0001375c, 0x00000000 },
+	{ 0x00013360, 0x00006606 },
+	{ 0x00013364, 0x00000000 },
+	{ 0x00013560, 0x00006606 },
+	{ 0x00013564, 0x00000000 },
+	{ 0x00013760, 0x00006606 },
+	{ 0x00013764, 0x00000000 },
+	{ 0x00013368, 0x00006605 },
+	{ 0x0001336c, 0x00000000 },
+	{ 0x00013568, 0x00006605 },
+	{ 0x0001356c, 0x00000000 },
+	{ 0x00013768, 0x00006605 },
+	{ 0x0001376c, 0x00000000 },
+	{ 0x00013370, 0x00004404 },
+	{ 0x00013374, 0x00000000 },
+	{ 0x00013570, 0x00004404 },
+	{ 0x00013574, 0x00000000 },
+	{ 0x00013770, 0x00004404 },
+	{ 0x00013774, 0x00000000 },
+	{ 0x00013378, 0x00004402 },
+	{ 0x0001337c, 0x00000000 },
+	{ 0x00013578, 0x00004402 },
+	{ 0x0001357c, 0x00000000 },
+	{ 0x00013778, 0x00004402 },
+	{ 0x0001377c, 0x00000000 },
+	{ 0x00013380, 0x00006611 },
+	{ 0x00013384, 0x00000000 },
+	{ 0x00013580, 0x00006611 },
+	{ 0x00013584, 0x00000000 },
+	{ 0x00013780, 0x00006611 },
+	{ 0x00013784, 0x00000000 },
+	{ 0x00013388, 0x00006612 },
+	{ 0x0001338c, 0x00000000 },
+	{ 0x00013588, 0x00006612 },
+	{ 0x0001358c, 0x00000000 },
+	{ 0x00013788, 0x00006612 },
+	{ 0x0001378c, 0x00000000 },
+	{ 0x00013390, 0x00004400 },
+	{ 0x00013394, 0x00000000 },
+	{ 0x00013590, 0x00004400 },
+	{ 0x00013594, 0x00000000 },
+	{ 0x00013790, 0x00004400 },
+	{ 0x00013794, 0x00000000 },
+	{ 0x00013398, 0x00004600 },
+	{ 0x0001339c, 0x00000000 },
+	{ 0x00013598, 0x00004600 },
+	{ 0x0001359c, 0x00000000 },
+	{ 0x00013798, 0x00004600 },
+	{ 0x0001379c, 0x00000000 },
+	{ 0x000133a0, 0x00004601 },
+	{ 0x000133a4, 0x00000000 },
+	{ 0x000135a0, 0x00004601 },
+	{ 0x000135a4, 0x00000000 },
+	{ 0x000137a0, 0x00004601 },
+	{ 0x000137a4, 0x00000000 },
+	{ 0x000133a8, 0x00005c00 },
+	{ 0x000133ac, 0x00000000 },
+	{ 0x000135a8, 0x00005c00 },
+	{ 0x000135ac, 0x00000000 },
+	{ 0x000137a8, 0x00005c00 },
+	{ 0x000137ac, 0x00000000 },
+	{ 0x000133b0, 0x00005e04 },
+	{ 0x000133b4, 0x00000000 },
+	{ 0x000135b0, 0x00005e04 },
+	{ 0x000135b4, 0x00000000 },
+	{ 0x000137b0, 0x00005e04 },
+	{ 0x000137b4, 0x00000000 },
+	{ 0x000133b8, 0x00004a00 },
+	{ 0x000133bc, 0x00000000 },
+	{ 0x000135b8, 0x00004a00 },
+	{ 0x000135bc, 0x00000000 },
+	{ 0x000137b8, 0x00004a00 },
+	{ 0x000137bc, 0x00000000 },
+	{ 0x000133c0, 0x00004a01 },
+	{ 0x000133c4, 0x00000000 },
+	{ 0x000135c0, 0x00004a01 },
+	{ 0x000135c4, 0x00000000 },
+	{ 0x000137c0, 0x00004a01 },
+	{ 0x000137c4, 0x00000000 },
+	{ 0x000133c8, 0x00005e0a },
+	{ 0x000133cc, 0x00000000 },
+	{ 0x000135c8, 0x00005e0a },
+	{ 0x000135cc, 0x00000000 },
+	{ 0x000137c8, 0x00005e0a },
+	{ 0x000137cc, 0x00000000 },
+	{ 0x000133d0, 0x00005e0b },
+	{ 0x000133d4, 0x00000000 },
+	{ 0x000135d0, 0x00005e0b },
+	{ 0x000135d4, 0x00000000 },
+	{ 0x000137d0, 0x00005e0b },
+	{ 0x000137d4, 0x00000000 },
+	{ 0x000133d8, 0x00006400 },
+	{ 0x000133dc, 0x00000000 },
+	{ 0x000135d8, 0x00006400 },
+	{ 0x000135dc, 0x00000000 },
+	{ 0x000137d8, 0x00006400 },
+	{ 0x000137dc, 0x00000000 },
+	{ 0x000133e0, 0x00006401 },
+	{ 0x000133e4, 0x00000000 },
+	{ 0x000135e0, 0x00006401 },
+	{ 0x000135e4, 0x00000000 },
+	{ 0x000137e0, 0x00006401 },
+	{ 0x000137e4, 0x00000000 },
+	{ 0x000133e8, 0x00006402 },
+	{ 0x000133ec, 0x00000000 },
+	{ 0x000135e8, 0x00006402 },
+	{ 0x000135ec, 0x00000000 },
+	{ 0x000137e8, 0x00006402 },
+	{ 0x000137ec, 0x00000000 },
+	{ 0x000133f0, 0x00006403 },
+	{ 0x000133f4, 0x00000000 },
+	{ 0x000135f0, 0x00006403 },
+	{ 0x000135f4, 0x00000000 },
+	{ 0x000137f0, 0x00006403 },
+	{ 0x000137f4, 0x00000000 },
+	{ 0x0000e458, 0x00060000 },
+	{ 0x0000e558, 0x00010050 },
+	{ 0x0000e658, 0x00050060 },
+	{ 0x0000e758, 0x00000010 },
+	{ 0x0000e65c, 0x00000000 },
+	{ 0x00013000, 0x00001801 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00001802 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013010, 0x00000622 },
+	{ 0x00013014, 0x00000000 },
+	{ 0x00013018, 0x00000623 },
+	{ 0x0001301c, 0x00000000 },
+	{ 0x00013020, 0x00000605 },
+	{ 0x00013024, 0x00000000 },
+	{ 0x00013028, 0x0000060f },
+	{ 0x0001302c, 0x00000000 },
+	{ 0x00013030, 0x00000603 },
+	{ 0x00013034, 0x00000000 },
+	{ 0x00013038, 0x00000601 },
+	{ 0x0001303c, 0x00000000 },
+	{ 0x00013040, 0x00000604 },
+	{ 0x00013044, 0x00000000 },
+	{ 0x00013048, 0x00000a0b },
+	{ 0x0001304c, 0x00000000 },
+	{ 0x00013050, 0x00000a0a },
+	{ 0x00013054, 0x00000000 },
+	{ 0x00013058, 0x00001804 },
+	{ 0x0001305c, 0x00000000 },
+	{ 0x00013060, 0x00001600 },
+	{ 0x00013064, 0x00000000 },
+	{ 0x00013068, 0x00000625 },
+	{ 0x0001306c, 0x00000000 },
+	{ 0x00013070, 0x00000626 },
+	{ 0x00013074, 0x00000000 },
+	{ 0x000130a8, 0x0000060b },
+	{ 0x000130ac, 0x00000000 },
+	{ 0x000130b0, 0x00000600 },
+	{ 0x000130b4, 0x00000000 },
+	{ 0x000130b8, 0x00000606 },
+	{ 0x000130bc, 0x00000000 },
+	{ 0x000130c0, 0x00000614 },
+	{ 0x000130c4, 0x00000000 },
+	{ 0x000130c8, 0x00000624 },
+	{ 0x000130cc, 0x00000000 },
+	{ 0x000130d0, 0x00000a0e },
+	{ 0x000130d4, 0x00000000 },
+	{ 0x000130d8, 0x00000a0d },
+	{ 0x000130dc, 0x00000000 },
+	{ 0x000130e0, 0x00000a15 },
+	{ 0x000130e4, 0x00000000 },
+	{ 0x000130e8, 0x00000a16 },
+	{ 0x000130ec, 0x00000000 },
+	{ 0x000130f0, 0x00000a13 },
+	{ 0x000130f4, 0x00000000 },
+	{ 0x000130f8, 0x00000a14 },
+	{ 0x000130fc, 0x00000000 },
+	{ 0x00013300, 0x00005a00 },
+	{ 0x00013304, 0x00000000 },
+	{ 0x00013500, 0x00005a00 },
+	{ 0x00013504, 0x00000000 },
+	{ 0x00013700, 0x00005a00 },
+	{ 0x00013704, 0x00000000 },
+	{ 0x00013308, 0x00004405 },
+	{ 0x0001330c, 0x00000000 },
+	{ 0x00013508, 0x00004405 },
+	{ 0x0001350c, 0x00000000 },
+	{ 0x00013708, 0x00004405 },
+	{ 0x0001370c, 0x00000000 },
+	{ 0x00013310, 0x00006805 },
+	{ 0x00013314, 0x00000000 },
+	{ 0x00013510, 0x00006805 },
+	{ 0x00013514, 0x00000000 },
+	{ 0x00013710, 0x00006805 },
+	{ 0x00013714, 0x00000000 },
+	{ 0x00013318, 0x00006002 },
+	{ 0x0001331c, 0x00000000 },
+	{ 0x00013518, 0x00006002 },
+	{ 0x0001351c, 0x00000000 },
+	{ 0x00013718, 0x00006002 },
+	{ 0x0001371c, 0x00000000 },
+	{ 0x00013320, 0x00006012 },
+	{ 0x00013324, 0x00000000 },
+	{ 0x00013520, 0x00006012 },
+	{ 0x00013524, 0x00000000 },
+	{ 0x00013720, 0x00006012 },
+	{ 0x00013724, 0x00000000 },
+	{ 0x00013328, 0x00006011 },
+	{ 0x0001332c, 0x00000000 },
+	{ 0x00013528, 0x00006011 },
+	{ 0x0001352c, 0x00000000 },
+	{ 0x00013728, 0x00006011 },
+	{ 0x0001372c, 0x00000000 },
+	{ 0x00013330, 0x0000600f },
+	{ 0x00013334, 0x00000000 },
+	{ 0x00013530, 0x0000600f },
+	{ 0x00013534, 0x00000000 },
+	{ 0x00013730, 0x0000600f },
+	{ 0x00013734, 0x00000000 },
+	{ 0x00013338, 0x00006010 },
+	{ 0x0001333c, 0x00000000 },
+	{ 0x00013538, 0x00006010 },
+	{ 0x0001353c, 0x00000000 },
+	{ 0x00013738, 0x00006010 },
+	{ 0x0001373c, 0x00000000 },
+	{ 0x00013340, 0x00006015 },
+	{ 0x00013344, 0x00000000 },
+	{ 0x00013540, 0x00006015 },
+	{ 0x00013544, 0x00000000 },
+	{ 0x00013740, 0x00006015 },
+	{ 0x00013744, 0x00000000 },
+	{ 0x00013348, 0x00004600 },
+	{ 0x0001334c, 0x00000000 },
+	{ 0x00013548, 0x00004600 },
+	{ 0x0001354c, 0x00000000 },
+	{ 0x00013748, 0x00004600 },
+	{ 0x0001374c, 0x00000000 },
+	{ 0x00013350, 0x00004601 },
+	{ 0x00013354, 0x00000000 },
+	{ 0x00013550, 0x00004601 },
+	{ 0x00013554, 0x00000000 },
+	{ 0x00013750, 0x00004601 },
+	{ 0x00013754, 0x00000000 },
+	{ 0x00013358, 0x00005e0a },
+	{ 0x0001335c, 0x00000000 },
+	{ 0x00013558, 0x00005e0a },
+	{ 0x0001355c, 0x00000000 },
+	{ 0x00013758, 0x00005e0a },
+	{ 0x0001375c, 0x00000000 },
+	{ 0x00013360, 0x00005e0b },
+	{ 0x00013364, 0x00000000 },
+	{ 0x00013560, 0x00005e0b },
+	{ 0x00013564, 0x00000000 },
+	{ 0x00013760, 0x00005e0b },
+	{ 0x00013764, 0x00000000 },
+	{ 0x00013368, 0x00005e00 },
+	{ 0x0001336c, 0x00000000 },
+	{ 0x00013568, 0x00005e00 },
+	{ 0x0001356c, 0x00000000 },
+	{ 0x00013768, 0x00005e00 },
+	{ 0x0001376c, 0x00000000 },
+	{ 0x00013370, 0x00005e01 },
+	{ 0x00013374, 0x00000000 },
+	{ 0x00013570, 0x00005e01 },
+	{ 0x00013574, 0x00000000 },
+	{ 0x00013770, 0x00005e01 },
+	{ 0x00013774, 0x00000000 },
+	{ 0x00013378, 0x00005e04 },
+	{ 0x0001337c, 0x00000000 },
+	{ 0x00013578, 0x00005e04 },
+	{ 0x0001357c, 0x00000000 },
+	{ 0x00013778, 0x00005e04 },
+	{ 0x0001377c, 0x00000000 },
+	{ 0x00013380, 0x00005c00 },
+	{ 0x00013384, 0x00000000 },
+	{ 0x00013580, 0x00005c00 },
+	{ 0x00013584, 0x00000000 },
+	{ 0x00013780, 0x00005c00 },
+	{ 0x00013784, 0x00000000 },
+	{ 0x00013388, 0x00005009 },
+	{ 0x0001338c, 0x00000000 },
+	{ 0x00013588, 0x00005009 },
+	{ 0x0001358c, 0x00000000 },
+	{ 0x00013788, 0x00005009 },
+	{ 0x0001378c, 0x00000000 },
+	{ 0x00013390, 0x00005008 },
+	{ 0x00013394, 0x00000000 },
+	{ 0x00013590, 0x00005008 },
+	{ 0x00013594, 0x00000000 },
+	{ 0x00013790, 0x00005008 },
+	{ 0x00013794, 0x00000000 },
+	{ 0x00013398, 0x00005000 },
+	{ 0x0001339c, 0x00000000 },
+	{ 0x00013598, 0x00005000 },
+	{ 0x0001359c, 0x00000000 },
+	{ 0x00013798, 0x00005000 },
+	{ 0x0001379c, 0x00000000 },
+	{ 0x000133a0, 0x00005010 },
+	{ 0x000133a4, 0x00000000 },
+	{ 0x000135a0, 0x00005010 },
+	{ 0x000135a4, 0x00000000 },
+	{ 0x000137a0, 0x00005010 },
+	{ 0x000137a4, 0x00000000 },
+	{ 0x000133a8, 0x00005013 },
+	{ 0x000133ac, 0x00000000 },
+	{ 0x000135a8, 0x00005013 },
+	{ 0x000135ac, 0x00000000 },
+	{ 0x000137a8, 0x00005013 },
+	{ 0x000137ac, 0x00000000 },
+	{ 0x000133b0, 0x00005012 },
+	{ 0x000133b4, 0x00000000 },
+	{ 0x000135b0, 0x00005012 },
+	{ 0x000135b4, 0x00000000 },
+	{ 0x000137b0, 0x00005012 },
+	{ 0x000137b4, 0x00000000 },
+	{ 0x000133b8, 0x00006400 },
+	{ 0x000133bc, 0x00000000 },
+	{ 0x000135b8, 0x00006400 },
+	{ 0x000135bc, 0x00000000 },
+	{ 0x000137b8, 0x00006400 },
+	{ 0x000137bc, 0x00000000 },
+	{ 0x000133c0, 0x00006401 },
+	{ 0x000133c4, 0x00000000 },
+	{ 0x000135c0, 0x00006401 },
+	{ 0x000135c4, 0x00000000 },
+	{ 0x000137c0, 0x00006401 },
+	{ 0x000137c4, 0x00000000 },
+	{ 0x000133c8, 0x00006402 },
+	{ 0x000133cc, 0x00000000 },
+	{ 0x000135c8, 0x00006402 },
+	{ 0x000135cc, 0x00000000 },
+	{ 0x000137c8, 0x00006402 },
+	{ 0x000137cc, 0x00000000 },
+	{ 0x000133d0, 0x00006403 },
+	{ 0x000133d4, 0x00000000 },
+	{ 0x000135d0, 0x00006403 },
+	{ 0x000135d4, 0x00000000 },
+	{ 0x000137d0, 0x00006403 },
+	{ 0x000137d4, 0x00000000 },
+	{ 0x0000e458, 0x00000000 },
+	{ 0x00013000, 0x00001801 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00001802 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013300, 0x00005a00 },
+	{ 0x00013304, 0x00000000 },
+	{ 0x00013500, 0x00005a00 },
+	{ 0x00013504, 0x00000000 },
+	{ 0x00013700, 0x00005a00 },
+	{ 0x00013704, 0x00000000 },
+	{ 0x00013308, 0x00004405 },
+	{ 0x0001330c, 0x00000000 },
+	{ 0x00013508, 0x00004405 },
+	{ 0x0001350c, 0x00000000 },
+	{ 0x00013708, 0x00004405 },
+	{ 0x0001370c, 0x00000000 },
+	{ 0x00013310, 0x00006805 },
+	{ 0x00013314, 0x00000000 },
+	{ 0x00013510, 0x00006805 },
+	{ 0x00013514, 0x00000000 },
+	{ 0x00013710, 0x00006805 },
+	{ 0x00013714, 0x00000000 },
+	{ 0x00013318, 0x00004c23 },
+	{ 0x0001331c, 0x00000000 },
+	{ 0x00013518, 0x00004c23 },
+	{ 0x0001351c, 0x00000000 },
+	{ 0x00013718, 0x00004c23 },
+	{ 0x0001371c, 0x00000000 },
+	{ 0x00013320, 0x00004c22 },
+	{ 0x00013324, 0x00000000 },
+	{ 0x00013520, 0x00004c22 },
+	{ 0x00013524, 0x00000000 },
+	{ 0x00013720, 0x00004c22 },
+	{ 0x00013724, 0x00000000 },
+	{ 0x00013328, 0x00004c04 },
+	{ 0x0001332c, 0x00000000 },
+	{ 0x00013528, 0x00004c04 },
+	{ 0x0001352c, 0x00000000 },
+	{ 0x00013728, 0x00004c04 },
+	{ 0x0001372c, 0x00000000 },
+	{ 0x00013330, 0x00004c02 },
+	{ 0x00013334, 0x00000000 },
+	{ 0x00013530, 0x00004c02 },
+	{ 0x00013534, 0x00000000 },
+	{ 0x00013730, 0x00004c02 },
+	{ 0x00013734, 0x00000000 },
+	{ 0x00013338, 0x00004c05 },
+	{ 0x0001333c, 0x00000000 },
+	{ 0x00013538, 0x00004c05 },
+	{ 0x0001353c, 0x00000000 },
+	{ 0x00013738, 0x00004c05 },
+	{ 0x0001373c, 0x00000000 },
+	{ 0x00013340, 0x00004c03 },
+	{ 0x00013344, 0x00000000 },
+	{ 0x00013540, 0x00004c03 },
+	{ 0x00013544, 0x00000000 },
+	{ 0x00013740, 0x00004c03 },
+	{ 0x00013744, 0x00000000 },
+	{ 0x00013348, 0x00004c01 },
+	{ 0x0001334c, 0x00000000 },
+	{ 0x00013548, 0x00004c01 },
+	{ 0x0001354c, 0x00000000 },
+	{ 0x00013748, 0x00004c01 },
+	{ 0x0001374c, 0x00000000 },
+	{ 0x00013350, 0x00004c00 },
+	{ 0x00013354, 0x00000000 },
+	{ 0x00013550, 0x00004c00 },
+	{ 0x00013554, 0x00000000 },
+	{ 0x00013750, 0x00004c00 },
+	{ 0x00013754, 0x00000000 },
+	{ 0x00013358, 0x00004c24 },
+	{ 0x0001335c, 0x00000000 },
+	{ 0x00013558, 0x00004c24 },
+	{ 0x0001355c, 0x00000000 },
+	{ 0x00013758, 0x00004c24 },
+	{ 0x0001375c, 0x00000000 },
+	{ 0x00013360, 0x00004c20 },
+	{ 0x00013364, 0x00000000 },
+	{ 0x00013560, 0x00004c20 },
+	{ 0x00013564, 0x00000000 },
+	{ 0x00013760, 0x00004c20 },
+	{ 0x00013764, 0x00000000 },
+	{ 0x00013368, 0x00004c21 },
+	{ 0x0001336c, 0x00000000 },
+	{ 0x00013568, 0x00004c21 },
+	{ 0x0001356c, 0x00000000 },
+	{ 0x00013768, 0x00004c21 },
+	{ 0x0001376c, 0x00000000 },
+	{ 0x00013370, 0x00004003 },
+	{ 0x00013374, 0x00000000 },
+	{ 0x00013570, 0x00004003 },
+	{ 0x00013574, 0x00000000 },
+	{ 0x00013770, 0x00004003 },
+	{ 0x00013774, 0x00000000 },
+	{ 0x00013378, 0x00004004 },
+	{ 0x0001337c, 0x00000000 },
+	{ 0x00013578, 0x00004004 },
+	{ 0x0001357c, 0x00000000 },
+	{ 0x00013778, 0x00004004 },
+	{ 0x0001377c, 0x00000000 },
+	{ 0x00013380, 0x00004005 },
+	{ 0x00013384, 0x00000000 },
+	{ 0x00013580, 0x00004005 },
+	{ 0x00013584, 0x00000000 },
+	{ 0x00013780, 0x00004005 },
+	{ 0x00013784, 0x00000000 },
+	{ 0x00013388, 0x00004006 },
+	{ 0x0001338c, 0x00000000 },
+	{ 0x00013588, 0x00004006 },
+	{ 0x0001358c, 0x00000000 },
+	{ 0x00013788, 0x00004006 },
+	{ 0x0001378c, 0x00000000 },
+	{ 0x00013390, 0x00004a02 },
+	{ 0x00013394, 0x00000000 },
+	{ 0x00013590, 0x00004a02 },
+	{ 0x00013594, 0x00000000 },
+	{ 0x00013790, 0x00004a02 },
+	{ 0x00013794, 0x00000000 },
+	{ 0x00013398, 0x00006801 },
+	{ 0x0001339c, 0x00000000 },
+	{ 0x00013598, 0x00006801 },
+	{ 0x0001359c, 0x00000000 },
+	{ 0x00013798, 0x00006801 },
+	{ 0x0001379c, 0x00000000 },
+	{ 0x000133a0, 0x00006802 },
+	{ 0x000133a4, 0x00000000 },
+	{ 0x000135a0, 0x00006802 },
+	{ 0x000135a4, 0x00000000 },
+	{ 0x000137a0, 0x00006802 },
+	{ 0x000137a4, 0x00000000 },
+	{ 0x000133a8, 0x00005e05 },
+	{ 0x000133ac, 0x00000000 },
+	{ 0x000135a8, 0x00005e05 },
+	{ 0x000135ac, 0x00000000 },
+	{ 0x000137a8, 0x00005e05 },
+	{ 0x000137ac, 0x00000000 },
+	{ 0x00013000, 0x00001801 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00001802 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013300, 0x00005a00 },
+	{ 0x00013304, 0x00000000 },
+	{ 0x00013500, 0x00005a00 },
+	{ 0x00013504, 0x00000000 },
+	{ 0x00013700, 0x00005a00 },
+	{ 0x00013704, 0x00000000 },
+	{ 0x00013308, 0x00004405 },
+	{ 0x0001330c, 0x00000000 },
+	{ 0x00013508, 0x00004405 },
+	{ 0x0001350c, 0x00000000 },
+	{ 0x00013708, 0x00004405 },
+	{ 0x0001370c, 0x00000000 },
+	{ 0x00013310, 0x00006805 },
+	{ 0x00013314, 0x00000000 },
+	{ 0x00013510, 0x00006805 },
+	{ 0x00013514, 0x00000000 },
+	{ 0x00013710, 0x00006805 },
+	{ 0x00013714, 0x00000000 },
+	{ 0x00013318, 0x00006017 },
+	{ 0x0001331c, 0x00000000 },
+	{ 0x00013518, 0x00006017 },
+	{ 0x0001351c, 0x00000000 },
+	{ 0x00013718, 0x00006017 },
+	{ 0x0001371c, 0x00000000 },
+	{ 0x00013320, 0x00006019 },
+	{ 0x00013324, 0x00000000 },
+	{ 0x00013520, 0x00006019 },
+	{ 0x00013524, 0x00000000 },
+	{ 0x00013720, 0x00006019 },
+	{ 0x00013724, 0x00000000 },
+	{ 0x00013328, 0x00006016 },
+	{ 0x0001332c, 0x00000000 },
+	{ 0x00013528, 0x00006016 },
+	{ 0x0001352c, 0x00000000 },
+	{ 0x00013728, 0x00006016 },
+	{ 0x0001372c, 0x00000000 },
+	{ 0x00013330, 0x00006018 },
+	{ 0x00013334, 0x00000000 },
+	{ 0x00013530, 0x00006018 },
+	{ 0x00013534, 0x00000000 },
+	{ 0x00013730, 0x00006018 },
+	{ 0x00013734, 0x00000000 },
+	{ 0x00013338, 0x0000600b },
+	{ 0x0001333c, 0x00000000 },
+	{ 0x00013538, 0x0000600b },
+	{ 0x0001353c, 0x00000000 },
+	{ 0x00013738, 0x0000600b },
+	{ 0x0001373c, 0x00000000 },
+	{ 0x00013340, 0x0000600c },
+	{ 0x00013344, 0x00000000 },
+	{ 0x00013540, 0x0000600c },
+	{ 0x00013544, 0x00000000 },
+	{ 0x00013740, 0x0000600c },
+	{ 0x00013744, 0x00000000 },
+	{ 0x00013348, 0x00006008 },
+	{ 0x0001334c, 0x00000000 },
+	{ 0x00013548, 0x00006008 },
+	{ 0x0001354c, 0x00000000 },
+	{ 0x00013748, 0x00006008 },
+	{ 0x0001374c, 0x00000000 },
+	{ 0x00013350, 0x00006007 },
+	{ 0x00013354, 0x00000000 },
+	{ 0x00013550, 0x00006007 },
+	{ 0x00013554, 0x00000000 },
+	{ 0x00013750, 0x00006007 },
+	{ 0x00013754, 0x00000000 },
+	{ 0x00013358, 0x0000601c },
+	{ 0x0001335c, 0x00000000 },
+	{ 0x00013558, 0x0000601c },
+	{ 0x0001355c, 0x00000000 },
+	{ 0x00013758, 0x0000601c },
+	{ 0x0001375c, 0x00000000 },
+	{ 0x00013360, 0x0000601a },
+	{ 0x00013364, 0x00000000 },
+	{ 0x00013560, 0x0000601a },
+	{ 0x00013564, 0x00000000 },
+	{ 0x00013760, 0x0000601a },
+	{ 0x00013764, 0x00000000 },
+	{ 0x00013368, 0x0000601b },
+	{ 0x0001336c, 0x00000000 },
+	{ 0x00013568, 0x0000601b },
+	{ 0x0001356c, 0x00000000 },
+	{ 0x00013768, 0x0000601b },
+	{ 0x0001376c, 0x00000000 },
+	{ 0x00013370, 0x0000600a },
+	{ 0x00013374, 0x00000000 },
+	{ 0x00013570, 0x0000600a },
+	{ 0x00013574, 0x00000000 },
+	{ 0x00013770, 0x0000600a },
+	{ 0x00013774, 0x00000000 },
+	{ 0x00013378, 0x00006009 },
+	{ 0x0001337c, 0x00000000 },
+	{ 0x00013578, 0x00006009 },
+	{ 0x0001357c, 0x00000000 },
+	{ 0x00013778, 0x00006009 },
+	{ 0x0001377c, 0x00000000 },
+	{ 0x00013380, 0x0000600d },
+	{ 0x00013384, 0x00000000 },
+	{ 0x00013580, 0x0000600d },
+	{ 0x00013584, 0x00000000 },
+	{ 0x00013780, 0x0000600d },
+	{ 0x00013784, 0x00000000 },
+	{ 0x00013388, 0x0000600e },
+	{ 0x0001338c, 0x00000000 },
+	{ 0x00013588, 0x0000600e },
+	{ 0x0001358c, 0x00000000 },
+	{ 0x00013788, 0x0000600e },
+	{ 0x0001378c, 0x00000000 },
+	{ 0x00013390, 0x00006014 },
+	{ 0x00013394, 0x00000000 },
+	{ 0x00013590, 0x00006014 },
+	{ 0x00013594, 0x00000000 },
+	{ 0x00013790, 0x00006014 },
+	{ 0x00013794, 0x00000000 },
+	{ 0x00013398, 0x00006000 },
+	{ 0x0001339c, 0x00000000 },
+	{ 0x00013598, 0x00006000 },
+	{ 0x0001359c, 0x00000000 },
+	{ 0x00013798, 0x00006000 },
+	{ 0x0001379c, 0x00000000 },
+	{ 0x000133a0, 0x00006001 },
+	{ 0x000133a4, 0x00000000 },
+	{ 0x000135a0, 0x00006001 },
+	{ 0x000135a4, 0x00000000 },
+	{ 0x000137a0, 0x00006001 },
+	{ 0x000137a4, 0x00000000 },
+	{ 0x000133a8, 0x00006013 },
+	{ 0x000133ac, 0x00000000 },
+	{ 0x000135a8, 0x00006013 },
+	{ 0x000135ac, 0x00000000 },
+	{ 0x000137a8, 0x00006013 },
+	{ 0x000137ac, 0x00000000 },
+	{ 0x000133b0, 0x00006002 },
+	{ 0x000133b4, 0x00000000 },
+	{ 0x000135b0, 0x00006002 },
+	{ 0x000135b4, 0x00000000 },
+	{ 0x000137b0, 0x00006002 },
+	{ 0x000137b4, 0x00000000 },
+	{ 0x000133b8, 0x00006012 },
+	{ 0x000133bc, 0x00000000 },
+	{ 0x000135b8, 0x00006012 },
+	{ 0x000135bc, 0x00000000 },
+	{ 0x000137b8, 0x00006012 },
+	{ 0x000137bc, 0x00000000 },
+	{ 0x000133c0, 0x00006011 },
+	{ 0x000133c4, 0x00000000 },
+	{ 0x000135c0, 0x00006011 },
+	{ 0x000135c4, 0x00000000 },
+	{ 0x000137c0, 0x00006011 },
+	{ 0x000137c4, 0x00000000 },
+	{ 0x000133c8, 0x0000600f },
+	{ 0x000133cc, 0x00000000 },
+	{ 0x000135c8, 0x0000600f },
+	{ 0x000135cc, 0x00000000 },
+	{ 0x000137c8, 0x0000600f },
+	{ 0x000137cc, 0x00000000 },
+	{ 0x000133d0, 0x00006015 },
+	{ 0x000133d4, 0x00000000 },
+	{ 0x000135d0, 0x00006015 },
+	{ 0x000135d4, 0x00000000 },
+	{ 0x000137d0, 0x00006015 },
+	{ 0x000137d4, 0x00000000 },
+	{ 0x000133d8, 0x00006010 },
+	{ 0x000133dc, 0x00000000 },
+	{ 0x000135d8, 0x00006010 },
+	{ 0x000135dc, 0x00000000 },
+	{ 0x000137d8, 0x00006010 },
+	{ 0x000137dc, 0x00000000 },
+	{ 0x000133e0, 0x00005e00 },
+	{ 0x000133e4, 0x00000000 },
+	{ 0x000135e0, 0x00005e00 },
+	{ 0x000135e4, 0x00000000 },
+	{ 0x000137e0, 0x00005e00 },
+	{ 0x000137e4, 0x00000000 },
+	{ 0x000133e8, 0x00005e01 },
+	{ 0x000133ec, 0x00000000 },
+	{ 0x000135e8, 0x00005e01 },
+	{ 0x000135ec, 0x00000000 },
+	{ 0x000137e8, 0x00005e01 },
+	{ 0x000137ec, 0x00000000 },
+	{ 0x000133f0, 0x00005e02 },
+	{ 0x000133f4, 0x00000000 },
+	{ 0x000135f0, 0x00005e02 },
+	{ 0x000135f4, 0x00000000 },
+	{ 0x000137f0, 0x00005e02 },
+	{ 0x000137f4, 0x00000000 },
+	{ 0x000133f8, 0x00005e03 },
+	{ 0x000133fc, 0x00000000 },
+	{ 0x000135f8, 0x00005e03 },
+	{ 0x000135fc, 0x00000000 },
+	{ 0x000137f8, 0x00005e03 },
+	{ 0x000137fc, 0x00000000 },
+	{ 0x00013000, 0x00001801 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00001802 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013010, 0x00000a0b },
+	{ 0x00013014, 0x00000000 },
+	{ 0x00013018, 0x00000a13 },
+	{ 0x0001301c, 0x00000000 },
+	{ 0x00013020, 0x00000a14 },
+	{ 0x00013024, 0x00000000 },
+	{ 0x00013028, 0x00000a0a },
+	{ 0x0001302c, 0x00000000 },
+	{ 0x00013030, 0x00000a11 },
+	{ 0x00013034, 0x00000000 },
+	{ 0x00013038, 0x00000a10 },
+	{ 0x0001303c, 0x00000000 },
+	{ 0x00013040, 0x00000a01 },
+	{ 0x00013044, 0x00000000 },
+	{ 0x00013048, 0x00000a06 },
+	{ 0x0001304c, 0x00000000 },
+	{ 0x00013050, 0x00000a07 },
+	{ 0x00013054, 0x00000000 },
+	{ 0x00013058, 0x00000a04 },
+	{ 0x0001305c, 0x00000000 },
+	{ 0x00013060, 0x00000a05 },
+	{ 0x00013064, 0x00000000 },
+	{ 0x000130a8, 0x00000a0c },
+	{ 0x000130ac, 0x00000000 },
+	{ 0x000130b0, 0x00000a12 },
+	{ 0x000130b4, 0x00000000 },
+	{ 0x000130b8, 0x00000a0e },
+	{ 0x000130bc, 0x00000000 },
+	{ 0x000130c0, 0x00000a17 },
+	{ 0x000130c4, 0x00000000 },
+	{ 0x000130c8, 0x00000a0d },
+	{ 0x000130cc, 0x00000000 },
+	{ 0x000130d0, 0x00000a15 },
+	{ 0x000130d4, 0x00000000 },
+	{ 0x000130d8, 0x00000a16 },
+	{ 0x000130dc, 0x00000000 },
+	{ 0x000130e0, 0x00000a02 },
+	{ 0x000130e4, 0x00000000 },
+	{ 0x000130e8, 0x00000a03 },
+	{ 0x000130ec, 0x00000000 },
+	{ 0x000130f0, 0x00000a00 },
+	{ 0x000130f4, 0x00000000 },
+	{ 0x000130f8, 0x00000a0f },
+	{ 0x000130fc, 0x00000000 },
+	{ 0x00013300, 0x00005a00 },
+	{ 0x00013304, 0x00000000 },
+	{ 0x00013500, 0x00005a00 },
+	{ 0x00013504, 0x00000000 },
+	{ 0x00013700, 0x00005a00 },
+	{ 0x00013704, 0x00000000 },
+	{ 0x00013308, 0x00004405 },
+	{ 0x0001330c, 0x00000000 },
+	{ 0x00013508, 0x00004405 },
+	{ 0x0001350c, 0x00000000 },
+	{ 0x00013708, 0x00004405 },
+	{ 0x0001370c, 0x00000000 },
+	{ 0x00013310, 0x00006805 },
+	{ 0x00013314, 0x00000000 },
+	{ 0x00013510, 0x00006805 },
+	{ 0x00013514, 0x00000000 },
+	{ 0x00013710, 0x00006805 },
+	{ 0x00013714, 0x00000000 },
+	{ 0x00013318, 0x00004600 },
+	{ 0x0001331c, 0x00000000 },
+	{ 0x00013518, 0x00004600 },
+	{ 0x0001351c, 0x00000000 },
+	{ 0x00013718, 0x00004600 },
+	{ 0x0001371c, 0x00000000 },
+	{ 0x00013320, 0x00004601 },
+	{ 0x00013324, 0x00000000 },
+	{ 0x00013520, 0x00004601 },
+	{ 0x00013524, 0x00000000 },
+	{ 0x00013720, 0x00004601 },
+	{ 0x00013724, 0x00000000 },
+	{ 0x00013328, 0x00005e08 },
+	{ 0x0001332c, 0x00000000 },
+	{ 0x00013528, 0x00005e08 },
+	{ 0x0001352c, 0x00000000 },
+	{ 0x00013728, 0x00005e08 },
+	{ 0x0001372c, 0x00000000 },
+	{ 0x00013330, 0x00005e09 },
+	{ 0x00013334, 0x00000000 },
+	{ 0x00013530, 0x00005e09 },
+	{ 0x00013534, 0x00000000 },
+	{ 0x00013730, 0x00005e09 },
+	{ 0x00013734, 0x00000000 },
+	{ 0x00013338, 0x00005e06 },
+	{ 0x0001333c, 0x00000000 },
+	{ 0x00013538, 0x00005e06 },
+	{ 0x0001353c, 0x00000000 },
+	{ 0x00013738, 0x00005e06 },
+	{ 0x0001373c, 0x00000000 },
+	{ 0x00013340, 0x00005e07 },
+	{ 0x00013344, 0x00000000 },
+	{ 0x00013540, 0x00005e07 },
+	{ 0x00013544, 0x00000000 },
+	{ 0x00013740, 0x00005e07 },
+	{ 0x00013744, 0x00000000 },
+	{ 0x00013348, 0x00005e0a },
+	{ 0x0001334c, 0x00000000 },
+	{ 0x00013548, 0x00005e0a },
+	{ 0x0001354c, 0x00000000 },
+	{ 0x00013748, 0x00005e0a },
+	{ 0x0001374c, 0x00000000 },
+	{ 0x00013350, 0x00005e0b },
+	{ 0x00013354, 0x00000000 },
+	{ 0x00013550, 0x00005e0b },
+	{ 0x00013554, 0x00000000 },
+	{ 0x00013750, 0x00005e0b },
+	{ 0x00013754, 0x00000000 },
+	{ 0x00013358, 0x00005e00 },
+	{ 0x0001335c, 0x00000000 },
+	{ 0x00013558, 0x00005e00 },
+	{ 0x0001355c, 0x00000000 },
+	{ 0x00013758, 0x00005e00 },
+	{ 0x0001375c, 0x00000000 },
+	{ 0x00013360, 0x00005e01 },
+	{ 0x00013364, 0x00000000 },
+	{ 0x00013560, 0x00005e01 },
+	{ 0x00013564, 0x00000000 },
+	{ 0x00013760, 0x00005e01 },
+	{ 0x00013764, 0x00000000 },
+	{ 0x00013368, 0x00005e04 },
+	{ 0x0001336c, 0x00000000 },
+	{ 0x00013568, 0x00005e04 },
+	{ 0x0001356c, 0x00000000 },
+	{ 0x00013768, 0x00005e04 },
+	{ 0x0001376c, 0x00000000 },
+	{ 0x00013370, 0x00005c00 },
+	{ 0x00013374, 0x00000000 },
+	{ 0x00013570, 0x00005c00 },
+	{ 0x00013574, 0x00000000 },
+	{ 0x00013770, 0x00005c00 },
+	{ 0x00013774, 0x00000000 },
+	{ 0x00013378, 0x00006002 },
+	{ 0x0001337c, 0x00000000 },
+	{ 0x00013578, 0x00006002 },
+	{ 0x0001357c, 0x00000000 },
+	{ 0x00013778, 0x00006002 },
+	{ 0x0001377c, 0x00000000 },
+	{ 0x00013380, 0x00006014 },
+	{ 0x00013384, 0x00000000 },
+	{ 0x00013580, 0x00006014 },
+	{ 0x00013584, 0x00000000 },
+	{ 0x00013780, 0x00006014 },
+	{ 0x00013784, 0x00000000 },
+	{ 0x00013388, 0x00006012 },
+	{ 0x0001338c, 0x00000000 },
+	{ 0x00013588, 0x00006012 },
+	{ 0x0001358c, 0x00000000 },
+	{ 0x00013788, 0x00006012 },
+	{ 0x0001378c, 0x00000000 },
+	{ 0x00013390, 0x00006000 },
+	{ 0x00013394, 0x00000000 },
+	{ 0x00013590, 0x00006000 },
+	{ 0x00013594, 0x00000000 },
+	{ 0x00013790, 0x00006000 },
+	{ 0x00013794, 0x00000000 },
+	{ 0x00013398, 0x00006011 },
+	{ 0x0001339c, 0x00000000 },
+	{ 0x00013598, 0x00006011 },
+	{ 0x0001359c, 0x00000000 },
+	{ 0x00013798, 0x00006011 },
+	{ 0x0001379c, 0x00000000 },
+	{ 0x000133a0, 0x00006001 },
+	{ 0x000133a4, 0x00000000 },
+	{ 0x000135a0, 0x00006001 },
+	{ 0x000135a4, 0x00000000 },
+	{ 0x000137a0, 0x00006001 },
+	{ 0x000137a4, 0x00000000 },
+	{ 0x000133a8, 0x0000600f },
+	{ 0x000133ac, 0x00000000 },
+	{ 0x000135a8, 0x0000600f },
+	{ 0x000135ac, 0x00000000 },
+	{ 0x000137a8, 0x0000600f },
+	{ 0x000137ac, 0x00000000 },
+	{ 0x000133b0, 0x00006015 },
+	{ 0x000133b4, 0x00000000 },
+	{ 0x000135b0, 0x00006015 },
+	{ 0x000135b4, 0x00000000 },
+	{ 0x000137b0, 0x00006015 },
+	{ 0x000137b4, 0x00000000 },
+	{ 0x000133b8, 0x00006013 },
+	{ 0x000133bc, 0x00000000 },
+	{ 0x000135b8, 0x00006013 },
+	{ 0x000135bc, 0x00000000 },
+	{ 0x000137b8, 0x00006013 },
+	{ 0x000137bc, 0x00000000 },
+	{ 0x000133c0, 0x00006010 },
+	{ 0x000133c4, 0x00000000 },
+	{ 0x000135c0, 0x00006010 },
+	{ 0x000135c4, 0x00000000 },
+	{ 0x000137c0, 0x00006010 },
+	{ 0x000137c4, 0x00000000 },
+	{ 0x000133c8, 0x00006e00 },
+	{ 0x000133cc, 0x00000000 },
+	{ 0x000135c8, 0x00006e00 },
+	{ 0x000135cc, 0x00000000 },
+	{ 0x000137c8, 0x00006e00 },
+	{ 0x000137cc, 0x00000000 },
+	{ 0x000133d0, 0x00006e02 },
+	{ 0x000133d4, 0x00000000 },
+	{ 0x000135d0, 0x00006e02 },
+	{ 0x000135d4, 0x00000000 },
+	{ 0x000137d0, 0x00006e02 },
+	{ 0x000137d4, 0x00000000 },
+	{ 0x000133d8, 0x00006e01 },
+	{ 0x000133dc, 0x00000000 },
+	{ 0x000135d8, 0x00006e01 },
+	{ 0x000135dc, 0x00000000 },
+	{ 0x000137d8, 0x00006e01 },
+	{ 0x000137dc, 0x00000000 },
+	{ 0x000133e0, 0x00006400 },
+	{ 0x000133e4, 0x00000000 },
+	{ 0x000135e0, 0x00006400 },
+	{ 0x000135e4, 0x00000000 },
+	{ 0x000137e0, 0x00006400 },
+	{ 0x000137e4, 0x00000000 },
+	{ 0x000133e8, 0x00006401 },
+	{ 0x000133ec, 0x00000000 },
+	{ 0x000135e8, 0x00006401 },
+	{ 0x000135ec, 0x00000000 },
+	{ 0x000137e8, 0x00006401 },
+	{ 0x000137ec, 0x00000000 },
+	{ 0x000133f0, 0x00006402 },
+	{ 0x000133f4, 0x00000000 },
+	{ 0x000135f0, 0x00006402 },
+	{ 0x000135f4, 0x00000000 },
+	{ 0x000137f0, 0x00006402 },
+	{ 0x000137f4, 0x00000000 },
+	{ 0x000133f8, 0x00006403 },
+	{ 0x000133fc, 0x00000000 },
+	{ 0x000135f8, 0x00006403 },
+	{ 0x000135fc, 0x00000000 },
+	{ 0x000137f8, 0x00006403 },
+	{ 0x000137fc, 0x00000000 },
+	{ 0x00013000, 0x00001801 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00001802 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013010, 0x00000401 },
+	{ 0x00013014, 0x00000000 },
+	{ 0x00013018, 0x00000007 },
+	{ 0x0001301c, 0x00000000 },
+	{ 0x00013020, 0x00000003 },
+	{ 0x00013024, 0x00000000 },
+	{ 0x00013028, 0x00000001 },
+	{ 0x0001302c, 0x00000000 },
+	{ 0x00013030, 0x00000004 },
+	{ 0x00013034, 0x00000000 },
+	{ 0x000130a8, 0x00001803 },
+	{ 0x000130ac, 0x00000000 },
+	{ 0x000130b0, 0x00001800 },
+	{ 0x000130b4, 0x00000000 },
+	{ 0x000130b8, 0x00001605 },
+	{ 0x000130bc, 0x00000000 },
+	{ 0x000130c0, 0x00001603 },
+	{ 0x000130c4, 0x00000000 },
+	{ 0x000130c8, 0x00001601 },
+	{ 0x000130cc, 0x00000000 },
+	{ 0x000130d0, 0x00001604 },
+	{ 0x000130d4, 0x00000000 },
+	{ 0x000130d8, 0x00001602 },
+	{ 0x000130dc, 0x00000000 },
+	{ 0x000130e0, 0x00001606 },
+	{ 0x000130e4, 0x00000000 },
+	{ 0x000130e8, 0x00001807 },
+	{ 0x000130ec, 0x00000000 },
+	{ 0x000130f0, 0x00001808 },
+	{ 0x000130f4, 0x00000000 },
+	{ 0x00013300, 0x00005a00 },
+	{ 0x00013304, 0x00000000 },
+	{ 0x00013500, 0x00005a00 },
+	{ 0x00013504, 0x00000000 },
+	{ 0x00013700, 0x00005a00 },
+	{ 0x00013704, 0x00000000 },
+	{ 0x00013308, 0x00004405 },
+	{ 0x0001330c, 0x00000000 },
+	{ 0x00013508, 0x00004405 },
+	{ 0x0001350c, 0x00000000 },
+	{ 0x00013708, 0x00004405 },
+	{ 0x0001370c, 0x00000000 },
+	{ 0x00013310, 0x00006805 },
+	{ 0x00013314, 0x00000000 },
+	{ 0x00013510, 0x00006805 },
+	{ 0x00013514, 0x00000000 },
+	{ 0x00013710, 0x00006805 },
+	{ 0x00013714, 0x00000000 },
+	{ 0x00013318, 0x00006600 },
+	{ 0x0001331c, 0x00000000 },
+	{ 0x00013518, 0x00006600 },
+	{ 0x0001351c, 0x00000000 },
+	{ 0x00013718, 0x00006600 },
+	{ 0x0001371c, 0x00000000 },
+	{ 0x00013320, 0x00006604 },
+	{ 0x00013324, 0x00000000 },
+	{ 0x00013520, 0x00006604 },
+	{ 0x00013524, 0x00000000 },
+	{ 0x00013720, 0x00006604 },
+	{ 0x00013724, 0x00000000 },
+	{ 0x00013328, 0x00006602 },
+	{ 0x0001332c, 0x00000000 },
+	{ 0x00013528, 0x00006602 },
+	{ 0x0001352c, 0x00000000 },
+	{ 0x00013728, 0x00006602 },
+	{ 0x0001372c, 0x00000000 },
+	{ 0x00013330, 0x00004401 },
+	{ 0x00013334, 0x00000000 },
+	{ 0x00013530, 0x00004401 },
+	{ 0x00013534, 0x00000000 },
+	{ 0x00013730, 0x00004401 },
+	{ 0x00013734, 0x00000000 },
+	{ 0x00013338, 0x00006610 },
+	{ 0x0001333c, 0x00000000 },
+	{ 0x00013538, 0x00006610 },
+	{ 0x0001353c, 0x00000000 },
+	{ 0x00013738, 0x00006610 },
+	{ 0x0001373c, 0x00000000 },
+	{ 0x00013340, 0x00004407 },
+	{ 0x00013344, 0x00000000 },
+	{ 0x00013540, 0x00004407 },
+	{ 0x00013544, 0x00000000 },
+	{ 0x00013740, 0x00004407 },
+	{ 0x00013744, 0x00000000 },
+	{ 0x00013348, 0x00004406 },
+	{ 0x0001334c, 0x00000000 },
+	{ 0x00013548, 0x00004406 },
+	{ 0x0001354c, 0x00000000 },
+	{ 0x00013748, 0x00004406 },
+	{ 0x0001374c, 0x00000000 },
+	{ 0x00013350, 0x00004403 },
+	{ 0x00013354, 0x00000000 },
+	{ 0x00013550, 0x00004403 },
+	{ 0x00013554, 0x00000000 },
+	{ 0x00013750, 0x00004403 },
+	{ 0x00013754, 0x00000000 },
+	{ 0x00013358, 0x00004201 },
+	{ 0x0001335c, 0x00000000 },
+	{ 0x00013558, 0x00004201 },
+	{ 0x0001355c, 0x00000000 },
+	{ 0x00013758, 0x00004201 },
+	{ 0x0001375c, 0x00000000 },
+	{ 0x00013360, 0x00004002 },
+	{ 0x00013364, 0x00000000 },
+	{ 0x00013560, 0x00004002 },
+	{ 0x00013564, 0x00000000 },
+	{ 0x00013760, 0x00004002 },
+	{ 0x00013764, 0x00000000 },
+	{ 0x00013368, 0x00004202 },
+	{ 0x0001336c, 0x00000000 },
+	{ 0x00013568, 0x00004202 },
+	{ 0x0001356c, 0x00000000 },
+	{ 0x00013768, 0x00004202 },
+	{ 0x0001376c, 0x00000000 },
+	{ 0x00013370, 0x00004200 },
+	{ 0x00013374, 0x00000000 },
+	{ 0x00013570, 0x00004200 },
+	{ 0x00013574, 0x00000000 },
+	{ 0x00013770, 0x00004200 },
+	{ 0x00013774, 0x00000000 },
+	{ 0x00013378, 0x00004007 },
+	{ 0x0001337c, 0x00000000 },
+	{ 0x00013578, 0x00004007 },
+	{ 0x0001357c, 0x00000000 },
+	{ 0x00013778, 0x00004007 },
+	{ 0x0001377c, 0x00000000 },
+	{ 0x00013380, 0x00004008 },
+	{ 0x00013384, 0x00000000 },
+	{ 0x00013580, 0x00004008 },
+	{ 0x00013584, 0x00000000 },
+	{ 0x00013780, 0x00004008 },
+	{ 0x00013784, 0x00000000 },
+	{ 0x00013388, 0x00004e04 },
+	{ 0x0001338c, 0x00000000 },
+	{ 0x00013588, 0x00004e04 },
+	{ 0x0001358c, 0x00000000 },
+	{ 0x00013788, 0x00004e04 },
+	{ 0x0001378c, 0x00000000 },
+	{ 0x00013390, 0x00004e03 },
+	{ 0x00013394, 0x00000000 },
+	{ 0x00013590, 0x00004e03 },
+	{ 0x00013594, 0x00000000 },
+	{ 0x00013790, 0x00004e03 },
+	{ 0x00013794, 0x00000000 },
+	{ 0x00013398, 0x00006800 },
+	{ 0x0001339c, 0x00000000 },
+	{ 0x00013598, 0x00006800 },
+	{ 0x0001359c, 0x00000000 },
+	{ 0x00013798, 0x00006800 },
+	{ 0x0001379c, 0x00000000 },
+	{ 0x000133a0, 0x00006803 },
+	{ 0x000133a4, 0x00000000 },
+	{ 0x000135a0, 0x00006803 },
+	{ 0x000135a4, 0x00000000 },
+	{ 0x000137a0, 0x00006803 },
+	{ 0x000137a4, 0x00000000 },
+	{ 0x000133a8, 0x00006804 },
+	{ 0x000133ac, 0x00000000 },
+	{ 0x000135a8, 0x00006804 },
+	{ 0x000135ac, 0x00000000 },
+	{ 0x000137a8, 0x00006804 },
+	{ 0x000137ac, 0x00000000 },
+	{ 0x000133b0, 0x00005011 },
+	{ 0x000133b4, 0x00000000 },
+	{ 0x000135b0, 0x00005011 },
+	{ 0x000135b4, 0x00000000 },
+	{ 0x000137b0, 0x00005011 },
+	{ 0x000137b4, 0x00000000 },
+	{ 0x000133b8, 0x00004e00 },
+	{ 0x000133bc, 0x00000000 },
+	{ 0x000135b8, 0x00004e00 },
+	{ 0x000135bc, 0x00000000 },
+	{ 0x000137b8, 0x00004e00 },
+	{ 0x000137bc, 0x00000000 },
+	{ 0x000133c0, 0x00004e01 },
+	{ 0x000133c4, 0x00000000 },
+	{ 0x000135c0, 0x00004e01 },
+	{ 0x000135c4, 0x00000000 },
+	{ 0x000137c0, 0x00004e01 },
+	{ 0x000137c4, 0x00000000 },
+	{ 0x000133c8, 0x00004e02 },
+	{ 0x000133cc, 0x00000000 },
+	{ 0x000135c8, 0x00004e02 },
+	{ 0x000135cc, 0x00000000 },
+	{ 0x000137c8, 0x00004e02 },
+	{ 0x000137cc, 0x00000000 },
+	{ 0x00013000, 0x00001801 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00001802 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013010, 0x00000c03 },
+	{ 0x00013014, 0x00000000 },
+	{ 0x00013018, 0x00000c04 },
+	{ 0x0001301c, 0x00000000 },
+	{ 0x00013020, 0x00000c00 },
+	{ 0x00013024, 0x00000000 },
+	{ 0x00013028, 0x00000c1a },
+	{ 0x0001302c, 0x00000000 },
+	{ 0x00013030, 0x00000c2f },
+	{ 0x00013034, 0x00000000 },
+	{ 0x00013038, 0x00000c1d },
+	{ 0x0001303c, 0x00000000 },
+	{ 0x00013040, 0x00000c2a },
+	{ 0x00013044, 0x00000000 },
+	{ 0x00013048, 0x0000060f },
+	{ 0x0001304c, 0x00000000 },
+	{ 0x00013050, 0x0000060f },
+	{ 0x00013054, 0x00000000 },
+	{ 0x00013058, 0x0000060f },
+	{ 0x0001305c, 0x00000000 },
+	{ 0x00013060, 0x00000603 },
+	{ 0x00013064, 0x00000000 },
+	{ 0x00013068, 0x00000603 },
+	{ 0x0001306c, 0x00000000 },
+	{ 0x00013070, 0x00000603 },
+	{ 0x00013074, 0x00000000 },
+	{ 0x00013078, 0x00000604 },
+	{ 0x0001307c, 0x00000000 },
+	{ 0x00013080, 0x00000c10 },
+	{ 0x00013084, 0x00000000 },
+	{ 0x00013088, 0x00000c18 },
+	{ 0x0001308c, 0x00000000 },
+	{ 0x00013090, 0x00000a08 },
+	{ 0x00013094, 0x00000000 },
+	{ 0x00013098, 0x00000a09 },
+	{ 0x0001309c, 0x00000000 },
+	{ 0x000130a8, 0x00000c2d },
+	{ 0x000130ac, 0x00000000 },
+	{ 0x000130b0, 0x00000c02 },
+	{ 0x000130b4, 0x00000000 },
+	{ 0x000130b8, 0x00000c19 },
+	{ 0x000130bc, 0x00000000 },
+	{ 0x000130c0, 0x00000c01 },
+	{ 0x000130c4, 0x00000000 },
+	{ 0x000130c8, 0x00000c2e },
+	{ 0x000130cc, 0x00000000 },
+	{ 0x000130d0, 0x00000c30 },
+	{ 0x000130d4, 0x00000000 },
+	{ 0x000130d8, 0x00000c2b },
+	{ 0x000130dc, 0x00000000 },
+	{ 0x000130e0, 0x00000c20 },
+	{ 0x000130e4, 0x00000000 },
+	{ 0x000130e8, 0x00000c2c },
+	{ 0x000130ec, 0x00000000 },
+	{ 0x000130f0, 0x00000c28 },
+	{ 0x000130f4, 0x00000000 },
+	{ 0x000130f8, 0x00000c29 },
+	{ 0x000130fc, 0x00000000 },
+	{ 0x00013300, 0x00005a00 },
+	{ 0x00013304, 0x00000000 },
+	{ 0x00013500, 0x00005a00 },
+	{ 0x00013504, 0x00000000 },
+	{ 0x00013700, 0x00005a00 },
+	{ 0x00013704, 0x00000000 },
+	{ 0x00013308, 0x00004405 },
+	{ 0x0001330c, 0x00000000 },
+	{ 0x00013508, 0x00004405 },
+	{ 0x0001350c, 0x00000000 },
+	{ 0x00013708, 0x00004405 },
+	{ 0x0001370c, 0x00000000 },
+	{ 0x00013310, 0x00006805 },
+	{ 0x00013314, 0x00000000 },
+	{ 0x00013510, 0x00006805 },
+	{ 0x00013514, 0x00000000 },
+	{ 0x00013710, 0x00006805 },
+	{ 0x00013714, 0x00000000 },
+	{ 0x0000e558, 0x000d00c0 },
+	{ 0x0000e658, 0x000c00e0 },
+	{ 0x0000e758, 0x000e00d0 },
+	{ 0x0000e45c, 0x00000000 },
+	{ 0x00013000, 0x00001801 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00001802 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013010, 0x00000622 },
+	{ 0x00013014, 0x00000000 },
+	{ 0x00013018, 0x00000623 },
+	{ 0x0001301c, 0x00000000 },
+	{ 0x00013020, 0x00000605 },
+	{ 0x00013024, 0x00000000 },
+	{ 0x00013028, 0x0000060f },
+	{ 0x0001302c, 0x00000000 },
+	{ 0x00013030, 0x00000603 },
+	{ 0x00013034, 0x00000000 },
+	{ 0x00013038, 0x0000060e },
+	{ 0x0001303c, 0x00000000 },
+	{ 0x00013040, 0x0000060a },
+	{ 0x00013044, 0x00000000 },
+	{ 0x00013048, 0x00000609 },
+	{ 0x0001304c, 0x00000000 },
+	{ 0x00013050, 0x00000601 },
+	{ 0x00013054, 0x00000000 },
+	{ 0x00013058, 0x00000616 },
+	{ 0x0001305c, 0x00000000 },
+	{ 0x00013060, 0x00000615 },
+	{ 0x00013064, 0x00000000 },
+	{ 0x00013068, 0x00000619 },
+	{ 0x0001306c, 0x00000000 },
+	{ 0x00013070, 0x00000618 },
+	{ 0x00013074, 0x00000000 },
+	{ 0x00013078, 0x00000617 },
+	{ 0x0001307c, 0x00000000 },
+	{ 0x00013080, 0x0000060b },
+	{ 0x00013084, 0x00000000 },
+	{ 0x00013088, 0x00000624 },
+	{ 0x0001308c, 0x00000000 },
+	{ 0x00013090, 0x00000625 },
+	{ 0x00013094, 0x00000000 },
+	{ 0x00013098, 0x00000626 },
+	{ 0x0001309c, 0x00000000 },
+	{ 0x000130a0, 0x00000604 },
+	{ 0x000130a4, 0x00000000 },
+	{ 0x000130a8, 0x00000614 },
+	{ 0x000130ac, 0x00000000 },
+	{ 0x000130b0, 0x00000608 },
+	{ 0x000130b4, 0x00000000 },
+	{ 0x000130b8, 0x00000607 },
+	{ 0x000130bc, 0x00000000 },
+	{ 0x000130c0, 0x00000602 },
+	{ 0x000130c4, 0x00000000 },
+	{ 0x000130c8, 0x00000611 },
+	{ 0x000130cc, 0x00000000 },
+	{ 0x000130d0, 0x00000610 },
+	{ 0x000130d4, 0x00000000 },
+	{ 0x000130d8, 0x00000612 },
+	{ 0x000130dc, 0x00000000 },
+	{ 0x000130e0, 0x00000629 },
+	{ 0x000130e4, 0x00000000 },
+	{ 0x000130e8, 0x0000060c },
+	{ 0x000130ec, 0x00000000 },
+	{ 0x000130f0, 0x0000060d },
+	{ 0x000130f4, 0x00000000 },
+	{ 0x000130f8, 0x00000613 },
+	{ 0x000130fc, 0x00000000 },
+	{ 0x00013300, 0x00005a00 },
+	{ 0x00013304, 0x00000000 },
+	{ 0x00013500, 0x00005a00 },
+	{ 0x00013504, 0x00000000 },
+	{ 0x00013700, 0x00005a00 },
+	{ 0x00013704, 0x00000000 },
+	{ 0x00013308, 0x00004405 },
+	{ 0x0001330c, 0x00000000 },
+	{ 0x00013508, 0x00004405 },
+	{ 0x0001350c, 0x00000000 },
+	{ 0x00013708, 0x00004405 },
+	{ 0x0001370c, 0x00000000 },
+	{ 0x00013310, 0x00006805 },
+	{ 0x00013314, 0x00000000 },
+	{ 0x00013510, 0x00006805 },
+	{ 0x00013514, 0x00000000 },
+	{ 0x00013710, 0x00006805 },
+	{ 0x00013714, 0x00000000 },
+	{ 0x00013318, 0x00006002 },
+	{ 0x0001331c, 0x00000000 },
+	{ 0x00013518, 0x00006002 },
+	{ 0x0001351c, 0x00000000 },
+	{ 0x00013718, 0x00006002 },
+	{ 0x0001371c, 0x00000000 },
+	{ 0x00013320, 0x00006014 },
+	{ 0x00013324, 0x00000000 },
+	{ 0x00013520, 0x00006014 },
+	{ 0x00013524, 0x00000000 },
+	{ 0x00013720, 0x00006014 },
+	{ 0x00013724, 0x00000000 },
+	{ 0x00013328, 0x00006012 },
+	{ 0x0001332c, 0x00000000 },
+	{ 0x00013528, 0x00006012 },
+	{ 0x0001352c, 0x00000000 },
+	{ 0x00013728, 0x00006012 },
+	{ 0x0001372c, 0x00000000 },
+	{ 0x00013330, 0x00006000 },
+	{ 0x00013334, 0x00000000 },
+	{ 0x00013530, 0x00006000 },
+	{ 0x00013534, 0x00000000 },
+	{ 0x00013730, 0x00006000 },
+	{ 0x00013734, 0x00000000 },
+	{ 0x00013338, 0x00006011 },
+	{ 0x0001333c, 0x00000000 },
+	{ 0x00013538, 0x00006011 },
+	{ 0x0001353c, 0x00000000 },
+	{ 0x00013738, 0x00006011 },
+	{ 0x0001373c, 0x00000000 },
+	{ 0x00013340, 0x00006001 },
+	{ 0x00013344, 0x00000000 },
+	{ 0x00013540, 0x00006001 },
+	{ 0x00013544, 0x00000000 },
+	{ 0x00013740, 0x00006001 },
+	{ 0x00013744, 0x00000000 },
+	{ 0x00013348, 0x0000600f },
+	{ 0x0001334c, 0x00000000 },
+	{ 0x00013548, 0x0000600f },
+	{ 0x0001354c, 0x00000000 },
+	{ 0x00013748, 0x0000600f },
+	{ 0x0001374c, 0x00000000 },
+	{ 0x00013350, 0x00006015 },
+	{ 0x00013354, 0x00000000 },
+	{ 0x00013550, 0x00006015 },
+	{ 0x00013554, 0x00000000 },
+	{ 0x00013750, 0x00006015 },
+	{ 0x00013754, 0x00000000 },
+	{ 0x00013358, 0x00006013 },
+	{ 0x0001335c, 0x00000000 },
+	{ 0x00013558, 0x00006013 },
+	{ 0x0001355c, 0x00000000 },
+	{ 0x00013758, 0x00006013 },
+	{ 0x0001375c, 0x00000000 },
+	{ 0x00013360, 0x00006010 },
+	{ 0x00013364, 0x00000000 },
+	{ 0x00013560, 0x00006010 },
+	{ 0x00013564, 0x00000000 },
+	{ 0x00013760, 0x00006010 },
+	{ 0x00013764, 0x00000000 },
+	{ 0x00013368, 0x00005009 },
+	{ 0x0001336c, 0x00000000 },
+	{ 0x00013568, 0x00005009 },
+	{ 0x0001356c, 0x00000000 },
+	{ 0x00013768, 0x00005009 },
+	{ 0x0001376c, 0x00000000 },
+	{ 0x00013370, 0x00005008 },
+	{ 0x00013374, 0x00000000 },
+	{ 0x00013570, 0x00005008 },
+	{ 0x00013574, 0x00000000 },
+	{ 0x00013770, 0x00005008 },
+	{ 0x00013774, 0x00000000 },
+	{ 0x00013378, 0x00005013 },
+	{ 0x0001337c, 0x00000000 },
+	{ 0x00013578, 0x00005013 },
+	{ 0x0001357c, 0x00000000 },
+	{ 0x00013778, 0x00005013 },
+	{ 0x0001377c, 0x00000000 },
+	{ 0x00013380, 0x00005012 },
+	{ 0x00013384, 0x00000000 },
+	{ 0x00013580, 0x00005012 },
+	{ 0x00013584, 0x00000000 },
+	{ 0x00013780, 0x00005012 },
+	{ 0x00013784, 0x00000000 },
+	{ 0x00013388, 0x00004600 },
+	{ 0x0001338c, 0x00000000 },
+	{ 0x00013588, 0x00004600 },
+	{ 0x0001358c, 0x00000000 },
+	{ 0x00013788, 0x00004600 },
+	{ 0x0001378c, 0x00000000 },
+	{ 0x00013390, 0x00004601 },
+	{ 0x00013394, 0x00000000 },
+	{ 0x00013590, 0x00004601 },
+	{ 0x00013594, 0x00000000 },
+	{ 0x00013790, 0x00004601 },
+	{ 0x00013794, 0x00000000 },
+	{ 0x00013398, 0x00005e0a },
+	{ 0x0001339c, 0x00000000 },
+	{ 0x00013598, 0x00005e0a },
+	{ 0x0001359c, 0x00000000 },
+	{ 0x00013798, 0x00005e0a },
+	{ 0x0001379c, 0x00000000 },
+	{ 0x000133a0, 0x00005e0b },
+	{ 0x000133a4, 0x00000000 },
+	{ 0x000135a0, 0x00005e0b },
+	{ 0x000135a4, 0x00000000 },
+	{ 0x000137a0, 0x00005e0b },
+	{ 0x000137a4, 0x00000000 },
+	{ 0x000133a8, 0x00005c00 },
+	{ 0x000133ac, 0x00000000 },
+	{ 0x000135a8, 0x00005c00 },
+	{ 0x000135ac, 0x00000000 },
+	{ 0x000137a8, 0x00005c00 },
+	{ 0x000137ac, 0x00000000 },
+	{ 0x000133b0, 0x00005e04 },
+	{ 0x000133b4, 0x00000000 },
+	{ 0x000135b0, 0x00005e04 },
+	{ 0x000135b4, 0x00000000 },
+	{ 0x000137b0, 0x00005e04 },
+	{ 0x000137b4, 0x00000000 },
+	{ 0x0000e458, 0x00000000 },
+	{ 0x0000e558, 0x00000000 },
+	{ 0x0000e658, 0x00000000 },
+	{ 0x0000e758, 0x00000000 },
+	{ 0x0000e45c, 0x00000000 },
+	{ 0x0000e65c, 0x00000000 },
+	{ 0x00013000, 0x00001801 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00001802 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013010, 0x0000061d },
+	{ 0x00013014, 0x00000000 },
+	{ 0x00013018, 0x0000061b },
+	{ 0x0001301c, 0x00000000 },
+	{ 0x00013020, 0x00000620 },
+	{ 0x00013024, 0x00000000 },
+	{ 0x00013028, 0x0000061a },
+	{ 0x0001302c, 0x00000000 },
+	{ 0x00013030, 0x00000621 },
+	{ 0x00013034, 0x00000000 },
+	{ 0x00013038, 0x00000600 },
+	{ 0x0001303c, 0x00000000 },
+	{ 0x00013040, 0x00000606 },
+	{ 0x00013044, 0x00000000 },
+	{ 0x00013048, 0x00000604 },
+	{ 0x0001304c, 0x00000000 },
+	{ 0x00013050, 0x00000624 },
+	{ 0x00013054, 0x00000000 },
+	{ 0x00013058, 0x00000625 },
+	{ 0x0001305c, 0x00000000 },
+	{ 0x00013060, 0x00000626 },
+	{ 0x00013064, 0x00000000 },
+	{ 0x000130a8, 0x0000061f },
+	{ 0x000130ac, 0x00000000 },
+	{ 0x000130b0, 0x00000628 },
+	{ 0x000130b4, 0x00000000 },
+	{ 0x000130b8, 0x0000061c },
+	{ 0x000130bc, 0x00000000 },
+	{ 0x000130c0, 0x0000061e },
+	{ 0x000130c4, 0x00000000 },
+	{ 0x000130c8, 0x00001601 },
+	{ 0x000130cc, 0x00000000 },
+	{ 0x000130d0, 0x00001604 },
+	{ 0x000130d4, 0x00000000 },
+	{ 0x000130d8, 0x00001602 },
+	{ 0x000130dc, 0x00000000 },
+	{ 0x000130e0, 0x00001606 },
+	{ 0x000130e4, 0x00000000 },
+	{ 0x000130e8, 0x00001807 },
+	{ 0x000130ec, 0x00000000 },
+	{ 0x000130f0, 0x00001808 },
+	{ 0x000130f4, 0x00000000 },
+	{ 0x000130f8, 0x00000605 },
+	{ 0x000130fc, 0x00000000 },
+	{ 0x00013300, 0x00005a00 },
+	{ 0x00013304, 0x00000000 },
+	{ 0x00013500, 0x00005a00 },
+	{ 0x00013504, 0x00000000 },
+	{ 0x00013700, 0x00005a00 },
+	{ 0x00013704, 0x00000000 },
+	{ 0x00013308, 0x00004405 },
+	{ 0x0001330c, 0x00000000 },
+	{ 0x00013508, 0x00004405 },
+	{ 0x0001350c, 0x00000000 },
+	{ 0x00013708, 0x00004405 },
+	{ 0x0001370c, 0x00000000 },
+	{ 0x00013310, 0x00006805 },
+	{ 0x00013314, 0x00000000 },
+	{ 0x00013510, 0x00006805 },
+	{ 0x00013514, 0x00000000 },
+	{ 0x00013710, 0x00006805 },
+	{ 0x00013714, 0x00000000 },
+	{ 0x0000e458, 0x00000000 },
+	{ 0x0000e558, 0x00000000 },
+	{ 0x00013000, 0x00000605 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00000606 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013010, 0x0000060f },
+	{ 0x00013014, 0x00000000 },
+	{ 0x00013018, 0x00000603 },
+	{ 0x0001301c, 0x00000000 },
+	{ 0x00013020, 0x00000614 },
+	{ 0x00013024, 0x00000000 },
+	{ 0x00013028, 0x00000625 },
+	{ 0x0001302c, 0x00000000 },
+	{ 0x00013030, 0x00000626 },
+	{ 0x00013034, 0x00000000 },
+	{ 0x00013038, 0x0000060f },
+	{ 0x0001303c, 0x00000000 },
+	{ 0x00013040, 0x0000060f },
+	{ 0x00013044, 0x00000000 },
+	{ 0x00013048, 0x0000060f },
+	{ 0x0001304c, 0x00000000 },
+	{ 0x00013050, 0x0000060f },
+	{ 0x00013054, 0x00000000 },
+	{ 0x00013058, 0x0000060f },
+	{ 0x0001305c, 0x00000000 },
+	{ 0x00013060, 0x0000060f },
+	{ 0x00013064, 0x00000000 },
+	{ 0x00013068, 0x00000603 },
+	{ 0x0001306c, 0x00000000 },
+	{ 0x00013070, 0x00000603 },
+	{ 0x00013074, 0x00000000 },
+	{ 0x00013078, 0x00000603 },
+	{ 0x0001307c, 0x00000000 },
+	{ 0x00013080, 0x00000603 },
+	{ 0x00013084, 0x00000000 },
+	{ 0x00013088, 0x00000603 },
+	{ 0x0001308c, 0x00000000 },
+	{ 0x00013090, 0x00000603 },
+	{ 0x00013094, 0x00000000 },
+	{ 0x00013098, 0x00000604 },
+	{ 0x0001309c, 0x00000000 },
+	{ 0x000130a8, 0x00000624 },
+	{ 0x000130ac, 0x00000000 },
+	{ 0x000130b0, 0x0000061d },
+	{ 0x000130b4, 0x00000000 },
+	{ 0x000130b8, 0x0000061b },
+	{ 0x000130bc, 0x00000000 },
+	{ 0x000130c0, 0x00000620 },
+	{ 0x000130c4, 0x00000000 },
+	{ 0x000130c8, 0x0000061a },
+	{ 0x000130cc, 0x00000000 },
+	{ 0x000130d0, 0x00000621 },
+	{ 0x000130d4, 0x00000000 },
+	{ 0x000130d8, 0x0000061f },
+	{ 0x000130dc, 0x00000000 },
+	{ 0x000130e0, 0x00000628 },
+	{ 0x000130e4, 0x00000000 },
+	{ 0x000130e8, 0x0000061c },
+	{ 0x000130ec, 0x00000000 },
+	{ 0x000130f0, 0x0000061e },
+	{ 0x000130f4, 0x00000000 },
+	{ 0x0000e458, 0x000b0010 },
+	{ 0x0000e558, 0x000500a0 },
+	{ 0x0000e658, 0x00060090 },
+	{ 0x0000e758, 0x000b0010 },
+	{ 0x0000e45c, 0x000500a0 },
+	{ 0x0000e55c, 0x00060090 },
+	{ 0x0000e65c, 0x00000000 },
+	{ 0x00013000, 0x00000605 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00000606 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013010, 0x0000060f },
+	{ 0x00013014, 0x00000000 },
+	{ 0x00013018, 0x00000603 },
+	{ 0x0001301c, 0x00000000 },
+	{ 0x00013020, 0x00000614 },
+	{ 0x00013024, 0x00000000 },
+	{ 0x00013028, 0x00000625 },
+	{ 0x0001302c, 0x00000000 },
+	{ 0x00013030, 0x00000626 },
+	{ 0x00013034, 0x00000000 },
+	{ 0x00013038, 0x0000060f },
+	{ 0x0001303c, 0x00000000 },
+	{ 0x00013040, 0x0000060f },
+	{ 0x00013044, 0x00000000 },
+	{ 0x00013048, 0x0000060f },
+	{ 0x0001304c, 0x00000000 },
+	{ 0x00013050, 0x0000060f },
+	{ 0x00013054, 0x00000000 },
+	{ 0x00013058, 0x0000060f },
+	{ 0x0001305c, 0x00000000 },
+	{ 0x00013060, 0x0000060f },
+	{ 0x00013064, 0x00000000 },
+	{ 0x00013068, 0x00000603 },
+	{ 0x0001306c, 0x00000000 },
+	{ 0x00013070, 0x00000603 },
+	{ 0x00013074, 0x00000000 },
+	{ 0x00013078, 0x00000603 },
+	{ 0x0001307c, 0x00000000 },
+	{ 0x00013080, 0x00000603 },
+	{ 0x00013084, 0x00000000 },
+	{ 0x00013088, 0x00000603 },
+	{ 0x0001308c, 0x00000000 },
+	{ 0x00013090, 0x00000603 },
+	{ 0x00013094, 0x00000000 },
+	{ 0x00013098, 0x00000604 },
+	{ 0x0001309c, 0x00000000 },
+	{ 0x000130a8, 0x00000624 },
+	{ 0x000130ac, 0x00000000 },
+	{ 0x000130b0, 0x0000061d },
+	{ 0x000130b4, 0x00000000 },
+	{ 0x000130b8, 0x0000061b },
+	{ 0x000130bc, 0x00000000 },
+	{ 0x000130c0, 0x00000620 },
+	{ 0x000130c4, 0x00000000 },
+	{ 0x000130c8, 0x0000061a },
+	{ 0x000130cc, 0x00000000 },
+	{ 0x000130d0, 0x00000621 },
+	{ 0x000130d4, 0x00000000 },
+	{ 0x000130d8, 0x0000061f },
+	{ 0x000130dc, 0x00000000 },
+	{ 0x000130e0, 0x00000628 },
+	{ 0x000130e4, 0x00000000 },
+	{ 0x000130e8, 0x0000061c },
+	{ 0x000130ec, 0x00000000 },
+	{ 0x000130f0, 0x0000061e },
+	{ 0x000130f4, 0x00000000 },
+	{ 0x0000e458, 0x000d00c0 },
+	{ 0x0000e558, 0x000500e0 },
+	{ 0x0000e658, 0x00060090 },
+	{ 0x0000e758, 0x000d00c0 },
+	{ 0x0000e45c, 0x000500e0 },
+	{ 0x0000e55c, 0x00060090 },
+	{ 0x0000e65c, 0x00000000 },
+	{ 0x00013000, 0x00001801 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00001802 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013010, 0x00003e00 },
+	{ 0x00013014, 0x00000000 },
+	{ 0x00013018, 0x00013e00 },
+	{ 0x0001301c, 0x00000000 },
+	{ 0x00013020, 0x00113e00 },
+	{ 0x00013024, 0x00000000 },
+	{ 0x00013028, 0x00213e00 },
+	{ 0x0001302c, 0x00000000 },
+	{ 0x00013030, 0x00313e00 },
+	{ 0x00013034, 0x00000000 },
+	{ 0x00013038, 0x00f13e00 },
+	{ 0x0001303c, 0x00000000 },
+	{ 0x00013040, 0x01013e00 },
+	{ 0x00013044, 0x00000000 },
+	{ 0x00013048, 0x01113e00 },
+	{ 0x0001304c, 0x00000000 },
+	{ 0x00013050, 0x01213e00 },
+	{ 0x00013054, 0x00000000 },
+	{ 0x00013058, 0x01313e00 },
+	{ 0x0001305c, 0x00000000 },
+	{ 0x00013060, 0x01413e00 },
+	{ 0x00013064, 0x00000000 },
+	{ 0x00013068, 0x01513e00 },
+	{ 0x0001306c, 0x00000000 },
+	{ 0x00013070, 0x01613e00 },
+	{ 0x00013074, 0x00000000 },
+	{ 0x00013078, 0x01713e00 },
+	{ 0x0001307c, 0x00000000 },
+	{ 0x00013080, 0x01813e00 },
+	{ 0x00013084, 0x00000000 },
+	{ 0x00013088, 0x01913e00 },
+	{ 0x0001308c, 0x00000000 },
+	{ 0x00013090, 0x01a13e00 },
+	{ 0x00013094, 0x00000000 },
+	{ 0x00013098, 0x01b13e00 },
+	{ 0x0001309c, 0x00000000 },
+	{ 0x000130a8, 0x00413e00 },
+	{ 0x000130ac, 0x00000000 },
+	{ 0x000130b0, 0x00513e00 },
+	{ 0x000130b4, 0x00000000 },
+	{ 0x000130b8, 0x00613e00 },
+	{ 0x000130bc, 0x00000000 },
+	{ 0x000130c0, 0x00713e00 },
+	{ 0x000130c4, 0x00000000 },
+	{ 0x000130c8, 0x00813e00 },
+	{ 0x000130cc, 0x00000000 },
+	{ 0x000130d0, 0x00913e00 },
+	{ 0x000130d4, 0x00000000 },
+	{ 0x000130d8, 0x00a13e00 },
+	{ 0x000130dc, 0x00000000 },
+	{ 0x000130e0, 0x00b13e00 },
+	{ 0x000130e4, 0x00000000 },
+	{ 0x000130e8, 0x00c13e00 },
+	{ 0x000130ec, 0x00000000 },
+	{ 0x000130f0, 0x00d13e00 },
+	{ 0x000130f4, 0x00000000 },
+	{ 0x000130f8, 0x00e13e00 },
+	{ 0x000130fc, 0x00000000 },
+	{ 0x00013300, 0x00005a00 },
+	{ 0x00013304, 0x00000000 },
+	{ 0x00013500, 0x00005a00 },
+	{ 0x00013504, 0x00000000 },
+	{ 0x00013700, 0x00005a00 },
+	{ 0x00013704, 0x00000000 },
+	{ 0x00013308, 0x00004405 },
+	{ 0x0001330c, 0x00000000 },
+	{ 0x00013508, 0x00004405 },
+	{ 0x0001350c, 0x00000000 },
+	{ 0x00013708, 0x00004405 },
+	{ 0x0001370c, 0x00000000 },
+	{ 0x00013310, 0x00006805 },
+	{ 0x00013314, 0x00000000 },
+	{ 0x00013510, 0x00006805 },
+	{ 0x00013514, 0x00000000 },
+	{ 0x00013710, 0x00006805 },
+	{ 0x00013714, 0x00000000 },
+	{ 0x00013318, 0x00007e00 },
+	{ 0x0001331c, 0x00000000 },
+	{ 0x00013518, 0x00007e00 },
+	{ 0x0001351c, 0x00000000 },
+	{ 0x00013718, 0x00007e00 },
+	{ 0x0001371c, 0x00000000 },
+	{ 0x00394200, 0x00002200 },
+	{ 0x00394204, 0x00000000 },
+	{ 0x00394208, 0x00002201 },
+	{ 0x0039420c, 0x00000000 },
+	{ 0x00394210, 0x00002202 },
+	{ 0x00394214, 0x00000000 },
+	{ 0x00394218, 0x00002400 },
+	{ 0x0039421c, 0x00000000 },
+	{ 0x00394220, 0x00002401 },
+	{ 0x00394224, 0x00000000 },
+	{ 0x00394228, 0x00002402 },
+	{ 0x0039422c, 0x00000000 },
+	{ 0x00394a00, 0x00000001 },
+	{ 0x00394a04, 0x00000000 },
+	{ 0x00394a08, 0x00000002 },
+	{ 0x00394a0c, 0x00000000 },
+	{ 0x00394a10, 0x00000200 },
+	{ 0x00394a14, 0x00000000 },
+	{ 0x00394a18, 0x00000201 },
+	{ 0x00394a1c, 0x00000000 },
+	{ 0x00394a20, 0x00000202 },
+	{ 0x00394a24, 0x00000000 },
+	{ 0x00394a28, 0x00000400 },
+	{ 0x00394a2c, 0x00000000 },
+	{ 0x00394a30, 0x00000401 },
+	{ 0x00394a34, 0x00000000 },
+	{ 0x00394a38, 0x00000402 },
+	{ 0x00394a3c, 0x00000000 },
+	{ 0x00013000, 0x00001801 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00001802 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013010, 0x00000402 },
+	{ 0x00013014, 0x00000000 },
+	{ 0x00013018, 0x00000400 },
+	{ 0x0001301c, 0x00000000 },
+	{ 0x00013020, 0x00000a0d },
+	{ 0x00013024, 0x00000000 },
+	{ 0x00013028, 0x00000002 },
+	{ 0x0001302c, 0x00000000 },
+	{ 0x00013030, 0x00000006 },
+	{ 0x00013034, 0x00000000 },
+	{ 0x00013038, 0x00000601 },
+	{ 0x0001303c, 0x00000000 },
+	{ 0x00013040, 0x0000060f },
+	{ 0x00013044, 0x00000000 },
+	{ 0x00013048, 0x0000060f },
+	{ 0x0001304c, 0x00000000 },
+	{ 0x00013050, 0x0000060f },
+	{ 0x00013054, 0x00000000 },
+	{ 0x00013058, 0x00000603 },
+	{ 0x0001305c, 0x00000000 },
+	{ 0x00013060, 0x00000603 },
+	{ 0x00013064, 0x00000000 },
+	{ 0x00013068, 0x00000603 },
+	{ 0x0001306c, 0x00000000 },
+	{ 0x00013070, 0x00000604 },
+	{ 0x00013074, 0x00000000 },
+	{ 0x00013078, 0x0000060b },
+	{ 0x0001307c, 0x00000000 },
+	{ 0x00013080, 0x00000a13 },
+	{ 0x00013084, 0x00000000 },
+	{ 0x00013088, 0x00000a14 },
+	{ 0x0001308c, 0x00000000 },
+	{ 0x00013090, 0x00000a15 },
+	{ 0x00013094, 0x00000000 },
+	{ 0x00013098, 0x00000a16 },
+	{ 0x0001309c, 0x00000000 },
+	{ 0x000130a0, 0x00000606 },
+	{ 0x000130a4, 0x00000000 },
+	{ 0x000130a8, 0x00000005 },
+	{ 0x000130ac, 0x00000000 },
+	{ 0x000130b0, 0x00000622 },
+	{ 0x000130b4, 0x00000000 },
+	{ 0x000130b8, 0x00000623 },
+	{ 0x000130bc, 0x00000000 },
+	{ 0x000130c0, 0x00000605 },
+	{ 0x000130c4, 0x00000000 },
+	{ 0x000130c8, 0x0000060f },
+	{ 0x000130cc, 0x00000000 },
+	{ 0x000130d0, 0x00000603 },
+	{ 0x000130d4, 0x00000000 },
+	{ 0x000130d8, 0x00000600 },
+	{ 0x000130dc, 0x00000000 },
+	{ 0x000130e0, 0x00000c10 },
+	{ 0x000130e4, 0x00000000 },
+	{ 0x000130e8, 0x00000c18 },
+	{ 0x000130ec, 0x00000000 },
+	{ 0x000130f0, 0x00000a0a },
+	{ 0x000130f4, 0x00000000 },
+	{ 0x000130f8, 0x00000a0b },
+	{ 0x000130fc, 0x00000000 },
+	{ 0x00013300, 0x00005a00 },
+	{ 0x00013304, 0x00000000 },
+	{ 0x00013500, 0x00005a00 },
+	{ 0x00013504, 0x00000000 },
+	{ 0x00013700, 0x00005a00 },
+	{ 0x00013704, 0x00000000 },
+	{ 0x00013308, 0x00004405 },
+	{ 0x0001330c, 0x00000000 },
+	{ 0x00013508, 0x00004405 },
+	{ 0x0001350c, 0x00000000 },
+	{ 0x00013708, 0x00004405 },
+	{ 0x0001370c, 0x00000000 },
+	{ 0x00013310, 0x00006805 },
+	{ 0x00013314, 0x00000000 },
+	{ 0x00013510, 0x00006805 },
+	{ 0x00013514, 0x00000000 },
+	{ 0x00013710, 0x00006805 },
+	{ 0x00013714, 0x00000000 },
+	{ 0x00013318, 0x00004001 },
+	{ 0x0001331c, 0x00000000 },
+	{ 0x00013518, 0x00004001 },
+	{ 0x0001351c, 0x00000000 },
+	{ 0x00013718, 0x00004001 },
+	{ 0x0001371c, 0x00000000 },
+	{ 0x00013320, 0x00004000 },
+	{ 0x00013324, 0x00000000 },
+	{ 0x00013520, 0x00004000 },
+	{ 0x00013524, 0x00000000 },
+	{ 0x00013720, 0x00004000 },
+	{ 0x00013724, 0x00000000 },
+	{ 0x00013328, 0x0000600f },
+	{ 0x0001332c, 0x00000000 },
+	{ 0x00013528, 0x0000600f },
+	{ 0x0001352c, 0x00000000 },
+	{ 0x00013728, 0x0000600f },
+	{ 0x0001372c, 0x00000000 },
+	{ 0x00013330, 0x00006010 },
+	{ 0x00013334, 0x00000000 },
+	{ 0x00013530, 0x00006010 },
+	{ 0x00013534, 0x00000000 },
+	{ 0x00013730, 0x00006010 },
+	{ 0x00013734, 0x00000000 },
+	{ 0x00013338, 0x00005009 },
+	{ 0x0001333c, 0x00000000 },
+	{ 0x00013538, 0x00005009 },
+	{ 0x0001353c, 0x00000000 },
+	{ 0x00013738, 0x00005009 },
+	{ 0x0001373c, 0x00000000 },
+	{ 0x00013340, 0x00005013 },
+	{ 0x00013344, 0x00000000 },
+	{ 0x00013540, 0x00005013 },
+	{ 0x00013544, 0x00000000 },
+	{ 0x00013740, 0x00005013 },
+	{ 0x00013744, 0x00000000 },
+	{ 0x00013348, 0x00005000 },
+	{ 0x0001334c, 0x00000000 },
+	{ 0x00013548, 0x00005000 },
+	{ 0x0001354c, 0x00000000 },
+	{ 0x00013748, 0x00005000 },
+	{ 0x0001374c, 0x00000000 },
+	{ 0x00013350, 0x00006603 },
+	{ 0x00013354, 0x00000000 },
+	{ 0x00013550, 0x00006603 },
+	{ 0x00013554, 0x00000000 },
+	{ 0x00013750, 0x00006603 },
+	{ 0x00013754, 0x00000000 },
+	{ 0x00013358, 0x00006601 },
+	{ 0x0001335c, 0x00000000 },
+	{ 0x00013558, 0x00006601 },
+	{ 0x0001355c, 0x00000000 },
+	{ 0x00013758, 0x00006601 },
+	{ 0x0001375c, 0x00000000 },
+	{ 0x00013360, 0x00006606 },
+	{ 0x00013364, 0x00000000 },
+	{ 0x00013560, 0x00006606 },
+	{ 0x00013564, 0x00000000 },
+	{ 0x00013760, 0x00006606 },
+	{ 0x00013764, 0x00000000 },
+	{ 0x00013368, 0x00006605 },
+	{ 0x0001336c, 0x00000000 },
+	{ 0x00013568, 0x00006605 },
+	{ 0x0001356c, 0x00000000 },
+	{ 0x00013768, 0x00006605 },
+	{ 0x0001376c, 0x00000000 },
+	{ 0x00013370, 0x00004404 },
+	{ 0x00013374, 0x00000000 },
+	{ 0x00013570, 0x00004404 },
+	{ 0x00013574, 0x00000000 },
+	{ 0x00013770, 0x00004404 },
+	{ 0x00013774, 0x00000000 },
+	{ 0x00013378, 0x00004402 },
+	{ 0x0001337c, 0x00000000 },
+	{ 0x00013578, 0x00004402 },
+	{ 0x0001357c, 0x00000000 },
+	{ 0x00013778, 0x00004402 },
+	{ 0x0001377c, 0x00000000 },
+	{ 0x00013380, 0x00006611 },
+	{ 0x00013384, 0x00000000 },
+	{ 0x00013580, 0x00006611 },
+	{ 0x00013584, 0x00000000 },
+	{ 0x00013780, 0x00006611 },
+	{ 0x00013784, 0x00000000 },
+	{ 0x00013388, 0x00006612 },
+	{ 0x0001338c, 0x00000000 },
+	{ 0x00013588, 0x00006612 },
+	{ 0x0001358c, 0x00000000 },
+	{ 0x00013788, 0x00006612 },
+	{ 0x0001378c, 0x00000000 },
+	{ 0x00013390, 0x00004400 },
+	{ 0x00013394, 0x00000000 },
+	{ 0x00013590, 0x00004400 },
+	{ 0x00013594, 0x00000000 },
+	{ 0x00013790, 0x00004400 },
+	{ 0x00013794, 0x00000000 },
+	{ 0x00013398, 0x00004600 },
+	{ 0x0001339c, 0x00000000 },
+	{ 0x00013598, 0x00004600 },
+	{ 0x0001359c, 0x00000000 },
+	{ 0x00013798, 0x00004600 },
+	{ 0x0001379c, 0x00000000 },
+	{ 0x000133a0, 0x00004601 },
+	{ 0x000133a4, 0x00000000 },
+	{ 0x000135a0, 0x00004601 },
+	{ 0x000135a4, 0x00000000 },
+	{ 0x000137a0, 0x00004601 },
+	{ 0x000137a4, 0x00000000 },
+	{ 0x000133a8, 0x00005c00 },
+	{ 0x000133ac, 0x00000000 },
+	{ 0x000135a8, 0x00005c00 },
+	{ 0x000135ac, 0x00000000 },
+	{ 0x000137a8, 0x00005c00 },
+	{ 0x000137ac, 0x00000000 },
+	{ 0x000133b0, 0x00005e04 },
+	{ 0x000133b4, 0x00000000 },
+	{ 0x000135b0, 0x00005e04 },
+	{ 0x000135b4, 0x00000000 },
+	{ 0x000137b0, 0x00005e04 },
+	{ 0x000137b4, 0x00000000 },
+	{ 0x000133b8, 0x00004a00 },
+	{ 0x000133bc, 0x00000000 },
+	{ 0x000135b8, 0x00004a00 },
+	{ 0x000135bc, 0x00000000 },
+	{ 0x000137b8, 0x00004a00 },
+	{ 0x000137bc, 0x00000000 },
+	{ 0x000133c0, 0x00004a01 },
+	{ 0x000133c4, 0x00000000 },
+	{ 0x000135c0, 0x00004a01 },
+	{ 0x000135c4, 0x00000000 },
+	{ 0x000137c0, 0x00004a01 },
+	{ 0x000137c4, 0x00000000 },
+	{ 0x000133c8, 0x00005e0a },
+	{ 0x000133cc, 0x00000000 },
+	{ 0x000135c8, 0x00005e0a },
+	{ 0x000135cc, 0x00000000 },
+	{ 0x000137c8, 0x00005e0a },
+	{ 0x000137cc, 0x00000000 },
+	{ 0x000133d0, 0x00005e0b },
+	{ 0x000133d4, 0x00000000 },
+	{ 0x000135d0, 0x00005e0b },
+	{ 0x000135d4, 0x00000000 },
+	{ 0x000137d0, 0x00005e0b },
+	{ 0x000137d4, 0x00000000 },
+	{ 0x0000e458, 0x00060000 },
+	{ 0x0000e558, 0x00010050 },
+	{ 0x0000e658, 0x00050060 },
+	{ 0x0000e758, 0x00000010 },
+	{ 0x0000e65c, 0x00000000 },
+	{ 0x00013000, 0x00001801 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00001802 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013010, 0x00000622 },
+	{ 0x00013014, 0x00000000 },
+	{ 0x00013018, 0x00000623 },
+	{ 0x0001301c, 0x00000000 },
+	{ 0x00013020, 0x00000605 },
+	{ 0x00013024, 0x00000000 },
+	{ 0x00013028, 0x0000060f },
+	{ 0x0001302c, 0x00000000 },
+	{ 0x00013030, 0x00000603 },
+	{ 0x00013034, 0x00000000 },
+	{ 0x00013038, 0x00000601 },
+	{ 0x0001303c, 0x00000000 },
+	{ 0x00013040, 0x00000604 },
+	{ 0x00013044, 0x00000000 },
+	{ 0x00013048, 0x00000a0b },
+	{ 0x0001304c, 0x00000000 },
+	{ 0x00013050, 0x00000a0a },
+	{ 0x00013054, 0x00000000 },
+	{ 0x00013058, 0x00001804 },
+	{ 0x0001305c, 0x00000000 },
+	{ 0x00013060, 0x00001600 },
+	{ 0x00013064, 0x00000000 },
+	{ 0x00013068, 0x00000625 },
+	{ 0x0001306c, 0x00000000 },
+	{ 0x00013070, 0x00000626 },
+	{ 0x00013074, 0x00000000 },
+	{ 0x000130a8, 0x0000060b },
+	{ 0x000130ac, 0x00000000 },
+	{ 0x000130b0, 0x00000600 },
+	{ 0x000130b4, 0x00000000 },
+	{ 0x000130b8, 0x00000606 },
+	{ 0x000130bc, 0x00000000 },
+	{ 0x000130c0, 0x00000614 },
+	{ 0x000130c4, 0x00000000 },
+	{ 0x000130c8, 0x00000624 },
+	{ 0x000130cc, 0x00000000 },
+	{ 0x000130d0, 0x00000a0e },
+	{ 0x000130d4, 0x00000000 },
+	{ 0x000130d8, 0x00000a0d },
+	{ 0x000130dc, 0x00000000 },
+	{ 0x000130e0, 0x00000a15 },
+	{ 0x000130e4, 0x00000000 },
+	{ 0x000130e8, 0x00000a16 },
+	{ 0x000130ec, 0x00000000 },
+	{ 0x000130f0, 0x00000a13 },
+	{ 0x000130f4, 0x00000000 },
+	{ 0x000130f8, 0x00000a14 },
+	{ 0x000130fc, 0x00000000 },
+	{ 0x00013300, 0x00005a00 },
+	{ 0x00013304, 0x00000000 },
+	{ 0x00013500, 0x00005a00 },
+	{ 0x00013504, 0x00000000 },
+	{ 0x00013700, 0x00005a00 },
+	{ 0x00013704, 0x00000000 },
+	{ 0x00013308, 0x00004405 },
+	{ 0x0001330c, 0x00000000 },
+	{ 0x00013508, 0x00004405 },
+	{ 0x0001350c, 0x00000000 },
+	{ 0x00013708, 0x00004405 },
+	{ 0x0001370c, 0x00000000 },
+	{ 0x00013310, 0x00006805 },
+	{ 0x00013314, 0x00000000 },
+	{ 0x00013510, 0x00006805 },
+	{ 0x00013514, 0x00000000 },
+	{ 0x00013710, 0x00006805 },
+	{ 0x00013714, 0x00000000 },
+	{ 0x00013318, 0x00006002 },
+	{ 0x0001331c, 0x00000000 },
+	{ 0x00013518, 0x00006002 },
+	{ 0x0001351c, 0x00000000 },
+	{ 0x00013718, 0x00006002 },
+	{ 0x0001371c, 0x00000000 },
+	{ 0x00013320, 0x00006012 },
+	{ 0x00013324, 0x00000000 },
+	{ 0x00013520, 0x00006012 },
+	{ 0x00013524, 0x00000000 },
+	{ 0x00013720, 0x00006012 },
+	{ 0x00013724, 0x00000000 },
+	{ 0x00013328, 0x00006011 },
+	{ 0x0001332c, 0x00000000 },
+	{ 0x00013528, 0x00006011 },
+	{ 0x0001352c, 0x00000000 },
+	{ 0x00013728, 0x00006011 },
+	{ 0x0001372c, 0x00000000 },
+	{ 0x00013330, 0x0000600f },
+	{ 0x00013334, 0x00000000 },
+	{ 0x00013530, 0x0000600f },
+	{ 0x00013534, 0x00000000 },
+	{ 0x00013730, 0x0000600f },
+	{ 0x00013734, 0x00000000 },
+	{ 0x00013338, 0x00006010 },
+	{ 0x0001333c, 0x00000000 },
+	{ 0x00013538, 0x00006010 },
+	{ 0x0001353c, 0x00000000 },
+	{ 0x00013738, 0x00006010 },
+	{ 0x0001373c, 0x00000000 },
+	{ 0x00013340, 0x00006015 },
+	{ 0x00013344, 0x00000000 },
+	{ 0x00013540, 0x00006015 },
+	{ 0x00013544, 0x00000000 },
+	{ 0x00013740, 0x00006015 },
+	{ 0x00013744, 0x00000000 },
+	{ 0x00013348, 0x00004600 },
+	{ 0x0001334c, 0x00000000 },
+	{ 0x00013548, 0x00004600 },
+	{ 0x0001354c, 0x00000000 },
+	{ 0x00013748, 0x00004600 },
+	{ 0x0001374c, 0x00000000 },
+	{ 0x00013350, 0x00004601 },
+	{ 0x00013354, 0x00000000 },
+	{ 0x00013550, 0x00004601 },
+	{ 0x00013554, 0x00000000 },
+	{ 0x00013750, 0x00004601 },
+	{ 0x00013754, 0x00000000 },
+	{ 0x00013358, 0x00005e0a },
+	{ 0x0001335c, 0x00000000 },
+	{ 0x00013558, 0x00005e0a },
+	{ 0x0001355c, 0x00000000 },
+	{ 0x00013758, 0x00005e0a },
+	{ 0x0001375c, 0x00000000 },
+	{ 0x00013360, 0x00005e0b },
+	{ 0x00013364, 0x00000000 },
+	{ 0x00013560, 0x00005e0b },
+	{ 0x00013564, 0x00000000 },
+	{ 0x00013760, 0x00005e0b },
+	{ 0x00013764, 0x00000000 },
+	{ 0x00013368, 0x00005e00 },
+	{ 0x0001336c, 0x00000000 },
+	{ 0x00013568, 0x00005e00 },
+	{ 0x0001356c, 0x00000000 },
+	{ 0x00013768, 0x00005e00 },
+	{ 0x0001376c, 0x00000000 },
+	{ 0x00013370, 0x00005e01 },
+	{ 0x00013374, 0x00000000 },
+	{ 0x00013570, 0x00005e01 },
+	{ 0x00013574, 0x00000000 },
+	{ 0x00013770, 0x00005e01 },
+	{ 0x00013774, 0x00000000 },
+	{ 0x00013378, 0x00005e04 },
+	{ 0x0001337c, 0x00000000 },
+	{ 0x00013578, 0x00005e04 },
+	{ 0x0001357c, 0x00000000 },
+	{ 0x00013778, 0x00005e04 },
+	{ 0x0001377c, 0x00000000 },
+	{ 0x00013380, 0x00005c00 },
+	{ 0x00013384, 0x00000000 },
+	{ 0x00013580, 0x00005c00 },
+	{ 0x00013584, 0x00000000 },
+	{ 0x00013780, 0x00005c00 },
+	{ 0x00013784, 0x00000000 },
+	{ 0x00013388, 0x00005009 },
+	{ 0x0001338c, 0x00000000 },
+	{ 0x00013588, 0x00005009 },
+	{ 0x0001358c, 0x00000000 },
+	{ 0x00013788, 0x00005009 },
+	{ 0x0001378c, 0x00000000 },
+	{ 0x00013390, 0x00005008 },
+	{ 0x00013394, 0x00000000 },
+	{ 0x00013590, 0x00005008 },
+	{ 0x00013594, 0x00000000 },
+	{ 0x00013790, 0x00005008 },
+	{ 0x00013794, 0x00000000 },
+	{ 0x00013398, 0x00005000 },
+	{ 0x0001339c, 0x00000000 },
+	{ 0x00013598, 0x00005000 },
+	{ 0x0001359c, 0x00000000 },
+	{ 0x00013798, 0x00005000 },
+	{ 0x0001379c, 0x00000000 },
+	{ 0x000133a0, 0x00005010 },
+	{ 0x000133a4, 0x00000000 },
+	{ 0x000135a0, 0x00005010 },
+	{ 0x000135a4, 0x00000000 },
+	{ 0x000137a0, 0x00005010 },
+	{ 0x000137a4, 0x00000000 },
+	{ 0x000133a8, 0x00005013 },
+	{ 0x000133ac, 0x00000000 },
+	{ 0x000135a8, 0x00005013 },
+	{ 0x000135ac, 0x00000000 },
+	{ 0x000137a8, 0x00005013 },
+	{ 0x000137ac, 0x00000000 },
+	{ 0x000133b0, 0x00005012 },
+	{ 0x000133b4, 0x00000000 },
+	{ 0x000135b0, 0x00005012 },
+	{ 0x000135b4, 0x00000000 },
+	{ 0x000137b0, 0x00005012 },
+	{ 0x000137b4, 0x00000000 },
+	{ 0x0000e458, 0x00000000 },
+	{ 0x00013000, 0x00001801 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00001802 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013300, 0x00005a00 },
+	{ 0x00013304, 0x00000000 },
+	{ 0x00013500, 0x00005a00 },
+	{ 0x00013504, 0x00000000 },
+	{ 0x00013700, 0x00005a00 },
+	{ 0x00013704, 0x00000000 },
+	{ 0x00013308, 0x00004405 },
+	{ 0x0001330c, 0x00000000 },
+	{ 0x00013508, 0x00004405 },
+	{ 0x0001350c, 0x00000000 },
+	{ 0x00013708, 0x00004405 },
+	{ 0x0001370c, 0x00000000 },
+	{ 0x00013310, 0x00006805 },
+	{ 0x00013314, 0x00000000 },
+	{ 0x00013510, 0x00006805 },
+	{ 0x00013514, 0x00000000 },
+	{ 0x00013710, 0x00006805 },
+	{ 0x00013714, 0x00000000 },
+	{ 0x00013318, 0x00004c23 },
+	{ 0x0001331c, 0x00000000 },
+	{ 0x00013518, 0x00004c23 },
+	{ 0x0001351c, 0x00000000 },
+	{ 0x00013718, 0x00004c23 },
+	{ 0x0001371c, 0x00000000 },
+	{ 0x00013320, 0x00004c22 },
+	{ 0x00013324, 0x00000000 },
+	{ 0x00013520, 0x00004c22 },
+	{ 0x00013524, 0x00000000 },
+	{ 0x00013720, 0x00004c22 },
+	{ 0x00013724, 0x00000000 },
+	{ 0x00013328, 0x00004c04 },
+	{ 0x0001332c, 0x00000000 },
+	{ 0x00013528, 0x00004c04 },
+	{ 0x0001352c, 0x00000000 },
+	{ 0x00013728, 0x00004c04 },
+	{ 0x0001372c, 0x00000000 },
+	{ 0x00013330, 0x00004c02 },
+	{ 0x00013334, 0x00000000 },
+	{ 0x00013530, 0x00004c02 },
+	{ 0x00013534, 0x00000000 },
+	{ 0x00013730, 0x00004c02 },
+	{ 0x00013734, 0x00000000 },
+	{ 0x00013338, 0x00004c05 },
+	{ 0x0001333c, 0x00000000 },
+	{ 0x00013538, 0x00004c05 },
+	{ 0x0001353c, 0x00000000 },
+	{ 0x00013738, 0x00004c05 },
+	{ 0x0001373c, 0x00000000 },
+	{ 0x00013340, 0x00004c03 },
+	{ 0x00013344, 0x00000000 },
+	{ 0x00013540, 0x00004c03 },
+	{ 0x00013544, 0x00000000 },
+	{ 0x00013740, 0x00004c03 },
+	{ 0x00013744, 0x00000000 },
+	{ 0x00013348, 0x00004c01 },
+	{ 0x0001334c, 0x00000000 },
+	{ 0x00013548, 0x00004c01 },
+	{ 0x0001354c, 0x00000000 },
+	{ 0x00013748, 0x00004c01 },
+	{ 0x0001374c, 0x00000000 },
+	{ 0x00013350, 0x00004c00 },
+	{ 0x00013354, 0x00000000 },
+	{ 0x00013550, 0x00004c00 },
+	{ 0x00013554, 0x00000000 },
+	{ 0x00013750, 0x00004c00 },
+	{ 0x00013754, 0x00000000 },
+	{ 0x00013358, 0x00004c24 },
+	{ 0x0001335c, 0x00000000 },
+	{ 0x00013558, 0x00004c24 },
+	{ 0x0001355c, 0x00000000 },
+	{ 0x00013758, 0x00004c24 },
+	{ 0x0001375c, 0x00000000 },
+	{ 0x00013360, 0x00004c20 },
+	{ 0x00013364, 0x00000000 },
+	{ 0x00013560, 0x00004c20 },
+	{ 0x00013564, 0x00000000 },
+	{ 0x00013760, 0x00004c20 },
+	{ 0x00013764, 0x00000000 },
+	{ 0x00013368, 0x00004c21 },
+	{ 0x0001336c, 0x00000000 },
+	{ 0x00013568, 0x00004c21 },
+	{ 0x0001356c, 0x00000000 },
+	{ 0x00013768, 0x00004c21 },
+	{ 0x0001376c, 0x00000000 },
+	{ 0x00013370, 0x00004003 },
+	{ 0x00013374, 0x00000000 },
+	{ 0x00013570, 0x00004003 },
+	{ 0x00013574, 0x00000000 },
+	{ 0x00013770, 0x00004003 },
+	{ 0x00013774, 0x00000000 },
+	{ 0x00013378, 0x00004004 },
+	{ 0x0001337c, 0x00000000 },
+	{ 0x00013578, 0x00004004 },
+	{ 0x0001357c, 0x00000000 },
+	{ 0x00013778, 0x00004004 },
+	{ 0x0001377c, 0x00000000 },
+	{ 0x00013380, 0x00004005 },
+	{ 0x00013384, 0x00000000 },
+	{ 0x00013580, 0x00004005 },
+	{ 0x00013584, 0x00000000 },
+	{ 0x00013780, 0x00004005 },
+	{ 0x00013784, 0x00000000 },
+	{ 0x00013388, 0x00004006 },
+	{ 0x0001338c, 0x00000000 },
+	{ 0x00013588, 0x00004006 },
+	{ 0x0001358c, 0x00000000 },
+	{ 0x00013788, 0x00004006 },
+	{ 0x0001378c, 0x00000000 },
+	{ 0x00013390, 0x00004a02 },
+	{ 0x00013394, 0x00000000 },
+	{ 0x00013590, 0x00004a02 },
+	{ 0x00013594, 0x00000000 },
+	{ 0x00013790, 0x00004a02 },
+	{ 0x00013794, 0x00000000 },
+	{ 0x00013398, 0x00006801 },
+	{ 0x0001339c, 0x00000000 },
+	{ 0x00013598, 0x00006801 },
+	{ 0x0001359c, 0x00000000 },
+	{ 0x00013798, 0x00006801 },
+	{ 0x0001379c, 0x00000000 },
+	{ 0x000133a0, 0x00006802 },
+	{ 0x000133a4, 0x00000000 },
+	{ 0x000135a0, 0x00006802 },
+	{ 0x000135a4, 0x00000000 },
+	{ 0x000137a0, 0x00006802 },
+	{ 0x000137a4, 0x00000000 },
+	{ 0x000133a8, 0x00005e05 },
+	{ 0x000133ac, 0x00000000 },
+	{ 0x000135a8, 0x00005e05 },
+	{ 0x000135ac, 0x00000000 },
+	{ 0x000137a8, 0x00005e05 },
+	{ 0x000137ac, 0x00000000 },
+	{ 0x00013000, 0x00001801 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00001802 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013300, 0x00005a00 },
+	{ 0x00013304, 0x00000000 },
+	{ 0x00013500, 0x00005a00 },
+	{ 0x00013504, 0x00000000 },
+	{ 0x00013700, 0x00005a00 },
+	{ 0x00013704, 0x00000000 },
+	{ 0x00013308, 0x00004405 },
+	{ 0x0001330c, 0x00000000 },
+	{ 0x00013508, 0x00004405 },
+	{ 0x0001350c, 0x00000000 },
+	{ 0x00013708, 0x00004405 },
+	{ 0x0001370c, 0x00000000 },
+	{ 0x00013310, 0x00006805 },
+	{ 0x00013314, 0x00000000 },
+	{ 0x00013510, 0x00006805 },
+	{ 0x00013514, 0x00000000 },
+	{ 0x00013710, 0x00006805 },
+	{ 0x00013714, 0x00000000 },
+	{ 0x00013318, 0x00006017 },
+	{ 0x0001331c, 0x00000000 },
+	{ 0x00013518, 0x00006017 },
+	{ 0x0001351c, 0x00000000 },
+	{ 0x00013718, 0x00006017 },
+	{ 0x0001371c, 0x00000000 },
+	{ 0x00013320, 0x00006019 },
+	{ 0x00013324, 0x00000000 },
+	{ 0x00013520, 0x00006019 },
+	{ 0x00013524, 0x00000000 },
+	{ 0x00013720, 0x00006019 },
+	{ 0x00013724, 0x00000000 },
+	{ 0x00013328, 0x00006016 },
+	{ 0x0001332c, 0x00000000 },
+	{ 0x00013528, 0x00006016 },
+	{ 0x0001352c, 0x00000000 },
+	{ 0x00013728, 0x00006016 },
+	{ 0x0001372c, 0x00000000 },
+	{ 0x00013330, 0x00006018 },
+	{ 0x00013334, 0x00000000 },
+	{ 0x00013530, 0x00006018 },
+	{ 0x00013534, 0x00000000 },
+	{ 0x00013730, 0x00006018 },
+	{ 0x00013734, 0x00000000 },
+	{ 0x00013338, 0x0000600b },
+	{ 0x0001333c, 0x00000000 },
+	{ 0x00013538, 0x0000600b },
+	{ 0x0001353c, 0x00000000 },
+	{ 0x00013738, 0x0000600b },
+	{ 0x0001373c, 0x00000000 },
+	{ 0x00013340, 0x0000600c },
+	{ 0x00013344, 0x00000000 },
+	{ 0x00013540, 0x0000600c },
+	{ 0x00013544, 0x00000000 },
+	{ 0x00013740, 0x0000600c },
+	{ 0x00013744, 0x00000000 },
+	{ 0x00013348, 0x00006008 },
+	{ 0x0001334c, 0x00000000 },
+	{ 0x00013548, 0x00006008 },
+	{ 0x0001354c, 0x00000000 },
+	{ 0x00013748, 0x00006008 },
+	{ 0x0001374c, 0x00000000 },
+	{ 0x00013350, 0x00006007 },
+	{ 0x00013354, 0x00000000 },
+	{ 0x00013550, 0x00006007 },
+	{ 0x00013554, 0x00000000 },
+	{ 0x00013750, 0x00006007 },
+	{ 0x00013754, 0x00000000 },
+	{ 0x00013358, 0x0000601c },
+	{ 0x0001335c, 0x00000000 },
+	{ 0x00013558, 0x0000601c },
+	{ 0x0001355c, 0x00000000 },
+	{ 0x00013758, 0x0000601c },
+	{ 0x0001375c, 0x00000000 },
+	{ 0x00013360, 0x0000601a },
+	{ 0x00013364, 0x00000000 },
+	{ 0x00013560, 0x0000601a },
+	{ 0x00013564, 0x00000000 },
+	{ 0x00013760, 0x0000601a },
+	{ 0x00013764, 0x00000000 },
+	{ 0x00013368, 0x0000601b },
+	{ 0x0001336c, 0x00000000 },
+	{ 0x00013568, 0x0000601b },
+	{ 0x0001356c, 0x00000000 },
+	{ 0x00013768, 0x0000601b },
+	{ 0x0001376c, 0x00000000 },
+	{ 0x00013370, 0x0000600a },
+	{ 0x00013374, 0x00000000 },
+	{ 0x00013570, 0x0000600a },
+	{ 0x00013574, 0x00000000 },
+	{ 0x00013770, 0x0000600a },
+	{ 0x00013774, 0x00000000 },
+	{ 0x00013378, 0x00006009 },
+	{ 0x0001337c, 0x00000000 },
+	{ 0x00013578, 0x00006009 },
+	{ 0x0001357c, 0x00000000 },
+	{ 0x00013778, 0x00006009 },
+	{ 0x0001377c, 0x00000000 },
+	{ 0x00013380, 0x0000600d },
+	{ 0x00013384, 0x00000000 },
+	{ 0x00013580, 0x0000600d },
+	{ 0x00013584, 0x00000000 },
+	{ 0x00013780, 0x0000600d },
+	{ 0x00013784, 0x00000000 },
+	{ 0x00013388, 0x0000600e },
+	{ 0x0001338c, 0x00000000 },
+	{ 0x00013588, 0x0000600e },
+	{ 0x0001358c, 0x00000000 },
+	{ 0x00013788, 0x0000600e },
+	{ 0x0001378c, 0x00000000 },
+	{ 0x00013390, 0x00006014 },
+	{ 0x00013394, 0x00000000 },
+	{ 0x00013590, 0x00006014 },
+	{ 0x00013594, 0x00000000 },
+	{ 0x00013790, 0x00006014 },
+	{ 0x00013794, 0x00000000 },
+	{ 0x00013398, 0x00006000 },
+	{ 0x0001339c, 0x00000000 },
+	{ 0x00013598, 0x00006000 },
+	{ 0x0001359c, 0x00000000 },
+	{ 0x00013798, 0x00006000 },
+	{ 0x0001379c, 0x00000000 },
+	{ 0x000133a0, 0x00006001 },
+	{ 0x000133a4, 0x00000000 },
+	{ 0x000135a0, 0x00006001 },
+	{ 0x000135a4, 0x00000000 },
+	{ 0x000137a0, 0x00006001 },
+	{ 0x000137a4, 0x00000000 },
+	{ 0x000133a8, 0x00006013 },
+	{ 0x000133ac, 0x00000000 },
+	{ 0x000135a8, 0x00006013 },
+	{ 0x000135ac, 0x00000000 },
+	{ 0x000137a8, 0x00006013 },
+	{ 0x000137ac, 0x00000000 },
+	{ 0x000133b0, 0x00006002 },
+	{ 0x000133b4, 0x00000000 },
+	{ 0x000135b0, 0x00006002 },
+	{ 0x000135b4, 0x00000000 },
+	{ 0x000137b0, 0x00006002 },
+	{ 0x000137b4, 0x00000000 },
+	{ 0x000133b8, 0x00006012 },
+	{ 0x000133bc, 0x00000000 },
+	{ 0x000135b8, 0x00006012 },
+	{ 0x000135bc, 0x00000000 },
+	{ 0x000137b8, 0x00006012 },
+	{ 0x000137bc, 0x00000000 },
+	{ 0x000133c0, 0x00006011 },
+	{ 0x000133c4, 0x00000000 },
+	{ 0x000135c0, 0x00006011 },
+	{ 0x000135c4, 0x00000000 },
+	{ 0x000137c0, 0x00006011 },
+	{ 0x000137c4, 0x00000000 },
+	{ 0x000133c8, 0x0000600f },
+	{ 0x000133cc, 0x00000000 },
+	{ 0x000135c8, 0x0000600f },
+	{ 0x000135cc, 0x00000000 },
+	{ 0x000137c8, 0x0000600f },
+	{ 0x000137cc, 0x00000000 },
+	{ 0x000133d0, 0x00006015 },
+	{ 0x000133d4, 0x00000000 },
+	{ 0x000135d0, 0x00006015 },
+	{ 0x000135d4, 0x00000000 },
+	{ 0x000137d0, 0x00006015 },
+	{ 0x000137d4, 0x00000000 },
+	{ 0x000133d8, 0x00006010 },
+	{ 0x000133dc, 0x00000000 },
+	{ 0x000135d8, 0x00006010 },
+	{ 0x000135dc, 0x00000000 },
+	{ 0x000137d8, 0x00006010 },
+	{ 0x000137dc, 0x00000000 },
+	{ 0x000133e0, 0x00005e00 },
+	{ 0x000133e4, 0x00000000 },
+	{ 0x000135e0, 0x00005e00 },
+	{ 0x000135e4, 0x00000000 },
+	{ 0x000137e0, 0x00005e00 },
+	{ 0x000137e4, 0x00000000 },
+	{ 0x000133e8, 0x00005e01 },
+	{ 0x000133ec, 0x00000000 },
+	{ 0x000135e8, 0x00005e01 },
+	{ 0x000135ec, 0x00000000 },
+	{ 0x000137e8, 0x00005e01 },
+	{ 0x000137ec, 0x00000000 },
+	{ 0x000133f0, 0x00005e02 },
+	{ 0x000133f4, 0x00000000 },
+	{ 0x000135f0, 0x00005e02 },
+	{ 0x000135f4, 0x00000000 },
+	{ 0x000137f0, 0x00005e02 },
+	{ 0x000137f4, 0x00000000 },
+	{ 0x000133f8, 0x00005e03 },
+	{ 0x000133fc, 0x00000000 },
+	{ 0x000135f8, 0x00005e03 },
+	{ 0x000135fc, 0x00000000 },
+	{ 0x000137f8, 0x00005e03 },
+	{ 0x000137fc, 0x00000000 },
+	{ 0x00013000, 0x00001801 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00001802 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013010, 0x00000a0b },
+	{ 0x00013014, 0x00000000 },
+	{ 0x00013018, 0x00000a13 },
+	{ 0x0001301c, 0x00000000 },
+	{ 0x00013020, 0x00000a14 },
+	{ 0x00013024, 0x00000000 },
+	{ 0x00013028, 0x00000a0a },
+	{ 0x0001302c, 0x00000000 },
+	{ 0x00013030, 0x00000a11 },
+	{ 0x00013034, 0x00000000 },
+	{ 0x00013038, 0x00000a10 },
+	{ 0x0001303c, 0x00000000 },
+	{ 0x00013040, 0x00000a01 },
+	{ 0x00013044, 0x00000000 },
+	{ 0x00013048, 0x00000a06 },
+	{ 0x0001304c, 0x00000000 },
+	{ 0x00013050, 0x00000a07 },
+	{ 0x00013054, 0x00000000 },
+	{ 0x00013058, 0x00000a04 },
+	{ 0x0001305c, 0x00000000 },
+	{ 0x00013060, 0x00000a05 },
+	{ 0x00013064, 0x00000000 },
+	{ 0x000130a8, 0x00000a0c },
+	{ 0x000130ac, 0x00000000 },
+	{ 0x000130b0, 0x00000a12 },
+	{ 0x000130b4, 0x00000000 },
+	{ 0x000130b8, 0x00000a0e },
+	{ 0x000130bc, 0x00000000 },
+	{ 0x000130c0, 0x00000a17 },
+	{ 0x000130c4, 0x00000000 },
+	{ 0x000130c8, 0x00000a0d },
+	{ 0x000130cc, 0x00000000 },
+	{ 0x000130d0, 0x00000a15 },
+	{ 0x000130d4, 0x00000000 },
+	{ 0x000130d8, 0x00000a16 },
+	{ 0x000130dc, 0x00000000 },
+	{ 0x000130e0, 0x00000a02 },
+	{ 0x000130e4, 0x00000000 },
+	{ 0x000130e8, 0x00000a03 },
+	{ 0x000130ec, 0x00000000 },
+	{ 0x000130f0, 0x00000a00 },
+	{ 0x000130f4, 0x00000000 },
+	{ 0x000130f8, 0x00000a0f },
+	{ 0x000130fc, 0x00000000 },
+	{ 0x00013300, 0x00005a00 },
+	{ 0x00013304, 0x00000000 },
+	{ 0x00013500, 0x00005a00 },
+	{ 0x00013504, 0x00000000 },
+	{ 0x00013700, 0x00005a00 },
+	{ 0x00013704, 0x00000000 },
+	{ 0x00013308, 0x00004405 },
+	{ 0x0001330c, 0x00000000 },
+	{ 0x00013508, 0x00004405 },
+	{ 0x0001350c, 0x00000000 },
+	{ 0x00013708, 0x00004405 },
+	{ 0x0001370c, 0x00000000 },
+	{ 0x00013310, 0x00006805 },
+	{ 0x00013314, 0x00000000 },
+	{ 0x00013510, 0x00006805 },
+	{ 0x00013514, 0x00000000 },
+	{ 0x00013710, 0x00006805 },
+	{ 0x00013714, 0x00000000 },
+	{ 0x00013318, 0x00004600 },
+	{ 0x0001331c, 0x00000000 },
+	{ 0x00013518, 0x00004600 },
+	{ 0x0001351c, 0x00000000 },
+	{ 0x00013718, 0x00004600 },
+	{ 0x0001371c, 0x00000000 },
+	{ 0x00013320, 0x00004601 },
+	{ 0x00013324, 0x00000000 },
+	{ 0x00013520, 0x00004601 },
+	{ 0x00013524, 0x00000000 },
+	{ 0x00013720, 0x00004601 },
+	{ 0x00013724, 0x00000000 },
+	{ 0x00013328, 0x00005e08 },
+	{ 0x0001332c, 0x00000000 },
+	{ 0x00013528, 0x00005e08 },
+	{ 0x0001352c, 0x00000000 },
+	{ 0x00013728, 0x00005e08 },
+	{ 0x0001372c, 0x00000000 },
+	{ 0x00013330, 0x00005e09 },
+	{ 0x00013334, 0x00000000 },
+	{ 0x00013530, 0x00005e09 },
+	{ 0x00013534, 0x00000000 },
+	{ 0x00013730, 0x00005e09 },
+	{ 0x00013734, 0x00000000 },
+	{ 0x00013338, 0x00005e06 },
+	{ 0x0001333c, 0x00000000 },
+	{ 0x00013538, 0x00005e06 },
+	{ 0x0001353c, 0x00000000 },
+	{ 0x00013738, 0x00005e06 },
+	{ 0x0001373c, 0x00000000 },
+	{ 0x00013340, 0x00005e07 },
+	{ 0x00013344, 0x00000000 },
+	{ 0x00013540, 0x00005e07 },
+	{ 0x00013544, 0x00000000 },
+	{ 0x00013740, 0x00005e07 },
+	{ 0x00013744, 0x00000000 },
+	{ 0x00013348, 0x00005e0a },
+	{ 0x0001334c, 0x00000000 },
+	{ 0x00013548, 0x00005e0a },
+	{ 0x0001354c, 0x00000000 },
+	{ 0x00013748, 0x00005e0a },
+	{ 0x0001374c, 0x00000000 },
+	{ 0x00013350, 0x00005e0b },
+	{ 0x00013354, 0x00000000 },
+	{ 0x00013550, 0x00005e0b },
+	{ 0x00013554, 0x00000000 },
+	{ 0x00013750, 0x00005e0b },
+	{ 0x00013754, 0x00000000 },
+	{ 0x00013358, 0x00005e00 },
+	{ 0x0001335c, 0x00000000 },
+	{ 0x00013558, 0x00005e00 },
+	{ 0x0001355c, 0x00000000 },
+	{ 0x00013758, 0x00005e00 },
+	{ 0x0001375c, 0x00000000 },
+	{ 0x00013360, 0x00005e01 },
+	{ 0x00013364, 0x00000000 },
+	{ 0x00013560, 0x00005e01 },
+	{ 0x00013564, 0x00000000 },
+	{ 0x00013760, 0x00005e01 },
+	{ 0x00013764, 0x00000000 },
+	{ 0x00013368, 0x00005e04 },
+	{ 0x0001336c, 0x00000000 },
+	{ 0x00013568, 0x00005e04 },
+	{ 0x0001356c, 0x00000000 },
+	{ 0x00013768, 0x00005e04 },
+	{ 0x0001376c, 0x00000000 },
+	{ 0x00013370, 0x00005c00 },
+	{ 0x00013374, 0x00000000 },
+	{ 0x00013570, 0x00005c00 },
+	{ 0x00013574, 0x00000000 },
+	{ 0x00013770, 0x00005c00 },
+	{ 0x00013774, 0x00000000 },
+	{ 0x00013378, 0x00006002 },
+	{ 0x0001337c, 0x00000000 },
+	{ 0x00013578, 0x00006002 },
+	{ 0x0001357c, 0x00000000 },
+	{ 0x00013778, 0x00006002 },
+	{ 0x0001377c, 0x00000000 },
+	{ 0x00013380, 0x00006014 },
+	{ 0x00013384, 0x00000000 },
+	{ 0x00013580, 0x00006014 },
+	{ 0x00013584, 0x00000000 },
+	{ 0x00013780, 0x00006014 },
+	{ 0x00013784, 0x00000000 },
+	{ 0x00013388, 0x00006012 },
+	{ 0x0001338c, 0x00000000 },
+	{ 0x00013588, 0x00006012 },
+	{ 0x0001358c, 0x00000000 },
+	{ 0x00013788, 0x00006012 },
+	{ 0x0001378c, 0x00000000 },
+	{ 0x00013390, 0x00006000 },
+	{ 0x00013394, 0x00000000 },
+	{ 0x00013590, 0x00006000 },
+	{ 0x00013594, 0x00000000 },
+	{ 0x00013790, 0x00006000 },
+	{ 0x00013794, 0x00000000 },
+	{ 0x00013398, 0x00006011 },
+	{ 0x0001339c, 0x00000000 },
+	{ 0x00013598, 0x00006011 },
+	{ 0x0001359c, 0x00000000 },
+	{ 0x00013798, 0x00006011 },
+	{ 0x0001379c, 0x00000000 },
+	{ 0x000133a0, 0x00006001 },
+	{ 0x000133a4, 0x00000000 },
+	{ 0x000135a0, 0x00006001 },
+	{ 0x000135a4, 0x00000000 },
+	{ 0x000137a0, 0x00006001 },
+	{ 0x000137a4, 0x00000000 },
+	{ 0x000133a8, 0x0000600f },
+	{ 0x000133ac, 0x00000000 },
+	{ 0x000135a8, 0x0000600f },
+	{ 0x000135ac, 0x00000000 },
+	{ 0x000137a8, 0x0000600f },
+	{ 0x000137ac, 0x00000000 },
+	{ 0x000133b0, 0x00006015 },
+	{ 0x000133b4, 0x00000000 },
+	{ 0x000135b0, 0x00006015 },
+	{ 0x000135b4, 0x00000000 },
+	{ 0x000137b0, 0x00006015 },
+	{ 0x000137b4, 0x00000000 },
+	{ 0x000133b8, 0x00006013 },
+	{ 0x000133bc, 0x00000000 },
+	{ 0x000135b8, 0x00006013 },
+	{ 0x000135bc, 0x00000000 },
+	{ 0x000137b8, 0x00006013 },
+	{ 0x000137bc, 0x00000000 },
+	{ 0x000133c0, 0x00006010 },
+	{ 0x000133c4, 0x00000000 },
+	{ 0x000135c0, 0x00006010 },
+	{ 0x000135c4, 0x00000000 },
+	{ 0x000137c0, 0x00006010 },
+	{ 0x000137c4, 0x00000000 },
+	{ 0x000133c8, 0x00006e00 },
+	{ 0x000133cc, 0x00000000 },
+	{ 0x000135c8, 0x00006e00 },
+	{ 0x000135cc, 0x00000000 },
+	{ 0x000137c8, 0x00006e00 },
+	{ 0x000137cc, 0x00000000 },
+	{ 0x000133d0, 0x00006e02 },
+	{ 0x000133d4, 0x00000000 },
+	{ 0x000135d0, 0x00006e02 },
+	{ 0x000135d4, 0x00000000 },
+	{ 0x000137d0, 0x00006e02 },
+	{ 0x000137d4, 0x00000000 },
+	{ 0x000133d8, 0x00006e01 },
+	{ 0x000133dc, 0x00000000 },
+	{ 0x000135d8, 0x00006e01 },
+	{ 0x000135dc, 0x00000000 },
+	{ 0x000137d8, 0x00006e01 },
+	{ 0x000137dc, 0x00000000 },
+	{ 0x00013000, 0x00001801 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00001802 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013010, 0x00000401 },
+	{ 0x00013014, 0x00000000 },
+	{ 0x00013018, 0x00000007 },
+	{ 0x0001301c, 0x00000000 },
+	{ 0x00013020, 0x00000003 },
+	{ 0x00013024, 0x00000000 },
+	{ 0x00013028, 0x00000001 },
+	{ 0x0001302c, 0x00000000 },
+	{ 0x00013030, 0x00000004 },
+	{ 0x00013034, 0x00000000 },
+	{ 0x000130a8, 0x00001803 },
+	{ 0x000130ac, 0x00000000 },
+	{ 0x000130b0, 0x00001800 },
+	{ 0x000130b4, 0x00000000 },
+	{ 0x000130b8, 0x00001605 },
+	{ 0x000130bc, 0x00000000 },
+	{ 0x000130c0, 0x00001603 },
+	{ 0x000130c4, 0x00000000 },
+	{ 0x000130c8, 0x00001601 },
+	{ 0x000130cc, 0x00000000 },
+	{ 0x000130d0, 0x00001604 },
+	{ 0x000130d4, 0x00000000 },
+	{ 0x000130d8, 0x00001602 },
+	{ 0x000130dc, 0x00000000 },
+	{ 0x000130e0, 0x00001606 },
+	{ 0x000130e4, 0x00000000 },
+	{ 0x000130e8, 0x00001807 },
+	{ 0x000130ec, 0x00000000 },
+	{ 0x000130f0, 0x00001808 },
+	{ 0x000130f4, 0x00000000 },
+	{ 0x00013300, 0x00005a00 },
+	{ 0x00013304, 0x00000000 },
+	{ 0x00013500, 0x00005a00 },
+	{ 0x00013504, 0x00000000 },
+	{ 0x00013700, 0x00005a00 },
+	{ 0x00013704, 0x00000000 },
+	{ 0x00013308, 0x00004405 },
+	{ 0x0001330c, 0x00000000 },
+	{ 0x00013508, 0x00004405 },
+	{ 0x0001350c, 0x00000000 },
+	{ 0x00013708, 0x00004405 },
+	{ 0x0001370c, 0x00000000 },
+	{ 0x00013310, 0x00006805 },
+	{ 0x00013314, 0x00000000 },
+	{ 0x00013510, 0x00006805 },
+	{ 0x00013514, 0x00000000 },
+	{ 0x00013710, 0x00006805 },
+	{ 0x00013714, 0x00000000 },
+	{ 0x00013318, 0x00006600 },
+	{ 0x0001331c, 0x00000000 },
+	{ 0x00013518, 0x00006600 },
+	{ 0x0001351c, 0x00000000 },
+	{ 0x00013718, 0x00006600 },
+	{ 0x0001371c, 0x00000000 },
+	{ 0x00013320, 0x00006604 },
+	{ 0x00013324, 0x00000000 },
+	{ 0x00013520, 0x00006604 },
+	{ 0x00013524, 0x00000000 },
+	{ 0x00013720, 0x00006604 },
+	{ 0x00013724, 0x00000000 },
+	{ 0x00013328, 0x00006602 },
+	{ 0x0001332c, 0x00000000 },
+	{ 0x00013528, 0x00006602 },
+	{ 0x0001352c, 0x00000000 },
+	{ 0x00013728, 0x00006602 },
+	{ 0x0001372c, 0x00000000 },
+	{ 0x00013330, 0x00004401 },
+	{ 0x00013334, 0x00000000 },
+	{ 0x00013530, 0x00004401 },
+	{ 0x00013534, 0x00000000 },
+	{ 0x00013730, 0x00004401 },
+	{ 0x00013734, 0x00000000 },
+	{ 0x00013338, 0x00006610 },
+	{ 0x0001333c, 0x00000000 },
+	{ 0x00013538, 0x00006610 },
+	{ 0x0001353c, 0x00000000 },
+	{ 0x00013738, 0x00006610 },
+	{ 0x0001373c, 0x00000000 },
+	{ 0x00013340, 0x00004407 },
+	{ 0x00013344, 0x00000000 },
+	{ 0x00013540, 0x00004407 },
+	{ 0x00013544, 0x00000000 },
+	{ 0x00013740, 0x00004407 },
+	{ 0x00013744, 0x00000000 },
+	{ 0x00013348, 0x00004406 },
+	{ 0x0001334c, 0x00000000 },
+	{ 0x00013548, 0x00004406 },
+	{ 0x0001354c, 0x00000000 },
+	{ 0x00013748, 0x00004406 },
+	{ 0x0001374c, 0x00000000 },
+	{ 0x00013350, 0x00004403 },
+	{ 0x00013354, 0x00000000 },
+	{ 0x00013550, 0x00004403 },
+	{ 0x00013554, 0x00000000 },
+	{ 0x00013750, 0x00004403 },
+	{ 0x00013754, 0x00000000 },
+	{ 0x00013358, 0x00004201 },
+	{ 0x0001335c, 0x00000000 },
+	{ 0x00013558, 0x00004201 },
+	{ 0x0001355c, 0x00000000 },
+	{ 0x00013758, 0x00004201 },
+	{ 0x0001375c, 0x00000000 },
+	{ 0x00013360, 0x00004002 },
+	{ 0x00013364, 0x00000000 },
+	{ 0x00013560, 0x00004002 },
+	{ 0x00013564, 0x00000000 },
+	{ 0x00013760, 0x00004002 },
+	{ 0x00013764, 0x00000000 },
+	{ 0x00013368, 0x00004202 },
+	{ 0x0001336c, 0x00000000 },
+	{ 0x00013568, 0x00004202 },
+	{ 0x0001356c, 0x00000000 },
+	{ 0x00013768, 0x00004202 },
+	{ 0x0001376c, 0x00000000 },
+	{ 0x00013370, 0x00004200 },
+	{ 0x00013374, 0x00000000 },
+	{ 0x00013570, 0x00004200 },
+	{ 0x00013574, 0x00000000 },
+	{ 0x00013770, 0x00004200 },
+	{ 0x00013774, 0x00000000 },
+	{ 0x00013378, 0x00004007 },
+	{ 0x0001337c, 0x00000000 },
+	{ 0x00013578, 0x00004007 },
+	{ 0x0001357c, 0x00000000 },
+	{ 0x00013778, 0x00004007 },
+	{ 0x0001377c, 0x00000000 },
+	{ 0x00013380, 0x00004008 },
+	{ 0x00013384, 0x00000000 },
+	{ 0x00013580, 0x00004008 },
+	{ 0x00013584, 0x00000000 },
+	{ 0x00013780, 0x00004008 },
+	{ 0x00013784, 0x00000000 },
+	{ 0x00013388, 0x00004e04 },
+	{ 0x0001338c, 0x00000000 },
+	{ 0x00013588, 0x00004e04 },
+	{ 0x0001358c, 0x00000000 },
+	{ 0x00013788, 0x00004e04 },
+	{ 0x0001378c, 0x00000000 },
+	{ 0x00013390, 0x00004e03 },
+	{ 0x00013394, 0x00000000 },
+	{ 0x00013590, 0x00004e03 },
+	{ 0x00013594, 0x00000000 },
+	{ 0x00013790, 0x00004e03 },
+	{ 0x00013794, 0x00000000 },
+	{ 0x00013398, 0x00006800 },
+	{ 0x0001339c, 0x00000000 },
+	{ 0x00013598, 0x00006800 },
+	{ 0x0001359c, 0x00000000 },
+	{ 0x00013798, 0x00006800 },
+	{ 0x0001379c, 0x00000000 },
+	{ 0x000133a0, 0x00006803 },
+	{ 0x000133a4, 0x00000000 },
+	{ 0x000135a0, 0x00006803 },
+	{ 0x000135a4, 0x00000000 },
+	{ 0x000137a0, 0x00006803 },
+	{ 0x000137a4, 0x00000000 },
+	{ 0x000133a8, 0x00006804 },
+	{ 0x000133ac, 0x00000000 },
+	{ 0x000135a8, 0x00006804 },
+	{ 0x000135ac, 0x00000000 },
+	{ 0x000137a8, 0x00006804 },
+	{ 0x000137ac, 0x00000000 },
+	{ 0x000133b0, 0x00005011 },
+	{ 0x000133b4, 0x00000000 },
+	{ 0x000135b0, 0x00005011 },
+	{ 0x000135b4, 0x00000000 },
+	{ 0x000137b0, 0x00005011 },
+	{ 0x000137b4, 0x00000000 },
+	{ 0x000133b8, 0x00004e00 },
+	{ 0x000133bc, 0x00000000 },
+	{ 0x000135b8, 0x00004e00 },
+	{ 0x000135bc, 0x00000000 },
+	{ 0x000137b8, 0x00004e00 },
+	{ 0x000137bc, 0x00000000 },
+	{ 0x000133c0, 0x00004e01 },
+	{ 0x000133c4, 0x00000000 },
+	{ 0x000135c0, 0x00004e01 },
+	{ 0x000135c4, 0x00000000 },
+	{ 0x000137c0, 0x00004e01 },
+	{ 0x000137c4, 0x00000000 },
+	{ 0x000133c8, 0x00004e02 },
+	{ 0x000133cc, 0x00000000 },
+	{ 0x000135c8, 0x00004e02 },
+	{ 0x000135cc, 0x00000000 },
+	{ 0x000137c8, 0x00004e02 },
+	{ 0x000137cc, 0x00000000 },
+	{ 0x00013000, 0x00001801 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00001802 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013010, 0x00000c03 },
+	{ 0x00013014, 0x00000000 },
+	{ 0x00013018, 0x00000c04 },
+	{ 0x0001301c, 0x00000000 },
+	{ 0x00013020, 0x00000c00 },
+	{ 0x00013024, 0x00000000 },
+	{ 0x00013028, 0x00000c1a },
+	{ 0x0001302c, 0x00000000 },
+	{ 0x00013030, 0x00000c2f },
+	{ 0x00013034, 0x00000000 },
+	{ 0x00013038, 0x00000c1d },
+	{ 0x0001303c, 0x00000000 },
+	{ 0x00013040, 0x00000c2a },
+	{ 0x00013044, 0x00000000 },
+	{ 0x00013048, 0x0000060f },
+	{ 0x0001304c, 0x00000000 },
+	{ 0x00013050, 0x0000060f },
+	{ 0x00013054, 0x00000000 },
+	{ 0x00013058, 0x0000060f },
+	{ 0x0001305c, 0x00000000 },
+	{ 0x00013060, 0x00000603 },
+	{ 0x00013064, 0x00000000 },
+	{ 0x00013068, 0x00000603 },
+	{ 0x0001306c, 0x00000000 },
+	{ 0x00013070, 0x00000603 },
+	{ 0x00013074, 0x00000000 },
+	{ 0x00013078, 0x00000604 },
+	{ 0x0001307c, 0x00000000 },
+	{ 0x00013080, 0x00000c10 },
+	{ 0x00013084, 0x00000000 },
+	{ 0x00013088, 0x00000c18 },
+	{ 0x0001308c, 0x00000000 },
+	{ 0x00013090, 0x00000a08 },
+	{ 0x00013094, 0x00000000 },
+	{ 0x00013098, 0x00000a09 },
+	{ 0x0001309c, 0x00000000 },
+	{ 0x000130a8, 0x00000c2d },
+	{ 0x000130ac, 0x00000000 },
+	{ 0x000130b0, 0x00000c02 },
+	{ 0x000130b4, 0x00000000 },
+	{ 0x000130b8, 0x00000c19 },
+	{ 0x000130bc, 0x00000000 },
+	{ 0x000130c0, 0x00000c01 },
+	{ 0x000130c4, 0x00000000 },
+	{ 0x000130c8, 0x00000c2e },
+	{ 0x000130cc, 0x00000000 },
+	{ 0x000130d0, 0x00000c30 },
+	{ 0x000130d4, 0x00000000 },
+	{ 0x000130d8, 0x00000c2b },
+	{ 0x000130dc, 0x00000000 },
+	{ 0x000130e0, 0x00000c20 },
+	{ 0x000130e4, 0x00000000 },
+	{ 0x000130e8, 0x00000c2c },
+	{ 0x000130ec, 0x00000000 },
+	{ 0x000130f0, 0x00000c28 },
+	{ 0x000130f4, 0x00000000 },
+	{ 0x000130f8, 0x00000c29 },
+	{ 0x000130fc, 0x00000000 },
+	{ 0x00013300, 0x00005a00 },
+	{ 0x00013304, 0x00000000 },
+	{ 0x00013500, 0x00005a00 },
+	{ 0x00013504, 0x00000000 },
+	{ 0x00013700, 0x00005a00 },
+	{ 0x00013704, 0x00000000 },
+	{ 0x00013308, 0x00004405 },
+	{ 0x0001330c, 0x00000000 },
+	{ 0x00013508, 0x00004405 },
+	{ 0x0001350c, 0x00000000 },
+	{ 0x00013708, 0x00004405 },
+	{ 0x0001370c, 0x00000000 },
+	{ 0x00013310, 0x00006805 },
+	{ 0x00013314, 0x00000000 },
+	{ 0x00013510, 0x00006805 },
+	{ 0x00013514, 0x00000000 },
+	{ 0x00013710, 0x00006805 },
+	{ 0x00013714, 0x00000000 },
+	{ 0x0000e558, 0x000d00c0 },
+	{ 0x0000e658, 0x000c00e0 },
+	{ 0x0000e758, 0x000e00d0 },
+	{ 0x0000e45c, 0x00000000 },
+	{ 0x00013000, 0x00001801 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00001802 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013010, 0x00000622 },
+	{ 0x00013014, 0x00000000 },
+	{ 0x00013018, 0x00000623 },
+	{ 0x0001301c, 0x00000000 },
+	{ 0x00013020, 0x00000605 },
+	{ 0x00013024, 0x00000000 },
+	{ 0x00013028, 0x0000060f },
+	{ 0x0001302c, 0x00000000 },
+	{ 0x00013030, 0x00000603 },
+	{ 0x00013034, 0x00000000 },
+	{ 0x00013038, 0x0000060e },
+	{ 0x0001303c, 0x00000000 },
+	{ 0x00013040, 0x0000060a },
+	{ 0x00013044, 0x00000000 },
+	{ 0x00013048, 0x00000609 },
+	{ 0x0001304c, 0x00000000 },
+	{ 0x00013050, 0x00000601 },
+	{ 0x00013054, 0x00000000 },
+	{ 0x00013058, 0x00000616 },
+	{ 0x0001305c, 0x00000000 },
+	{ 0x00013060, 0x00000615 },
+	{ 0x00013064, 0x00000000 },
+	{ 0x00013068, 0x00000619 },
+	{ 0x0001306c, 0x00000000 },
+	{ 0x00013070, 0x00000618 },
+	{ 0x00013074, 0x00000000 },
+	{ 0x00013078, 0x00000617 },
+	{ 0x0001307c, 0x00000000 },
+	{ 0x00013080, 0x0000060b },
+	{ 0x00013084, 0x00000000 },
+	{ 0x00013088, 0x00000624 },
+	{ 0x0001308c, 0x00000000 },
+	{ 0x00013090, 0x00000625 },
+	{ 0x00013094, 0x00000000 },
+	{ 0x00013098, 0x00000626 },
+	{ 0x0001309c, 0x00000000 },
+	{ 0x000130a0, 0x00000604 },
+	{ 0x000130a4, 0x00000000 },
+	{ 0x000130a8, 0x00000614 },
+	{ 0x000130ac, 0x00000000 },
+	{ 0x000130b0, 0x00000608 },
+	{ 0x000130b4, 0x00000000 },
+	{ 0x000130b8, 0x00000607 },
+	{ 0x000130bc, 0x00000000 },
+	{ 0x000130c0, 0x00000602 },
+	{ 0x000130c4, 0x00000000 },
+	{ 0x000130c8, 0x00000611 },
+	{ 0x000130cc, 0x00000000 },
+	{ 0x000130d0, 0x00000610 },
+	{ 0x000130d4, 0x00000000 },
+	{ 0x000130d8, 0x00000612 },
+	{ 0x000130dc, 0x00000000 },
+	{ 0x000130e0, 0x00000629 },
+	{ 0x000130e4, 0x00000000 },
+	{ 0x000130e8, 0x0000060c },
+	{ 0x000130ec, 0x00000000 },
+	{ 0x000130f0, 0x0000060d },
+	{ 0x000130f4, 0x00000000 },
+	{ 0x000130f8, 0x00000613 },
+	{ 0x000130fc, 0x00000000 },
+	{ 0x00013300, 0x00005a00 },
+	{ 0x00013304, 0x00000000 },
+	{ 0x00013500, 0x00005a00 },
+	{ 0x00013504, 0x00000000 },
+	{ 0x00013700, 0x00005a00 },
+	{ 0x00013704, 0x00000000 },
+	{ 0x00013308, 0x00004405 },
+	{ 0x0001330c, 0x00000000 },
+	{ 0x00013508, 0x00004405 },
+	{ 0x0001350c, 0x00000000 },
+	{ 0x00013708, 0x00004405 },
+	{ 0x0001370c, 0x00000000 },
+	{ 0x00013310, 0x00006805 },
+	{ 0x00013314, 0x00000000 },
+	{ 0x00013510, 0x00006805 },
+	{ 0x00013514, 0x00000000 },
+	{ 0x00013710, 0x00006805 },
+	{ 0x00013714, 0x00000000 },
+	{ 0x00013318, 0x00006002 },
+	{ 0x0001331c, 0x00000000 },
+	{ 0x00013518, 0x00006002 },
+	{ 0x0001351c, 0x00000000 },
+	{ 0x00013718, 0x00006002 },
+	{ 0x0001371c, 0x00000000 },
+	{ 0x00013320, 0x00006014 },
+	{ 0x00013324, 0x00000000 },
+	{ 0x00013520, 0x00006014 },
+	{ 0x00013524, 0x00000000 },
+	{ 0x00013720, 0x00006014 },
+	{ 0x00013724, 0x00000000 },
+	{ 0x00013328, 0x00006012 },
+	{ 0x0001332c, 0x00000000 },
+	{ 0x00013528, 0x00006012 },
+	{ 0x0001352c, 0x00000000 },
+	{ 0x00013728, 0x00006012 },
+	{ 0x0001372c, 0x00000000 },
+	{ 0x00013330, 0x00006000 },
+	{ 0x00013334, 0x00000000 },
+	{ 0x00013530, 0x00006000 },
+	{ 0x00013534, 0x00000000 },
+	{ 0x00013730, 0x00006000 },
+	{ 0x00013734, 0x00000000 },
+	{ 0x00013338, 0x00006011 },
+	{ 0x0001333c, 0x00000000 },
+	{ 0x00013538, 0x00006011 },
+	{ 0x0001353c, 0x00000000 },
+	{ 0x00013738, 0x00006011 },
+	{ 0x0001373c, 0x00000000 },
+	{ 0x00013340, 0x00006001 },
+	{ 0x00013344, 0x00000000 },
+	{ 0x00013540, 0x00006001 },
+	{ 0x00013544, 0x00000000 },
+	{ 0x00013740, 0x00006001 },
+	{ 0x00013744, 0x00000000 },
+	{ 0x00013348, 0x0000600f },
+	{ 0x0001334c, 0x00000000 },
+	{ 0x00013548, 0x0000600f },
+	{ 0x0001354c, 0x00000000 },
+	{ 0x00013748, 0x0000600f },
+	{ 0x0001374c, 0x00000000 },
+	{ 0x00013350, 0x00006015 },
+	{ 0x00013354, 0x00000000 },
+	{ 0x00013550, 0x00006015 },
+	{ 0x00013554, 0x00000000 },
+	{ 0x00013750, 0x00006015 },
+	{ 0x00013754, 0x00000000 },
+	{ 0x00013358, 0x00006013 },
+	{ 0x0001335c, 0x00000000 },
+	{ 0x00013558, 0x00006013 },
+	{ 0x0001355c, 0x00000000 },
+	{ 0x00013758, 0x00006013 },
+	{ 0x0001375c, 0x00000000 },
+	{ 0x00013360, 0x00006010 },
+	{ 0x00013364, 0x00000000 },
+	{ 0x00013560, 0x00006010 },
+	{ 0x00013564, 0x00000000 },
+	{ 0x00013760, 0x00006010 },
+	{ 0x00013764, 0x00000000 },
+	{ 0x00013368, 0x00005009 },
+	{ 0x0001336c, 0x00000000 },
+	{ 0x00013568, 0x00005009 },
+	{ 0x0001356c, 0x00000000 },
+	{ 0x00013768, 0x00005009 },
+	{ 0x0001376c, 0x00000000 },
+	{ 0x00013370, 0x00005008 },
+	{ 0x00013374, 0x00000000 },
+	{ 0x00013570, 0x00005008 },
+	{ 0x00013574, 0x00000000 },
+	{ 0x00013770, 0x00005008 },
+	{ 0x00013774, 0x00000000 },
+	{ 0x00013378, 0x00005013 },
+	{ 0x0001337c, 0x00000000 },
+	{ 0x00013578, 0x00005013 },
+	{ 0x0001357c, 0x00000000 },
+	{ 0x00013778, 0x00005013 },
+	{ 0x0001377c, 0x00000000 },
+	{ 0x00013380, 0x00005012 },
+	{ 0x00013384, 0x00000000 },
+	{ 0x00013580, 0x00005012 },
+	{ 0x00013584, 0x00000000 },
+	{ 0x00013780, 0x00005012 },
+	{ 0x00013784, 0x00000000 },
+	{ 0x00013388, 0x00004600 },
+	{ 0x0001338c, 0x00000000 },
+	{ 0x00013588, 0x00004600 },
+	{ 0x0001358c, 0x00000000 },
+	{ 0x00013788, 0x00004600 },
+	{ 0x0001378c, 0x00000000 },
+	{ 0x00013390, 0x00004601 },
+	{ 0x00013394, 0x00000000 },
+	{ 0x00013590, 0x00004601 },
+	{ 0x00013594, 0x00000000 },
+	{ 0x00013790, 0x00004601 },
+	{ 0x00013794, 0x00000000 },
+	{ 0x00013398, 0x00005e0a },
+	{ 0x0001339c, 0x00000000 },
+	{ 0x00013598, 0x00005e0a },
+	{ 0x0001359c, 0x00000000 },
+	{ 0x00013798, 0x00005e0a },
+	{ 0x0001379c, 0x00000000 },
+	{ 0x000133a0, 0x00005e0b },
+	{ 0x000133a4, 0x00000000 },
+	{ 0x000135a0, 0x00005e0b },
+	{ 0x000135a4, 0x00000000 },
+	{ 0x000137a0, 0x00005e0b },
+	{ 0x000137a4, 0x00000000 },
+	{ 0x000133a8, 0x00005c00 },
+	{ 0x000133ac, 0x00000000 },
+	{ 0x000135a8, 0x00005c00 },
+	{ 0x000135ac, 0x00000000 },
+	{ 0x000137a8, 0x00005c00 },
+	{ 0x000137ac, 0x00000000 },
+	{ 0x000133b0, 0x00005e04 },
+	{ 0x000133b4, 0x00000000 },
+	{ 0x000135b0, 0x00005e04 },
+	{ 0x000135b4, 0x00000000 },
+	{ 0x000137b0, 0x00005e04 },
+	{ 0x000137b4, 0x00000000 },
+	{ 0x0000e458, 0x00000000 },
+	{ 0x0000e558, 0x00000000 },
+	{ 0x0000e658, 0x00000000 },
+	{ 0x0000e758, 0x00000000 },
+	{ 0x0000e45c, 0x00000000 },
+	{ 0x0000e65c, 0x00000000 },
+	{ 0x00013000, 0x00001801 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00001802 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013010, 0x0000061d },
+	{ 0x00013014, 0x00000000 },
+	{ 0x00013018, 0x0000061b },
+	{ 0x0001301c, 0x00000000 },
+	{ 0x00013020, 0x00000620 },
+	{ 0x00013024, 0x00000000 },
+	{ 0x00013028, 0x0000061a },
+	{ 0x0001302c, 0x00000000 },
+	{ 0x00013030, 0x00000621 },
+	{ 0x00013034, 0x00000000 },
+	{ 0x00013038, 0x00000600 },
+	{ 0x0001303c, 0x00000000 },
+	{ 0x00013040, 0x00000606 },
+	{ 0x00013044, 0x00000000 },
+	{ 0x00013048, 0x00000604 },
+	{ 0x0001304c, 0x00000000 },
+	{ 0x00013050, 0x00000624 },
+	{ 0x00013054, 0x00000000 },
+	{ 0x00013058, 0x00000625 },
+	{ 0x0001305c, 0x00000000 },
+	{ 0x00013060, 0x00000626 },
+	{ 0x00013064, 0x00000000 },
+	{ 0x000130a8, 0x0000061f },
+	{ 0x000130ac, 0x00000000 },
+	{ 0x000130b0, 0x00000628 },
+	{ 0x000130b4, 0x00000000 },
+	{ 0x000130b8, 0x0000061c },
+	{ 0x000130bc, 0x00000000 },
+	{ 0x000130c0, 0x0000061e },
+	{ 0x000130c4, 0x00000000 },
+	{ 0x000130c8, 0x00001601 },
+	{ 0x000130cc, 0x00000000 },
+	{ 0x000130d0, 0x00001604 },
+	{ 0x000130d4, 0x00000000 },
+	{ 0x000130d8, 0x00001602 },
+	{ 0x000130dc, 0x00000000 },
+	{ 0x000130e0, 0x00001606 },
+	{ 0x000130e4, 0x00000000 },
+	{ 0x000130e8, 0x00001807 },
+	{ 0x000130ec, 0x00000000 },
+	{ 0x000130f0, 0x00001808 },
+	{ 0x000130f4, 0x00000000 },
+	{ 0x000130f8, 0x00000605 },
+	{ 0x000130fc, 0x00000000 },
+	{ 0x00013300, 0x00005a00 },
+	{ 0x00013304, 0x00000000 },
+	{ 0x00013500, 0x00005a00 },
+	{ 0x00013504, 0x00000000 },
+	{ 0x00013700, 0x00005a00 },
+	{ 0x00013704, 0x00000000 },
+	{ 0x00013308, 0x00004405 },
+	{ 0x0001330c, 0x00000000 },
+	{ 0x00013508, 0x00004405 },
+	{ 0x0001350c, 0x00000000 },
+	{ 0x00013708, 0x00004405 },
+	{ 0x0001370c, 0x00000000 },
+	{ 0x00013310, 0x00006805 },
+	{ 0x00013314, 0x00000000 },
+	{ 0x00013510, 0x00006805 },
+	{ 0x00013514, 0x00000000 },
+	{ 0x00013710, 0x00006805 },
+	{ 0x00013714, 0x00000000 },
+	{ 0x0000e458, 0x00000000 },
+	{ 0x0000e558, 0x00000000 },
+	{ 0x00013000, 0x00000605 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00000606 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013010, 0x0000060f },
+	{ 0x00013014, 0x00000000 },
+	{ 0x00013018, 0x00000603 },
+	{ 0x0001301c, 0x00000000 },
+	{ 0x00013020, 0x00000614 },
+	{ 0x00013024, 0x00000000 },
+	{ 0x00013028, 0x00000625 },
+	{ 0x0001302c, 0x00000000 },
+	{ 0x00013030, 0x00000626 },
+	{ 0x00013034, 0x00000000 },
+	{ 0x00013038, 0x0000060f },
+	{ 0x0001303c, 0x00000000 },
+	{ 0x00013040, 0x0000060f },
+	{ 0x00013044, 0x00000000 },
+	{ 0x00013048, 0x0000060f },
+	{ 0x0001304c, 0x00000000 },
+	{ 0x00013050, 0x0000060f },
+	{ 0x00013054, 0x00000000 },
+	{ 0x00013058, 0x0000060f },
+	{ 0x0001305c, 0x00000000 },
+	{ 0x00013060, 0x0000060f },
+	{ 0x00013064, 0x00000000 },
+	{ 0x00013068, 0x00000603 },
+	{ 0x0001306c, 0x00000000 },
+	{ 0x00013070, 0x00000603 },
+	{ 0x00013074, 0x00000000 },
+	{ 0x00013078, 0x00000603 },
+	{ 0x0001307c, 0x00000000 },
+	{ 0x00013080, 0x00000603 },
+	{ 0x00013084, 0x00000000 },
+	{ 0x00013088, 0x00000603 },
+	{ 0x0001308c, 0x00000000 },
+	{ 0x00013090, 0x00000603 },
+	{ 0x00013094, 0x00000000 },
+	{ 0x00013098, 0x00000604 },
+	{ 0x0001309c, 0x00000000 },
+	{ 0x000130a8, 0x00000624 },
+	{ 0x000130ac, 0x00000000 },
+	{ 0x000130b0, 0x0000061d },
+	{ 0x000130b4, 0x00000000 },
+	{ 0x000130b8, 0x0000061b },
+	{ 0x000130bc, 0x00000000 },
+	{ 0x000130c0, 0x00000620 },
+	{ 0x000130c4, 0x00000000 },
+	{ 0x000130c8, 0x0000061a },
+	{ 0x000130cc, 0x00000000 },
+	{ 0x000130d0, 0x00000621 },
+	{ 0x000130d4, 0x00000000 },
+	{ 0x000130d8, 0x0000061f },
+	{ 0x000130dc, 0x00000000 },
+	{ 0x000130e0, 0x00000628 },
+	{ 0x000130e4, 0x00000000 },
+	{ 0x000130e8, 0x0000061c },
+	{ 0x000130ec, 0x00000000 },
+	{ 0x000130f0, 0x0000061e },
+	{ 0x000130f4, 0x00000000 },
+	{ 0x0000e458, 0x000b0010 },
+	{ 0x0000e558, 0x000500a0 },
+	{ 0x0000e658, 0x00060090 },
+	{ 0x0000e758, 0x000b0010 },
+	{ 0x0000e45c, 0x000500a0 },
+	{ 0x0000e55c, 0x00060090 },
+	{ 0x0000e65c, 0x00000000 },
+	{ 0x00013000, 0x00000605 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00000606 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013010, 0x0000060f },
+	{ 0x00013014, 0x00000000 },
+	{ 0x00013018, 0x00000603 },
+	{ 0x0001301c, 0x00000000 },
+	{ 0x00013020, 0x00000614 },
+	{ 0x00013024, 0x00000000 },
+	{ 0x00013028, 0x00000625 },
+	{ 0x0001302c, 0x00000000 },
+	{ 0x00013030, 0x00000626 },
+	{ 0x00013034, 0x00000000 },
+	{ 0x00013038, 0x0000060f },
+	{ 0x0001303c, 0x00000000 },
+	{ 0x00013040, 0x0000060f },
+	{ 0x00013044, 0x00000000 },
+	{ 0x00013048, 0x0000060f },
+	{ 0x0001304c, 0x00000000 },
+	{ 0x00013050, 0x0000060f },
+	{ 0x00013054, 0x00000000 },
+	{ 0x00013058, 0x0000060f },
+	{ 0x0001305c, 0x00000000 },
+	{ 0x00013060, 0x0000060f },
+	{ 0x00013064, 0x00000000 },
+	{ 0x00013068, 0x00000603 },
+	{ 0x0001306c, 0x00000000 },
+	{ 0x00013070, 0x00000603 },
+	{ 0x00013074, 0x00000000 },
+	{ 0x00013078, 0x00000603 },
+	{ 0x0001307c, 0x00000000 },
+	{ 0x00013080, 0x00000603 },
+	{ 0x00013084, 0x00000000 },
+	{ 0x00013088, 0x00000603 },
+	{ 0x0001308c, 0x00000000 },
+	{ 0x00013090, 0x00000603 },
+	{ 0x00013094, 0x00000000 },
+	{ 0x00013098, 0x00000604 },
+	{ 0x0001309c, 0x00000000 },
+	{ 0x000130a8, 0x00000624 },
+	{ 0x000130ac, 0x00000000 },
+	{ 0x000130b0, 0x0000061d },
+	{ 0x000130b4, 0x00000000 },
+	{ 0x000130b8, 0x0000061b },
+	{ 0x000130bc, 0x00000000 },
+	{ 0x000130c0, 0x00000620 },
+	{ 0x000130c4, 0x00000000 },
+	{ 0x000130c8, 0x0000061a },
+	{ 0x000130cc, 0x00000000 },
+	{ 0x000130d0, 0x00000621 },
+	{ 0x000130d4, 0x00000000 },
+	{ 0x000130d8, 0x0000061f },
+	{ 0x000130dc, 0x00000000 },
+	{ 0x000130e0, 0x00000628 },
+	{ 0x000130e4, 0x00000000 },
+	{ 0x000130e8, 0x0000061c },
+	{ 0x000130ec, 0x00000000 },
+	{ 0x000130f0, 0x0000061e },
+	{ 0x000130f4, 0x00000000 },
+	{ 0x0000e458, 0x000d00c0 },
+	{ 0x0000e558, 0x000500e0 },
+	{ 0x0000e658, 0x00060090 },
+	{ 0x0000e758, 0x000d00c0 },
+	{ 0x0000e45c, 0x000500e0 },
+	{ 0x0000e55c, 0x00060090 },
+	{ 0x0000e65c, 0x00000000 },
+	{ 0x00013000, 0x00001801 },
+	{ 0x00013004, 0x00000000 },
+	{ 0x00013008, 0x00001802 },
+	{ 0x0001300c, 0x00000000 },
+	{ 0x00013010, 0x00003e00 },
+	{ 0x00013014, 0x00000000 },
+	{ 0x00013018, 0x00013e00 },
+	{ 0x0001301c, 0x00000000 },
+	{ 0x00013020, 0x00113e00 },
+	{ 0x00013024, 0x00000000 },
+	{ 0x00013028, 0x00213e00 },
+	{ 0x0001302c, 0x00000000 },
+	{ 0x00013030, 0x00313e00 },
+	{ 0x00013034, 0x00000000 },
+	{ 0x000130a8, 0x00413e00 },
+	{ 0x000130ac, 0x00000000 },
+	{ 0x000130b0, 0x00513e00 },
+	{ 0x000130b4, 0x00000000 },
+	{ 0x000130b8, 0x00613e00 },
+	{ 0x000130bc, 0x00000000 },
+	{ 0x000130c0, 0x00713e00 },
+	{ 0x000130c4, 0x00000000 },
+	{ 0x00013300, 0x00005a00 },
+	{ 0x00013304, 0x00000000 },
+	{ 0x00013500, 0x00005a00 },
+	{ 0x00013504, 0x00000000 },
+	{ 0x00013700, 0x00005a00 },
+	{ 0x00013704, 0x00000000 },
+	{ 0x00013308, 0x00004405 },
+	{ 0x0001330c, 0x00000000 },
+	{ 0x00013508, 0x00004405 },
+	{ 0x0001350c, 0x00000000 },
+	{ 0x00013708, 0x00004405 },
+	{ 0x0001370c, 0x00000000 },
+	{ 0x00013310, 0x00006805 },
+	{ 0x00013314, 0x00000000 },
+	{ 0x00013510, 0x00006805 },
+	{ 0x00013514, 0x00000000 },
+	{ 0x00013710, 0x00006805 },
+	{ 0x00013714, 0x00000000 },
+	{ 0x00013318, 0x00007e00 },
+	{ 0x0001331c, 0x00000000 },
+	{ 0x00013518, 0x00007e00 },
+	{ 0x0001351c, 0x00000000 },
+	{ 0x00013718, 0x00007e00 },
+	{ 0x0001371c, 0x00000000 },
+	{ 0x00394200, 0x00000001 },
+	{ 0x00394204, 0x00000000 },
+	{ 0x00394208, 0x00000002 },
+	{ 0x0039420c, 0x00000000 },
+	{ 0x00394210, 0x00000200 },
+	{ 0x00394214, 0x00000000 },
+	{ 0x00394218, 0x00000201 },
+	{ 0x0039421c, 0x00000000 },
+	{ 0x00394220, 0x00000202 },
+	{ 0x00394224, 0x00000000 },
+	{ 0x00394228, 0x00000400 },
+	{ 0x0039422c, 0x00000000 },
+	{ 0x00394230, 0x00000401 },
+	{ 0x00394234, 0x00000000 },
+	{ 0x00394238, 0x00000402 },
+	{ 0x0039423c, 0x00000000 },
+	{ 0x00394200, 0x00002200 },
+	{ 0x00394204, 0x00000000 },
+	{ 0x00394208, 0x00002201 },
+	{ 0x0039420c, 0x00000000 },
+	{ 0x00394210, 0x00002202 },
+	{ 0x00394214, 0x00000000 },
+	{ 0x00394218, 0x00002400 },
+	{ 0x0039421c, 0x00000000 },
+	{ 0x00394220, 0x00002401 },
+	{ 0x00394224, 0x00000000 },
+	{ 0x00394228, 0x00002402 },
+	{ 0x0039422c, 0x00000000 },
+};
+
+/* set, format, first register, registers */
+const struct oa_metric_xe_set oa_metric_xe_sets[] = {
+	{ 2713, GPUPROF_OA_FORMAT_PEC64u64, 0, 255 },	/* bmg RenderBasic */
+	{ 2714, GPUPROF_OA_FORMAT_PEC64u64, 255, 215 },	/* bmg ComputeBasic */
+	{ 2715, GPUPROF_OA_FORMAT_PEC64u64, 470, 136 },	/* bmg DepthProfile */
+	{ 2716, GPUPROF_OA_FORMAT_PEC64u64, 606, 196 },	/* bmg DeviceCacheProfile */
+	{ 2717, GPUPROF_OA_FORMAT_PEC64u64, 802, 240 },	/* bmg MemoryProfile */
+	{ 2718, GPUPROF_OA_FORMAT_PEC64u64, 1042, 190 },	/* bmg RenderPipeProfile */
+	{ 2719, GPUPROF_OA_FORMAT_PEC64u64, 1232, 84 },	/* bmg RTProfile */
+	{ 2720, GPUPROF_OA_FORMAT_PEC64u64, 1316, 208 },	/* bmg VectorEngineProfile */
+	{ 2721, GPUPROF_OA_FORMAT_PEC64u64, 1524, 68 },	/* bmg VectorEngineStalls */
+	{ 2722, GPUPROF_OA_FORMAT_PEC64u64, 1592, 67 },	/* bmg XvePipelineRasterizationProfile */
+	{ 2723, GPUPROF_OA_FORMAT_PEC64u64, 1659, 67 },	/* bmg XvePipelineRaytracingProfile */
+	{ 2724, GPUPROF_OA_FORMAT_PEC64u64, 1726, 86 },	/* bmg TestOa */
+	{ 2725, GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8, 1812, 12 },	/* bmg MediaSet2 */
+	{ 2726, GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8, 1824, 16 },	/* bmg MediaSet1 */
+	{ 2727, GPUPROF_OA_FORMAT_PEC64u64, 1840, 231 },	/* lnl RenderBasic */
+	{ 2728, GPUPROF_OA_FORMAT_PEC64u64, 2071, 191 },	/* lnl ComputeBasic */
+	{ 2729, GPUPROF_OA_FORMAT_PEC64u64, 2262, 136 },	/* lnl DepthProfile */
+	{ 2730, GPUPROF_OA_FORMAT_PEC64u64, 2398, 196 },	/* lnl DeviceCacheProfile */
+	{ 2731, GPUPROF_OA_FORMAT_PEC64u64, 2594, 216 },	/* lnl MemoryProfile */
+	{ 2732, GPUPROF_OA_FORMAT_PEC64u64, 2810, 190 },	/* lnl RenderPipeProfile */
+	{ 2733, GPUPROF_OA_FORMAT_PEC64u64, 3000, 84 },	/* lnl RTProfile */
+	{ 2734, GPUPROF_OA_FORMAT_PEC64u64, 3084, 208 },	/* lnl VectorEngineProfile */
+	{ 2735, GPUPROF_OA_FORMAT_PEC64u64, 3292, 68 },	/* lnl VectorEngineStalls */
+	{ 2736, GPUPROF_OA_FORMAT_PEC64u64, 3360, 67 },	/* lnl XvePipelineRasterizationProfile */
+	{ 2737, GPUPROF_OA_FORMAT_PEC64u64, 3427, 67 },	/* lnl XvePipelineRaytracingProfile */
+	{ 2738, GPUPROF_OA_FORMAT_PEC64u64, 3494, 46 },	/* lnl TestOa */
+	{ 2739, GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8, 3540, 16 },	/* lnl MediaSet1 */
+	{ 2740, GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8, 3556, 12 },	/* lnl MediaSet2 */
+};
+
+const unsigned int oa_metric_n_xe_sets = 28;

@@ -12,6 +12,18 @@
  * their sets only, no counters (oa/metric-sets-acm.tsv says why).  What
  * the counters mean is IGT's; nothing here was checked on hardware.
  *
+ * After i915's platforms come the two only xe serves, Lunar Lake ("lnl")
+ * and Battlemage ("bmg"), from a newer IGT's lib/xe/oa-configs/oa-STEM.xml
+ * (commit b3d809d53; not its Panther Lake, which Linux 6.12's xe does not
+ * know).  Their sets carry two facts more (oa_metric_xe_sets[]): the
+ * report format each is read with and the registers that program it,
+ * which xe's DRM_XE_OBSERVATION_OP_ADD_CONFIG needs since xe has no sets
+ * of its own (oa_metric_set_format(), oa_metric_set_regs()).  Their
+ * equations are in the same notation, with the operands and device
+ * variables below marked "xe", evaluated as IGT's xe library
+ * (lib/xe/xe_oa.c, lib/xe/oa-configs/codegen.py at b3d809d53) does, which
+ * for the operators is what its i915 library does.
+ *
  * Every string is an offset into oa_metric_strings[] (oa_metric_str());
  * offset 0 is "", which an absent max equation or condition is.  Uuids
  * are kept as their 16 bytes, in the order the text spells them.
@@ -25,11 +37,17 @@
  *   A<n> B<n> C<n>  the delta of raw counter An, Bn, Cn between the two
  *		     reports (u64), as the report format's layout gives
  *		     it (module/oa_decode.c; 40-bit counters wrap at 2^40)
+ *   PEC<n> MPEC<n>  (xe) the delta of Xe2's PEC counter n (0..63) or of
+ *		     the media unit's MPEC counter n (0..7): the decoder
+ *		     keeps both as An, so they read A<n>'s delta.  IGT's
+ *		     media sets name their MPEC counters A<n> already
  *   PERFCNT<n>	     a counter OA reports do not carry: always 0 here, as
  *		     in IGT's reader (used only under $QueryMode)
- *   GPU_TIME	     the delta of the report timestamps (dword 1), in ticks
- *		     of $GpuTimestampFrequency (IGT halves it on DG2)
- *   GPU_CLOCK	     the delta of the GPU clock ticks (dword 3, gen8 on)
+ *   GPU_TIME	     the delta of the report timestamps (dword 1; qword 1
+ *		     of xe's 64-bit headers), in ticks of
+ *		     $GpuTimestampFrequency (IGT halves it on DG2)
+ *   GPU_CLOCK	     the delta of the GPU clock ticks (dword 3, gen8 on;
+ *		     qword 3 of a 64-bit header)
  *   123, 0x1f	     an integer (u64)
  *   $Name	     a device variable below if there is one by that name,
  *		     else the value of counter Name of the same set, which
@@ -44,6 +62,10 @@
  *		     meant: 1 if subslice t of slice s is present, else 0.
  *		     IGT 1.27.1 tests subslice t of slice 0 whatever s is
  *		     (its slice stride is never set)
+ *   $GtXeCore<n>    (xe) meant: 1 if Xe core n is present.  IGT's xe
+ *		     library tests subslice 0 of slice n with the same
+ *		     unset stride, so: 1 if subslice 0 of slice 0 is
+ *		     present, whatever n is (its codegen.py marks it FIXME)
  *
  * Operators pop two values, x then y (y was pushed last), and push one:
  * "x y OP" is "x OP y".  Their meaning is that of IGT 1.27.1's generated
@@ -110,6 +132,24 @@
  *   QueryMode					0 (1 only for query-mode
  *						snapshots, which OA streams
  *						are not)
+ *   ComputeEngineTotalCount, CopyEngineTotalCount
+ *						(xe) EUs present: IGT's xe
+ *						library maps both to its EU
+ *						count
+ *   SqidiTotalCount, L3BankTotalCount, L3NodeTotalCount,
+ *   GeometryPipeTotalCount, DepthPipeTotalCount, ColorPipeTotalCount
+ *						(xe) 0: IGT's xe library has
+ *						fields for them but never
+ *						fills them, on every platform,
+ *						so a counter divided by one
+ *						("PEC54 $SqidiTotalCount UDIV
+ *						...") is 0 in its reader, and
+ *						here.  No recording carries
+ *						them (DEVICE_TOPOLOGY has
+ *						slices, subslices and EUs only)
+ *
+ * Threads per EU on Lunar Lake and Battlemage are 7: IGT's xe library
+ * keeps that default for them.
  */
 #ifndef PERF_GPU_OA_METRIC_SETS_H
 #define PERF_GPU_OA_METRIC_SETS_H
@@ -119,6 +159,8 @@
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
+
+#include "../../../uapi/gpuprof_oa.h"
 
 /* A counter's data type: IGT's files use uint64 and float. */
 enum oa_metric_type {
@@ -155,12 +197,29 @@ struct oa_metric_platform {
 	bool has_counters;	/* false: sets only (DG2) */
 };
 
+/* One register of a set's configuration, as xe's ADD_CONFIG takes it. */
+struct oa_metric_reg {
+	uint32_t addr;
+	uint32_t value;
+};
+
+/* What an xe set has beyond struct oa_metric_set. */
+struct oa_metric_xe_set {
+	uint16_t set;		/* its index in oa_metric_sets[] */
+	uint8_t format;		/* GPUPROF_OA*_FORMAT_*: what it is read with */
+	uint32_t first_reg;	/* its registers: oa_metric_regs[first_reg..] */
+	uint16_t n_regs;
+};
+
 extern const char oa_metric_strings[];
 extern const struct oa_metric_counter oa_metric_counters[];
 extern const uint16_t oa_metric_set_counters[];
 extern const struct oa_metric_set oa_metric_sets[];
 extern const struct oa_metric_platform oa_metric_platforms[];
 extern const unsigned int oa_metric_n_platforms;
+extern const struct oa_metric_reg oa_metric_regs[];
+extern const struct oa_metric_xe_set oa_metric_xe_sets[];	/* by set */
+extern const unsigned int oa_metric_n_xe_sets;
 
 static inline const char *oa_metric_str(uint32_t offset)
 {
@@ -267,6 +326,45 @@ oa_metric_set_by_uuid(const struct oa_metric_platform *p, const char *uuid)
 			return s;
 	}
 	return NULL;
+}
+
+/* The xe facts of @s, or NULL for a set of an i915 platform. */
+static inline const struct oa_metric_xe_set *
+oa_metric_set_xe(const struct oa_metric_set *s)
+{
+	unsigned int i;
+
+	for (i = 0; s && i < oa_metric_n_xe_sets; i++)
+		if (&oa_metric_sets[oa_metric_xe_sets[i].set] == s)
+			return &oa_metric_xe_sets[i];
+	return NULL;
+}
+
+/*
+ * The report format @s is read with on xe (GPUPROF_OA_FORMAT_PEC64u64,
+ * GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8), or 0 for an i915 set, which any
+ * format of its platform reads.
+ */
+static inline uint32_t oa_metric_set_format(const struct oa_metric_set *s)
+{
+	const struct oa_metric_xe_set *x = oa_metric_set_xe(s);
+
+	return x ? x->format : 0;
+}
+
+/*
+ * The registers that program @s, in the order IGT hands them to xe's
+ * DRM_XE_OBSERVATION_OP_ADD_CONFIG (struct drm_xe_oa_config: n_regs
+ * {addr, value} pairs of u32, the layout of struct oa_metric_reg), and
+ * their number in @n.  NULL and 0 for an i915 set: i915 has its sets.
+ */
+static inline const struct oa_metric_reg *
+oa_metric_set_regs(const struct oa_metric_set *s, unsigned int *n)
+{
+	const struct oa_metric_xe_set *x = oa_metric_set_xe(s);
+
+	*n = x ? x->n_regs : 0;
+	return x ? &oa_metric_regs[x->first_reg] : NULL;
 }
 
 /* Counter @i (< s->n_counters) of @s. */

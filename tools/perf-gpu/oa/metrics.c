@@ -3,7 +3,8 @@
  * OA metric set counters from report deltas (see oa/metrics.h).
  *
  * An equation compiles to tokens once: numbers and device variables to
- * constants, An/Bn/Cn/GPU_TIME/GPU_CLOCK to reads of the deltas, $Name
+ * constants, An/Bn/Cn (and xe's PECn, MPECn, kept as An) and
+ * GPU_TIME/GPU_CLOCK to reads of the deltas, $Name
  * of an earlier counter to its index, operators to codes.  Evaluation
  * is a walk over the tokens with a fixed stack of values that keep their
  * C type (u64 or double), each operator applying C's usual conversions
@@ -257,10 +258,23 @@ static bool device_var(const struct oa_metrics_vars *v, const char *name,
 		V("DualSubsliceMask", subslice_mask),
 		V("GtSubsliceMask", subslice_mask),
 		V("GtDualSubsliceMask", subslice_mask),
+		/* IGT's xe library counts EUs for both. */
+		V("ComputeEngineTotalCount", n_eus),
+		V("CopyEngineTotalCount", n_eus),
 		V("GpuTimestampFrequency", timestamp_frequency),
 		V("GpuMinFrequency", gt_min_hz), V("GpuMaxFrequency", gt_max_hz),
 		V("SkuRevisionId", revision),
 #undef V
+	};
+	/*
+	 * 0: QueryMode, as OA streams are not query-mode snapshots; the
+	 * others because IGT's xe library has fields for them but fills
+	 * none, on any platform, and no recording carries them.
+	 */
+	static const char *const zero[] = {
+		"QueryMode", "SqidiTotalCount", "L3BankTotalCount",
+		"L3NodeTotalCount", "GeometryPipeTotalCount",
+		"DepthPipeTotalCount", "ColorPipeTotalCount",
 	};
 	unsigned int i, s, t;
 	int end = 0;
@@ -270,10 +284,11 @@ static bool device_var(const struct oa_metrics_vars *v, const char *name,
 			memcpy(out, (const char *)v + vars[i].off, sizeof(*out));
 			return true;
 		}
-	if (!strcmp(name, "QueryMode")) {
-		*out = 0;
-		return true;
-	}
+	for (i = 0; i < sizeof(zero) / sizeof(zero[0]); i++)
+		if (!strcmp(name, zero[i])) {
+			*out = 0;
+			return true;
+		}
 	/* IGT 1.27.1 never fills the slice mask these two read. */
 	if ((sscanf(name, "GtSlice%u%n", &s, &end) == 1 && !name[end])) {
 		*out = 0;
@@ -282,6 +297,14 @@ static bool device_var(const struct oa_metrics_vars *v, const char *name,
 	if ((sscanf(name, "GtSlice%uDualSubslice%u%n", &s, &t, &end) == 2 ||
 	     sscanf(name, "GtSlice%uXeCore%u%n", &s, &t, &end) == 2) && !name[end]) {
 		*out = t / 8 < v->ss0_len && ((v->ss0[t / 8] >> (t % 8)) & 1);
+		return true;
+	}
+	/*
+	 * IGT's xe library reads this as subslice 0 of slice t, through the
+	 * same stride it never sets: subslice 0 of slice 0, for every t.
+	 */
+	if (sscanf(name, "GtXeCore%u%n", &t, &end) == 1 && !name[end]) {
+		*out = v->ss0_len && (v->ss0[0] & 1);
 		return true;
 	}
 	return false;
@@ -323,6 +346,13 @@ static int compile_tok(const struct oa_metrics *m, unsigned int k,
 	    (n = indexed(tok, "B", GPUPROF_OA_B_COUNTERS)) >= 0 ||
 	    (n = indexed(tok, "C", GPUPROF_OA_C_COUNTERS)) >= 0) {
 		t->kind = tok[0] == 'A' ? OA_TOK_A : tok[0] == 'B' ? OA_TOK_B : OA_TOK_C;
+		t->idx = n;
+		return 0;
+	}
+	/* The decoder keeps Xe2's PEC and the media unit's MPEC as A. */
+	if ((n = indexed(tok, "PEC", GPUPROF_OA_A_COUNTERS)) >= 0 ||
+	    (n = indexed(tok, "MPEC", GPUPROF_OA_A_COUNTERS)) >= 0) {
+		t->kind = OA_TOK_A;
 		t->idx = n;
 		return 0;
 	}
