@@ -24,7 +24,7 @@
 struct rec {
 	__u32 type;
 	struct gpuprof_oa_report h;	/* SAMPLE */
-	__u8 report[256];		/* SAMPLE */
+	__u8 report[GPUPROF_OA_REPORT_MAX];	/* SAMPLE */
 	__u64 cpu, gpu, window;		/* correlations */
 };
 
@@ -399,10 +399,12 @@ TEST(counters_rise_only_in_busy_intervals)
 
 /*
  * A device id whose IGT metric file is @stem's and whose OA a kernel of
- * ours serves (not Cannon Lake's); 0 if none.
+ * ours serves (not Cannon Lake's), through i915, or xe on the GPUs only
+ * xe serves; 0 if none.
  */
 static uint32_t device_of(const char *stem)
 {
+	const struct gpuprof_oa_driver xe = { .driver = GPUPROF_OA_DRIVER_XE };
 	const struct gpuprof_oa_platform *g;
 	struct gpuprof_oa_layout l;
 	uint32_t id;
@@ -411,7 +413,24 @@ static uint32_t device_of(const char *stem)
 		g = gpuprof_oa_platform_of_device(id);
 		if (g && g->metrics && !strcmp(g->metrics, stem))
 			return gpuprof_oa_layout_of(id, oa_sim_platform_of_device(id)->format,
-						    NULL, &l) ? id : 0;
+						    g->oa_since ? NULL : &xe,
+						    &l) ? id : 0;
+	}
+	return 0;
+}
+
+/* The offset of the first record of @type in recording @rec, or 0. */
+static size_t record_offset(const struct recording *rec, __u32 type)
+{
+	size_t off = 0, size;
+
+	while (off + 8 <= rec->len) {
+		if (le32((const __u8 *)rec->buf + off) == type)
+			return off;
+		size = (__u8)rec->buf[off + 6] | (__u8)rec->buf[off + 7] << 8;
+		if (size < 8)
+			return 0;
+		off += size;
 	}
 	return 0;
 }
@@ -422,8 +441,7 @@ static int device_of_recording(const struct recording *rec,
 			       struct oa_metrics_device *dev)
 {
 	const struct gpuprof_oa_device_info *info = &p->s.info;
-	/* The topology record follows VERSION and DEVICE_INFO. */
-	size_t off = 8 + 8 + 8 + sizeof(*info);
+	size_t off = record_offset(rec, GPUPROF_OA_RECORD_DEVICE_TOPOLOGY);
 
 	*dev = (struct oa_metrics_device){
 		.device_id = info->device_id,
@@ -435,8 +453,7 @@ static int device_of_recording(const struct recording *rec,
 		.topology_len = ((__u8)rec->buf[off + 6] |
 				 (__u8)rec->buf[off + 7] << 8) - 8,
 	};
-	return le32((const __u8 *)rec->buf + off) ==
-	       GPUPROF_OA_RECORD_DEVICE_TOPOLOGY ? 0 : -1;
+	return off ? 0 : -1;
 }
 
 /* The metrics of @set on the device of recording @rec. */
@@ -527,7 +544,8 @@ TEST(device_info_and_topology_follow_the_platform)
  * from the first report to the last.  Whole ms are whole ticks at every
  * frequency here; what is left is the truncation of ticks to GPU clocks
  * at the four interval ends and the two window ends, one clock each:
- * |GpuBusy - 100 * 4 ms / window| <= 100 * 6 / GpuCoreClocks.
+ * |GpuBusy - 100 * 4 ms / window| <= 100 * 6 / GpuCoreClocks (Xe2's
+ * GPU_BUSY): 21 platforms of i915's and Xe2's two.
  */
 TEST(gpu_busy_is_the_busy_share_of_the_schedule)
 {
@@ -539,6 +557,7 @@ TEST(gpu_busy_is_the_busy_share_of_the_schedule)
 
 	for (i = 0; i < oa_sim_n_platforms; i++) {
 		const struct oa_sim_platform *sp = &oa_sim_platforms[i];
+		const char *busy_sym = sp->ip >= 2000 ? "GPU_BUSY" : "GpuBusy";
 		uint32_t id = device_of(sp->metrics);
 		struct oa_sim_config cfg = { .seed = 5, .period_ns = MS,
 					     .start_gpu_ts = 1ull << 32,
@@ -571,7 +590,7 @@ TEST(gpu_busy_is_the_busy_share_of_the_schedule)
 		ASSERT_NE(NULL, last);
 		ASSERT_EQ(0, metrics_of(&m, set, &rec, &p));
 		oa_metrics_compute(&m, &d);
-		busy = metric(&m, "GpuBusy");
+		busy = metric(&m, busy_sym);
 		clocks = metric(&m, "GpuCoreClocks");
 		want = 100.0 * 4 * sp->timestamp_hz / 1000 /
 		       (double)(__u32)(last->h.timestamp - first->h.timestamp);
@@ -583,13 +602,14 @@ TEST(gpu_busy_is_the_busy_share_of_the_schedule)
 		free(p.r);
 		recording_free(&rec);
 	}
-	EXPECT_EQ(21, checked);
+	EXPECT_EQ(21 + 2, checked);
 }
 
 /*
  * For every set of every platform, over every pair of reports of a
  * recording with three contexts taking turns: EuActive, EuStall, their
- * sum, EuThreadOccupancy and GpuBusy at most 100 %.
+ * sum, EuThreadOccupancy and GpuBusy at most 100 % (on Xe2 XVE_ACTIVE,
+ * XVE_STALL, XVE_THREADS_OCCUPANCY_ALL and GPU_BUSY).
  */
 TEST(eu_metrics_stay_within_100_percent_on_every_set)
 {
@@ -639,6 +659,12 @@ TEST(eu_metrics_stay_within_100_percent_on_every_set)
 				stall = metric(&m, "EuStall");
 				occ = metric(&m, "EuThreadOccupancy");
 				busy = metric(&m, "GpuBusy");
+				if (active < 0 && stall < 0 && busy < 0) {
+					active = metric(&m, "XVE_ACTIVE");
+					stall = metric(&m, "XVE_STALL");
+					occ = metric(&m, "XVE_THREADS_OCCUPANCY_ALL");
+					busy = metric(&m, "GPU_BUSY");
+				}
 				ASSERT_LE(active, 100) TH_LOG("%s %s", mp->name, oa_metric_str(set->symbol));
 				ASSERT_LE(stall, 100) TH_LOG("%s %s", mp->name, oa_metric_str(set->symbol));
 				ASSERT_LE(occ, 100) TH_LOG("%s %s", mp->name, oa_metric_str(set->symbol));
@@ -655,7 +681,7 @@ TEST(eu_metrics_stay_within_100_percent_on_every_set)
 	}
 	TH_LOG("%u sets, %llu report pairs, %llu with EuActive and EuStall",
 	       sets, pairs, eu_checked);
-	EXPECT_EQ(789, sets);
+	EXPECT_EQ(817, sets);	/* 789 of i915's platforms, 28 of Xe2's */
 	EXPECT_LT(0, eu_checked);
 }
 
@@ -945,6 +971,148 @@ TEST(writer_errors_are_reported_not_fatal)
 	EXPECT_EQ(ENOSPC, oa_writer_error(&w));
 	EXPECT_EQ(ENOSPC, errno);
 	fclose(f);
+}
+
+/*
+ * Lunar Lake (0x6420), only xe serves it: the recording says so in a
+ * DRIVER record before DEVICE_INFO, and its reports are PEC64u64 (576
+ * bytes, 64-bit header).  At 19.2 MHz the hand schedule's reports come
+ * at the same ticks as Tiger Lake's; the GT runs at 1950 MHz, 1625/16
+ * clocks per tick, and every report tick is a multiple of 16, so each
+ * pair's clock delta is exact.  Between two reports the context of the
+ * first runs: a busy pair's GPU_BUSY (PEC 32) is its clock delta, an
+ * idle pair moves no PEC at all, and the XVE counters of a busy pair
+ * stay within the 64 vector engines' 100 % (of 7 threads each).
+ */
+TEST(lunar_lake_reports_decode_with_exact_deltas)
+{
+	struct oa_sim_config cfg = hand_cfg;
+	const struct rec *r0 = NULL;
+	struct recording rec;
+	struct parsed p;
+	size_t i, k = 0, busy_pairs = 0, idle_pairs = 0;
+
+	cfg.device_id = 0x6420;
+	ASSERT_EQ(0, record(&rec, &cfg, 0, 8 * MS, hand_iv, 3));
+	parse(rec.buf, rec.len, &p);
+	ASSERT_EQ(0, p.err) TH_LOG("%s", gpuprof_oa_error_name(p.s.error));
+	ASSERT_GT(p.n, 5);
+	EXPECT_EQ(GPUPROF_OA_RECORD_VERSION, p.r[0].type);
+	EXPECT_EQ(GPUPROF_OA_RECORD_DRIVER, p.r[1].type);
+	EXPECT_EQ(GPUPROF_OA_RECORD_DEVICE_INFO, p.r[2].type);
+	EXPECT_EQ(GPUPROF_OA_RECORD_DEVICE_TOPOLOGY, p.r[3].type);
+	EXPECT_EQ(GPUPROF_OA_DRIVER_XE, p.s.drv.driver);
+	EXPECT_EQ(GPUPROF_OA_SUBMISSION_GUC, p.s.drv.submission);
+	EXPECT_EQ(GPUPROF_OA_KERNEL(6, 12), p.s.drv.kernel);
+	EXPECT_EQ(0x6420, p.s.info.device_id);
+	EXPECT_EQ(19200000, p.s.info.timestamp_frequency);
+	EXPECT_EQ(GPUPROF_OA_FORMAT_PEC64u64, p.s.info.oa_format);
+	EXPECT_EQ(576, p.s.layout.size);
+	EXPECT_EQ(1, p.s.layout.hdr64);
+	EXPECT_EQ(56, p.s.layout.ts_bits);
+	EXPECT_EQ(14, p.s.samples);
+	for (i = 0; i < p.n; i++) {
+		const struct rec *r1 = &p.r[i];
+		struct gpuprof_oa_deltas d = { 0 };
+		__u64 ticks, clocks;
+		unsigned int a;
+
+		if (r1->type != GPUPROF_OA_RECORD_SAMPLE)
+			continue;
+		ASSERT_LT(k, 14);
+		EXPECT_EQ((1ull << 32) + hand_reports[k].ts, r1->h.timestamp)
+			TH_LOG("report %zu", k);
+		EXPECT_EQ(hand_reports[k].reason, r1->h.reason);
+		EXPECT_EQ(hand_reports[k].ctx, r1->h.ctx_id);
+		/* Dword 4 holds the id, valid by dword 0's bit 16. */
+		EXPECT_EQ(hand_reports[k].ctx, le32(r1->report + 16));
+		EXPECT_EQ(hand_reports[k].ctx != GPUPROF_OA_NO_CONTEXT,
+			  !!(le32(r1->report) & 1u << 16));
+		k++;
+		if (!r0) {
+			r0 = r1;
+			continue;
+		}
+		gpuprof_oa_accumulate(&p.s.layout, r0->report, r1->report, &d);
+		ticks = r1->h.timestamp - r0->h.timestamp;
+		clocks = ticks * 1625 / 16;
+		EXPECT_EQ(ticks, d.timestamp);
+		EXPECT_EQ(clocks, d.gpu_ticks);
+		if (r0->h.ctx_id == GPUPROF_OA_NO_CONTEXT) {
+			idle_pairs++;
+			for (a = 0; a < 64; a++)
+				EXPECT_EQ(0, d.a[a]) TH_LOG("PEC %u", a);
+		} else {
+			busy_pairs++;
+			EXPECT_EQ(clocks, d.a[32]);
+			EXPECT_GT(d.a[24], 0);
+			EXPECT_LE(d.a[24] + d.a[20], 64 * clocks);
+			/* Occupancy: 7 threads each, counted in eighths. */
+			EXPECT_LE(d.a[14] * 8, 64 * 7 * clocks);
+			EXPECT_LE(d.a[25], d.a[24] + 1);
+			EXPECT_LE(d.a[26], d.a[24] + 1);
+			for (a = 39; a <= 41; a++)
+				EXPECT_LE(d.a[a], clocks);
+		}
+		r0 = r1;
+	}
+	EXPECT_EQ(14, k);
+	/* Of the 13 pairs, those starting at 19200 to 65536 (five) and
+	 * at 115200 ran a context. */
+	EXPECT_EQ(6, busy_pairs);
+	EXPECT_EQ(7, idle_pairs);
+	free(p.r);
+	recording_free(&rec);
+}
+
+/*
+ * With the timestamp started 5 ms (96000 ticks) below 2^56, the 56-bit
+ * report timestamps wrap once in 10 ms of 1 ms periods (16384 ticks,
+ * which divide 2^56): timer reports at 2^56 - 16384 * 5 .. 2^56 +
+ * 16384 * 5, the one at 2^56 reading 0.  Unwrapped at 56 bits from the
+ * first correlation point they rise by exactly one period each.
+ */
+TEST(timestamps_wrap_at_56_bits_on_xe2)
+{
+	struct oa_sim_config cfg = {
+		.seed = 13, .period_ns = MS, .device_id = 0x6420,
+		.wrap56_in_ns = 5 * MS,
+	};
+	const __u64 wrap = 1ull << 56;
+	struct recording rec;
+	struct parsed p;
+	__u64 last = 0, ts, prev = 0;
+	size_t i, k = 0, wraps = 0, prewrap = 0;
+
+	ASSERT_EQ(0, record(&rec, &cfg, 0, 10 * MS, NULL, 0));
+	EXPECT_EQ(wrap - 96000, rec.sim.start_gpu);
+	parse(rec.buf, rec.len, &p);
+	ASSERT_EQ(0, p.err);
+	EXPECT_EQ(11, p.s.samples);
+	for (i = 0; i < p.n; i++) {
+		if (p.r[i].type == GPUPROF_OA_RECORD_TIMESTAMP_CORRELATION) {
+			if (!last)
+				last = p.r[i].gpu;
+			prewrap += p.r[i].gpu == wrap - 1;
+			continue;
+		}
+		if (p.r[i].type != GPUPROF_OA_RECORD_SAMPLE)
+			continue;
+		ASSERT_LT(k, 11);
+		EXPECT_EQ((wrap - 16384 * 5 + 16384 * k) & (wrap - 1),
+			  p.r[i].h.timestamp) TH_LOG("report %zu", k);
+		if (k && p.r[i].h.timestamp < prev)
+			wraps++;
+		prev = p.r[i].h.timestamp;
+		ts = gpuprof_oa_unwrap(last, p.r[i].h.timestamp, 56);
+		EXPECT_EQ(wrap - 16384 * 5 + 16384 * k, ts);
+		last = ts;
+		k++;
+	}
+	EXPECT_EQ(1, wraps);
+	EXPECT_EQ(1, prewrap);
+	free(p.r);
+	recording_free(&rec);
 }
 
 TEST_HARNESS_MAIN

@@ -13,7 +13,16 @@
  *   gen12: the same rule, 19.2 MHz on the parts here;
  *   DG2 and Meteor Lake (6.12 only, Wa_18013179988 in
  *	i915_perf_oa_timestamp_frequency()): the GT clock shifted back
- *	by the CTC shift, the 38.4 MHz crystal.
+ *	by the CTC shift, the 38.4 MHz crystal;
+ *   Lunar Lake and Battlemage (xe only): xe_oa_timestamp_frequency() of
+ *	6.12 (xe_oa.c) applies its CTC-shift workaround to DG2, PVC and
+ *	Meteor Lake only and otherwise gives the GT's reference_clock,
+ *	which xe_gt_clock_init() reads from the hardware (the crystal of
+ *	RPM_CONFIG0 shifted by the CTC shift, or TIMESTAMP_OVERRIDE): no
+ *	constant in the source.  19.2 MHz is taken: the 38.4 MHz crystal
+ *	of these parts behind the same shift as Meteor Lake's reference
+ *	clock, the value xe's GT_LIST reports there.  The same frequency
+ *	is RING_TIMESTAMP's, so OA and engine timestamps tick alike.
  * GT ranges and clocks are those of a common SKU.  Topologies are one
  * SKU's, every slice, subslice and EU of it present, in a layout with
  * i915's widths per generation (10 EU bits per subslice on Haswell, 8
@@ -30,6 +39,7 @@
 #define F10 GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8
 #define F12 GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8
 #define HSW GPUPROF_OA_FORMAT_A45_B8_C8
+#define PEC GPUPROF_OA_FORMAT_PEC64u64
 
 #define P(stem, ip_, ts, gt, lo, hi, sl, ss, eu, mss, meu, thr, fmt)	\
 	{ .metrics = stem, .ip = ip_, .timestamp_hz = ts,		\
@@ -65,6 +75,16 @@ const struct oa_sim_platform oa_sim_platforms[] = {
 	P("acmgt3", 1255, 38400000, 2000, 300, 2400, 1, 32, 16, 32, 16, 8, F12),
 	P("mtlgt2", 1270, 38400000, 1700, 100, 1950, 1, 4, 16, 32, 16, 8, F12),
 	P("mtlgt3", 1270, 38400000, 2000, 100, 2250, 1, 8, 16, 32, 16, 8, F12),
+	/*
+	 * Xe2 (xe only): its OAG's 64-bit-header PEC64u64 reports.  Lunar
+	 * Lake (0x6420, 0x64A0, 0x64B0): 8 Xe cores of 8 vector engines
+	 * (Arc 140V); Battlemage (0xE20B and the others): 20 (Arc B580).
+	 * Subslices are Xe cores, 32 bits of them per slice as from 12.55;
+	 * threads 7, the VectorEngineThreadsCount IGT's metrics take there
+	 * (its default), so XVE_THREADS_OCCUPANCY_ALL stays within 100 %.
+	 */
+	P("lnl", 2004, 19200000, 1950, 400, 2050, 1, 8, 8, 32, 16, 7, PEC),
+	P("bmg", 2001, 19200000, 2670, 400, 2850, 1, 20, 8, 32, 16, 7, PEC),
 };
 
 const unsigned int oa_sim_n_platforms = sizeof(oa_sim_platforms) /

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What the OA simulator (oa/sim.h) makes of each Intel GPU: the OA
- * timestamp frequency i915 reports there, a GT clock and its range, the
+ * timestamp frequency i915 (xe, on Xe2) reports there, a GT clock and its range, the
  * GT's topology (slices, subslices, EUs) and the report format, one row
  * per IGT 1.27.1 metric file (gpuprof_oa_platform_of_device()->metrics).
  * The frequencies follow the kernel's rules; the topologies are one
@@ -17,7 +17,7 @@
  * struct oa_sim_platform - one simulated GPU
  * @metrics: IGT's metric file stem ("tglgt2")
  * @ip: graphics IP (major * 100 + minor), for ids without a metric file
- * @timestamp_hz: the OA timestamp frequency i915 reports
+ * @timestamp_hz: the OA timestamp frequency i915 (xe) reports
  * @gt_hz: the GT clock the simulator runs at, fixed
  * @gt_min_hz: the GT range DEVICE_INFO declares
  * @gt_max_hz: see @gt_min_hz

@@ -156,6 +156,9 @@ static uint32_t share(uint64_t h, uint32_t lo, uint32_t hi, uint64_t of)
  * stall among A2..A29 (six stages, thread counts at A5, A10, .., A30),
  * busy clocks in A41.
  */
+static void oa_sim_set_rates_xe2(struct oa_sim *s, uint32_t a, uint32_t st,
+				 uint32_t occ);
+
 static void oa_sim_set_rates(struct oa_sim *s)
 {
 	const struct oa_sim_platform *p = s->plat;
@@ -170,6 +173,10 @@ static void oa_sim_set_rates(struct oa_sim *s)
 	uint32_t st = (h >> 16) % (ONE - a);
 	uint32_t occ = a + st + (h >> 32) % (ONE - a - st);
 
+	if (p->ip >= 2000) {
+		oa_sim_set_rates_xe2(s, a, st, occ);
+		return;
+	}
 	for (i = 0; i < OA_SIM_N_COUNTERS; i++) {
 		h = oa_hash3(s->cfg.seed, s->ctx, i);
 		if (i >= OA_SIM_B0)
@@ -220,6 +227,52 @@ static void oa_sim_set_rates(struct oa_sim *s)
 	}
 }
 
+/*
+ * Xe2's rates, by the PEC counters' roles in its RenderBasic (oa/sim.h):
+ * activity @a, stall @st and occupancy @occ as drawn for the context.
+ * Its reports have no B or C counters, so those stay still.
+ */
+static void oa_sim_set_rates_xe2(struct oa_sim *s, uint32_t a, uint32_t st,
+				 uint32_t occ)
+{
+	const struct oa_sim_platform *p = s->plat;
+	uint64_t n_eus = oa_sim_platform_n_eus(p);
+	uint64_t n_ss = oa_sim_platform_n_subslices(p);
+	unsigned int i;
+	uint64_t h;
+
+	for (i = 0; i < OA_SIM_N_COUNTERS; i++) {
+		h = oa_hash3(s->cfg.seed, s->ctx, i);
+		switch (i) {
+		case 32:			/* GPU_BUSY */
+			s->rate[i] = ONE;
+			break;
+		case 24:			/* XVE_ACTIVE */
+			s->rate[i] = a * n_eus;
+			break;
+		case 20:			/* XVE_STALL */
+			s->rate[i] = st * n_eus;
+			break;
+		case 14:			/* XVE_THREADS_OCCUPANCY_ALL */
+			s->rate[i] = (uint64_t)occ * p->threads * n_eus / 8;
+			break;
+		case 25: case 26:		/* ALU0, ALU1 utilisation */
+			s->rate[i] = share(h, 1, a, n_eus);
+			break;
+		case 27:			/* shared function access hold */
+			s->rate[i] = share(h, 1, ONE, n_eus);
+			break;
+		case 39: case 40: case 41:	/* engine busy */
+		case 54:			/* memory queue full */
+			s->rate[i] = share(h, 1, ONE, 1);
+			break;
+		default:
+			s->rate[i] = i < GPUPROF_OA_A_COUNTERS ?
+				     share(h, 1, ONE, n_ss) / 4 : 0;
+		}
+	}
+}
+
 /* Bring the counters from tick s->now to tick @t. */
 static void oa_sim_advance(struct oa_sim *s, uint64_t t)
 {
@@ -261,9 +314,15 @@ static void put32(uint8_t *r, unsigned int off, uint32_t v)
 	r[off + 3] = v >> 24;
 }
 
+static void put64(uint8_t *r, unsigned int off, uint64_t v)
+{
+	put32(r, off, (uint32_t)v);
+	put32(r, off + 4, (uint32_t)(v >> 32));
+}
+
 /*
  * The counters into report @r at the places the layout reads them from:
- * A counters 32 or 40 bits wide (the high byte of a 40-bit one at
+ * A counters 32, 40 or 64 bits wide (the high byte of a 40-bit one at
  * a40_high_off + its number), then B and C.
  */
 static void oa_sim_put_counters(const struct oa_sim *s, uint8_t *r)
@@ -276,6 +335,10 @@ static void oa_sim_put_counters(const struct oa_sim *s, uint8_t *r)
 
 		for (i = 0; i < run->n; i++) {
 			a = run->first + i;
+			if (run->width == GPUPROF_OA_U64) {
+				put64(r, run->off + 8 * i, s->counter[a]);
+				continue;
+			}
 			put32(r, run->off + 4 * i, (uint32_t)s->counter[a]);
 			if (run->width == GPUPROF_OA_U40)
 				r[l->a40_high_off + a] = s->counter[a] >> 32;
@@ -295,9 +358,20 @@ static int oa_sim_report(struct oa_sim *s, uint64_t t, uint32_t reason)
 
 	if (s->cfg.valid_bit_clear)
 		ctx_valid = false;
-	put32(r, 4, (uint32_t)(s->start_gpu + t));
+	if (s->layout.hdr64) {
+		/* Report id and reason in qword 0, the timestamp's low 56
+		 * bits in qword 1, the context in dword 4, 64-bit clocks in
+		 * qword 3. */
+		put32(r, 0, reason << 19 | (ctx_valid ? 1u << 16 : 0));
+		put64(r, 8, (s->start_gpu + t) &
+			    ((1ull << s->layout.ts_bits) - 1));
+		put32(r, 16, s->ctx);
+		put64(r, 24, s->clk_offset + clocks_of_ticks(s, t));
+	} else {
+		put32(r, 4, (uint32_t)(s->start_gpu + t));
+	}
 	/* Haswell's header has neither reason, context nor clock. */
-	if (s->layout.gen != GPUPROF_OA_GEN_HSW) {
+	if (s->layout.gen != GPUPROF_OA_GEN_HSW && !s->layout.hdr64) {
 		/* The valid bit: 25 on gen8, 16 from gen9 (set on gen12
 		 * too, where readers take dword 2 whatever it says). */
 		put32(r, 0, reason << 19 |
@@ -428,7 +502,8 @@ static void oa_sim_find_order(struct oa_sim *s, const struct oa_metric_set *set)
  * @s: the simulator
  * @cfg: its configuration, copied
  * @w: where the stream goes; the header records are written now:
- *	VERSION, DEVICE_INFO, DEVICE_TOPOLOGY and the first correlation
+ *	VERSION, DRIVER (on GPUs only xe serves), DEVICE_INFO,
+ *	DEVICE_TOPOLOGY and the first correlation
  */
 int oa_sim_init(struct oa_sim *s, const struct oa_sim_config *cfg,
 		struct oa_writer *w)
@@ -438,6 +513,7 @@ int oa_sim_init(struct oa_sim *s, const struct oa_sim_config *cfg,
 		struct drm_i915_query_topology_info info;
 		uint8_t bytes[256];
 	} topo;
+	const struct gpuprof_oa_platform *gpu;
 	const struct oa_metric_set *set;
 	char uuid[OA_METRIC_UUID_LEN + 1];
 	size_t topo_len;
@@ -464,6 +540,8 @@ int oa_sim_init(struct oa_sim *s, const struct oa_sim_config *cfg,
 	 * that has been up a while; CLOCK_MONOTONIC 10 s to a day in. */
 	s->start_gpu = cfg->start_gpu_ts ? cfg->start_gpu_ts :
 		       (1ull << 32) + splitmix64(&s->rng) % (15ull << 32);
+	if (cfg->wrap56_in_ns)
+		s->start_gpu = (1ull << 56) - ticks_of_ns(s, cfg->wrap56_in_ns);
 	s->start_cpu = cfg->start_cpu_ns ? cfg->start_cpu_ns :
 		       10 * NSEC + splitmix64(&s->rng) % (86400 * NSEC);
 	s->clk_offset = splitmix64(&s->rng);
@@ -488,7 +566,22 @@ int oa_sim_init(struct oa_sim *s, const struct oa_sim_config *cfg,
 	oa_sim_find_order(s, set);
 	oa_sim_set_rates(s);	/* idle: only a clock counter moves */
 	topo_len = oa_sim_platform_topology(s->plat, &topo, sizeof(topo));
-	if (oa_write_version(w) || oa_write_device_info(w, &info) ||
+	if (oa_write_version(w))
+		return oa_sim_fail(s);
+	/* A GPU only xe serves says so, or readers take it for i915's. */
+	gpu = gpuprof_oa_platform_of_device(info.device_id);
+	if (gpu && !gpu->oa_since && gpu->xe_since) {
+		struct gpuprof_oa_driver drv = {
+			.kernel = gpu->xe_since,
+			.submission = GPUPROF_OA_SUBMISSION_GUC,
+			.driver = GPUPROF_OA_DRIVER_XE,
+		};
+
+		if (oa_write_record(w, GPUPROF_OA_RECORD_DRIVER, &drv,
+				    sizeof(drv)))
+			return oa_sim_fail(s);
+	}
+	if (oa_write_device_info(w, &info) ||
 	    oa_write_topology(w, &topo.info, topo_len) ||
 	    oa_sim_correlation(s, 0))
 		return oa_sim_fail(s);

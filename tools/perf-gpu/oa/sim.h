@@ -7,12 +7,15 @@
  * timestamp frequency, the GT clock and range, the topology and the
  * report format: Haswell's A45_B8_C8 (no context id, no clock field),
  * format 10 (A32u40_A4u32_B8_C8) on gen8 to gen12.10, format 12
- * (A24u40_A14u32_B8_C8) on DG2 and Meteor Lake.  Reports are written
- * through the shared decoder's layout (module/oa_decode.c), counter by
- * counter.
+ * (A24u40_A14u32_B8_C8) on DG2 and Meteor Lake, xe's PEC64u64 (64-bit
+ * header, 64 PEC counters of 64 bits) on Lunar Lake and Battlemage,
+ * whose recordings start with a DRIVER record naming xe under GuC, as
+ * only xe serves them.  Reports are written through the shared
+ * decoder's layout (module/oa_decode.c), counter by counter.
  *
  * Time is the 64-bit OA timestamp; a report carries its low 32 bits, so
- * it wraps (every 223.7 s at 19.2 MHz).  Timer reports come where the
+ * it wraps (every 223.7 s at 19.2 MHz), or in a 64-bit header its low
+ * 56 bits (cfg.wrap56_in_ns brings that wrap near).  Timer reports come where the
  * timestamp is a multiple of the period (the hardware reports when a bit
  * of the timestamp toggles).  The GPU clock (dword 3) runs at the row's
  * fixed frequency whether or not work runs: no RC6, no frequency changes.
@@ -30,6 +33,13 @@
  * seed and the running context, except that where the set's equations
  * subtract one raw counter from another ("C3 C2 USUB"), the two rates
  * are swapped if need be so that the first rises at least as fast.
+ * Xe2 follows its RenderBasic (IGT's oa-lnl.xml and oa-bmg.xml, alike
+ * there): PEC 32 counts busy clocks (GPU_BUSY); PEC 24, 20 and 14 are
+ * XVE_ACTIVE, XVE_STALL and XVE_THREADS_OCCUPANCY_ALL, bounded as the
+ * EU counters above; PEC 25 and 26 (ALU utilisation) stay below
+ * XVE_ACTIVE; PEC 27 below one per vector engine, PEC 39, 40, 41 and 54
+ * (engine busy, queue full shares) below one per clock; the other PEC
+ * counters count events, at most a quarter per Xe core per clock.
  *
  * Use: oa_sim_init(), then either oa_sim_run() over a schedule (made by
  * oa_sim_schedule() or by hand) or oa_sim_step() live, then
@@ -85,6 +95,9 @@ struct oa_sim_config {
 	const char *metric_set;		/* DEVICE_INFO's; NULL: OA_SIM_METRIC_SET */
 	const char *metric_set_uuid;	/* DEVICE_INFO's; NULL: OA_SIM_METRIC_UUID */
 	bool valid_bit_clear;		/* bit 16 clear in every report */
+	/* Nonzero: the 64-bit timestamp starts this many ns of ticks below
+	 * 2^56, where 56-bit report timestamps wrap (start_gpu_ts unused). */
+	uint64_t wrap56_in_ns;
 };
 
 /* A busy interval of stream time, [start_ns, end_ns), running @ctx_id. */

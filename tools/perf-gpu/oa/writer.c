@@ -135,8 +135,10 @@ int oa_write_correlation(struct oa_writer *w, uint64_t cpu_ns,
 
 int oa_write_sample(struct oa_writer *w, const void *report, size_t size)
 {
-	/* Every OA format is 64, 128 or 256 bytes. */
-	if (size != 64 && size != 128 && size != 256)
+	/* i915's OA formats are 64, 128 or 256 bytes; xe's also 192 and
+	 * 320 (OAC, MPEC, PEC), 576 and 640 (PEC64u64, with B and C). */
+	if (size != 64 && size != 128 && size != 192 && size != 256 &&
+	    size != 320 && size != 576 && size != GPUPROF_OA_REPORT_MAX)
 		return oa_fail(w, EINVAL);
 	return oa_write_record(w, GPUPROF_OA_RECORD_SAMPLE, report, size);
 }
