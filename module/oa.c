@@ -17,7 +17,8 @@
  * late), else to no one (counted).  A delta across a change of context is
  * not accumulated for either side; one across lost reports is not taken
  * at all.  In time profiling, a timer report also adds a sample under the
- * OA unit's own timeline (driver "i915-oa", the metric set).  See
+ * OA unit's own timeline (driver "i915-oa", or "xe-oa" for a stream
+ * whose DRIVER record names xe; the metric set).  See
  * design.rst 5.3 and 10.2.
  *
  * A learned binding points at its target without a reference: when
@@ -246,7 +247,9 @@ static void gpuprof_oa_on_record(void *arg, const struct gpuprof_oa_stream *s,
 		in->have_ts = false;
 		in->have_prev = false;
 		spin_lock_irq(&gpuprof_data_lock);
-		tl = gpuprof_timeline_id("i915-oa", s->info.metric_set_name);
+		tl = gpuprof_timeline_id(s->drv.driver == GPUPROF_OA_DRIVER_XE ?
+					 "xe-oa" : "i915-oa",
+					 s->info.metric_set_name);
 		gpuprof_oa_forget_learned();
 		spin_unlock_irq(&gpuprof_data_lock);
 		in->timeline = tl;

@@ -138,6 +138,51 @@ TEST_F(gp, a_running_target_gets_exactly_the_deltas_of_its_reports)
 	free(b.data);
 }
 
+/*
+ * xe's Lunar Lake: PEC64u64 reports whose 56-bit timestamp wraps half
+ * way; each is placed in time across the wrap, inside the fence, and
+ * every delta is exact, 64-bit counters and clock included.
+ */
+TEST_F(gp, an_xe2_target_gets_exact_deltas_across_the_56_bit_wrap)
+{
+	const uint64_t g0 = (1ull << 56) - 50ull * TICK_1MS;
+	struct oa_buf b = {};
+	uint64_t t0;
+	unsigned int i;
+	pid_t pid;
+	int id, tl;
+
+	ASSERT_EQ(0, ctl("module oa_xe\n"));
+	ASSERT_EQ(0, ctl("interval 1000\n"));
+	ASSERT_EQ(0, ctl("start\n"));
+	pid = hold_fence("oa_xe", 4000, 1);
+	id = find_target("oa_xe");
+	ASSERT_LT(0, id);
+	t0 = mono_ns();
+	oa_header_xe(&b, 0x6420, GPUPROF_OA_FORMAT_PEC64u64);
+	oa_correlation(&b, t0, g0);
+	for (i = 0; i < 100; i++)
+		oa_report_pec(&b, i, g0 + i * TICK_1MS, NO_CTX, TIMER);
+	oa_correlation(&b, t0 + 100 * 1000000ull, g0 + 100 * TICK_1MS);
+	ASSERT_EQ(0, oa_write(&b, b.len, 4096));
+	EXPECT_EQ(100, status_num("oa_reports"));
+	EXPECT_EQ(0, status_num("oa_unattributed_reports"));
+	EXPECT_EQ(100, oa_counter(id, "reports"));
+	EXPECT_EQ(9900, oa_counter(id, "a0"));
+	EXPECT_EQ(693, oa_counter(id, "a32"));
+	EXPECT_EQ(99ll << 33, oa_counter(id, "a63"));
+	EXPECT_EQ(0, oa_counter(id, "a1"));
+	EXPECT_EQ(99000, oa_counter(id, "gpu_clock_ticks"));
+	EXPECT_EQ(99000000, oa_counter(id, "gpu_time_ns"));
+	/* Its timeline is xe's OA unit's. */
+	tl = timeline_id("xe-oa", "RenderBasic");
+	ASSERT_LE(0, tl);
+	EXPECT_EQ(100, hist_value(id, tl));
+	ASSERT_EQ(0, ctl("stop\n"));
+	reap(pid);
+	free(b.data);
+}
+
 TEST_F(gp, reports_when_no_job_runs_are_no_ones)
 {
 	struct oa_buf b = {};

@@ -10,7 +10,8 @@
 # directory is rewritten whole, except the files --vm makes, which are
 # kept unless --vm is given again.
 #
-#   oa_stream   gpuprof-oa --sim recordings (one as if from a Haswell),
+#   oa_stream   gpuprof-oa --sim recordings (one as if from a Haswell, two
+#               of a Lunar Lake under xe),
 #               after the target's byte of piece sizes
 #   oa_i915     the SAMPLE and loss records of those recordings: what
 #               i915's read() gives (the ioctl shim of selftests/i915-shim
@@ -61,6 +62,9 @@ oa_streams() {
 	"$oa" --sim --seed 1 --period 1000000 --duration 0.01 -o "$tmp/basic.oa"
 	"$oa" --sim --seed 2 --period 500000 --duration 0.01 --contexts 3 \
 		--loss-every 4 --buffer-loss-every 7 -o "$tmp/loss.oa"
+	# Lunar Lake under xe: DRIVER names xe, PEC64u64 reports of 576 bytes.
+	"$oa" --sim --device-id 0x6420 --seed 3 --period 500000 --duration 0.01 \
+		--contexts 3 --loss-every 5 --buffer-loss-every 9 -o "$tmp/lnl.oa"
 	# The same recording as a Haswell would declare it: its 256-byte
 	# format A45_B8_C8, no context ids.
 	python3 - "$tmp/basic.oa" "$tmp/hsw.oa" <<'EOF'
@@ -100,6 +104,8 @@ seed_oa() {
 	prefixed "$seeds/oa_stream/sim-bytewise" 000 "$tmp/basic.oa"
 	prefixed "$seeds/oa_stream/sim-loss-contexts" 011 "$tmp/loss.oa"
 	prefixed "$seeds/oa_stream/sim-haswell-whole" 017 "$tmp/hsw.oa"
+	prefixed "$seeds/oa_stream/sim-lunar-lake-loss" 011 "$tmp/lnl.oa"
+	prefixed "$seeds/oa_stream/sim-lunar-lake-bytewise" 000 "$tmp/lnl.oa"
 	i915_reads "$tmp/basic.oa" "$tmp/basic.i915"
 	i915_reads "$tmp/loss.oa" "$tmp/loss.i915"
 	# Bits 0-1: report size none/64/128/256; above: read sizes, 12: 4 KiB.

@@ -67,6 +67,33 @@ static inline void oa_header(struct oa_buf *b, uint32_t device_id,
 	oa_record(b, GPUPROF_OA_RECORD_DEVICE_INFO, &di, sizeof(di));
 }
 
+/*
+ * VERSION, DRIVER (xe, 6.12, GuC) and DEVICE_INFO of an xe GPU: a Lunar
+ * Lake (0x6420) with PEC64u64 reports.
+ */
+static inline void oa_header_xe(struct oa_buf *b, uint32_t device_id,
+				uint32_t format)
+{
+	struct gpuprof_oa_version v = { .version = 1 };
+	struct gpuprof_oa_driver drv = {
+		.kernel = 6 << 16 | 12 << 8,
+		.submission = GPUPROF_OA_SUBMISSION_GUC,
+		.driver = GPUPROF_OA_DRIVER_XE,
+	};
+	struct gpuprof_oa_device_info di = {
+		.timestamp_frequency = OA_TGL_FREQ,
+		.device_id = device_id,
+		.oa_format = format,
+		.gt_min_frequency = 400,
+		.gt_max_frequency = 1950,
+	};
+
+	strcpy(di.metric_set_name, "RenderBasic");
+	oa_record(b, GPUPROF_OA_RECORD_VERSION, &v, sizeof(v));
+	oa_record(b, GPUPROF_OA_RECORD_DRIVER, &drv, sizeof(drv));
+	oa_record(b, GPUPROF_OA_RECORD_DEVICE_INFO, &di, sizeof(di));
+}
+
 static inline void oa_correlation(struct oa_buf *b, uint64_t cpu_ns,
 				  uint64_t gpu)
 {
@@ -101,6 +128,27 @@ static inline void oa_report(struct oa_buf *b, uint32_t i, uint32_t ts,
 			     uint32_t ctx, uint32_t reason)
 {
 	oa_report_valid(b, i, ts, ctx, reason, ctx != GPUPROF_OA_NO_CONTEXT);
+}
+
+/*
+ * Report @i of an Xe2 PEC64u64 stream (576 bytes, 64-bit header): the
+ * low 56 bits of @ts, context @ctx with bit 16 when it is one, reason
+ * @reason; PEC0 rises 100, PEC32 7 and PEC63 2^33 per report from
+ * 2^40, the 64-bit clock 1000 ticks from 2^32.
+ */
+static inline void oa_report_pec(struct oa_buf *b, uint32_t i, uint64_t ts,
+				 uint32_t ctx, uint32_t reason)
+{
+	uint64_t r[72] = {};
+
+	r[0] = reason << 19 | (ctx != GPUPROF_OA_NO_CONTEXT ? 1u << 16 : 0);
+	r[1] = ts & ((1ull << 56) - 1);
+	r[2] = ctx;			/* dword 4 */
+	r[3] = (1ull << 32) + 1000ull * i;
+	r[4 + 0] = (1ull << 40) + 100ull * i;
+	r[4 + 32] = 7ull * i;
+	r[4 + 63] = (1ull << 33) * i;
+	oa_record(b, GPUPROF_OA_RECORD_SAMPLE, r, sizeof(r));
 }
 
 static inline uint64_t mono_ns(void)
