@@ -320,6 +320,104 @@ TEST(xe_cycles_total)
 }
 
 /*
+ * xe of Linux 6.12 exactly as it prints a Battlemage client
+ * (xe_drm_client.c, drm_file.c): the common keys, then per TTM region
+ * in its order (system, gtt, vram0, vram1, stolen) total, shared,
+ * active and resident, purgeable for system only, sizes divided by 1024
+ * while they divide evenly (at most to MiB, else bare bytes); then per
+ * engine class present, in enum order (rcs, vcs, vecs, bcs, other, ccs),
+ * its cycles and the one GPU timestamp as total cycles, and capacity for
+ * a class of several engines.  vram1 is a second tile's.
+ */
+TEST(xe_612_every_key_and_region)
+{
+	struct drm_fdinfo *fi = parse(
+		"drm-driver:\txe\n"
+		"drm-client-id:\t7\n"
+		"drm-pdev:\t0000:03:00.0\n"
+		"drm-total-system:\t1536\n"
+		"drm-shared-system:\t0\n"
+		"drm-active-system:\t0\n"
+		"drm-resident-system:\t1536\n"
+		"drm-purgeable-system:\t1536\n"
+		"drm-total-gtt:\t12 KiB\n"
+		"drm-shared-gtt:\t0\n"
+		"drm-active-gtt:\t4 KiB\n"
+		"drm-resident-gtt:\t12 KiB\n"
+		"drm-total-vram0:\t3 MiB\n"
+		"drm-shared-vram0:\t1025 KiB\n"
+		"drm-active-vram0:\t2 MiB\n"
+		"drm-resident-vram0:\t3 MiB\n"
+		"drm-total-vram1:\t5120 MiB\n"
+		"drm-shared-vram1:\t0\n"
+		"drm-active-vram1:\t0\n"
+		"drm-resident-vram1:\t5120 MiB\n"
+		"drm-total-stolen:\t0\n"
+		"drm-shared-stolen:\t0\n"
+		"drm-active-stolen:\t0\n"
+		"drm-resident-stolen:\t0\n"
+		"drm-cycles-rcs:\t100\n"
+		"drm-total-cycles-rcs:\t123456789012\n"
+		"drm-cycles-vcs:\t200\n"
+		"drm-total-cycles-vcs:\t123456789012\n"
+		"drm-engine-capacity-vcs:\t2\n"
+		"drm-cycles-vecs:\t0\n"
+		"drm-total-cycles-vecs:\t123456789012\n"
+		"drm-cycles-bcs:\t3\n"
+		"drm-total-cycles-bcs:\t123456789012\n"
+		"drm-cycles-ccs:\t400\n"
+		"drm-total-cycles-ccs:\t123456789012\n"
+		"drm-engine-capacity-ccs:\t4\n");
+	static const char *const classes[] = { "rcs", "vcs", "vecs", "bcs",
+					       "ccs" };
+	static const uint64_t cycles[] = { 100, 200, 0, 3, 400 };
+	static const unsigned int capacity[] = { 1, 2, 1, 1, 4 };
+	static const struct {
+		const char *name;
+		uint64_t total, shared, active, resident;
+	} want[] = {
+		{ "system", 1536, 0, 0, 1536 },
+		{ "gtt", 12 << 10, 0, 4 << 10, 12 << 10 },
+		{ "vram0", 3 << 20, 1025 << 10, 2 << 20, 3 << 20 },
+		{ "vram1", 5120ull << 20, 0, 0, 5120ull << 20 },
+		{ "stolen", 0, 0, 0, 0 },
+	};
+	const struct drm_fdinfo_engine *e;
+	const struct drm_fdinfo_region *r;
+	size_t i;
+
+	EXPECT_EQ(0, fi->malformed);
+	EXPECT_EQ(0, fi->unknown);
+	EXPECT_EQ(7, fi->client_id);
+	EXPECT_STREQ("xe", fi->driver);
+	ASSERT_EQ(5, fi->nr_engines);
+	for (i = 0; i < 5; i++) {
+		e = drm_fdinfo_engine(fi, classes[i]);
+		ASSERT_NE(NULL, e) TH_LOG("%s", classes[i]);
+		EXPECT_TRUE(e->has_cycles && e->has_total_cycles);
+		EXPECT_FALSE(e->has_busy);
+		EXPECT_EQ(cycles[i], e->cycles) TH_LOG("%s", classes[i]);
+		EXPECT_EQ(123456789012ull, e->total_cycles);
+		EXPECT_EQ(capacity[i], e->capacity) TH_LOG("%s", classes[i]);
+	}
+	ASSERT_EQ(5, fi->nr_regions);
+	for (i = 0; i < 5; i++) {
+		r = drm_fdinfo_region(fi, want[i].name);
+		ASSERT_NE(NULL, r) TH_LOG("%s", want[i].name);
+		EXPECT_EQ(want[i].total, r->bytes[DRM_MEM_TOTAL]);
+		EXPECT_EQ(want[i].shared, r->bytes[DRM_MEM_SHARED]);
+		EXPECT_EQ(want[i].active, r->bytes[DRM_MEM_ACTIVE]);
+		EXPECT_EQ(want[i].resident, r->bytes[DRM_MEM_RESIDENT]);
+		EXPECT_TRUE(r->has[DRM_MEM_ACTIVE]) TH_LOG("%s", want[i].name);
+		/* Only system memory can be purged. */
+		EXPECT_EQ(!strcmp(want[i].name, "system"),
+			  r->has[DRM_MEM_PURGEABLE]) TH_LOG("%s", want[i].name);
+		EXPECT_FALSE(r->has[DRM_MEM_LEGACY]);
+	}
+	EXPECT_EQ(1536, drm_fdinfo_region(fi, "system")->bytes[DRM_MEM_PURGEABLE]);
+}
+
+/*
  * panfrost (Documentation/gpu/panfrost.rst): busy ns and cycles per
  * engine, maxfreq and curfreq, memory as the one region "memory".
  */
