@@ -339,6 +339,50 @@ TEST_F(oa, i915_through_the_shim)
 	report_runs(_metadata, self);
 }
 
+/* Its xe twin: out/libxe_shim.so. */
+static const char *xe_shim(void)
+{
+	static char path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 32);
+
+	if (n <= 0)
+		return "libxe_shim.so";
+	path[n] = '\0';
+	strcpy(strrchr(path, '/'), "/../libxe_shim.so");
+	return path;
+}
+
+/*
+ * --oa on a node xe drives takes xe's path: the shim's Lunar Lake
+ * (0x6420), RenderBasic registered with it, read as PEC64u64 (17).
+ * IGT 1.27.1's i915-perf-reader knows neither, so only ours read it.
+ */
+TEST_F(oa, xe_through_the_shim)
+{
+	char sys[128], path[192], oa_file[160];
+
+	if (access(xe_shim(), R_OK))
+		SKIP(return, "no xe shim at %s (make -C selftests)", xe_shim());
+	snprintf(sys, sizeof(sys), "%s/sys", self->dir);
+	ASSERT_EQ(0, fake_i915_sysfs(sys, NULL, 0, 0, 0)) TH_LOG("%s: %m", sys);
+	snprintf(path, sizeof(path), "%s/class/drm/card0/metrics", sys);
+	ASSERT_EQ(0, fake_sysfs_mkdirs(path));
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "GPUPROF_SHIM_PERFMON=1 GPUPROF_SYSFS_ROOT='%s' LD_PRELOAD='%s %s' %s record --oa-source=xe --oa-node " NODE " -o %s -- %s fences 10 20",
+			     sys, asan_runtime(), xe_shim(), perf_gpu_path(),
+			     self->data, gpuwork_path())) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, tally(self)) TH_LOG("%s", self->out);
+	EXPECT_EQ(10, self->t.signaled);
+	EXPECT_LT(50, self->t.oa) TH_LOG("%ld OA lines", self->t.oa);
+	EXPECT_EQ(0, self->t.time_went_back);
+	EXPECT_EQ(1, self->t.devices);
+	EXPECT_EQ(0, strncmp(self->t.device, "device_id=0x6420 oa_format=17 ", 30))
+		TH_LOG("%s", self->t.device);
+	snprintf(oa_file, sizeof(oa_file), "%s.oa", self->data);
+	EXPECT_EQ(self->t.oa, oa_samples(oa_file));
+	report_runs(_metadata, self);
+}
+
 /*
  * vgem in 6.1 has no show_fdinfo: its fdinfo is pos/flags/mnt_id/ino
  * only, no drm-driver, so no client to sample.  Then only the scan is

@@ -367,12 +367,20 @@ TEST_F(i915, refusals_are_explained_in_one_line)
 	}
 }
 
-/* Without the shim and without --node: this machine's own /dev/dri. */
+/*
+ * Without the shim and without --node: this machine's own /dev/dri.
+ * --device looks for xe too; --oa-source i915 for i915 alone.
+ */
 TEST_F(i915, no_i915_node_is_said_plainly)
 {
-	if (!access("/sys/module/i915", F_OK))
-		SKIP(return, "this machine has the i915 driver loaded");
+	if (!access("/sys/module/i915", F_OK) || !access("/sys/module/xe", F_OK))
+		SKIP(return, "this machine has the i915 or xe driver loaded");
 	EXPECT_EQ(1, run_cmd(self->out, OUT_SIZE, "%s --device -o '%s'",
+			     host_gpuprof_oa_path(), self->file));
+	EXPECT_STREQ("gpuprof-oa: no Intel GPU (i915 or xe) found: no /dev/dri/renderD* node is driven by i915 or xe (give one with --node)\n",
+		     self->out);
+	EXPECT_EQ(1, run_cmd(self->out, OUT_SIZE,
+			     "%s --device --oa-source i915 -o '%s'",
 			     host_gpuprof_oa_path(), self->file));
 	EXPECT_STREQ("gpuprof-oa: no Intel GPU (i915) found: no /dev/dri/renderD* node is driven by i915 (give one with --node)\n",
 		     self->out);

@@ -675,6 +675,7 @@ TEST_F(pd, libtraceevent_parses_every_format_and_payload)
 		};
 		struct gpuprof_oa_driver drv = {
 			.kernel = 0x060c00, .submission = 2,
+			.driver = GPUPROF_OA_DRIVER_XE,
 		};
 		uint8_t topo[20] = { 1, 2, 3 };
 
@@ -682,13 +683,17 @@ TEST_F(pd, libtraceevent_parses_every_format_and_payload)
 		strcpy(di.metric_set_uuid, "0fc397c0-4833-492c-9ccd-4929d574d5b8");
 		len = gpu_oa_device_payload(buf, sizeof(buf), 0xff02, &di, &drv,
 					    topo, sizeof(topo));
-		ASSERT_EQ(56 + 12 + 37 + 20, len);
+		/* Fixed fields, then the strings and the topology. */
+		ASSERT_EQ(60 + 12 + 37 + 20, len);
 		rec.data = buf;
 		rec.size = len;
 		EXPECT_EQ(e[2], tep_find_event_by_record(tep, &rec));
 		ASSERT_EQ(0, tep_get_field_val(NULL, e[2], "kernel", &rec,
 					       &val, 0));
 		EXPECT_EQ(0x060c00, val);
+		ASSERT_EQ(0, tep_get_field_val(NULL, e[2], "driver", &rec,
+					       &val, 0));
+		EXPECT_EQ(GPUPROF_OA_DRIVER_XE, val);
 		ASSERT_EQ(0, tep_get_field_val(NULL, e[2], "gt_max_frequency",
 					       &rec, &val, 0));
 		EXPECT_EQ(1400000000, val);

@@ -88,6 +88,7 @@ struct record {
 	struct record_fdinfo fdinfo;
 	int fdinfo_ms;			/* --fdinfo-interval, -1: not given */
 	const char *oa_period;
+	const char *oa_unit;
 	struct gpu_synth_ids synth;
 	bool have_synth;
 };
@@ -177,7 +178,7 @@ static int choose_events(struct record *rec)
 	return 0;
 }
 
-/* --oa: OA from the real i915-perf stream, as --oa-source=i915. */
+/* --oa: OA from the GPU, i915-perf's stream if i915 drives it, else xe's. */
 static int parse_oa(const struct option *opt, const char *arg, int unset)
 {
 	struct record *rec = opt->value;
@@ -186,7 +187,7 @@ static int parse_oa(const struct option *opt, const char *arg, int unset)
 	if (unset)
 		rec->oa.source = RECORD_OA_NONE;
 	else
-		record_oa_set_source(&rec->oa, "i915");
+		record_oa_set_source(&rec->oa, "device");
 	return 0;
 }
 
@@ -718,17 +719,19 @@ static int parse_args(struct record *rec, int *argcp, const char ***argvp)
 		OPT_INCR('v', "verbose", &rec->verbose,
 			 "say which tracepoints are skipped and opened"),
 		OPT_CALLBACK_NOOPT(0, "oa", rec, NULL,
-				   "OA reports from i915-perf (--oa-source=i915)",
+				   "OA reports from the GPU: i915-perf, or xe when no i915 drives one",
 				   parse_oa),
-		OPT_CALLBACK(0, "oa-source", rec, "sim|FILE|i915",
-			     "OA reports from the simulator, a recording or i915-perf",
+		OPT_CALLBACK(0, "oa-source", rec, "sim|FILE|i915|xe",
+			     "OA reports from the simulator, a recording, i915-perf or xe",
 			     parse_oa_source),
 		OPT_STRING(0, "oa-period", &rec->oa_period, "NS",
 			   "OA report period in ns, rounded to an OA exponent (default 1000000)"),
 		OPT_STRING(0, "metric-set", &rec->oa.metric_set, "NAME|UUID",
-			   "i915: the OA metric set (default RenderBasic)"),
+			   "i915, xe: the OA metric set (default RenderBasic)"),
 		OPT_STRING(0, "oa-node", &rec->oa.node, "PATH",
-			   "i915: the render node (default: the first i915 one)"),
+			   "i915, xe: the render node (default: the first i915 one, else xe)"),
+		OPT_STRING(0, "oa-unit", &rec->oa_unit, "N",
+			   "xe: the OA unit (default 0, the main GT's)"),
 		OPT_STRING(0, "oa-output", &rec->oa.output_opt, "file",
 			   "the OA stream as recorded (default: <output>.oa)"),
 		OPT_INTEGER(0, "fdinfo-interval", &rec->fdinfo_ms,
@@ -779,6 +782,21 @@ static int parse_args(struct record *rec, int *argcp, const char ***argvp)
 			return -1;
 		}
 		rec->oa.period_ns = v;
+	}
+	if (rec->oa_unit) {
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(rec->oa_unit, &end, 10);
+		if (errno || *end || end == rec->oa_unit ||
+		    *rec->oa_unit < '0' || *rec->oa_unit > '9' ||
+		    v > UINT32_MAX) {
+			pr_err("bad --oa-unit '%s': want an OA unit id, 0 or more\n",
+			       rec->oa_unit);
+			return -1;
+		}
+		rec->oa.unit = v;
+		rec->oa.unit_given = true;
 	}
 	return 0;
 }

@@ -6,14 +6,16 @@
  *                    [--period NS] [--duration S]
  *              [--contexts N] [--loss-every N] [--buffer-loss-every N]
  *              [--start-ns NS] [-v] [-o FILE]
- *   gpuprof-oa --device [--node PATH] [--metric-set NAME|UUID]
- *              [--period NS] [--duration S] [-v] [-o FILE]
+ *   gpuprof-oa --device [--node PATH] [--oa-source i915|xe] [--oa-unit N]
+ *              [--metric-set NAME|UUID] [--period NS] [--duration S]
+ *              [-v] [-o FILE]
  *
  * --sim writes what the simulator (oa/sim.h) makes of a schedule drawn
  * from the seed; "cat FILE > /dev/gpuprof/oa" replays it into the module.
- * --device records a real i915-perf OA stream (oa/i915.h) until
- * --duration has passed or SIGINT, SIGTERM or SIGHUP comes; "-o
- * /dev/gpuprof/oa" feeds the module live.
+ * --device records a real OA stream, i915-perf's (oa/i915.h) or xe's
+ * (oa/xe.h: the first i915 node is taken, else the first xe one, unless
+ * --oa-source says which), until --duration has passed or SIGINT,
+ * SIGTERM or SIGHUP comes; "-o /dev/gpuprof/oa" feeds the module live.
  */
 #include <errno.h>
 #include <poll.h>
@@ -35,6 +37,7 @@
 #include "oa/i915.h"
 #include "oa/metric-sets.h"
 #include "oa/sim.h"
+#include "oa/xe.h"
 #include "util/debug.h"
 
 #define PROG "gpuprof-oa"
@@ -252,11 +255,16 @@ static int check_sim(const struct sim_opts *o)
 
 struct dev_run {
 	const char *node;		/* --node, NULL: the first i915 node */
+	enum oa_driver want;		/* --oa-source, else any */
+	enum oa_driver driver;		/* the one recorded */
+	uint32_t unit;			/* --oa-unit (xe) */
+	bool unit_given;
 	const char *metric_set;
 	uint64_t period_ns;		/* asked for, then rounded */
 	uint64_t duration_ns;		/* 0: until a signal */
 	bool verbose;
 	struct oa_i915 dev;
+	struct oa_xe xe;
 	struct oa_i915_metric metric;
 	unsigned int exponent;
 	size_t report_size;
@@ -289,9 +297,56 @@ static void dev_teardown(struct dev_run *r)
 	if (r->sigfd >= 0)
 		close(r->sigfd);
 	r->stream = r->sigfd = -1;
-	oa_i915_close(&r->dev);
+	if (r->driver == OA_DRIVER_XE)
+		oa_xe_close(&r->xe);
+	else
+		oa_i915_close(&r->dev);
 	free(r->buf.p);
 	r->buf.p = NULL;
+}
+
+/*
+ * The stop signals, blocked and read from a signalfd in the same poll()
+ * as the stream, so one arriving between two checks is never missed.
+ */
+static int dev_signals(struct dev_run *r)
+{
+	sigset_t stop;
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &stop, NULL) ||
+	    (r->sigfd = signalfd(-1, &stop, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
+		pr_err("signalfd: %s\n", strerror(errno));
+		return -1;
+	}
+	/* A closed reader shows as EPIPE from write(), not as a kill. */
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+/* dev_setup() on xe: its OA unit, metric set and exponent. */
+static int dev_setup_xe(struct dev_run *r)
+{
+	if (oa_xe_open(&r->xe, r->node, r->unit))
+		return -1;
+	if (oa_xe_metric_set(&r->xe, r->metric_set, &r->metric))
+		goto fail;
+	r->report_size = r->xe.report_size;
+	r->exponent = oa_sim_exponent_for_period(r->period_ns,
+						 r->xe.timestamp_hz);
+	r->period_ns = oa_sim_exponent_to_ns(r->exponent, r->xe.timestamp_hz);
+	if (dev_signals(r))
+		goto fail;
+	r->stream = oa_xe_stream_open(&r->xe, &r->metric, r->exponent);
+	if (r->stream < 0)
+		goto fail;
+	return 0;
+fail:
+	dev_teardown(r);
+	return -1;
 }
 
 /*
@@ -303,9 +358,17 @@ static void dev_teardown(struct dev_run *r)
 static int dev_setup(struct dev_run *r)
 {
 	struct gpuprof_oa_layout l;
-	sigset_t stop;
 
 	r->stream = r->sigfd = -1;
+	r->xe.fd = r->dev.fd = -1;
+	if (oa_device_driver(r->node, r->want, &r->driver))
+		return -1;
+	if (r->driver == OA_DRIVER_XE)
+		return dev_setup_xe(r);
+	if (r->unit_given) {
+		pr_err("--oa-unit: only xe has OA units to choose from, and this GPU is driven by i915\n");
+		return -1;
+	}
 	if (oa_i915_open(&r->dev, r->node))
 		return -1;
 	if (oa_i915_metric_set(&r->dev, r->metric_set, &r->metric) ||
@@ -316,18 +379,8 @@ static int dev_setup(struct dev_run *r)
 						 r->dev.timestamp_hz);
 	r->period_ns = oa_sim_exponent_to_ns(r->exponent, r->dev.timestamp_hz);
 
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigaddset(&stop, SIGHUP);
-	if (sigprocmask(SIG_BLOCK, &stop, NULL) ||
-	    (r->sigfd = signalfd(-1, &stop, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
-		pr_err("signalfd: %s\n", strerror(errno));
+	if (dev_signals(r))
 		goto fail;
-	}
-	/* A closed reader shows as EPIPE from write(), not as a kill. */
-	signal(SIGPIPE, SIG_IGN);
-
 	r->stream = oa_i915_perf_open(&r->dev, &r->metric, r->exponent,
 				      r->period_ns);
 	if (r->stream < 0)
@@ -376,6 +429,8 @@ static int dev_drain(struct dev_run *r, struct oa_writer *w)
 {
 	struct dev_sink x = { .r = r, .w = w };
 
+	if (r->driver == OA_DRIVER_XE)
+		return oa_xe_drain(&r->xe, r->stream, &r->buf, dev_record, &x);
 	return oa_i915_drain(&r->dev, r->stream, &r->buf, r->report_size,
 			     dev_record, &x);
 }
@@ -383,7 +438,8 @@ static int dev_drain(struct dev_run *r, struct oa_writer *w)
 /* A write failure sticks in @w: the caller checks w->error. */
 static int dev_correlate(struct dev_run *r, struct oa_writer *w)
 {
-	if (oa_i915_write_correlation(&r->dev, w))
+	if (r->driver == OA_DRIVER_XE ? oa_xe_write_correlation(&r->xe, w) :
+	    oa_i915_write_correlation(&r->dev, w))
 		return -1;
 	r->correlations++;
 	return 0;
@@ -391,7 +447,10 @@ static int dev_correlate(struct dev_run *r, struct oa_writer *w)
 
 static int dev_header(struct dev_run *r, struct oa_writer *w)
 {
-	oa_i915_write_header(&r->dev, &r->metric, w);
+	if (r->driver == OA_DRIVER_XE)
+		oa_xe_write_header(&r->xe, &r->metric, w);
+	else
+		oa_i915_write_header(&r->dev, &r->metric, w);
 	return oa_writer_flush(w);
 }
 
@@ -410,6 +469,7 @@ static int run_device(struct dev_run *r, struct oa_writer *w)
 	uint64_t now, end, next_corr, wake;
 	struct signalfd_siginfo si;
 	bool stream_failed = false, clock_failed = false;
+	bool xe = r->driver == OA_DRIVER_XE;
 	int timeout, ret;
 
 	if (dev_header(r, w))
@@ -465,9 +525,10 @@ static int run_device(struct dev_run *r, struct oa_writer *w)
 out:
 	if (r->verbose)
 		pr_err("%s: 0x%04x, %s (%s, id %llu), format %u, exponent %u (%llu ns): %llu reports, %llu correlation points, %llu REPORT_LOST and %llu BUFFER_LOST records, %llu records of unknown type\n",
-		       r->dev.node, r->dev.device_id, r->metric.name,
+		       xe ? r->xe.node : r->dev.node,
+		       xe ? r->xe.device_id : r->dev.device_id, r->metric.name,
 		       r->metric.uuid, (unsigned long long)r->metric.id,
-		       oa_i915_format(&r->dev), r->exponent,
+		       xe ? r->xe.format : oa_i915_format(&r->dev), r->exponent,
 		       (unsigned long long)r->period_ns,
 		       (unsigned long long)r->reports,
 		       (unsigned long long)r->correlations,
@@ -475,8 +536,8 @@ out:
 		       (unsigned long long)r->buffer_lost,
 		       (unsigned long long)r->unknown);
 	else if (r->report_lost || r->buffer_lost)
-		pr_err("warning: i915 lost reports: %llu REPORT_LOST and %llu BUFFER_LOST records (kept in the recording)\n",
-		       (unsigned long long)r->report_lost,
+		pr_err("warning: %s lost reports: %llu REPORT_LOST and %llu BUFFER_LOST records (kept in the recording)\n",
+		       xe ? "xe" : "i915", (unsigned long long)r->report_lost,
 		       (unsigned long long)r->buffer_lost);
 	if (w->error)
 		return -1;
@@ -503,6 +564,7 @@ int main(int argc, const char **argv)
 	const char *seed = NULL, *period = NULL, *duration = NULL;
 	const char *contexts = NULL, *loss = NULL, *bloss = NULL, *start = NULL;
 	const char *node = NULL, *metric_set = NULL, *device_id = NULL;
+	const char *source = NULL, *unit = NULL;
 	const char *out = "-";
 	bool sim = false, device = false, verbose = false;
 	struct sim_opts o = {
@@ -514,9 +576,13 @@ int main(int argc, const char **argv)
 		OPT_BOOLEAN(0, "sim", &sim,
 			    "write a simulated recording (a Tiger Lake GT2 unless --device-id)"),
 		OPT_BOOLEAN(0, "device", &device,
-			    "record the OA stream of an Intel GPU (i915-perf)"),
+			    "record the OA stream of an Intel GPU (i915-perf or xe)"),
 		OPT_STRING(0, "node", &node, "PATH",
-			   "--device: the render node (default: the first i915 one)"),
+			   "--device: the render node (default: the first i915 one, else the first xe one)"),
+		OPT_STRING(0, "oa-source", &source, "i915|xe",
+			   "--device: record from this driver only"),
+		OPT_STRING(0, "oa-unit", &unit, "N",
+			   "--device, xe: the OA unit (default 0, the main GT's)"),
 		OPT_STRING(0, "metric-set", &metric_set, "NAME|UUID",
 			   "the metric set (default RenderBasic; --sim: a name)"),
 		OPT_STRING(0, "device-id", &device_id, "ID",
@@ -542,15 +608,15 @@ int main(int argc, const char **argv)
 	};
 	const char *const usage[] = {
 		"gpuprof-oa --sim [--device-id ID] [--metric-set NAME] [--seed N] [--period NS] [--duration S] [--contexts N] [--loss-every N] [-o FILE]",
-		"gpuprof-oa --device [--node PATH] [--metric-set NAME|UUID] [--period NS] [--duration S] [-v] [-o FILE]",
+		"gpuprof-oa --device [--node PATH] [--oa-source i915|xe] [--oa-unit N] [--metric-set NAME|UUID] [--period NS] [--duration S] [-v] [-o FILE]",
 		NULL
 	};
 	static const char *const sim_names[] = {
 		"seed", "contexts", "loss-every", "buffer-loss-every", "start-ns",
 		"device-id",
 	};
-	static const char *const dev_names[] = { "node" };
-	const char *sim_vals[6], *dev_vals[1];	/* given, after parsing */
+	static const char *const dev_names[] = { "node", "oa-source", "oa-unit" };
+	const char *sim_vals[6], *dev_vals[3];	/* given, after parsing */
 	struct oa_writer w;
 	bool to_stdout, regular;
 	struct stat st;
@@ -569,6 +635,8 @@ int main(int argc, const char **argv)
 	sim_vals[4] = start;
 	sim_vals[5] = device_id;
 	dev_vals[0] = node;
+	dev_vals[1] = source;
+	dev_vals[2] = unit;
 	if (sim == device) {
 		pr_err(sim ? "--sim and --device are two modes: give one\n" :
 		       "no mode given: --sim or --device\n");
@@ -577,7 +645,7 @@ int main(int argc, const char **argv)
 	o.verbose = r.verbose = verbose;
 	o.metric_set = metric_set;
 	if (sim &&
-	    (only_in("--device", dev_names, dev_vals, 1) ||
+	    (only_in("--device", dev_names, dev_vals, 3) ||
 	     (device_id && parse_device_id(device_id, &o.device_id)) ||
 	     (metric_set && check_metric_set(&o)) ||
 	     (seed && parse_u64("seed", seed, UINT64_MAX, &o.seed)) ||
@@ -594,8 +662,15 @@ int main(int argc, const char **argv)
 	if (device &&
 	    (only_in("--sim", sim_names, sim_vals, 6) ||
 	     (period && parse_u64("period", period, UINT64_MAX, &r.period_ns)) ||
-	     (duration && parse_seconds("duration", duration, &r.duration_ns))))
+	     (duration && parse_seconds("duration", duration, &r.duration_ns)) ||
+	     (unit && parse_uint("oa-unit", unit, UINT32_MAX, &r.unit))))
 		return 1;
+	if (device && source && oa_parse_driver(source, &r.want)) {
+		pr_err("--oa-source: '%s' is not a driver with OA: i915 or xe\n",
+		       source);
+		return 1;
+	}
+	r.unit_given = unit;
 	if (device && !r.period_ns) {
 		pr_err("--period must be above 0 ns\n");
 		return 1;

@@ -12,8 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,6 +19,7 @@
 #include <i915_drm.h>
 
 #include "../../../module/oa_decode.h"
+#include "oa/drm-node.h"
 #include "oa/i915-records.h"
 #include "oa/i915.h"
 #include "oa/metric-sets.h"
@@ -31,44 +30,6 @@
 #define NSEC 1000000000ull
 /* i915's dev.i915.oa_max_sample_rate default: faster needs CAP_PERFMON. */
 #define OA_DEFAULT_MAX_RATE_HZ 100000ull
-
-/* An ioctl that a signal does not fail, as libdrm's drmIoctl(). */
-static int oa_ioctl(int fd, unsigned long req, void *arg)
-{
-	int ret;
-
-	do
-		ret = ioctl(fd, req, arg);
-	while (ret == -1 && (errno == EINTR || errno == EAGAIN));
-	return ret;
-}
-
-static uint64_t oa_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC + ts.tv_nsec;
-}
-
-static const char *oa_sysfs_root(void)
-{
-	const char *r = getenv("GPUPROF_SYSFS_ROOT");
-
-	return r && *r ? r : "/sys";
-}
-
-/* This kernel's version as GPUPROF_OA_KERNEL() numbers it; 0 if unknown. */
-static uint32_t oa_running_kernel(void)
-{
-	unsigned int major, minor;
-	struct utsname u;
-
-	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2 ||
-	    major > 255 || minor > 255)
-		return 0;
-	return GPUPROF_OA_KERNEL(major, minor);
-}
 
 /*
  * How i915 submits work: its enable_guc parameter, -1 for the platform's
@@ -81,7 +42,7 @@ static uint32_t oa_submission(void)
 	long v;
 
 	snprintf(path, sizeof(path), "%s/module/i915/parameters/enable_guc",
-		 oa_sysfs_root());
+		 oa_node_sysfs_root());
 	if (file_read_small(AT_FDCWD, path, buf, sizeof(buf)) <= 0)
 		return GPUPROF_OA_SUBMISSION_DEFAULT;
 	v = strtol(buf, &end, 10);
@@ -91,87 +52,19 @@ static uint32_t oa_submission(void)
 		       GPUPROF_OA_SUBMISSION_EXECLISTS;
 }
 
-/* The driver's name of a DRM fd, "" when it is no DRM device. */
-static void oa_driver_name(int fd, char *name, size_t size)
-{
-	struct drm_version v = { .name_len = size - 1, .name = name };
-
-	memset(name, 0, size);
-	if (oa_ioctl(fd, DRM_IOCTL_VERSION, &v))
-		name[0] = '\0';
-	name[size - 1] = '\0';
-}
-
 static int oa_getparam(int fd, int param, int *value)
 {
 	drm_i915_getparam_t gp = { .param = param, .value = value };
 
-	return oa_ioctl(fd, DRM_IOCTL_I915_GETPARAM, &gp);
-}
-
-/* The lowest "<prefix>N" entry of @dir, N >= 0; -1 when none. */
-static long oa_lowest_entry(const char *dir, const char *prefix)
-{
-	size_t len = strlen(prefix);
-	struct dirent *e;
-	long best = -1, n;
-	char *end;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, prefix, len) || !e->d_name[len])
-			continue;
-		n = strtol(e->d_name + len, &end, 10);
-		if (*end || n < 0)
-			continue;
-		if (best < 0 || n < best)
-			best = n;
-	}
-	closedir(d);
-	return best;
+	return oa_node_ioctl(fd, DRM_IOCTL_I915_GETPARAM, &gp);
 }
 
 /* The first render node that i915 drives, -1 (and a message) if none. */
 static int oa_find_node(struct oa_i915 *d)
 {
-	char name[32];
-	long n, from = 0;
-	DIR *dir;
-	struct dirent *e;
-	char *end;
-
-	/* In order of minor number: renderD128 is the first GPU. */
-	for (;;) {
-		long best = -1;
-
-		dir = opendir("/dev/dri");
-		if (!dir)
-			break;
-		while ((e = readdir(dir))) {
-			if (strncmp(e->d_name, "renderD", 7))
-				continue;
-			n = strtol(e->d_name + 7, &end, 10);
-			if (*end || n < from)
-				continue;
-			if (best < 0 || n < best)
-				best = n;
-		}
-		closedir(dir);
-		if (best < 0)
-			break;
-		snprintf(d->node, sizeof(d->node), "/dev/dri/renderD%ld", best);
-		d->fd = open(d->node, O_RDWR | O_CLOEXEC);
-		if (d->fd >= 0) {
-			oa_driver_name(d->fd, name, sizeof(name));
-			if (!strcmp(name, "i915"))
-				return 0;
-			close(d->fd);
-			d->fd = -1;
-		}
-		from = best + 1;
-	}
+	d->fd = oa_node_find("i915", d->node, sizeof(d->node));
+	if (d->fd >= 0)
+		return 0;
 	pr_err("no Intel GPU (i915) found: no /dev/dri/renderD* node is driven by i915 (give one with --node)\n");
 	return -1;
 }
@@ -187,7 +80,7 @@ static int oa_open_node(struct oa_i915 *d, const char *node)
 		pr_err("%s: %s\n", node, strerror(errno));
 		return -1;
 	}
-	oa_driver_name(d->fd, name, sizeof(name));
+	oa_node_driver_name(d->fd, name, sizeof(name));
 	if (!strcmp(name, "i915"))
 		return 0;
 	if (name[0])
@@ -199,42 +92,15 @@ static int oa_open_node(struct oa_i915 *d, const char *node)
 	return -1;
 }
 
-/*
- * The sysfs directory of the card of the same device as the render node:
- * <root>/class/drm/renderDxxx/device/drm/cardN, as <root>/class/drm/cardN.
- * The node's name comes from its real path, so that symlinks such as
- * /dev/dri/by-path/... work.
- */
 static void oa_find_card(struct oa_i915 *d)
 {
-	char real[PATH_MAX], dir[PATH_MAX + 64];
-	const char *base = d->node;
-	long card;
-
-	if (realpath(d->node, real))
-		base = real;
-	if (strrchr(base, '/'))
-		base = strrchr(base, '/') + 1;
-	snprintf(dir, sizeof(dir), "%s/class/drm/%s/device/drm",
-		 oa_sysfs_root(), base);
-	card = oa_lowest_entry(dir, "card");
-	if (card >= 0)
-		snprintf(d->card, sizeof(d->card), "%s/class/drm/card%ld",
-			 oa_sysfs_root(), card);
+	oa_node_card(d->node, d->card, sizeof(d->card));
 }
 
 /* gt_{min,max}_freq_mhz of the card, in Hz as DEVICE_INFO has them. */
 static uint32_t oa_gt_freq(const struct oa_i915 *d, const char *file)
 {
-	char path[PATH_MAX + 32];
-	uint64_t mhz;
-
-	if (!d->card[0])
-		return 0;
-	snprintf(path, sizeof(path), "%s/%s", d->card, file);
-	if (file_read_u64(path, &mhz) || mhz > UINT32_MAX / 1000000)
-		return 0;
-	return mhz * 1000000;
+	return oa_node_gt_freq(d->card, file);
 }
 
 /**
@@ -275,7 +141,7 @@ int oa_i915_open(struct oa_i915 *d, const char *node)
 	d->perf_revision = oa_getparam(d->fd, I915_PARAM_PERF_REVISION, &v) ? 1 : v;
 	d->revision = oa_getparam(d->fd, I915_PARAM_REVISION, &v) ? 0 : (uint32_t)v;
 	d->platform = gpuprof_oa_platform_of_device(d->device_id);
-	d->kernel = oa_running_kernel();
+	d->kernel = oa_node_running_kernel();
 	d->submission = oa_submission();
 	d->gen = d->platform ? d->platform->ip / 100 : 0;
 	if (!d->gen) {
@@ -474,7 +340,7 @@ static void oa_i915_no_set(const struct oa_i915 *d,
 	va_end(ap);
 	if (!d->card[0]) {
 		pr_err("%s; no sysfs directory of its card was found under %s/class/drm\n",
-		       why ? why : strerror(ENOMEM), oa_sysfs_root());
+		       why ? why : strerror(ENOMEM), oa_node_sysfs_root());
 		free(why);
 		return;
 	}
@@ -530,7 +396,7 @@ int oa_i915_metric_set(const struct oa_i915 *d, const char *arg,
 		 set ? oa_metric_str(set->symbol) : m->uuid);
 	if (!d->card[0]) {
 		pr_err("%s: its card's sysfs directory was not found under %s/class/drm: cannot look up metric set ids\n",
-		       d->node, oa_sysfs_root());
+		       d->node, oa_node_sysfs_root());
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/metrics/%s/id", d->card, m->uuid);
@@ -637,7 +503,7 @@ int oa_i915_perf_open(const struct oa_i915 *d, const struct oa_i915_metric *m,
 			oa_i915_poll_period(period_ns));
 #undef OA_PROP
 	p.num_properties = n / 2;
-	fd = oa_ioctl(d->fd, DRM_IOCTL_I915_PERF_OPEN, &p);
+	fd = oa_node_ioctl(d->fd, DRM_IOCTL_I915_PERF_OPEN, &p);
 	if (fd < 0)
 		oa_explain_open(d, m, errno, exponent, period_ns);
 	return fd;
@@ -685,12 +551,12 @@ static size_t oa_i915_topology(const struct oa_i915 *d, void *buf,
 	const char *why = "the kernel gave no topology";
 
 	/* First the length, then the data, as i915_query.c expects. */
-	if (oa_ioctl(d->fd, DRM_IOCTL_I915_QUERY, &q)) {
+	if (oa_node_ioctl(d->fd, DRM_IOCTL_I915_QUERY, &q)) {
 		why = strerror(errno);
 	} else if (item.length > 0 && (size_t)item.length <= size &&
 		   (size_t)item.length >= sizeof(struct drm_i915_query_topology_info)) {
 		item.data_ptr = (uintptr_t)buf;
-		if (!oa_ioctl(d->fd, DRM_IOCTL_I915_QUERY, &q) &&
+		if (!oa_node_ioctl(d->fd, DRM_IOCTL_I915_QUERY, &q) &&
 		    item.length > 0 &&
 		    oa_topology_size(buf) <= (size_t)item.length)
 			return oa_topology_size(buf);
@@ -860,7 +726,7 @@ static int oa_reg_read(struct oa_i915 *d, uint64_t *val)
 		r = (struct drm_i915_reg_read) {
 			.offset = OA_I915_RING_TIMESTAMP | I915_REG_READ_8B_WA,
 		};
-		if (!oa_ioctl(d->fd, DRM_IOCTL_I915_REG_READ, &r)) {
+		if (!oa_node_ioctl(d->fd, DRM_IOCTL_I915_REG_READ, &r)) {
 			d->reg_offset = r.offset;
 			*val = r.val;
 			return 0;
@@ -870,7 +736,7 @@ static int oa_reg_read(struct oa_i915 *d, uint64_t *val)
 		d->reg_offset = OA_I915_RING_TIMESTAMP;
 	}
 	r = (struct drm_i915_reg_read) { .offset = d->reg_offset };
-	if (oa_ioctl(d->fd, DRM_IOCTL_I915_REG_READ, &r))
+	if (oa_node_ioctl(d->fd, DRM_IOCTL_I915_REG_READ, &r))
 		return -1;
 	*val = r.val;
 	return 0;
@@ -904,13 +770,13 @@ static int oa_i915_correlate(struct oa_i915 *d, uint64_t *cpu_ns,
 	int i;
 
 	for (i = 0; i < 3; i++) {
-		t0 = oa_mono_ns();
+		t0 = oa_node_mono_ns();
 		if (oa_reg_read(d, &raw)) {
 			pr_err("%s: reading RING_TIMESTAMP (DRM_IOCTL_I915_REG_READ 0x%x): %s: no clock correlation is possible\n",
 			       d->node, OA_I915_RING_TIMESTAMP, strerror(errno));
 			return -1;
 		}
-		t1 = oa_mono_ns();
+		t1 = oa_node_mono_ns();
 		if (t1 - t0 < best_w) {
 			best_w = t1 - t0;
 			mid = t0 + best_w / 2;

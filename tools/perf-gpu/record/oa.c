@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * OA sources of perf gpu record (see record/oa.h): the output file, the
- * FILE copy and the live i915-perf stream.
+ * FILE copy and the live i915-perf or xe stream.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,6 +33,10 @@ void record_oa_set_source(struct record_oa *oa, const char *arg)
 		oa->source = RECORD_OA_SIM;
 	} else if (!strcmp(arg, "i915")) {
 		oa->source = RECORD_OA_I915;
+	} else if (!strcmp(arg, "xe")) {
+		oa->source = RECORD_OA_XE;
+	} else if (!strcmp(arg, "device")) {
+		oa->source = RECORD_OA_DEVICE;
 	} else if (!strcmp(arg, "none")) {
 		oa->source = RECORD_OA_NONE;
 	} else {
@@ -65,9 +69,11 @@ static int copy_file(struct record_oa *oa)
 	return 0;
 }
 
-static int i915_correlate(struct record_oa *oa)
+static int device_correlate(struct record_oa *oa)
 {
-	if (oa_i915_write_correlation(&oa->dev, &oa->w))
+	if (oa->source == RECORD_OA_XE ?
+	    oa_xe_write_correlation(&oa->xe, &oa->w) :
+	    oa_i915_write_correlation(&oa->dev, &oa->w))
 		return -1;
 	oa->next_corr = record_oa_now() + CORR_EVERY_NS;
 	return 0;
@@ -90,15 +96,56 @@ static int i915_start(struct record_oa *oa)
 	if (oa->stream < 0)
 		return -1;
 	oa_i915_write_header(&oa->dev, &oa->metric, &oa->w);
-	return i915_correlate(oa);
+	return device_correlate(oa);
+}
+
+static int xe_start(struct record_oa *oa)
+{
+	unsigned int exponent;
+
+	if (oa_xe_open(&oa->xe, oa->node, oa->unit))
+		return -1;
+	oa->dev_open = true;
+	if (oa_xe_metric_set(&oa->xe, oa->metric_set, &oa->metric))
+		return -1;
+	exponent = oa_sim_exponent_for_period(oa->period_ns,
+					      oa->xe.timestamp_hz);
+	oa->period_ns = oa_sim_exponent_to_ns(exponent, oa->xe.timestamp_hz);
+	oa->stream = oa_xe_stream_open(&oa->xe, &oa->metric, exponent);
+	if (oa->stream < 0)
+		return -1;
+	oa_xe_write_header(&oa->xe, &oa->metric, &oa->w);
+	return device_correlate(oa);
+}
+
+/* --oa: the driver of --oa-node, or of the first Intel GPU. */
+static int pick_driver(struct record_oa *oa)
+{
+	enum oa_driver d;
+
+	if (oa->source != RECORD_OA_DEVICE)
+		return 0;
+	if (oa_device_driver(oa->node, OA_DRIVER_ANY, &d))
+		return -1;
+	oa->source = d == OA_DRIVER_XE ? RECORD_OA_XE : RECORD_OA_I915;
+	return 0;
 }
 
 int record_oa_start(struct record_oa *oa, const char *perf_output)
 {
 	if (oa->source == RECORD_OA_NONE)
 		return 0;
+	if (pick_driver(oa))
+		return -1;
+	if (oa->unit_given && oa->source != RECORD_OA_XE) {
+		pr_err("--oa-unit: only xe has OA units to choose from, and OA does not come from xe here\n");
+		return -1;
+	}
 	if (!oa->period_ns)
 		oa->period_ns = DEFAULT_PERIOD_NS;
+	/* As gpuprof-oa's, and what the man page says. */
+	if (!oa->metric_set)
+		oa->metric_set = "RenderBasic";
 	if (oa->output_opt)
 		oa->output = strdup(oa->output_opt);
 	else if (asprintf(&oa->output, "%s.oa", perf_output) < 0)
@@ -117,10 +164,12 @@ int record_oa_start(struct record_oa *oa, const char *perf_output)
 	/* i915_start() said why it failed, in one line. */
 	if (oa->source == RECORD_OA_I915 && i915_start(oa))
 		return -1;
+	if (oa->source == RECORD_OA_XE && xe_start(oa))
+		return -1;
 	return 0;
 }
 
-static void i915_record(void *arg, uint32_t type, const uint8_t *payload,
+static void device_record(void *arg, uint32_t type, const uint8_t *payload,
 			size_t len)
 {
 	struct record_oa *oa = arg;
@@ -129,12 +178,15 @@ static void i915_record(void *arg, uint32_t type, const uint8_t *payload,
 }
 
 /*
- * i915's records, passed through whole, of any size: the read-back of
+ * The records of i915 (whole, of any size) or xe: the read-back of
  * the output (record_oa_ingest()) checks them.
  */
-static int i915_drain(struct record_oa *oa)
+static int device_drain(struct record_oa *oa)
 {
-	return oa_i915_drain(&oa->dev, oa->stream, &oa->buf, 0, i915_record,
+	if (oa->source == RECORD_OA_XE)
+		return oa_xe_drain(&oa->xe, oa->stream, &oa->buf, device_record,
+				   oa);
+	return oa_i915_drain(&oa->dev, oa->stream, &oa->buf, 0, device_record,
 			     oa);
 }
 
@@ -144,13 +196,14 @@ static int i915_drain(struct record_oa *oa)
  */
 int record_oa_poll(struct record_oa *oa)
 {
-	if (oa->source != RECORD_OA_I915 || oa->failed)
+	if ((oa->source != RECORD_OA_I915 && oa->source != RECORD_OA_XE) ||
+	    oa->failed)
 		return 0;
-	if (i915_drain(oa)) {
+	if (device_drain(oa)) {
 		oa->failed = true;
 		return 0;
 	}
-	if (record_oa_now() >= oa->next_corr && i915_correlate(oa))
+	if (record_oa_now() >= oa->next_corr && device_correlate(oa))
 		oa->failed = true;
 	oa_writer_flush(&oa->w);
 	return 0;
@@ -164,9 +217,10 @@ int record_oa_finish(struct record_oa *oa, struct record_store *st,
 	if (oa->source == RECORD_OA_NONE)
 		return 0;
 	oa->end_ns = record_oa_now();
-	if (oa->source == RECORD_OA_I915 && !oa->failed) {
-		if (i915_drain(oa) == 0)
-			i915_correlate(oa);
+	if ((oa->source == RECORD_OA_I915 || oa->source == RECORD_OA_XE) &&
+	    !oa->failed) {
+		if (device_drain(oa) == 0)
+			device_correlate(oa);
 	}
 	if (oa->source == RECORD_OA_SIM)
 		err = record_oa_run_sim(oa, st, evs);
@@ -203,7 +257,9 @@ void record_oa_free(struct record_oa *oa)
 		fclose(oa->out);
 	if (oa->stream >= 0)
 		close(oa->stream);
-	if (oa->dev_open)
+	if (oa->dev_open && oa->source == RECORD_OA_XE)
+		oa_xe_close(&oa->xe);
+	else if (oa->dev_open)
 		oa_i915_close(&oa->dev);
 	free(oa->buf.p);
 	free(oa->output);

@@ -16,6 +16,8 @@
  *        correlation points.
  *  i915: a live i915-perf stream (oa/i915.h) read while recording, with
  *        a correlation point every half second.
+ *  xe:   the same of an xe OA stream (oa/xe.h), on --oa-unit's unit.
+ *  --oa: i915 if there is an i915 node (or --oa-node is one), else xe.
  */
 #ifndef PERF_GPU_RECORD_OA_H
 #define PERF_GPU_RECORD_OA_H
@@ -27,9 +29,10 @@
 #include "oa/i915.h"
 #include "oa/sim.h"
 #include "oa/writer.h"
+#include "oa/xe.h"
 
 enum record_oa_source { RECORD_OA_NONE, RECORD_OA_SIM, RECORD_OA_FILE,
-			RECORD_OA_I915 };
+			RECORD_OA_I915, RECORD_OA_XE, RECORD_OA_DEVICE };
 
 struct record_store;
 struct record_events;
@@ -41,6 +44,8 @@ struct record_oa {
 	uint64_t period_ns;		/* --oa-period, 0: default */
 	const char *metric_set;		/* --metric-set */
 	const char *node;		/* --oa-node */
+	uint32_t unit;			/* --oa-unit (xe) */
+	bool unit_given;
 	const char *output_opt;		/* --oa-output */
 	char *output;			/* it, or <output>.oa */
 
@@ -48,8 +53,9 @@ struct record_oa {
 	struct oa_writer w;
 	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC of the recording */
 
-	/* i915 */
+	/* i915 and xe */
 	struct oa_i915 dev;
+	struct oa_xe xe;
 	bool dev_open;
 	struct oa_i915_metric metric;
 	int stream;			/* -1 when none: set before use */
@@ -72,7 +78,10 @@ struct record_oa {
 	uint64_t reports, report_lost, buffer_lost, correlations, jobs;
 };
 
-/* --oa-source's argument: "sim", "i915" or a file name. */
+/*
+ * --oa-source's argument: "sim", "i915", "xe", "device" (--oa: either)
+ * or a file name.
+ */
 void record_oa_set_source(struct record_oa *oa, const char *arg);
 
 /*
@@ -81,7 +90,7 @@ void record_oa_set_source(struct record_oa *oa, const char *arg);
  */
 int record_oa_start(struct record_oa *oa, const char *perf_output);
 
-/* While recording (i915): take what the stream has.  0 or -1. */
+/* While recording (i915, xe): take what the stream has.  0 or -1. */
 int record_oa_poll(struct record_oa *oa);
 
 /*

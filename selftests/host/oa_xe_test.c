@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The pure parts of gpuprof's xe OA source (tools/perf-gpu/oa/xe-abi.c):
+ * walking a QUERY_OA_UNITS reply built here by hand, xe's OA_FORMAT
+ * values per platform and unit (xe_oa.c's oa_formats[] of Linux 6.12,
+ * worked out by hand from type | sel << 8 | size << 16 | bc << 24), the
+ * records an OA status stands for, and engine cycles as OA ticks.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "../../module/oa_decode.h"
+#include "oa/xe-abi.h"
+
+#define LNL 2004
+#define BMG 2001
+#define MTL 1270
+#define DG2 1255
+#define TGL 1200
+
+/*
+ * Two units as 6.12 lists them on Lunar Lake: OAG 0 with render and
+ * compute of GT 0, OAM 1 with a decoder and an enhancer of the media
+ * GT 1; 16 bytes of zeros after them, as when an engine is reserved.
+ * Offsets: head 16; unit 0 at 16, 72 + 2 * 8 = 88 bytes; unit 1 at 104,
+ * 88 bytes; the zeros at 192; 208 bytes in all.
+ */
+#define REPLY_SIZE 208
+
+static void put_engine(uint8_t *p, uint16_t cls, uint16_t inst, uint16_t gt)
+{
+	struct oa_xe_engine_class_instance e = {
+		.engine_class = cls, .engine_instance = inst, .gt_id = gt,
+	};
+
+	memcpy(p, &e, sizeof(e));
+}
+
+static void put_unit(uint8_t *p, uint32_t id, uint32_t type, uint64_t hz,
+		     uint64_t engines)
+{
+	struct oa_xe_oa_unit u = {
+		.oa_unit_id = id, .oa_unit_type = type,
+		.capabilities = OA_XE_OA_CAPS_BASE | OA_XE_OA_CAPS_SYNCS,
+		.oa_timestamp_freq = hz, .num_engines = engines,
+	};
+
+	memcpy(p, &u, sizeof(u));
+}
+
+static void lnl_reply(uint8_t *r)
+{
+	struct oa_xe_query_oa_units h = { .num_oa_units = 2 };
+
+	memset(r, 0, REPLY_SIZE);
+	memcpy(r, &h, sizeof(h));
+	put_unit(r + 16, 0, OA_XE_OA_UNIT_TYPE_OAG, 19200000, 2);
+	put_engine(r + 88, 0, 0, 0);
+	put_engine(r + 96, 4, 0, 0);
+	put_unit(r + 104, 1, OA_XE_OA_UNIT_TYPE_OAM, 38400000, 2);
+	put_engine(r + 176, 2, 0, 1);
+	put_engine(r + 184, 3, 0, 1);
+}
+
+TEST(units_are_walked_by_their_own_engine_counts)
+{
+	uint8_t r[REPLY_SIZE];
+	struct oa_xe_unit u;
+
+	lnl_reply(r);
+	EXPECT_EQ(2, oa_xe_unit_count(r, sizeof(r)));
+	ASSERT_EQ(OA_XE_UNIT_FOUND, oa_xe_unit_find(r, sizeof(r), 0, &u));
+	EXPECT_EQ(0, u.id);
+	EXPECT_EQ(OA_XE_OA_UNIT_TYPE_OAG, u.type);
+	EXPECT_EQ(19200000, u.timestamp_hz);
+	EXPECT_EQ(3, u.capabilities);
+	EXPECT_EQ(2, u.num_engines);
+	EXPECT_EQ(0, u.engine.engine_class);
+	EXPECT_EQ(0, u.engine.gt_id);
+	/* Unit 1 starts after unit 0's two engines, at byte 104. */
+	ASSERT_EQ(OA_XE_UNIT_FOUND, oa_xe_unit_find(r, sizeof(r), 1, &u));
+	EXPECT_EQ(1, u.id);
+	EXPECT_EQ(OA_XE_OA_UNIT_TYPE_OAM, u.type);
+	EXPECT_EQ(38400000, u.timestamp_hz);
+	EXPECT_EQ(2, u.engine.engine_class);
+	EXPECT_EQ(0, u.engine.engine_instance);
+	EXPECT_EQ(1, u.engine.gt_id);
+	EXPECT_EQ(OA_XE_UNIT_ABSENT, oa_xe_unit_find(r, sizeof(r), 2, &u));
+}
+
+TEST(a_unit_past_the_reply_is_malformed)
+{
+	uint8_t r[REPLY_SIZE];
+	struct oa_xe_unit u;
+	uint64_t many = 1ull << 60;
+
+	lnl_reply(r);
+	/* Cut inside unit 1's engines (it ends at 192). */
+	EXPECT_EQ(OA_XE_UNIT_FOUND, oa_xe_unit_find(r, 190, 0, &u));
+	EXPECT_EQ(OA_XE_UNIT_MALFORMED, oa_xe_unit_find(r, 190, 1, &u));
+	/* Cut inside unit 1's head. */
+	EXPECT_EQ(OA_XE_UNIT_MALFORMED, oa_xe_unit_find(r, 150, 1, &u));
+	/* An engine count whose bytes would overflow. */
+	memcpy(r + 16 + 64, &many, sizeof(many));
+	EXPECT_EQ(OA_XE_UNIT_MALFORMED, oa_xe_unit_find(r, sizeof(r), 0, &u));
+	/* Shorter than the head: no units. */
+	EXPECT_EQ(0, oa_xe_unit_count(r, 15));
+	EXPECT_EQ(OA_XE_UNIT_ABSENT, oa_xe_unit_find(r, 15, 0, &u));
+}
+
+/* Our format on a platform: xe's value, or 0xffffffff if not offered. */
+static uint32_t value(unsigned int ip, uint32_t format)
+{
+	const struct oa_xe_format *f = oa_xe_format_of(ip, format);
+
+	return f ? oa_xe_format_value(f) : 0xffffffffu;
+}
+
+TEST(formats_are_encoded_per_platform)
+{
+	/* Xe2: PEC type 5, select 1, counter size 1, BC report 0 or 1. */
+	EXPECT_EQ(0x00010105u, value(LNL, GPUPROF_OA_FORMAT_PEC64u64));
+	EXPECT_EQ(0x00010105u, value(BMG, GPUPROF_OA_FORMAT_PEC64u64));
+	EXPECT_EQ(0x01010105u, value(LNL, GPUPROF_OA_FORMAT_PEC64u64_B8_C8));
+	EXPECT_EQ(0x00000105u, value(LNL, GPUPROF_OA_FORMAT_PEC64u32));
+	EXPECT_EQ(0x00010505u, value(LNL, GPUPROF_OA_FORMAT_PEC32u64_G1));
+	EXPECT_EQ(0x00000605u, value(LNL, GPUPROF_OA_FORMAT_PEC32u32_G2));
+	EXPECT_EQ(0x00010305u, value(LNL, GPUPROF_OA_FORMAT_PEC36u64_G1_32_G2_4));
+	EXPECT_EQ(0x00010405u, value(LNL, GPUPROF_OA_FORMAT_PEC36u64_G1_4_G2_32));
+	/* OAM_MPEC type 4, select 2; on Xe2 and Meteor Lake. */
+	EXPECT_EQ(0x00000204u, value(LNL, GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8));
+	EXPECT_EQ(0x00000104u, value(MTL, GPUPROF_OAM_FORMAT_MPEC8u64_B8_C8));
+	EXPECT_EQ(0xffffffffu, value(DG2, GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8));
+	/* 0x0500 is one value, two formats: gen12's and DG2/MTL's. */
+	EXPECT_EQ(0x00000500u, value(TGL, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8));
+	EXPECT_EQ(0x00000500u, value(MTL, GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8));
+	EXPECT_EQ(0x00000501u, value(DG2, GPUPROF_OAR_FORMAT_A32u40_A4u32_B8_C8));
+	EXPECT_EQ(0x00000103u, value(MTL, GPUPROF_OAC_FORMAT_A24u64_B8_C8));
+	EXPECT_EQ(0x00000203u, value(DG2, GPUPROF_OAC_FORMAT_A22u32_R2u32_B8_C8));
+	/* A12 is 0, a value like any other. */
+	EXPECT_EQ(0x00000000u, value(TGL, GPUPROF_OA_FORMAT_A12));
+	EXPECT_EQ(0x00000200u, value(TGL, GPUPROF_OA_FORMAT_A12_B8_C8));
+	/* Not offered there. */
+	EXPECT_EQ(0xffffffffu, value(TGL, GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8));
+	EXPECT_EQ(0xffffffffu, value(MTL, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8));
+	EXPECT_EQ(0xffffffffu, value(MTL, GPUPROF_OA_FORMAT_PEC64u64));
+	EXPECT_EQ(0xffffffffu, value(LNL, GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8));
+	/* C4_B8: xe lists it on gen12 but can never open it (index 0). */
+	EXPECT_EQ(0xffffffffu, value(TGL, GPUPROF_OA_FORMAT_C4_B8));
+	/* Haswell's formats are i915's only. */
+	EXPECT_EQ(0xffffffffu, value(TGL, GPUPROF_OA_FORMAT_A45_B8_C8));
+}
+
+TEST(formats_fit_their_unit_and_have_xe_sizes)
+{
+	const struct oa_xe_format *pec, *mpec;
+
+	pec = oa_xe_format_of(LNL, GPUPROF_OA_FORMAT_PEC64u64);
+	mpec = oa_xe_format_of(LNL, GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8);
+	ASSERT_NE(NULL, pec);
+	ASSERT_NE(NULL, mpec);
+	EXPECT_EQ(576, pec->size);
+	EXPECT_EQ(128, mpec->size);
+	EXPECT_TRUE(oa_xe_format_fits_unit(pec, OA_XE_OA_UNIT_TYPE_OAG));
+	EXPECT_FALSE(oa_xe_format_fits_unit(pec, OA_XE_OA_UNIT_TYPE_OAM));
+	EXPECT_TRUE(oa_xe_format_fits_unit(mpec, OA_XE_OA_UNIT_TYPE_OAM));
+	EXPECT_FALSE(oa_xe_format_fits_unit(mpec, OA_XE_OA_UNIT_TYPE_OAG));
+	EXPECT_FALSE(oa_xe_format_fits_unit(pec, 7));
+	EXPECT_EQ(640, oa_xe_format_of(BMG, GPUPROF_OA_FORMAT_PEC64u64_B8_C8)->size);
+	EXPECT_EQ(320, oa_xe_format_of(MTL, GPUPROF_OAC_FORMAT_A24u64_B8_C8)->size);
+}
+
+TEST(default_formats_per_platform_and_unit)
+{
+	EXPECT_EQ(GPUPROF_OA_FORMAT_PEC64u64,
+		  oa_xe_default_format(LNL, OA_XE_OA_UNIT_TYPE_OAG));
+	EXPECT_EQ(GPUPROF_OA_FORMAT_PEC64u64,
+		  oa_xe_default_format(BMG, OA_XE_OA_UNIT_TYPE_OAG));
+	EXPECT_EQ(GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8,
+		  oa_xe_default_format(LNL, OA_XE_OA_UNIT_TYPE_OAM));
+	EXPECT_EQ(GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8,
+		  oa_xe_default_format(MTL, OA_XE_OA_UNIT_TYPE_OAG));
+	EXPECT_EQ(GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8,
+		  oa_xe_default_format(DG2, OA_XE_OA_UNIT_TYPE_OAG));
+	EXPECT_EQ(GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8,
+		  oa_xe_default_format(TGL, OA_XE_OA_UNIT_TYPE_OAG));
+	EXPECT_EQ(0, oa_xe_default_format(LNL, 2));
+}
+
+TEST(status_bits_become_loss_records)
+{
+	uint32_t rec[2];
+
+	EXPECT_EQ(0, oa_xe_status_records(0, rec));
+	ASSERT_EQ(1, oa_xe_status_records(OA_XE_OASTATUS_REPORT_LOST, rec));
+	EXPECT_EQ(GPUPROF_OA_RECORD_REPORT_LOST, rec[0]);
+	ASSERT_EQ(1, oa_xe_status_records(OA_XE_OASTATUS_BUFFER_OVERFLOW, rec));
+	EXPECT_EQ(GPUPROF_OA_RECORD_BUFFER_LOST, rec[0]);
+	ASSERT_EQ(2, oa_xe_status_records(0xf, rec));
+	EXPECT_EQ(GPUPROF_OA_RECORD_REPORT_LOST, rec[0]);
+	EXPECT_EQ(GPUPROF_OA_RECORD_BUFFER_LOST, rec[1]);
+	/* Counter overflow and a full trigger queue have no record. */
+	EXPECT_EQ(0, oa_xe_status_records(OA_XE_OASTATUS_COUNTER_OVERFLOW |
+					  OA_XE_OASTATUS_MMIO_TRG_Q_FULL, rec));
+	EXPECT_EQ(0xcu, OA_XE_STATUS_NOTED);
+}
+
+TEST(engine_cycles_as_oa_ticks)
+{
+	/* Xe2: one clock. */
+	EXPECT_EQ(123456789ull, oa_xe_cycles_to_oa(123456789ull, 19200000,
+						   19200000));
+	/* An OA clock 8 times the reference: 1000 cycles, 8000 ticks. */
+	EXPECT_EQ(8000ull, oa_xe_cycles_to_oa(1000, 19200000, 153600000));
+	/* ... and half of it: 1001 cycles, 500 ticks (truncated). */
+	EXPECT_EQ(500ull, oa_xe_cycles_to_oa(1001, 19200000, 9600000));
+	/* No overflow on the way: 2^60 * 8 = 2^63. */
+	EXPECT_EQ(1ull << 63, oa_xe_cycles_to_oa(1ull << 60, 1, 8));
+	/* 36-bit cycles cross 2^36: 0xffffffff0 then 0x10 is 2^36 + 16. */
+	EXPECT_EQ((1ull << 36) + 16,
+		  oa_xe_cycles_unwrap(0xffffffff0ull, 0x10, 36));
+	/* Xe2's are 64 bits wide: taken as they are. */
+	EXPECT_EQ(5ull, oa_xe_cycles_unwrap(1ull << 40, 5, 64));
+}
+
+TEST_HARNESS_MAIN

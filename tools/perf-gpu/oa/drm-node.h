@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the i915 and xe OA sources (oa/i915.h, oa/xe.h) both need of a DRM
+ * render node and of the machine: the driver's name of a node, the first
+ * render node a given driver drives, the sysfs directory of its card, the
+ * GT frequency files there, the running kernel's version.  None of these
+ * prints anything: the callers word their own messages.
+ *
+ * Test hook: $GPUPROF_SYSFS_ROOT replaces "/sys" (oa_node_sysfs_root()).
+ */
+#ifndef PERF_GPU_OA_DRM_NODE_H
+#define PERF_GPU_OA_DRM_NODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+int oa_node_ioctl(int fd, unsigned long req, void *arg);
+uint64_t oa_node_mono_ns(void);
+const char *oa_node_sysfs_root(void);
+uint32_t oa_node_running_kernel(void);
+void oa_node_driver_name(int fd, char *name, size_t size);
+long oa_node_lowest_entry(const char *dir, const char *prefix);
+int oa_node_find(const char *driver, char *node, size_t size);
+void oa_node_card(const char *node, char *card, size_t size);
+uint32_t oa_node_gt_freq(const char *card, const char *file);
+
+#endif

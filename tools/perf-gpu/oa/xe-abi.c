@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What xe's replies and values mean (see oa/xe-abi.h).  Pure: no I/O.
+ */
+#include <string.h>
+
+#include "../../../module/oa_decode.h"
+#include "oa/xe-abi.h"
+
+#define OA_XE_UNITS_HEAD	offsetof(struct oa_xe_query_oa_units, oa_units)
+#define OA_XE_UNIT_HEAD		offsetof(struct oa_xe_oa_unit, eci)
+#define OA_XE_ENGINE_SIZE	sizeof(struct oa_xe_engine_class_instance)
+
+/* num_oa_units of a reply, 0 when it is shorter than its head. */
+uint32_t oa_xe_unit_count(const void *reply, size_t size)
+{
+	struct oa_xe_query_oa_units h;
+
+	if (size < OA_XE_UNITS_HEAD)
+		return 0;
+	memcpy(&h, reply, OA_XE_UNITS_HEAD);
+	return h.num_oa_units;
+}
+
+/**
+ * oa_xe_unit_find - the OA unit of id @id in a QUERY_OA_UNITS reply
+ * @reply: the reply
+ * @size: its bytes, as the kernel sized it
+ * @id: the oa_unit_id wanted
+ * @out: filled in when found
+ *
+ * Units are of variable size, 72 bytes and 8 per engine, one after the
+ * other: each must be walked by its own num_engines.  The kernel sizes
+ * the reply for every engine of a unit but lists only those not reserved,
+ * so zeroes may follow the last unit.
+ */
+enum oa_xe_unit_result oa_xe_unit_find(const void *reply, size_t size,
+				       uint32_t id, struct oa_xe_unit *out)
+{
+	const uint8_t *p = reply;
+	uint32_t i, n = oa_xe_unit_count(reply, size);
+	struct oa_xe_oa_unit u;
+	size_t off = OA_XE_UNITS_HEAD, engines;
+
+	for (i = 0; i < n; i++) {
+		if (size - off < OA_XE_UNIT_HEAD)
+			return OA_XE_UNIT_MALFORMED;
+		memcpy(&u, p + off, OA_XE_UNIT_HEAD);
+		if (u.num_engines > (size - off - OA_XE_UNIT_HEAD) /
+				    OA_XE_ENGINE_SIZE)
+			return OA_XE_UNIT_MALFORMED;
+		engines = u.num_engines * OA_XE_ENGINE_SIZE;
+		if (u.oa_unit_id == id) {
+			memset(out, 0, sizeof(*out));
+			out->id = u.oa_unit_id;
+			out->type = u.oa_unit_type;
+			out->capabilities = u.capabilities;
+			out->timestamp_hz = u.oa_timestamp_freq;
+			out->num_engines = u.num_engines;
+			if (u.num_engines)
+				memcpy(&out->engine, p + off + OA_XE_UNIT_HEAD,
+				       OA_XE_ENGINE_SIZE);
+			return OA_XE_UNIT_FOUND;
+		}
+		off += OA_XE_UNIT_HEAD + engines;
+	}
+	return OA_XE_UNIT_ABSENT;
+}
+
+#define XE_GEN12	1200	/* TGL, RKL, ADL, RPL, DG1 */
+#define XE_HPG		1255	/* DG2 (and PVC, which 6.12 does not bind) */
+#define XE_LPG		1270	/* MTL, ARL: the media GT's OAM */
+#define XE2		2000	/* LNL, BMG */
+#define XE_ANY		0xffff
+
+/*
+ * xe_oa.c's oa_formats[] and the platforms xe_oa_init_supported_formats()
+ * enables each on.  Not here: C4_B8, which xe lists on gen12 but can
+ * never open (its index, 0, reads as "no format given").
+ */
+static const struct oa_xe_format oa_xe_formats[] = {
+#define F(fmt, t, s, cs, bc, bytes, from, to) \
+	{ GPUPROF_##fmt, OA_XE_FMT_TYPE_##t, s, cs, bc, bytes, from, to }
+	F(OA_FORMAT_A12,			OAG, 0, 0, 0, 64,  XE_GEN12, XE_HPG),
+	F(OA_FORMAT_A12_B8_C8,			OAG, 2, 0, 0, 128, XE_GEN12, XE_HPG),
+	F(OA_FORMAT_A32u40_A4u32_B8_C8,		OAG, 5, 0, 0, 256, XE_GEN12, XE_HPG),
+	F(OAR_FORMAT_A32u40_A4u32_B8_C8,	OAR, 5, 0, 0, 256, XE_HPG, XE2),
+	F(OA_FORMAT_A24u40_A14u32_B8_C8,	OAG, 5, 0, 0, 256, XE_HPG, XE2),
+	F(OAC_FORMAT_A24u64_B8_C8,		OAC, 1, 0, 0, 320, XE_HPG, XE2),
+	F(OAC_FORMAT_A22u32_R2u32_B8_C8,	OAC, 2, 0, 0, 192, XE_HPG, XE2),
+	F(OAM_FORMAT_MPEC8u64_B8_C8,		OAM_MPEC, 1, 0, 0, 192, XE_LPG, XE_ANY),
+	F(OAM_FORMAT_MPEC8u32_B8_C8,		OAM_MPEC, 2, 0, 0, 128, XE_LPG, XE_ANY),
+	F(OA_FORMAT_PEC64u64,			PEC, 1, 1, 0, 576, XE2, XE_ANY),
+	F(OA_FORMAT_PEC64u64_B8_C8,		PEC, 1, 1, 1, 640, XE2, XE_ANY),
+	F(OA_FORMAT_PEC64u32,			PEC, 1, 0, 0, 320, XE2, XE_ANY),
+	F(OA_FORMAT_PEC32u64_G1,		PEC, 5, 1, 0, 320, XE2, XE_ANY),
+	F(OA_FORMAT_PEC32u32_G1,		PEC, 5, 0, 0, 192, XE2, XE_ANY),
+	F(OA_FORMAT_PEC32u64_G2,		PEC, 6, 1, 0, 320, XE2, XE_ANY),
+	F(OA_FORMAT_PEC32u32_G2,		PEC, 6, 0, 0, 192, XE2, XE_ANY),
+	F(OA_FORMAT_PEC36u64_G1_32_G2_4,	PEC, 3, 1, 0, 320, XE2, XE_ANY),
+	F(OA_FORMAT_PEC36u64_G1_4_G2_32,	PEC, 4, 1, 0, 320, XE2, XE_ANY),
+#undef F
+};
+
+/* @format as xe on a GPU of graphics IP @ip (x100) takes it, or NULL. */
+const struct oa_xe_format *oa_xe_format_of(unsigned int ip, uint32_t format)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(oa_xe_formats); i++)
+		if (oa_xe_formats[i].format == format &&
+		    ip >= oa_xe_formats[i].ip_from && ip < oa_xe_formats[i].ip_to)
+			return &oa_xe_formats[i];
+	return NULL;
+}
+
+/* OAG units take OAG, OAR, OAC and PEC reports; OAM ones OAM and MPEC. */
+bool oa_xe_format_fits_unit(const struct oa_xe_format *f, uint32_t unit_type)
+{
+	switch (unit_type) {
+	case OA_XE_OA_UNIT_TYPE_OAG:
+		return f->type == OA_XE_FMT_TYPE_OAG ||
+		       f->type == OA_XE_FMT_TYPE_OAR ||
+		       f->type == OA_XE_FMT_TYPE_OAC ||
+		       f->type == OA_XE_FMT_TYPE_PEC;
+	case OA_XE_OA_UNIT_TYPE_OAM:
+		return f->type == OA_XE_FMT_TYPE_OAM ||
+		       f->type == OA_XE_FMT_TYPE_OAM_MPEC;
+	}
+	return false;
+}
+
+/* The value of the OA_FORMAT property. */
+uint32_t oa_xe_format_value(const struct oa_xe_format *f)
+{
+	return OA_XE_FORMAT(f->type, f->sel, f->counter_size, f->bc_report);
+}
+
+/*
+ * The format recorded when the metric set names none: the richest the
+ * decoder reads.  OAG: Xe2's 64 PEC counters; DG2 and MTL's
+ * A24u40_A14u32_B8_C8, as i915 there; gen12's A32u40_A4u32_B8_C8.  OAM
+ * (media, MTL on): MPEC8u32_B8_C8.  0 for a unit type not known here.
+ */
+uint32_t oa_xe_default_format(unsigned int ip, uint32_t unit_type)
+{
+	if (unit_type == OA_XE_OA_UNIT_TYPE_OAM)
+		return GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8;
+	if (unit_type != OA_XE_OA_UNIT_TYPE_OAG)
+		return 0;
+	if (ip >= XE2)
+		return GPUPROF_OA_FORMAT_PEC64u64;
+	if (ip >= XE_HPG)
+		return GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8;
+	return GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8;
+}
+
+/**
+ * oa_xe_status_records - the records of the recording format that an OA
+ * status stands for
+ * @status: oa_status of DRM_XE_OBSERVATION_IOCTL_STATUS
+ * @records: filled with GPUPROF_OA_RECORD_* types, in this order
+ *
+ * xe puts nothing in-band: where i915 wrote REPORT_LOST and BUFFER_LOST
+ * records, its read() fails with EIO and STATUS says which.  Bit 0
+ * (report lost) is REPORT_LOST, bit 1 (buffer overflow) BUFFER_LOST; the
+ * others (OA_XE_STATUS_NOTED) have no record.
+ *
+ * Return: how many of @records were filled, 0 to 2.
+ */
+unsigned int oa_xe_status_records(uint64_t status, uint32_t records[2])
+{
+	unsigned int n = 0;
+
+	if (status & OA_XE_OASTATUS_REPORT_LOST)
+		records[n++] = GPUPROF_OA_RECORD_REPORT_LOST;
+	if (status & OA_XE_OASTATUS_BUFFER_OVERFLOW)
+		records[n++] = GPUPROF_OA_RECORD_BUFFER_LOST;
+	return n;
+}
+
+/*
+ * An engine_cycles reading of @width valid bits (36 before Xe2, 64 on
+ * it), extended past the previous 64-bit value @last.
+ */
+uint64_t oa_xe_cycles_unwrap(uint64_t last, uint64_t raw, unsigned int width)
+{
+	if (width == 0 || width >= 64)
+		return raw;
+	return gpuprof_oa_unwrap(last, raw, width);
+}
+
+/*
+ * GT reference clock cycles (ENGINE_CYCLES, at GT_LIST's reference_clock
+ * @ref_hz) as OA timestamp ticks (the unit's oa_timestamp_freq @oa_hz).
+ * The two are one clock on Xe2; on DG2 and MTL the OA timestamp runs a
+ * power of two faster or slower (xe_oa_timestamp_frequency()).
+ */
+uint64_t oa_xe_cycles_to_oa(uint64_t cycles, uint64_t ref_hz, uint64_t oa_hz)
+{
+	if (!ref_hz || !oa_hz || ref_hz == oa_hz)
+		return cycles;
+	return (uint64_t)((unsigned __int128)cycles * oa_hz / ref_hz);
+}

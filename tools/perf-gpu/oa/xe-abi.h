@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The meaning of what xe (Linux 6.12) hands over and takes, without I/O,
+ * for oa/xe.c and the host tests: the OA units of a QUERY_OA_UNITS reply,
+ * xe's OA_FORMAT encoding of our report formats per platform and unit,
+ * the records an OA status stands for, and GT reference clock cycles as
+ * OA timestamp ticks.  Facts from xe_oa.c and xe_query.c of 6.12 (the
+ * lead's .deps/xe-oa-facts.md has them with line numbers).
+ */
+#ifndef PERF_GPU_OA_XE_ABI_H
+#define PERF_GPU_OA_XE_ABI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "oa/xe-uapi.h"
+
+/* One unit of a QUERY_OA_UNITS reply, copied out. */
+struct oa_xe_unit {
+	uint32_t id;			/* what OA_UNIT_ID takes */
+	uint32_t type;			/* OA_XE_OA_UNIT_TYPE_* */
+	uint64_t capabilities;
+	uint64_t timestamp_hz;		/* oa_timestamp_freq */
+	uint64_t num_engines;
+	/* Its first engine, when num_engines: ENGINE_CYCLES asks it. */
+	struct oa_xe_engine_class_instance engine;
+};
+
+/* What oa_xe_unit_find() found. */
+enum oa_xe_unit_result {
+	OA_XE_UNIT_FOUND,
+	OA_XE_UNIT_ABSENT,		/* no unit has that id */
+	OA_XE_UNIT_MALFORMED,		/* a unit runs past the reply */
+};
+
+enum oa_xe_unit_result oa_xe_unit_find(const void *reply, size_t size,
+				       uint32_t id, struct oa_xe_unit *out);
+uint32_t oa_xe_unit_count(const void *reply, size_t size);
+
+/* xe's encoding of one of our formats (uapi/gpuprof_oa.h). */
+struct oa_xe_format {
+	uint32_t format;		/* GPUPROF_OA_FORMAT_* */
+	uint8_t type, sel, counter_size, bc_report;	/* OA_XE_FMT_TYPE_* .. */
+	uint16_t size;			/* bytes of a report */
+	uint16_t ip_from, ip_to;	/* graphics IP (x100) range, [from, to) */
+};
+
+const struct oa_xe_format *oa_xe_format_of(unsigned int ip, uint32_t format);
+bool oa_xe_format_fits_unit(const struct oa_xe_format *f, uint32_t unit_type);
+uint32_t oa_xe_format_value(const struct oa_xe_format *f);
+uint32_t oa_xe_default_format(unsigned int ip, uint32_t unit_type);
+
+/* The records a STATUS's bits stand for, and the bits only noted. */
+#define OA_XE_STATUS_NOTED (OA_XE_OASTATUS_COUNTER_OVERFLOW | \
+			    OA_XE_OASTATUS_MMIO_TRG_Q_FULL)
+unsigned int oa_xe_status_records(uint64_t status, uint32_t records[2]);
+
+uint64_t oa_xe_cycles_unwrap(uint64_t last, uint64_t raw, unsigned int width);
+uint64_t oa_xe_cycles_to_oa(uint64_t cycles, uint64_t ref_hz, uint64_t oa_hz);
+
+#endif
