@@ -28,6 +28,8 @@ FUZZ_COV_oa_stream := oa/oa_decode.o oa/oa_platform.o
 
 FUZZ_COV_oa_i915 := oa/i915-records.o
 
+FUZZ_COV_oa_xe := oa/xe-abi.o
+
 # perf gpu script and report whole (cmd_script(), cmd_report()).
 FUZZ_COV_perf_data := $(addprefix perfdata/,read.o tracing-data-read.o \
 		      format-check.o trace-print.o gpu-trace.o) oa/print.o \

@@ -13,6 +13,8 @@
 #   oa_stream   gpuprof-oa --sim recordings (one as if from a Haswell, two
 #               of a Lunar Lake under xe),
 #               after the target's byte of piece sizes
+#   oa_xe       a Lunar Lake's OA_UNITS reply, and the reads xe would
+#               give for the Lunar Lake recording (reports, EIO)
 #   oa_i915     the SAMPLE and loss records of those recordings: what
 #               i915's read() gives (the ioctl shim of selftests/i915-shim
 #               hands out the simulator's records the same way), after
@@ -96,9 +98,56 @@ open(sys.argv[2], 'wb').write(out)
 EOF
 }
 
+# What xe's read() gives for a recording (oa_xe_fuzz.c's mode 1): runs
+# of bare reports led by their count, an EIO byte for each loss record;
+# $3 keeps that many bytes of each report (the media unit's 128).
+xe_reads() {
+	python3 - "$1" "$2" "$3" <<'EOF'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+keep = int(sys.argv[3])
+out, run, p = bytearray(), [], 0
+def flush():
+    while run:
+        n = min(len(run), 63)
+        out.append(n)
+        for r in run[:n]:
+            out.extend(r)
+        del run[:n]
+while p < len(b):
+    t, _, size = struct.unpack_from('<IHH', b, p)
+    if t == 1:
+        run.append(b[p + 8:p + 8 + keep])
+    elif t in (2, 3):
+        flush()
+        out.append(0x80 | (1 if t == 2 else 2))
+    p += size
+flush()
+open(sys.argv[2], 'wb').write(out)
+EOF
+}
+
+# A QUERY_OA_UNITS reply as a Lunar Lake's xe gives it: OAG (render,
+# compute) and OAM (video, video enhance on the media GT).
+xe_units() {
+	python3 - "$1" <<'EOF'
+import struct, sys
+def unit(uid, utype, engines):
+    u = struct.pack('<QIIQQ4QQ', 0, uid, utype, 3, 19200000, 0, 0, 0, 0,
+                    len(engines))
+    for cls, inst, gt in engines:
+        u += struct.pack('<HHHH', cls, inst, gt, 0)
+    return u
+r = struct.pack('<QII', 0, 2, 0)
+r += unit(0, 0, [(0, 0, 0), (4, 0, 0)]) + unit(1, 1, [(2, 0, 1), (3, 0, 1)])
+open(sys.argv[1], 'wb').write(b'\0' + r)
+EOF
+}
+
 seed_oa() {
 	fresh oa_stream
 	fresh oa_i915
+	fresh oa_xe
 	oa_streams
 	# Piece sizes (fuzz.h): 0: a byte at a time, 9: up to 512, 15: 32 KiB.
 	prefixed "$seeds/oa_stream/sim-bytewise" 000 "$tmp/basic.oa"
@@ -112,6 +161,15 @@ seed_oa() {
 	prefixed "$seeds/oa_i915/reads-256" 063 "$tmp/basic.i915"
 	prefixed "$seeds/oa_i915/reads-loss-256" 063 "$tmp/loss.i915"
 	prefixed "$seeds/oa_i915/reads-any-size" 060 "$tmp/loss.i915"
+	# Bit 0: reads (else a units reply); bit 1: the media unit's format.
+	xe_reads "$tmp/lnl.oa" "$tmp/lnl.xe" 576
+	xe_reads "$tmp/lnl.oa" "$tmp/lnl-media.xe" 128
+	prefixed "$seeds/oa_xe/reads-pec64-loss" 001 "$tmp/lnl.xe"
+	prefixed "$seeds/oa_xe/reads-mpec8" 003 "$tmp/lnl-media.xe"
+	xe_units "$seeds/oa_xe/units-lunar-lake"
+	# Every STATUS an EIO can leave, one after another.
+	printf '\001\200\201\202\203\204\205\206\207\210\211\212\213\214\215\216\217' \
+		>"$seeds/oa_xe/reads-every-status"
 }
 
 seed_perf_data() {
