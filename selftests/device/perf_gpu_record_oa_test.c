@@ -339,6 +339,32 @@ TEST_F(oa, i915_through_the_shim)
 	report_runs(_metadata, self);
 }
 
+/* The deltas of a recording's reports in a row, as readers take them. */
+struct file_deltas {
+	struct gpuprof_oa_deltas d;
+	uint8_t prev[GPUPROF_OA_REPORT_MAX];
+	bool have_prev;
+	long samples;
+};
+
+static void add_delta(void *arg, const struct gpuprof_oa_stream *s,
+		      const struct gpuprof_oa_record_header *h,
+		      const void *payload)
+{
+	struct file_deltas *fd = arg;
+
+	if (h->type == GPUPROF_OA_RECORD_REPORT_LOST ||
+	    h->type == GPUPROF_OA_RECORD_BUFFER_LOST)
+		fd->have_prev = false;
+	if (h->type != GPUPROF_OA_RECORD_SAMPLE)
+		return;
+	fd->samples++;
+	if (fd->have_prev)
+		gpuprof_oa_accumulate(&s->layout, fd->prev, payload, &fd->d);
+	memcpy(fd->prev, payload, s->layout.size);
+	fd->have_prev = true;
+}
+
 /* Its xe twin: out/libxe_shim.so. */
 static const char *xe_shim(void)
 {
@@ -381,6 +407,46 @@ TEST_F(oa, xe_through_the_shim)
 	snprintf(oa_file, sizeof(oa_file), "%s.oa", self->data);
 	EXPECT_EQ(self->t.oa, oa_samples(oa_file));
 	report_runs(_metadata, self);
+
+	/*
+	 * perf gpu report: every report and every tick of the recording,
+	 * each once, split among the clients and no one exactly, gpuwork's
+	 * share among them.
+	 */
+	{
+		static __u8 buf[GPUPROF_OA_RECORD_MAX];
+		struct file_deltas fd = {};
+		struct gpuprof_oa_stream st;
+		char json[160];
+		long long total, ticks, mine, clients, nobody, cticks, nticks;
+
+		ASSERT_EQ(0, oa_file_parse(oa_file, &st, buf, add_delta, &fd));
+		ASSERT_LT(50, fd.samples);
+		ASSERT_LT(0, (long long)fd.d.gpu_ticks);
+		snprintf(json, sizeof(json), "%s/report.json", self->dir);
+		ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+				     "%s report -i %s --format=json > %s",
+				     perf_gpu_path(), self->data, json))
+			TH_LOG("%s", self->out);
+		total = json_num(self, json, "d[\"oa\"][\"total\"][\"reports\"]");
+		ticks = json_num(self, json, "d[\"oa\"][\"total\"][\"gpu_clock_ticks\"]");
+		clients = json_num(self, json, "sum(c[\"oa\"][\"reports\"] for c in d[\"clients\"])");
+		cticks = json_num(self, json, "sum(c[\"oa\"][\"gpu_clock_ticks\"] for c in d[\"clients\"])");
+		nobody = json_num(self, json, "d[\"oa\"][\"unattributed\"][\"reports\"]");
+		nticks = json_num(self, json, "d[\"oa\"][\"unattributed\"][\"gpu_clock_ticks\"]");
+		mine = json_num(self, json, "sum(c[\"oa\"][\"reports\"] for c in d[\"clients\"] if c[\"comm\"] == \"gpuwork\")");
+		TH_LOG("%ld reports, %llu ticks; gpuwork %lld, no one %lld",
+		       fd.samples, (unsigned long long)fd.d.gpu_ticks, mine,
+		       nobody);
+		EXPECT_EQ(fd.samples, total);
+		EXPECT_EQ((long long)fd.d.gpu_ticks, ticks);
+		EXPECT_EQ(total, clients + nobody);
+		EXPECT_EQ(ticks, cticks + nticks);
+		/* 10 jobs of 20 ms at about 1 ms a report. */
+		EXPECT_LT(100, mine);
+		/* Xe2's 64 PEC counters are shown, not gen8's 36. */
+		EXPECT_EQ(64, json_num(self, json, "len(d[\"oa\"][\"total\"][\"a\"])"));
+	}
 }
 
 /*

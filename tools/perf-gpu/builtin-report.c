@@ -66,8 +66,6 @@
 #define FEAT_OSRELEASE	4
 #define FEAT_ARCH	6
 #define FEAT_CPUDESC	8
-/* a0..a35: the A counters of gen8+ reports (45 on Haswell only). */
-#define OA_A_SHOWN	36
 
 enum sort_key { SORT_BUSY, SORT_JOBS, SORT_LATENCY, SORT_PID, SORT_COMM };
 
@@ -495,7 +493,7 @@ static void text_counters(struct report *r, const struct gpuprof_oa_deltas *d)
 {
 	unsigned int i, n = 0;
 
-	for (i = 0; i < OA_A_SHOWN; i++)
+	for (i = 0; i < r->m.oa_a_shown; i++)
 		if (d->a[i])
 			n += fprintf(r->out, "%s a%u=%llu", n ? "" : "       ", i,
 				     (unsigned long long)d->a[i]);
@@ -971,7 +969,7 @@ static void json_oa(struct report *r, const char *key, const struct report_oa *o
 	json_u64(r, "gpu_time_ns", o->gpu_time_ns, true);
 	json_u64(r, "gpu_clock_ticks", o->d.gpu_ticks, true);
 	json_u64(r, "avg_gpu_freq_mhz", o->avg_gpu_freq_mhz, true);
-	json_array(r, "a", o->d.a, OA_A_SHOWN);
+	json_array(r, "a", o->d.a, r->m.oa_a_shown);
 	fputs(", ", r->out);
 	json_array(r, "b", o->d.b, GPUPROF_OA_B_COUNTERS);
 	fputs(", ", r->out);

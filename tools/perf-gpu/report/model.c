@@ -1056,6 +1056,7 @@ int report_model_init(struct report_model *m, const struct report_hooks *hooks)
 	if (gpuprof_oa_layout(12, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8,
 			      &m->st->layout))
 		return -1;
+	m->oa_a_shown = gpuprof_oa_n_a(&m->st->layout);
 	return 0;
 }
 
@@ -1073,6 +1074,8 @@ static void on_oa_device(struct report_model *m, const struct gpu_event *ev)
 	if (!gpuprof_oa_layout_of(ev->oa_device.device_id,
 				  ev->oa_device.format, &drv, &st->layout))
 		st->layout.size = 0;	/* its reports are not decoded */
+	else if (gpuprof_oa_n_a(&st->layout) > m->oa_a_shown)
+		m->oa_a_shown = gpuprof_oa_n_a(&st->layout);
 	st->have_prev = false;
 }
 
