@@ -39,6 +39,7 @@
  * @oa_since: the first of our kernels (GPUPROF_OA_KERNEL()) whose
  *	i915-perf serves it, 0 for none
  * @xe_since: the first of our kernels whose xe serves its OA, 0 for none
+ *	(the only xe known is 6.12's, whose rules are used for every kernel)
  */
 struct gpuprof_oa_platform {
 	const char *name;

@@ -525,11 +525,12 @@ TEST(xe2_platforms_are_xe_only)
 	EXPECT_EQ(2004, p->ip);
 	EXPECT_STREQ("bmg", gpuprof_oa_platform_of_device(BMG)->metrics);
 
-	/* i915 serves neither; xe from 6.12, PEC64u64 and the media one. */
+	/* i915 serves neither; xe does, PEC64u64 and the media one. */
 	EXPECT_EQ(NULL, gpuprof_oa_layout_of(LNL, GPUPROF_OA_FORMAT_PEC64u64,
 					     NULL, &l));
-	EXPECT_EQ(NULL, gpuprof_oa_layout_of(LNL, GPUPROF_OA_FORMAT_PEC64u64,
-					     &xe61, &l));
+	/* xe of any kernel is read by 6.12's rules, the only ones known. */
+	EXPECT_EQ(p, gpuprof_oa_layout_of(LNL, GPUPROF_OA_FORMAT_PEC64u64,
+					  &xe61, &l));
 	EXPECT_EQ(NULL, gpuprof_oa_layout_of(LNL, GPUPROF_OA_FORMAT_PEC64u64,
 					     &bad, &l));
 	EXPECT_EQ(p, gpuprof_oa_layout_of(LNL, GPUPROF_OA_FORMAT_PEC64u64,
@@ -554,8 +555,8 @@ TEST(xe2_platforms_are_xe_only)
 						  GPUPROF_OA_FORMAT_C4_B8));
 	EXPECT_TRUE(gpuprof_oa_xe_format_offered(p, K612,
 						 GPUPROF_OA_FORMAT_A12));
-	EXPECT_FALSE(gpuprof_oa_xe_format_offered(p, K61,
-						  GPUPROF_OA_FORMAT_A12));
+	EXPECT_TRUE(gpuprof_oa_xe_format_offered(p, K61,
+						 GPUPROF_OA_FORMAT_A12));
 	ASSERT_EQ(p, gpuprof_oa_layout_of(0x9a49, 10, &xe, &l));
 	EXPECT_EQ(1u << 16, l.valid_bit);
 	EXPECT_EQ(0xffffffffu, l.ctx_mask);
