@@ -400,6 +400,8 @@ TEST_F(oa, xe_through_the_shim)
 	ASSERT_EQ(0, tally(self)) TH_LOG("%s", self->out);
 	EXPECT_EQ(10, self->t.signaled);
 	EXPECT_LT(50, self->t.oa) TH_LOG("%ld OA lines", self->t.oa);
+	/* Stock perf script: the reports among the fences, in time. */
+	EXPECT_LT(50, self->t.oa_between) TH_LOG("%ld", self->t.oa_between);
 	EXPECT_EQ(0, self->t.time_went_back);
 	EXPECT_EQ(1, self->t.devices);
 	EXPECT_EQ(0, strncmp(self->t.device, "device_id=0x6420 oa_format=17 ", 30))

@@ -91,6 +91,28 @@ echo "# The simulator plays any of them: an Ice Lake, its 12 MHz OA clock."
 step "gpuprof-oa --sim --device-id 0x8a52 --metric-set ComputeBasic --duration 0.2 -o /tmp/icl.oa; i915-perf-reader /tmp/icl.oa | sed -n 1,3p"
 
 echo
+echo "# Current Intel GPUs (Lunar Lake, Battlemage) run xe, not i915. An ioctl"
+echo "# shim plays xe on a Lunar Lake (no Intel GPU here). xe has no metric"
+echo "# sets of its own: perf gpu record registers RenderBasic (ADD_CONFIG),"
+echo "# then records its 576-byte PEC64u64 reports beside the fences."
+# gpuwork is sanitized: ASan's runtime must be preloaded before the shim.
+asan=$(ldd "$sel/out/device/gpuwork" | awk '/libasan/ { print $3 }')
+xshim="env LD_PRELOAD=$asan:$sel/out/libxe_shim.so GPUPROF_SHIM_PERFMON=1 GPUPROF_SYSFS_ROOT=/tmp/demo-xe"
+step "mkdir -p /tmp/demo-xe/class/drm/renderD199/device/drm/card0 /tmp/demo-xe/class/drm/card0/metrics"
+step "$xshim perf gpu record --oa-source=xe --oa-node /dev/dri/renderD199 -o /tmp/demo.xe.data -- gpuwork -n game fences 10 20"
+step "ls /tmp/demo-xe/class/drm/card0/metrics; perf script -i /tmp/demo.xe.data | grep -m1 oa_device"
+step "perf gpu report -i /tmp/demo.xe.data --oa-metrics GpuTime,GpuCoreClocks,GPU_BUSY | sed -n '/^OA per client/,/^\$/p'"
+echo "# The simulator's Lunar Lake, busy: replayed while a game holds a fence,"
+echo "# its reports land in the game's counters (a0..a63 are the PEC counters)"
+echo "# and under xe's own OA timeline."
+step 'echo module xgame > /dev/gpuprof/ctl; echo start > /dev/gpuprof/ctl'
+step '(gpuwork -n xgame fences 1 3000 &); sleep 1'
+step "gpuprof-oa --sim --device-id 0x6420 --seed 3 --duration 0.5 --start-ns now -o /tmp/lnl.oa"
+step 'cat /tmp/lnl.oa > /dev/gpuprof/oa'
+step "grep -E '^(reports|gpu_clock_ticks|a24|a32) ' /dev/gpuprof/*/counters; grep xe-oa /dev/gpuprof/timelines"
+step 'sleep 2; echo end > /dev/gpuprof/ctl'
+
+echo
 echo "# Markers from an application, recorded by the distribution's perf."
 step "perf record -q -N -B -e gpuprof:gpuprof_mark -o /tmp/demo.data -- sh -c 'echo begin frame 1 > /dev/gpuprof/marker; echo end frame 1 > /dev/gpuprof/marker'"
 step 'perf script -i /tmp/demo.data'
