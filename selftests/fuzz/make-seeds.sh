@@ -13,8 +13,9 @@
 #   oa_stream   gpuprof-oa --sim recordings (one as if from a Haswell, two
 #               of a Lunar Lake under xe),
 #               after the target's byte of piece sizes
-#   oa_xe       a Lunar Lake's OA_UNITS reply, and the reads xe would
-#               give for the Lunar Lake recording (reports, EIO)
+#   oa_xe       a Lunar Lake's OA_UNITS and GT_TOPOLOGY replies, and the
+#               reads xe would give for the Lunar Lake recording
+#               (reports, EIO)
 #   oa_i915     the SAMPLE and loss records of those recordings: what
 #               i915's read() gives (the ioctl shim of selftests/i915-shim
 #               hands out the simulator's records the same way), after
@@ -144,6 +145,22 @@ open(sys.argv[1], 'wb').write(b'\0' + r)
 EOF
 }
 
+# A GT_TOPOLOGY reply as 6.12's xe gives it on a Lunar Lake: per GT,
+# DSS geometry and compute (16 bytes each), L3 banks and SIMD16 EUs (8
+# each); 8 Xe cores of 8 EUs on GT 0, nothing on the media GT 1.
+xe_topology() {
+	python3 - "$1" <<'EOF'
+import struct, sys
+def mask(gt, kind, value, n):
+    return struct.pack('<HHI', gt, kind, n) + value.to_bytes(n, 'little')
+r = b''
+for gt, dss, l3, eu in ((0, 0xff, 0xf, 0xff), (1, 0, 0, 0)):
+    r += mask(gt, 1, dss, 16) + mask(gt, 2, dss, 16) + mask(gt, 3, l3, 8)
+    r += mask(gt, 5, eu, 8)
+open(sys.argv[1], 'wb').write(b'\4' + r)
+EOF
+}
+
 seed_oa() {
 	fresh oa_stream
 	fresh oa_i915
@@ -161,12 +178,14 @@ seed_oa() {
 	prefixed "$seeds/oa_i915/reads-256" 063 "$tmp/basic.i915"
 	prefixed "$seeds/oa_i915/reads-loss-256" 063 "$tmp/loss.i915"
 	prefixed "$seeds/oa_i915/reads-any-size" 060 "$tmp/loss.i915"
-	# Bit 0: reads (else a units reply); bit 1: the media unit's format.
+	# Bit 0: reads (else a units reply, or with bit 2 a topology one);
+	# bit 1: the media unit's format.
 	xe_reads "$tmp/lnl.oa" "$tmp/lnl.xe" 576
 	xe_reads "$tmp/lnl.oa" "$tmp/lnl-media.xe" 128
 	prefixed "$seeds/oa_xe/reads-pec64-loss" 001 "$tmp/lnl.xe"
 	prefixed "$seeds/oa_xe/reads-mpec8" 003 "$tmp/lnl-media.xe"
 	xe_units "$seeds/oa_xe/units-lunar-lake"
+	xe_topology "$seeds/oa_xe/topology-lunar-lake"
 	# Every STATUS an EIO can leave, one after another.
 	printf '\001\200\201\202\203\204\205\206\207\210\211\212\213\214\215\216\217' \
 		>"$seeds/oa_xe/reads-every-status"

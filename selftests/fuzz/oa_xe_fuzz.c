@@ -4,13 +4,18 @@
  * the recording they make of it, as gpuprof-oa --device and perf gpu
  * record's xe source do.
  *
- * Input: byte 0 chooses the mode (bit 0) and the report format (bit 1:
- * Lunar Lake's PEC64u64 or its media unit's MPEC8u32_B8_C8).
+ * Input: byte 0 chooses the mode (bit 0), the report format (bit 1:
+ * Lunar Lake's PEC64u64 or its media unit's MPEC8u32_B8_C8) and, in
+ * mode 0, the reply (bit 2).
  *
  *  - Mode 0, a QUERY_OA_UNITS reply: the rest is the reply.  Small ids
  *    and the first unit's are looked up; a unit found must be the one
  *    asked for, and a reply too short for its units must say so, never
  *    be read past (the reply is a buffer of exactly its size, for ASan).
+ *    With bit 2, a GT_TOPOLOGY reply instead, for GTs 0, 1 and the first
+ *    mask's: what oa_xe_topology() makes of it must be i915's layout of
+ *    one slice, whole, in which the metrics find as many EUs in every
+ *    subslice present, and which a recording carries to the parser.
  *  - Mode 1, the reads of an observation stream, each led by a byte: bit
  *    7 set, an EIO whose STATUS is the low 4 bits; else a read() of the
  *    low 6 bits' number of reports from the bytes that follow (one byte
@@ -31,6 +36,7 @@
 
 #include "fuzz.h"
 #include "../../module/oa_decode.h"
+#include "../../tools/perf-gpu/oa/metrics.h"
 #include "../../tools/perf-gpu/oa/writer.h"
 #include "../../tools/perf-gpu/oa/xe-abi.h"
 
@@ -83,6 +89,79 @@ static void units(const uint8_t *data, size_t size)
 struct written {
 	uint64_t samples, lost;
 };
+
+static void write_header(struct oa_writer *w, uint32_t format);
+static void check_recording(const struct written *k, const char *rec,
+			    size_t len);
+
+/* One GT's topology from @reply, checked, then recorded and parsed. */
+static void topology_of(const uint8_t *reply, size_t size, uint16_t gt)
+{
+	uint64_t buf[128];
+	struct drm_i915_query_topology_info t;
+	struct oa_metrics_device dev = { .device_id = LNL_DEVICE_ID };
+	struct oa_metrics_vars v;
+	struct written k = { 0 };
+	struct oa_writer w;
+	char *rec = NULL;
+	size_t len, rec_len = 0;
+	uint8_t *exact;
+	FILE *f;
+
+	len = oa_xe_topology(reply, size, gt, buf, sizeof(buf));
+	if (!len)
+		return;
+	memcpy(&t, buf, sizeof(t));
+	FUZZ_CHECK(t.max_slices == 1 && t.subslice_offset == 1);
+	FUZZ_CHECK(t.max_subslices % 8 == 0 && t.max_subslices >= 32 &&
+		   t.max_subslices <= 64);
+	FUZZ_CHECK(t.max_eus_per_subslice % 8 == 0 &&
+		   t.max_eus_per_subslice >= 16 &&
+		   t.max_eus_per_subslice <= 64);
+	FUZZ_CHECK(t.subslice_stride == t.max_subslices / 8);
+	FUZZ_CHECK(t.eu_offset == 1 + t.subslice_stride);
+	FUZZ_CHECK(t.eu_stride == t.max_eus_per_subslice / 8);
+	FUZZ_CHECK(len == oa_topology_size(&t));
+	FUZZ_CHECK(((const uint8_t *)buf)[sizeof(t)] == 1);
+
+	/* Exactly its bytes: a metric reading past them is caught. */
+	exact = malloc(len);
+	FUZZ_CHECK(exact);
+	memcpy(exact, buf, len);
+	dev.topology = exact;
+	dev.topology_len = len;
+	oa_metrics_device_vars(&dev, &v);
+	FUZZ_CHECK(v.n_slices == 1 && v.n_subslices > 0);
+	FUZZ_CHECK(v.n_eus % v.n_subslices == 0);
+	FUZZ_CHECK(v.n_eus / v.n_subslices <= t.max_eus_per_subslice);
+	free(exact);
+
+	f = open_memstream(&rec, &rec_len);
+	FUZZ_CHECK(f);
+	oa_writer_init(&w, f);
+	write_header(&w, GPUPROF_OA_FORMAT_PEC64u64);
+	FUZZ_CHECK(oa_write_topology(&w, (const void *)buf, len) == 0);
+	FUZZ_CHECK(oa_writer_flush(&w) == 0);
+	FUZZ_CHECK(fclose(f) == 0);
+	check_recording(&k, rec, rec_len);
+	free(rec);
+}
+
+static void topology(const uint8_t *data, size_t size)
+{
+	uint8_t *reply = malloc(size ? size : 1);
+	uint16_t first;
+
+	FUZZ_CHECK(reply);
+	memcpy(reply, data, size);
+	topology_of(reply, size, 0);
+	topology_of(reply, size, 1);
+	if (size >= 2) {
+		memcpy(&first, reply, sizeof(first));
+		topology_of(reply, size, first);
+	}
+	free(reply);
+}
 
 static void write_header(struct oa_writer *w, uint32_t format)
 {
@@ -209,7 +288,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!size)
 		return 0;
 	if (!(data[0] & 1)) {
-		units(data + 1, size - 1);
+		if (data[0] & 4)
+			topology(data + 1, size - 1);
+		else
+			units(data + 1, size - 1);
 		return 0;
 	}
 	format = formats[(data[0] >> 1) & 1].format;

@@ -29,6 +29,8 @@
 #include "../lib/run.h"
 #include "../../module/oa_decode.h"
 #include "../../tools/perf-gpu/oa/metric-sets.h"
+#include "../../tools/perf-gpu/oa/metrics.h"
+#include "../../tools/perf-gpu/oa/sim-platform.h"
 
 #define OUT_SIZE (1 << 16)
 #define NODE "/dev/dri/renderD199"
@@ -47,6 +49,9 @@ struct rec {
 	__u64 gpu[MAX_RECS];		/* a correlation's OA time */
 	__u64 ts[MAX_RECS];		/* a SAMPLE's 56-bit timestamp */
 	size_t n;
+	/* The DEVICE_TOPOLOGY payload, padding included; u64s to align it. */
+	__u64 topo[GPUPROF_OA_RECORD_MAX / 8];
+	size_t topo_len;
 };
 
 static void on_record(void *arg, const struct gpuprof_oa_stream *s,
@@ -67,6 +72,9 @@ static void on_record(void *arg, const struct gpuprof_oa_stream *s,
 		   h->type == GPUPROF_OA_RECORD_CORRELATION_BOUND) {
 		memcpy(&c, payload, sizeof(c));
 		r->gpu[r->n] = c.gpu_timestamp;
+	} else if (h->type == GPUPROF_OA_RECORD_DEVICE_TOPOLOGY) {
+		r->topo_len = h->size - sizeof(*h);
+		memcpy(r->topo, payload, r->topo_len);
 	}
 	r->n++;
 }
@@ -173,6 +181,7 @@ static const char *read_log(FIXTURE_DATA(xe) *self)
 static int parse(const char *path, struct rec *r)
 {
 	r->n = 0;
+	r->topo_len = 0;
 	return oa_file_parse(path, &r->s, r->buf, on_record, r);
 }
 
@@ -187,7 +196,8 @@ static __u32 running_kernel(void)
 }
 
 /*
- * The head (VERSION, DRIVER, DEVICE_INFO, a point and its bound), the
+ * The head (VERSION, DRIVER, DEVICE_INFO, DEVICE_TOPOLOGY, a point and
+ * its bound), the
  * closing point, and the reports' 56-bit times rising, none past the
  * closing point's (the GT reference clock is the OA clock here).  As on
  * i915, the stream opens before the first point is taken, so the first
@@ -198,15 +208,16 @@ static void check_shape(struct __test_metadata *_metadata, const struct rec *r)
 	__u64 last = 0;
 	size_t i;
 
-	ASSERT_GE(r->n, 7);
+	ASSERT_GE(r->n, 8);
 	EXPECT_EQ(GPUPROF_OA_RECORD_VERSION, r->type[0]);
 	EXPECT_EQ(GPUPROF_OA_RECORD_DRIVER, r->type[1]);
 	EXPECT_EQ(GPUPROF_OA_RECORD_DEVICE_INFO, r->type[2]);
-	EXPECT_EQ(GPUPROF_OA_RECORD_TIMESTAMP_CORRELATION, r->type[3]);
-	EXPECT_EQ(GPUPROF_OA_RECORD_CORRELATION_BOUND, r->type[4]);
+	EXPECT_EQ(GPUPROF_OA_RECORD_DEVICE_TOPOLOGY, r->type[3]);
+	EXPECT_EQ(GPUPROF_OA_RECORD_TIMESTAMP_CORRELATION, r->type[4]);
+	EXPECT_EQ(GPUPROF_OA_RECORD_CORRELATION_BOUND, r->type[5]);
 	ASSERT_EQ(GPUPROF_OA_RECORD_TIMESTAMP_CORRELATION, r->type[r->n - 2]);
 	ASSERT_EQ(GPUPROF_OA_RECORD_CORRELATION_BOUND, r->type[r->n - 1]);
-	for (i = 5; i < r->n - 2; i++) {
+	for (i = 6; i < r->n - 2; i++) {
 		if (r->type[i] != GPUPROF_OA_RECORD_SAMPLE)
 			continue;
 		EXPECT_LT(last, r->ts[i]) TH_LOG("report %zu", i);
@@ -355,6 +366,62 @@ TEST_F(xe, refusals_are_explained_in_one_line)
 		EXPECT_STREQ(want, self->out) TH_LOG("case %zu", i);
 		EXPECT_NE(0, access(self->file, F_OK)) TH_LOG("case %zu", i);
 	}
+}
+
+/*
+ * The DEVICE_TOPOLOGY record, made from the shim's GT_TOPOLOGY (8 Xe
+ * cores of 8 vector engines), is byte for byte the simulator's lnl one,
+ * padded to 8; so metrics read 64 vector engines: RenderBasic's
+ * XVE_THREADS_OCCUPANCY_ALL, PEC14 * 8 / (7 threads * 64) * 100 /
+ * clocks, is 84000007 * 8 / 448 = 1500000 (UDIV), * 100 / 3000000 =
+ * 50.0 (oa_metrics_test's lnl case), and 0.0 with no topology.
+ */
+TEST_F(xe, the_topology_is_the_gt_topology_in_i915_layout)
+{
+	struct gpuprof_oa_deltas d = { .deltas = 1, .gpu_ticks = 3000000 };
+	static struct oa_metrics m;
+	struct oa_metrics_device dev;
+	__u64 want[GPUPROF_OA_RECORD_MAX / 8] = { 0 };
+	struct rec *r = self->r;
+	const char *sym;
+	size_t len;
+	unsigned int i;
+	bool found = false;
+
+	ASSERT_EQ(0, run_oa(self, "GPUPROF_SHIM_PERFMON=1",
+			    "--duration 1 --metric-set RenderBasic -o '%s'",
+			    self->file))
+		TH_LOG("%s", self->out);
+	ASSERT_EQ(0, parse(self->file, r));
+	len = oa_sim_platform_topology(oa_sim_platform_find("lnl"), want,
+				       sizeof(want));
+	ASSERT_EQ(85, len);
+	ASSERT_EQ(88, r->topo_len);
+	EXPECT_EQ(0, memcmp(want, r->topo, r->topo_len));
+
+	dev = (struct oa_metrics_device){
+		.device_id = r->s.info.device_id,
+		.revision = r->s.info.device_revision,
+		.timestamp_frequency = r->s.info.timestamp_frequency,
+		.gt_min_hz = r->s.info.gt_min_frequency,
+		.gt_max_hz = r->s.info.gt_max_frequency,
+		.topology = r->topo, .topology_len = r->topo_len,
+	};
+	ASSERT_EQ(0, oa_metrics_init(&m, oa_metrics_set_of(DEVICE_ID,
+							   "RenderBasic", ""),
+				     &dev));
+	EXPECT_EQ(64, m.vars.n_eus);
+	EXPECT_EQ(8, m.vars.n_subslices);
+	d.a[14] = 84000007;
+	oa_metrics_compute(&m, &d);
+	for (i = 0; i < m.n; i++) {
+		sym = oa_metric_str(oa_metrics_counter(&m, i)->symbol);
+		if (strcmp(sym, "XVE_THREADS_OCCUPANCY_ALL"))
+			continue;
+		found = true;
+		EXPECT_EQ(50.0, oa_metrics_value(&m, i)->d);
+	}
+	EXPECT_TRUE(found);
 }
 
 TEST_HARNESS_MAIN

@@ -4,10 +4,14 @@
  * walking a QUERY_OA_UNITS reply built here by hand, xe's OA_FORMAT
  * values per platform and unit (xe_oa.c's oa_formats[] of Linux 6.12,
  * worked out by hand from type | sel << 8 | size << 16 | bc << 24), the
- * records an OA status stands for, and engine cycles as OA ticks.
+ * records an OA status stands for, engine cycles as OA ticks, and a
+ * GT_TOPOLOGY reply in i915's topology layout.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <i915_drm.h>
 
 #include "kselftest_harness.h"
 #include "../../module/oa_decode.h"
@@ -222,6 +226,134 @@ TEST(engine_cycles_as_oa_ticks)
 		  oa_xe_cycles_unwrap(0xffffffff0ull, 0x10, 36));
 	/* Xe2's are 64 bits wide: taken as they are. */
 	EXPECT_EQ(5ull, oa_xe_cycles_unwrap(1ull << 40, 5, 64));
+}
+
+/*
+ * GT_TOPOLOGY as 6.12 answers on Lunar Lake: per GT, DSS geometry and
+ * compute (8 + 16 bytes each), L3 banks and SIMD16 EUs (8 + 8 each), 80
+ * bytes; GT 0 has 8 Xe cores of 8 EUs, the media GT 1 nothing.  Records
+ * end at 24, 48, 64, 80, then 104, 128, 144, 160.
+ */
+#define TOPO_SIZE 160
+
+static uint8_t *put_mask(uint8_t *p, uint16_t gt, uint16_t type,
+			 uint64_t mask, uint32_t n)
+{
+	struct oa_xe_topology_mask m = {
+		.gt_id = gt, .type = type, .num_bytes = n,
+	};
+
+	memset(p, 0, sizeof(m) + n);
+	memcpy(p, &m, sizeof(m));
+	memcpy(p + sizeof(m), &mask, sizeof(mask));
+	return p + sizeof(m) + n;
+}
+
+static void lnl_topology(uint8_t *r, uint64_t dss, uint64_t eu)
+{
+	uint16_t gt;
+
+	for (gt = 0; gt < 2; gt++) {
+		r = put_mask(r, gt, OA_XE_TOPO_DSS_GEOMETRY, gt ? 0 : dss, 16);
+		r = put_mask(r, gt, OA_XE_TOPO_DSS_COMPUTE, 0, 16);
+		r = put_mask(r, gt, OA_XE_TOPO_L3_BANK, gt ? 0 : 0xf, 8);
+		r = put_mask(r, gt, OA_XE_TOPO_SIMD16_EU_PER_DSS, gt ? 0 : eu, 8);
+	}
+}
+
+/*
+ * What the simulator writes for lnl, by hand: one slice of 32 subslice
+ * bits (8 set) and 16 EU bits per subslice (8 set in the 8 present):
+ * header, slice byte at 0, subslices at 1..4, EUs at 5, 2 bytes each,
+ * 16 + 5 + 64 = 85 bytes.
+ */
+#define LNL_TOPO_SIZE 85
+
+static void lnl_expected(uint8_t *b)
+{
+	struct drm_i915_query_topology_info t = {
+		.max_slices = 1, .max_subslices = 32,
+		.max_eus_per_subslice = 16, .subslice_offset = 1,
+		.subslice_stride = 4, .eu_offset = 5, .eu_stride = 2,
+	};
+	unsigned int ss;
+
+	memset(b, 0, LNL_TOPO_SIZE);
+	memcpy(b, &t, sizeof(t));
+	b[16] = 1;
+	b[17] = 0xff;
+	for (ss = 0; ss < 8; ss++)
+		b[16 + 5 + 2 * ss] = 0xff;
+}
+
+TEST(topology_of_the_units_gt_in_i915_layout)
+{
+	uint64_t buf[128];
+	uint8_t r[TOPO_SIZE], want[LNL_TOPO_SIZE];
+
+	lnl_topology(r, 0xff, 0xff);
+	lnl_expected(want);
+	ASSERT_EQ(LNL_TOPO_SIZE, oa_xe_topology(r, sizeof(r), 0, buf,
+						sizeof(buf)));
+	EXPECT_EQ(0, memcmp(want, buf, sizeof(want)));
+	/* Compute DSS count as well as geometry ones (IGT's union). */
+	put_mask(r + 24, 0, OA_XE_TOPO_DSS_COMPUTE, 0xf0, 16);
+	put_mask(r, 0, OA_XE_TOPO_DSS_GEOMETRY, 0x0f, 16);
+	ASSERT_EQ(LNL_TOPO_SIZE, oa_xe_topology(r, sizeof(r), 0, buf,
+						sizeof(buf)));
+	EXPECT_EQ(0, memcmp(want, buf, sizeof(want)));
+	/* The media GT has no DSS: nothing. */
+	EXPECT_EQ(0, oa_xe_topology(r, sizeof(r), 1, buf, sizeof(buf)));
+	/* No room for the 85 bytes. */
+	EXPECT_EQ(0, oa_xe_topology(r, sizeof(r), 0, buf, LNL_TOPO_SIZE - 1));
+}
+
+TEST(topology_widens_for_masks_past_32_dss_or_16_eus)
+{
+	uint64_t buf[128];
+	const uint8_t *b = (const uint8_t *)buf;
+	struct drm_i915_query_topology_info t;
+	uint8_t r[TOPO_SIZE];
+
+	/* DSS 39 and EU 17: 40 subslice bits, 24 EU bits. */
+	lnl_topology(r, 1ull << 39, 1u << 17);
+	ASSERT_EQ(16 + 1 + 5 + 40 * 3, oa_xe_topology(r, sizeof(r), 0, buf,
+						      sizeof(buf)));
+	memcpy(&t, buf, sizeof(t));
+	EXPECT_EQ(40, t.max_subslices);
+	EXPECT_EQ(24, t.max_eus_per_subslice);
+	EXPECT_EQ(6, t.eu_offset);
+	EXPECT_EQ(0x80, b[16 + 1 + 4]);
+	EXPECT_EQ(0x02, b[16 + 6 + 39 * 3 + 2]);
+	/* A bit past 64 fits no layout: refused. */
+	r[8 + 9] = 1;
+	EXPECT_EQ(0, oa_xe_topology(r, sizeof(r), 0, buf, sizeof(buf)));
+}
+
+/*
+ * The reply cut at every byte, in a heap block of exactly that size so
+ * that ASan sees any read past it: a cut inside a record is malformed,
+ * a cut between records is a shorter reply, whole (GT 0's four masks)
+ * from byte 80.
+ */
+TEST(topology_cut_anywhere_reads_nothing_past_it)
+{
+	uint8_t r[TOPO_SIZE], *cut;
+	uint64_t buf[128];
+	size_t n, got;
+
+	lnl_topology(r, 0xff, 0xff);
+	for (n = 0; n <= TOPO_SIZE; n++) {
+		bool whole = n == 80 || n == 104 || n == 128 || n == 144 ||
+			     n == 160;
+
+		cut = malloc(n ? n : 1);
+		ASSERT_NE(NULL, cut);
+		memcpy(cut, r, n);
+		got = oa_xe_topology(cut, n, 0, buf, sizeof(buf));
+		free(cut);
+		EXPECT_EQ(whole ? LNL_TOPO_SIZE : 0, got) TH_LOG("cut at %zu", n);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -172,6 +172,8 @@ TEST_F(xe, version_and_queries)
 	const struct oa_xe_query_gt_list *gts;
 	const struct oa_xe_query_config *cfg;
 	const struct oa_xe_oa_unit *u;
+	struct oa_xe_topology_mask m;
+	uint8_t *topo;
 	uint32_t size;
 
 	ASSERT_EQ(0, ioctl(self->node, DRM_IOCTL_VERSION, &v));
@@ -199,6 +201,36 @@ TEST_F(xe, version_and_queries)
 	EXPECT_EQ(HZ, gts->gt_list[0].reference_clock);
 	EXPECT_EQ(HZ, gts->gt_list[1].reference_clock);
 	free((void *)gts);
+
+	/*
+	 * GT_TOPOLOGY: per GT, DSS geometry and compute (8 + 16 bytes),
+	 * L3 banks and SIMD16 EUs (8 + 8), 80 bytes; a wrong size: EINVAL.
+	 * GT 0: 8 Xe cores of 8 EUs; the media GT 1: no DSS.
+	 */
+	q = (struct oa_xe_device_query){ .query = OA_XE_QUERY_GT_TOPOLOGY };
+	ASSERT_EQ(0, ioctl(self->node, OA_XE_IOCTL_DEVICE_QUERY, &q));
+	EXPECT_EQ(160, q.size);
+	q.size = 152;
+	EXPECT_EQ(-1, ioctl(self->node, OA_XE_IOCTL_DEVICE_QUERY, &q));
+	EXPECT_EQ(EINVAL, errno);
+	topo = query(self->node, OA_XE_QUERY_GT_TOPOLOGY, &size);
+	ASSERT_NE(NULL, topo);
+	ASSERT_EQ(160, size);
+	memcpy(&m, topo, sizeof(m));
+	EXPECT_EQ(0, m.gt_id);
+	EXPECT_EQ(OA_XE_TOPO_DSS_GEOMETRY, m.type);
+	EXPECT_EQ(16, m.num_bytes);
+	EXPECT_EQ(0xff, topo[8]);
+	EXPECT_EQ(0, topo[9]);
+	memcpy(&m, topo + 64, sizeof(m));
+	EXPECT_EQ(OA_XE_TOPO_SIMD16_EU_PER_DSS, m.type);
+	EXPECT_EQ(8, m.num_bytes);
+	EXPECT_EQ(0xff, topo[72]);
+	memcpy(&m, topo + 80, sizeof(m));
+	EXPECT_EQ(1, m.gt_id);
+	EXPECT_EQ(OA_XE_TOPO_DSS_GEOMETRY, m.type);
+	EXPECT_EQ(0, topo[88]);
+	free(topo);
 
 	/* OA_UNITS: 16 + 2 * (72 + 2 * 8) bytes. */
 	units = query(self->node, OA_XE_QUERY_OA_UNITS, &size);

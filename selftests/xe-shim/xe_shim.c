@@ -24,9 +24,10 @@
  *   DRM_IOCTL_VERSION: "xe".
  *   DRM_IOCTL_XE_DEVICE_QUERY, the size-0 call giving the size and any
  *   other size than that one EINVAL: CONFIG (device id and revision),
- *   GT_LIST (a main and a media GT at 19.2 MHz), ENGINE_CYCLES (40
- *   bytes; the five clocks xe accepts, EINVAL for others and for an
- *   engine the GPU lacks; width 64 as on Xe2; the cycles count
+ *   GT_LIST (a main and a media GT at 19.2 MHz), GT_TOPOLOGY (8 Xe
+ *   cores of 8 SIMD16 EUs on the main GT, none on the media GT),
+ *   ENGINE_CYCLES (40 bytes; the five clocks xe accepts, EINVAL for
+ *   others and for an engine the GPU lacks; width 64 as on Xe2; the cycles count
  *   CLOCK_MONOTONIC at 19.2 MHz), OA_UNITS (OAG 0 with render and
  *   compute, OAM 1 with video decode and enhance, 19.2 MHz each).
  *   Other queries give EINVAL.
@@ -495,6 +496,48 @@ static int shim_query_engine_cycles(struct oa_xe_device_query *q)
 	return 0;
 }
 
+/* A mask record of GT_TOPOLOGY at @p: its 8 bytes then @n of @mask. */
+static uint8_t *shim_topo_mask(uint8_t *p, uint16_t gt, uint16_t type,
+			       uint64_t mask, uint32_t n)
+{
+	struct oa_xe_topology_mask m = {
+		.gt_id = gt, .type = type, .num_bytes = n,
+	};
+
+	memcpy(p, &m, sizeof(m));
+	memcpy(p + sizeof(m), &mask, sizeof(mask));
+	return p + sizeof(m) + n;
+}
+
+/*
+ * 6.12's GT_TOPOLOGY for every GT, in query_gt_topology()'s order and
+ * sizes (16 bytes of each DSS bitmap, 8 of L3 banks and of EUs):
+ * Lunar Lake's main GT has 8 Xe cores of 8 vector engines, which Xe2
+ * lists as SIMD16 EUs; its media GT has no DSS and no EU.
+ */
+#define SHIM_TOPO_GT	(4 * sizeof(struct oa_xe_topology_mask) + 16 + 16 + 8 + 8)
+
+static int shim_query_gt_topology(struct oa_xe_device_query *q)
+{
+	uint8_t reply[2 * SHIM_TOPO_GT] = { 0 };
+	int ret = shim_query_size(q, sizeof(reply));
+	uint8_t *p = reply;
+	uint16_t gt;
+
+	if (ret <= 0)
+		return ret;
+	for (gt = 0; gt < 2; gt++) {
+		uint64_t dss = gt ? 0 : 0xff, eu = gt ? 0 : 0xff;
+
+		p = shim_topo_mask(p, gt, OA_XE_TOPO_DSS_GEOMETRY, dss, 16);
+		p = shim_topo_mask(p, gt, OA_XE_TOPO_DSS_COMPUTE, dss, 16);
+		p = shim_topo_mask(p, gt, OA_XE_TOPO_L3_BANK, gt ? 0 : 0xf, 8);
+		p = shim_topo_mask(p, gt, OA_XE_TOPO_SIMD16_EU_PER_DSS, eu, 8);
+	}
+	memcpy((void *)(uintptr_t)q->data, reply, sizeof(reply));
+	return 0;
+}
+
 /* The engines of OA unit @unit: 0 the main GT's, 1 the media GT's. */
 static unsigned int shim_unit_engines(unsigned int unit,
 				      const struct oa_xe_engine_class_instance **e)
@@ -543,6 +586,8 @@ static int shim_device_query(struct oa_xe_device_query *q)
 		return shim_query_config(q);
 	case OA_XE_QUERY_GT_LIST:
 		return shim_query_gt_list(q);
+	case OA_XE_QUERY_GT_TOPOLOGY:
+		return shim_query_gt_topology(q);
 	case OA_XE_QUERY_ENGINE_CYCLES:
 		return shim_query_engine_cycles(q);
 	case OA_XE_QUERY_OA_UNITS:

@@ -332,6 +332,9 @@ static int dev_setup_xe(struct dev_run *r)
 {
 	if (oa_xe_open(&r->xe, r->node, r->unit))
 		return -1;
+	if (r->verbose && !r->xe.topology_len)
+		pr_err("%s: no DEVICE_TOPOLOGY record: %s\n", r->xe.node,
+		       r->xe.topology_why);
 	if (oa_xe_metric_set(&r->xe, r->metric_set, &r->metric))
 		goto fail;
 	r->report_size = r->xe.report_size;

@@ -4,6 +4,8 @@
  */
 #include <string.h>
 
+#include <i915_drm.h>
+
 #include "../../../module/oa_decode.h"
 #include "oa/xe-abi.h"
 
@@ -201,4 +203,120 @@ uint64_t oa_xe_cycles_to_oa(uint64_t cycles, uint64_t ref_hz, uint64_t oa_hz)
 	if (!ref_hz || !oa_hz || ref_hz == oa_hz)
 		return cycles;
 	return (uint64_t)((unsigned __int128)cycles * oa_hz / ref_hz);
+}
+
+#define OA_XE_TOPO_HEAD		offsetof(struct oa_xe_topology_mask, mask)
+
+/*
+ * A mask of @n bytes as 64 bits: false if a bit past 64 is set, which no
+ * i915 layout the metrics read (64 subslices at most) could hold.
+ */
+static bool oa_xe_mask64(const uint8_t *mask, uint32_t n, uint64_t *out)
+{
+	uint32_t i;
+
+	*out = 0;
+	for (i = 0; i < n; i++) {
+		if (i >= 8 && mask[i])
+			return false;
+		if (i < 8)
+			*out |= (uint64_t)mask[i] << (8 * i);
+	}
+	return true;
+}
+
+/* Bits of a layout holding @mask: at least @least, whole bytes. */
+static unsigned int oa_xe_layout_bits(uint64_t mask, unsigned int least)
+{
+	unsigned int bits = mask ? 64 - __builtin_clzll(mask) : 0;
+
+	bits = (bits + 7) / 8 * 8;
+	return bits > least ? bits : least;
+}
+
+/**
+ * oa_xe_topology - GT @gt_id of a GT_TOPOLOGY reply in i915's layout
+ * @reply: the reply
+ * @size: its bytes, as the kernel sized it
+ * @gt_id: the OA unit's GT; the other GTs' masks are skipped
+ * @buf: room for struct drm_i915_query_topology_info and its masks,
+ *	aligned for the struct
+ * @buf_size: bytes of @buf
+ *
+ * Xe has no slices: its DSS (Xe cores on Xe2) become the subslices of
+ * one slice, present if in the geometry or the compute mask (IGT's
+ * reading), each with the one EU mask the GT gives for all of them.  The
+ * widths are those of i915 from 12.55 and of the simulator's Xe2 rows,
+ * 32 subslice bits and 16 EU bits, widened only for a mask that needs
+ * more; a subslice absent has no EU bits, as in the simulator's.
+ *
+ * Return: the bytes written to @buf, or 0 if a mask runs past the reply,
+ * the GT has no DSS or no EU mask, or @buf is too small.
+ */
+size_t oa_xe_topology(const void *reply, size_t size, uint16_t gt_id,
+		      void *buf, size_t buf_size)
+{
+	struct drm_i915_query_topology_info t;
+	struct oa_xe_topology_mask m;
+	const uint8_t *p = reply;
+	uint64_t dss = 0, eu = 0, bits;
+	bool have_eu = false;
+	size_t off = 0, len;
+	uint8_t *data;
+	unsigned int ss, e;
+
+	while (off < size) {
+		if (size - off < OA_XE_TOPO_HEAD)
+			return 0;
+		memcpy(&m, p + off, OA_XE_TOPO_HEAD);
+		off += OA_XE_TOPO_HEAD;
+		if (m.num_bytes > size - off)
+			return 0;
+		if (m.gt_id == gt_id) {
+			if (!oa_xe_mask64(p + off, m.num_bytes, &bits))
+				return 0;
+			switch (m.type) {
+			case OA_XE_TOPO_DSS_GEOMETRY:
+			case OA_XE_TOPO_DSS_COMPUTE:
+				dss |= bits;
+				break;
+			case OA_XE_TOPO_EU_PER_DSS:
+			case OA_XE_TOPO_SIMD16_EU_PER_DSS:
+				eu = bits;
+				have_eu = true;
+				break;
+			}
+		}
+		off += m.num_bytes;
+	}
+	if (!dss || !have_eu)
+		return 0;
+
+	memset(&t, 0, sizeof(t));
+	t.max_slices = 1;
+	t.max_subslices = oa_xe_layout_bits(dss, 32);
+	t.max_eus_per_subslice = oa_xe_layout_bits(eu, 16);
+	t.subslice_offset = 1;
+	t.subslice_stride = t.max_subslices / 8;
+	t.eu_offset = t.subslice_offset + t.subslice_stride;
+	t.eu_stride = t.max_eus_per_subslice / 8;
+	len = sizeof(t) + t.eu_offset +
+	      (size_t)t.max_subslices * t.eu_stride;
+	if (buf_size < len)
+		return 0;
+
+	memset(buf, 0, len);
+	memcpy(buf, &t, sizeof(t));
+	data = (uint8_t *)buf + sizeof(t);
+	data[0] = 1;
+	for (ss = 0; ss < t.max_subslices; ss++) {
+		if (!((dss >> ss) & 1))
+			continue;
+		data[t.subslice_offset + ss / 8] |= 1u << (ss % 8);
+		for (e = 0; e < t.max_eus_per_subslice; e++)
+			if ((eu >> e) & 1)
+				data[t.eu_offset + ss * t.eu_stride + e / 8] |=
+					1u << (e % 8);
+	}
+	return len;
 }

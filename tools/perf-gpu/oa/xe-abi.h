@@ -3,8 +3,8 @@
  * The meaning of what xe (Linux 6.12) hands over and takes, without I/O,
  * for oa/xe.c and the host tests: the OA units of a QUERY_OA_UNITS reply,
  * xe's OA_FORMAT encoding of our report formats per platform and unit,
- * the records an OA status stands for, and GT reference clock cycles as
- * OA timestamp ticks.  Facts from xe_oa.c and xe_query.c of 6.12 (the
+ * the records an OA status stands for, GT reference clock cycles as
+ * OA timestamp ticks, and a GT_TOPOLOGY reply in i915's topology layout.  Facts from xe_oa.c and xe_query.c of 6.12 (the
  * lead's .deps/xe-oa-facts.md has them with line numbers).
  */
 #ifndef PERF_GPU_OA_XE_ABI_H
@@ -55,6 +55,9 @@ uint32_t oa_xe_default_format(unsigned int ip, uint32_t unit_type);
 #define OA_XE_STATUS_NOTED (OA_XE_OASTATUS_COUNTER_OVERFLOW | \
 			    OA_XE_OASTATUS_MMIO_TRG_Q_FULL)
 unsigned int oa_xe_status_records(uint64_t status, uint32_t records[2]);
+
+size_t oa_xe_topology(const void *reply, size_t size, uint16_t gt_id,
+		      void *buf, size_t buf_size);
 
 uint64_t oa_xe_cycles_unwrap(uint64_t last, uint64_t raw, unsigned int width);
 uint64_t oa_xe_cycles_to_oa(uint64_t cycles, uint64_t ref_hz, uint64_t oa_hz);

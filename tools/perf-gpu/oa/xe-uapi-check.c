@@ -35,6 +35,7 @@ SAME_FIELD(oa_xe_device_query, drm_xe_device_query, data);
 SAME_FIELD(oa_xe_device_query, drm_xe_device_query, reserved);
 SAME(OA_XE_QUERY_CONFIG, DRM_XE_DEVICE_QUERY_CONFIG);
 SAME(OA_XE_QUERY_GT_LIST, DRM_XE_DEVICE_QUERY_GT_LIST);
+SAME(OA_XE_QUERY_GT_TOPOLOGY, DRM_XE_DEVICE_QUERY_GT_TOPOLOGY);
 SAME(OA_XE_QUERY_ENGINE_CYCLES, DRM_XE_DEVICE_QUERY_ENGINE_CYCLES);
 SAME(OA_XE_QUERY_OA_UNITS, DRM_XE_DEVICE_QUERY_OA_UNITS);
 
@@ -75,6 +76,18 @@ SAME_FIELD(oa_xe_query_gt_list, drm_xe_query_gt_list, num_gt);
 SAME_FIELD(oa_xe_query_gt_list, drm_xe_query_gt_list, pad);
 SAME(offsetof(struct oa_xe_query_gt_list, gt_list),
      offsetof(struct drm_xe_query_gt_list, gt_list));
+
+SAME_SIZE(oa_xe_topology_mask, drm_xe_query_topology_mask);
+SAME_FIELD(oa_xe_topology_mask, drm_xe_query_topology_mask, gt_id);
+SAME_FIELD(oa_xe_topology_mask, drm_xe_query_topology_mask, type);
+SAME_FIELD(oa_xe_topology_mask, drm_xe_query_topology_mask, num_bytes);
+SAME(offsetof(struct oa_xe_topology_mask, mask),
+     offsetof(struct drm_xe_query_topology_mask, mask));
+SAME(OA_XE_TOPO_DSS_GEOMETRY, DRM_XE_TOPO_DSS_GEOMETRY);
+SAME(OA_XE_TOPO_DSS_COMPUTE, DRM_XE_TOPO_DSS_COMPUTE);
+SAME(OA_XE_TOPO_L3_BANK, DRM_XE_TOPO_L3_BANK);
+SAME(OA_XE_TOPO_EU_PER_DSS, DRM_XE_TOPO_EU_PER_DSS);
+SAME(OA_XE_TOPO_SIMD16_EU_PER_DSS, DRM_XE_TOPO_SIMD16_EU_PER_DSS);
 
 SAME_SIZE(oa_xe_query_engine_cycles, drm_xe_query_engine_cycles);
 SAME_FIELD(oa_xe_query_engine_cycles, drm_xe_query_engine_cycles, eci);

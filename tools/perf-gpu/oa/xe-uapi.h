@@ -35,6 +35,7 @@ struct oa_xe_device_query {
 
 #define OA_XE_QUERY_CONFIG		2
 #define OA_XE_QUERY_GT_LIST		3
+#define OA_XE_QUERY_GT_TOPOLOGY		5
 #define OA_XE_QUERY_ENGINE_CYCLES	6
 #define OA_XE_QUERY_OA_UNITS		8
 
@@ -82,6 +83,24 @@ struct oa_xe_query_gt_list {
 	__u32 pad;
 	struct oa_xe_gt gt_list[];
 };
+
+/*
+ * QUERY_GT_TOPOLOGY: masks of every GT, one after the other, each 8
+ * bytes and its num_bytes of mask (6.12 sizes them by its bitmaps: 16
+ * bytes of DSS, 8 of EUs or L3 banks; a media GT has empty DSS masks).
+ */
+struct oa_xe_topology_mask {
+	__u16 gt_id;
+	__u16 type;			/* OA_XE_TOPO_* */
+	__u32 num_bytes;
+	__u8 mask[];
+};
+
+#define OA_XE_TOPO_DSS_GEOMETRY		1
+#define OA_XE_TOPO_DSS_COMPUTE		2
+#define OA_XE_TOPO_L3_BANK		3
+#define OA_XE_TOPO_EU_PER_DSS		4
+#define OA_XE_TOPO_SIMD16_EU_PER_DSS	5	/* Xe2 and 12.60: one bit, one EU */
 
 /* QUERY_ENGINE_CYCLES: eci and clockid in, the rest out. */
 struct oa_xe_query_engine_cycles {

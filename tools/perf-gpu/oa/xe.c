@@ -177,6 +177,29 @@ static int oa_xe_gt(struct oa_xe *d)
 }
 
 /*
+ * The unit's GT's topology, for the DEVICE_TOPOLOGY record that metric
+ * equations counting Xe cores and vector engines read.  Not having it
+ * fails nothing: the recording goes without the record and
+ * topology_why says why.
+ */
+static void oa_xe_topology_query(struct oa_xe *d)
+{
+	void *reply;
+	size_t size;
+
+	reply = oa_xe_query(d, OA_XE_QUERY_GT_TOPOLOGY, &size);
+	if (!reply) {
+		d->topology_why = "xe did not answer DEVICE_QUERY GT_TOPOLOGY";
+		return;
+	}
+	d->topology_len = oa_xe_topology(reply, size, d->unit.engine.gt_id,
+					 d->topology, sizeof(d->topology));
+	if (!d->topology_len)
+		d->topology_why = "xe's GT_TOPOLOGY reply has no DSS or EU mask of the unit's GT";
+	free(reply);
+}
+
+/*
  * The GT's frequency limits, where xe has them: min_freq and max_freq
  * (MHz) of card/device/tile<T>/gt<G>/freq0.  Absent on some parts.
  */
@@ -221,6 +244,7 @@ int oa_xe_open(struct oa_xe *d, const char *node, uint32_t unit_id)
 	}
 	if (oa_xe_find_unit(d, unit_id) || oa_xe_gt(d))
 		goto fail;
+	oa_xe_topology_query(d);
 	oa_node_card(d->node, d->card, sizeof(d->card));
 	d->gt_min_hz = oa_xe_gt_freq(d, "min_freq");
 	d->gt_max_hz = oa_xe_gt_freq(d, "max_freq");
@@ -544,9 +568,9 @@ int oa_xe_stream_open(const struct oa_xe *d, const struct oa_i915_metric *m,
  * @m: the metric set its stream was opened with
  * @w: the recording
  *
- * VERSION, DRIVER (xe, GuC, this kernel) and DEVICE_INFO; no TOPOLOGY:
- * xe's GT_TOPOLOGY is not i915's layout, and readers take the platform's
- * defaults without one.  A write failure sticks in @w.
+ * VERSION, DRIVER (xe, GuC, this kernel), DEVICE_INFO and, when xe gave
+ * the unit's GT's topology, DEVICE_TOPOLOGY in i915's layout (as the
+ * i915 path writes it).  A write failure sticks in @w.
  */
 void oa_xe_write_header(const struct oa_xe *d, const struct oa_i915_metric *m,
 			struct oa_writer *w)
@@ -575,6 +599,9 @@ void oa_xe_write_header(const struct oa_xe *d, const struct oa_i915_metric *m,
 	/* Before DEVICE_INFO, so readers apply xe's rules to every report. */
 	oa_write_record(w, GPUPROF_OA_RECORD_DRIVER, &drv, sizeof(drv));
 	oa_write_device_info(w, &info);
+	if (d->topology_len)
+		oa_write_topology(w, (const void *)d->topology,
+				  d->topology_len);
 }
 
 /*

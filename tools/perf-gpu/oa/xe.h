@@ -43,6 +43,14 @@ struct oa_xe {
 	uint64_t timestamp_hz;		/* its OA timestamp frequency */
 	uint32_t ref_clock_hz;		/* its GT's reference clock */
 	uint16_t tile_id;		/* of its GT, for sysfs */
+	/*
+	 * Its GT's GT_TOPOLOGY as struct drm_i915_query_topology_info and
+	 * masks (u64s for the struct's alignment); topology_len is 0 when
+	 * xe gave none, topology_why then says why.
+	 */
+	uint64_t topology[128];
+	size_t topology_len;
+	const char *topology_why;
 	/* The report format, once the metric set is chosen. */
 	uint32_t format;		/* GPUPROF_OA_FORMAT_* */
 	uint32_t format_value;		/* xe's encoding of it */
