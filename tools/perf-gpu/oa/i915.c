@@ -291,7 +291,7 @@ int oa_i915_offered(const char *card, const struct oa_metric_platform *metrics,
  * "RenderBasic (0fc397c0-...), ComputeBasic (...), ...", known sets by
  * name, others by uuid alone; "none".
  */
-static char *oa_i915_offer_list(const struct oa_i915 *d,
+static char *oa_i915_offer_list(const char *card,
 				const struct oa_metric_platform *metrics)
 {
 	struct oa_i915_offer *o;
@@ -300,7 +300,7 @@ static char *oa_i915_offer_list(const struct oa_i915 *d,
 	int i, n;
 	FILE *f;
 
-	n = oa_i915_offered(d->card, metrics, &o);
+	n = oa_i915_offered(card, metrics, &o);
 	if (n < 0)
 		return NULL;
 	f = open_memstream(&text, &size);
@@ -321,15 +321,18 @@ static char *oa_i915_offer_list(const struct oa_i915 *d,
 	return text;
 }
 
-/*
- * The one line for a set @d does not offer: @why (a printf format and
- * its arguments), then "; CARD/metrics has: LIST", or, with @which,
- * "CARD/metrics, which has: LIST" (@why ends where the path goes).
+/**
+ * oa_i915_no_set - the one line for a set a card does not have
+ * @card: its sysfs directory, "" when none was found
+ * @metrics: its platform's table, for the names of what it has
+ * @which: @fmt ends where the path goes: "CARD/metrics, which has: LIST"
+ *	follows it (else "; CARD/metrics has: LIST")
+ * @fmt: why, a printf format and its arguments
+ *
+ * xe lists its sets in sysfs as i915 does, so its path says it so too.
  */
-__attribute__((format(printf, 4, 5)))
-static void oa_i915_no_set(const struct oa_i915 *d,
-			   const struct oa_metric_platform *metrics,
-			   bool which, const char *fmt, ...)
+void oa_i915_no_set(const char *card, const struct oa_metric_platform *metrics,
+		    bool which, const char *fmt, ...)
 {
 	char *why = NULL, *offer = NULL;
 	va_list ap;
@@ -338,15 +341,15 @@ static void oa_i915_no_set(const struct oa_i915 *d,
 	if (vasprintf(&why, fmt, ap) < 0)
 		why = NULL;
 	va_end(ap);
-	if (!d->card[0]) {
+	if (!card[0]) {
 		pr_err("%s; no sysfs directory of its card was found under %s/class/drm\n",
 		       why ? why : strerror(ENOMEM), oa_node_sysfs_root());
 		free(why);
 		return;
 	}
-	offer = oa_i915_offer_list(d, metrics);
+	offer = oa_i915_offer_list(card, metrics);
 	pr_err("%s%s%s/metrics%s %s\n", why ? why : strerror(ENOMEM),
-	       which ? "" : "; ", d->card, which ? ", which has:" : " has:",
+	       which ? "" : "; ", card, which ? ", which has:" : " has:",
 	       offer ? offer : strerror(ENOMEM));
 	free(why);
 	free(offer);
@@ -381,11 +384,11 @@ int oa_i915_metric_set(const struct oa_i915 *d, const char *arg,
 		set = oa_metric_set_find(metrics, arg);
 		if (!set) {
 			if (metrics)
-				oa_i915_no_set(d, metrics, false,
+				oa_i915_no_set(d->card, metrics, false,
 					       "metric set '%s' is not one of IGT's %s sets (device 0x%04x)",
 					       arg, metrics->name, d->device_id);
 			else
-				oa_i915_no_set(d, metrics, false,
+				oa_i915_no_set(d->card, metrics, false,
 					       "metric set '%s' is not known: IGT has no metric sets for device 0x%04x, so give a uuid",
 					       arg, d->device_id);
 			return -1;
@@ -402,13 +405,13 @@ int oa_i915_metric_set(const struct oa_i915 *d, const char *arg,
 	snprintf(path, sizeof(path), "%s/metrics/%s/id", d->card, m->uuid);
 	err = file_read_u64(path, &m->id);
 	if (err == -ENOENT) {
-		oa_i915_no_set(d, metrics, true,
+		oa_i915_no_set(d->card, metrics, true,
 			       "metric set %s (%s) is not offered by this kernel for this GPU: not in ",
 			       m->name, m->uuid);
 		return -1;
 	}
 	if (err || !m->id) {
-		oa_i915_no_set(d, metrics, false,
+		oa_i915_no_set(d->card, metrics, false,
 			       "metric set %s (%s) is not offered by this kernel for this GPU: %s holds no id",
 			       m->name, m->uuid, path);
 		return -1;

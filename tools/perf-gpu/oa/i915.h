@@ -71,6 +71,9 @@ int oa_i915_metric_set(const struct oa_i915 *d, const char *arg,
 		       struct oa_i915_metric *m);
 const struct oa_metric_platform *oa_i915_metrics_of(uint32_t device_id);
 uint32_t oa_i915_card_device_id(const char *card);
+__attribute__((format(printf, 4, 5)))
+void oa_i915_no_set(const char *card, const struct oa_metric_platform *metrics,
+		    bool which, const char *fmt, ...);
 int oa_i915_offered(const char *card, const struct oa_metric_platform *metrics,
 		    struct oa_i915_offer **out);
 uint64_t oa_i915_poll_period(uint64_t report_period_ns);

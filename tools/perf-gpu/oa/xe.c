@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -283,57 +282,6 @@ static void oa_xe_set_config(const struct oa_metric_set *set,
 	*n_regs = n;
 }
 
-/* What the card offers, as "A (uuid), B (uuid)", "none"; malloc'ed. */
-static char *oa_xe_offer_list(const struct oa_xe *d,
-			      const struct oa_metric_platform *metrics)
-{
-	struct oa_i915_offer *o;
-	char *text = NULL;
-	size_t size;
-	int i, n;
-	FILE *f;
-
-	n = oa_i915_offered(d->card, metrics, &o);
-	if (n < 0)
-		return NULL;
-	f = open_memstream(&text, &size);
-	if (f && !n)
-		fputs("none", f);
-	for (i = 0; f && i < n; i++) {
-		if (o[i].set)
-			fprintf(f, "%s%s (%s)", i ? ", " : "",
-				oa_metric_str(o[i].set->symbol), o[i].uuid);
-		else
-			fprintf(f, "%s%s", i ? ", " : "", o[i].uuid);
-	}
-	if (!f || fclose(f)) {
-		free(text);
-		text = NULL;
-	}
-	free(o);
-	return text;
-}
-
-/* The one line for a set that cannot be had: @why, then what xe has. */
-__attribute__((format(printf, 3, 4)))
-static void oa_xe_no_set(const struct oa_xe *d,
-			 const struct oa_metric_platform *metrics,
-			 const char *fmt, ...)
-{
-	char *why = NULL, *offer;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(&why, fmt, ap) < 0)
-		why = NULL;
-	va_end(ap);
-	offer = oa_xe_offer_list(d, metrics);
-	pr_err("%s; %s/metrics has: %s\n", why ? why : strerror(ENOMEM),
-	       d->card, offer ? offer : strerror(ENOMEM));
-	free(why);
-	free(offer);
-}
-
 /* The set's id from sysfs: 0, -ENOENT when xe does not have it, -errno. */
 static int oa_xe_sysfs_id(const struct oa_xe *d, const char *uuid,
 			  uint64_t *id)
@@ -468,9 +416,9 @@ int oa_xe_metric_set(struct oa_xe *d, const char *arg,
 		return -1;
 	}
 	if (!n_regs) {
-		oa_xe_no_set(d, metrics,
-			     "metric set %s (%s) is not registered with xe, and gpuprof does not know its registers to register it",
-			     m->name, m->uuid);
+		oa_i915_no_set(d->card, metrics, false,
+			       "metric set %s (%s) is not registered with xe, and gpuprof does not know its registers to register it",
+			       m->name, m->uuid);
 		return -1;
 	}
 	return oa_xe_add_config(d, m, regs, n_regs);
