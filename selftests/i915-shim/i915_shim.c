@@ -77,6 +77,7 @@
 #include <i915_drm.h>
 
 #include "../../tools/perf-gpu/oa/sim.h"
+#include "../lib/shim_open.h"
 
 #define NSEC 1000000000ull
 #define MAX_FDS 4096
@@ -106,11 +107,6 @@ static unsigned char shim_kinds[MAX_FDS];
 static struct shim_stream *shim_stream;	/* one system-wide, as in i915 */
 static uint64_t shim_ts_offset;
 static bool shim_opened;
-
-#define REAL(name) \
-	static __typeof__(name) *real_##name; \
-	if (!real_##name) \
-		real_##name = (__typeof__(name) *)dlsym(RTLD_NEXT, #name)
 
 static uint64_t shim_mono_ns(void)
 {
@@ -187,76 +183,6 @@ static int shim_open_node(int flags)
 	}
 	shim_kinds[fd] = SHIM_NODE;
 	return fd;
-}
-
-static bool shim_is_node(const char *path)
-{
-	const char *node = getenv("GPUPROF_SHIM_NODE");
-
-	return path && !strcmp(path, node && *node ? node : "/dev/dri/renderD199");
-}
-
-static int shim_open(const char *path, int flags, mode_t mode, int dirfd,
-		     bool at)
-{
-	REAL(open);
-	REAL(openat);
-
-	if (shim_is_node(path))
-		return shim_open_node(flags);
-	return at ? real_openat(dirfd, path, flags, mode) :
-		    real_open(path, flags, mode);
-}
-
-#define MODE_ARG(flags, mode) do { \
-	va_list ap; \
-	va_start(ap, flags); \
-	mode = (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? \
-	       va_arg(ap, mode_t) : 0; \
-	va_end(ap); \
-} while (0)
-
-int open(const char *path, int flags, ...)
-{
-	mode_t mode;
-
-	MODE_ARG(flags, mode);
-	return shim_open(path, flags, mode, AT_FDCWD, false);
-}
-
-int open64(const char *path, int flags, ...)
-{
-	mode_t mode;
-
-	MODE_ARG(flags, mode);
-	return shim_open(path, flags, mode, AT_FDCWD, false);
-}
-
-int openat(int dirfd, const char *path, int flags, ...)
-{
-	mode_t mode;
-
-	MODE_ARG(flags, mode);
-	return shim_open(path, flags, mode, dirfd, true);
-}
-
-int openat64(int dirfd, const char *path, int flags, ...)
-{
-	mode_t mode;
-
-	MODE_ARG(flags, mode);
-	return shim_open(path, flags, mode, dirfd, true);
-}
-
-/* _FORTIFY_SOURCE's entry points. */
-int __open_2(const char *path, int flags)
-{
-	return shim_open(path, flags, 0, AT_FDCWD, false);
-}
-
-int __open64_2(const char *path, int flags)
-{
-	return shim_open(path, flags, 0, AT_FDCWD, false);
 }
 
 /* The simulator's FILE: records pile up in the stream's queue. */

@@ -113,6 +113,7 @@
 #include <drm.h>
 
 #include "../../tools/perf-gpu/oa/sim.h"
+#include "../lib/shim_open.h"
 #include "../../tools/perf-gpu/oa/xe-uapi.h"
 
 #define NSEC 1000000000ull
@@ -213,11 +214,6 @@ static const struct {
 	  GPUPROF_OA_FORMAT_PEC36u64_G1_4_G2_32, OA_XE_OA_UNIT_TYPE_OAG },
 };
 
-#define REAL(name) \
-	static __typeof__(name) *real_##name; \
-	if (!real_##name) \
-		real_##name = (__typeof__(name) *)dlsym(RTLD_NEXT, #name)
-
 static uint64_t shim_clock_ns(clockid_t id)
 {
 	struct timespec ts;
@@ -310,76 +306,6 @@ static int shim_open_node(int flags)
 	}
 	shim_kinds[fd] = SHIM_NODE;
 	return fd;
-}
-
-static bool shim_is_node(const char *path)
-{
-	const char *node = getenv("GPUPROF_SHIM_NODE");
-
-	return path && !strcmp(path, node && *node ? node : "/dev/dri/renderD199");
-}
-
-static int shim_open(const char *path, int flags, mode_t mode, int dirfd,
-		     bool at)
-{
-	REAL(open);
-	REAL(openat);
-
-	if (shim_is_node(path))
-		return shim_open_node(flags);
-	return at ? real_openat(dirfd, path, flags, mode) :
-		    real_open(path, flags, mode);
-}
-
-#define MODE_ARG(flags, mode) do { \
-	va_list ap; \
-	va_start(ap, flags); \
-	mode = (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? \
-	       va_arg(ap, mode_t) : 0; \
-	va_end(ap); \
-} while (0)
-
-int open(const char *path, int flags, ...)
-{
-	mode_t mode;
-
-	MODE_ARG(flags, mode);
-	return shim_open(path, flags, mode, AT_FDCWD, false);
-}
-
-int open64(const char *path, int flags, ...)
-{
-	mode_t mode;
-
-	MODE_ARG(flags, mode);
-	return shim_open(path, flags, mode, AT_FDCWD, false);
-}
-
-int openat(int dirfd, const char *path, int flags, ...)
-{
-	mode_t mode;
-
-	MODE_ARG(flags, mode);
-	return shim_open(path, flags, mode, dirfd, true);
-}
-
-int openat64(int dirfd, const char *path, int flags, ...)
-{
-	mode_t mode;
-
-	MODE_ARG(flags, mode);
-	return shim_open(path, flags, mode, dirfd, true);
-}
-
-/* _FORTIFY_SOURCE's entry points. */
-int __open_2(const char *path, int flags)
-{
-	return shim_open(path, flags, 0, AT_FDCWD, false);
-}
-
-int __open64_2(const char *path, int flags)
-{
-	return shim_open(path, flags, 0, AT_FDCWD, false);
 }
 
 static void shim_copy_name(char *dst, __kernel_size_t *len, const char *src)

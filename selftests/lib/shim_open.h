@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the ioctl shims (selftests/i915-shim, selftests/xe-shim) share:
+ * the next definition of a libc function (REAL), and the open family of
+ * entry points, which hand the fake node's path ($GPUPROF_SHIM_NODE,
+ * default /dev/dri/renderD199) to the shim's shim_open_node() and every
+ * other path to libc.  Included once, by the shim's one source file,
+ * after it declares shim_open_node().
+ */
+#ifndef GPUPROF_TEST_SHIM_OPEN_H
+#define GPUPROF_TEST_SHIM_OPEN_H
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+/* real_NAME: libc's NAME, behind whatever interposes it (ASan). */
+#define REAL(name) \
+	static __typeof__(name) *real_##name; \
+	if (!real_##name) \
+		real_##name = (__typeof__(name) *)dlsym(RTLD_NEXT, #name)
+
+static int shim_open_node(int flags);
+
+static bool shim_is_node(const char *path)
+{
+	const char *node = getenv("GPUPROF_SHIM_NODE");
+
+	return path && !strcmp(path, node && *node ? node : "/dev/dri/renderD199");
+}
+
+static int shim_open(const char *path, int flags, mode_t mode, int dirfd,
+		     bool at)
+{
+	REAL(open);
+	REAL(openat);
+
+	if (shim_is_node(path))
+		return shim_open_node(flags);
+	return at ? real_openat(dirfd, path, flags, mode) :
+		    real_open(path, flags, mode);
+}
+
+#define MODE_ARG(flags, mode) do { \
+	va_list ap; \
+	va_start(ap, flags); \
+	mode = (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? \
+	       va_arg(ap, mode_t) : 0; \
+	va_end(ap); \
+} while (0)
+
+int open(const char *path, int flags, ...)
+{
+	mode_t mode;
+
+	MODE_ARG(flags, mode);
+	return shim_open(path, flags, mode, AT_FDCWD, false);
+}
+
+int open64(const char *path, int flags, ...)
+{
+	mode_t mode;
+
+	MODE_ARG(flags, mode);
+	return shim_open(path, flags, mode, AT_FDCWD, false);
+}
+
+int openat(int dirfd, const char *path, int flags, ...)
+{
+	mode_t mode;
+
+	MODE_ARG(flags, mode);
+	return shim_open(path, flags, mode, dirfd, true);
+}
+
+int openat64(int dirfd, const char *path, int flags, ...)
+{
+	mode_t mode;
+
+	MODE_ARG(flags, mode);
+	return shim_open(path, flags, mode, dirfd, true);
+}
+
+/* _FORTIFY_SOURCE's entry points. */
+int __open_2(const char *path, int flags)
+{
+	return shim_open(path, flags, 0, AT_FDCWD, false);
+}
+
+int __open64_2(const char *path, int flags)
+{
+	return shim_open(path, flags, 0, AT_FDCWD, false);
+}
+
+#undef MODE_ARG
+
+#endif
