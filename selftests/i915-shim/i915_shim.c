@@ -77,7 +77,7 @@
 #include <i915_drm.h>
 
 #include "../../tools/perf-gpu/oa/sim.h"
-#include "../lib/shim_open.h"
+#include "../lib/shim.h"
 
 #define NSEC 1000000000ull
 #define MAX_FDS 4096
@@ -128,36 +128,9 @@ static uint64_t shim_ring_ts(uint64_t ns)
 	return (shim_ts_offset + shim_ticks(ns)) & TS_MASK;
 }
 
-static void shim_log(const char *fmt, ...)
-{
-	const char *path = getenv("GPUPROF_SHIM_LOG");
-	va_list ap;
-	FILE *f;
-
-	if (!path || !(f = fopen(path, "a")))
-		return;
-	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
-	va_end(ap);
-	fclose(f);
-}
-
-static unsigned long shim_env_ul(const char *name, unsigned long dflt)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? strtoul(v, NULL, 0) : dflt;
-}
-
 static int shim_kind(int fd)
 {
 	return fd >= 0 && fd < MAX_FDS ? shim_kinds[fd] : SHIM_NONE;
-}
-
-static int shim_fail(int err)
-{
-	errno = err;
-	return -1;
 }
 
 /* The node: an eventfd stands for it, never readable. */

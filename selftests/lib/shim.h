@@ -1,19 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What the ioctl shims (selftests/i915-shim, selftests/xe-shim) share:
- * the next definition of a libc function (REAL), and the open family of
- * entry points, which hand the fake node's path ($GPUPROF_SHIM_NODE,
- * default /dev/dri/renderD199) to the shim's shim_open_node() and every
- * other path to libc.  Included once, by the shim's one source file,
- * after it declares shim_open_node().
+ * the next definition of a libc function (REAL), their log, environment
+ * and errno helpers, and the open family of entry points, which hand the
+ * fake node's path ($GPUPROF_SHIM_NODE, default /dev/dri/renderD199) to
+ * the shim's shim_open_node() and every other path to libc.  Included
+ * once, by the shim's one source file.
  */
-#ifndef GPUPROF_TEST_SHIM_OPEN_H
-#define GPUPROF_TEST_SHIM_OPEN_H
+#ifndef GPUPROF_TEST_SHIM_H
+#define GPUPROF_TEST_SHIM_H
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -25,6 +27,35 @@
 		real_##name = (__typeof__(name) *)dlsym(RTLD_NEXT, #name)
 
 static int shim_open_node(int flags);
+
+/* A line to $GPUPROF_SHIM_LOG, if set, so tests can see what was asked. */
+__attribute__((format(printf, 1, 2)))
+static void shim_log(const char *fmt, ...)
+{
+	const char *path = getenv("GPUPROF_SHIM_LOG");
+	va_list ap;
+	FILE *f;
+
+	if (!path || !(f = fopen(path, "a")))
+		return;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+}
+
+static unsigned long shim_env_ul(const char *name, unsigned long dflt)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strtoul(v, NULL, 0) : dflt;
+}
+
+static int shim_fail(int err)
+{
+	errno = err;
+	return -1;
+}
 
 static bool shim_is_node(const char *path)
 {
