@@ -299,6 +299,12 @@ TEST_F(oa, bad_file_is_one_line)
 			     perf_gpu_path(), self->data));
 	EXPECT_NE(NULL, strstr(self->out, "/nonexistent: No such file"))
 		TH_LOG("%s", self->out);
+	/* OA units are xe's: --oa-unit with another source is refused. */
+	EXPECT_NE(0, run_cmd(self->out, sizeof(self->out),
+			     "%s record --oa-source=sim --oa-unit 1 -o %s -- true",
+			     perf_gpu_path(), self->data));
+	EXPECT_STREQ("perf gpu record: --oa-unit: only xe has OA units to choose from, and OA does not come from xe here\n",
+		     self->out);
 }
 
 /* The shim beside this test's directory: out/libi915_shim.so. */
