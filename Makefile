@@ -6,6 +6,9 @@
 #   make setup      install/build the dependencies (root, once; cached)
 #   make check      all tests: host unit tests, then the module in a VM
 #   make bench      benchmarks, "BENCH name value unit" lines
+#   make check-debug  the device tests on the debug kernel (lockdep, KASAN,
+#                   kmemleak, fault injection; DEBUG_SERIES="6.1 6.12")
+#   make debug-kernel  build (once, cached) that kernel
 #   make soak       the soak test per kernel under slub_debug=FZP
 #                   (SOAK_SECONDS, default 600; KVERS narrows the kernels)
 #   make fuzz       the fuzz targets, FUZZ_SECONDS each (default 60)
@@ -33,7 +36,7 @@ KDIR := /usr/src/linux-headers-$(TEST_KVER)
 endif
 endif
 
-.PHONY: all module tools setup check bench fuzz soak lint demo clean
+.PHONY: all module tools setup check check-debug debug-kernel bench fuzz soak lint demo clean
 .PHONY: man install uninstall dkms-source
 
 all: module tools
@@ -53,6 +56,19 @@ check: setup
 
 bench: setup
 	bash selftests/scripts/bench.sh
+
+# The debug kernel of each series in DEBUG_SERIES (default 6.1 and 6.12),
+# cached outside the clone, and the device suite on it with the kernel's
+# checkers watching (Documentation/testing.rst, "The debug kernel").
+DEBUG_SERIES ?= 6.1 6.12
+export DEBUG_SERIES
+debug-kernel: setup
+	@for s in $(DEBUG_SERIES); do \
+		bash selftests/scripts/debug-kernel.sh $$s || exit 1; \
+	done
+
+check-debug: setup
+	bash selftests/scripts/check-debug.sh
 
 # The soak test of each kernel for SOAK_SECONDS (default 600), under
 # slub_debug=FZP (Documentation/testing.rst, "Fault injection and soak").

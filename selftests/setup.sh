@@ -16,7 +16,7 @@ tarball=/usr/src/linux-source-$srcver.tar.xz
 # Packages by what needs them; kept in one list so the check below and the
 # install agree.
 packages="
-	build-essential pkg-config bison flex libelf-dev python3
+	build-essential pkg-config bison flex bc libelf-dev python3
 	linux-headers-amd64 linux-image-amd64 linux-source-$srcver kmod
 	qemu-system-x86 busybox-static cpio xz-utils zstd
 	libtraceevent-dev libdrm-dev linux-perf intel-gpu-tools

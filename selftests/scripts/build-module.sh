@@ -13,7 +13,8 @@ kver=$1
 dir=${2:-.}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${GPUPROF_CACHE:-$repo/.deps}
-kdir=/usr/src/linux-headers-$kver
+# GPUPROF_KDIR: another kernel tree (debug-kernel.sh's object tree).
+kdir=${GPUPROF_KDIR:-/usr/src/linux-headers-$kver}
 # Side by side, never nested: Kbuild's modules build of a directory
 # reaches into the ones below it.
 if [ "$dir" = . ]; then

@@ -18,7 +18,8 @@ set -eu
 kver=$1
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${GPUPROF_CACHE:-$repo/.deps}
-kdir=/usr/src/linux-headers-$kver
+# GPUPROF_KDIR: another kernel tree (debug-kernel.sh's object tree).
+kdir=${GPUPROF_KDIR:-/usr/src/linux-headers-$kver}
 # 6.1.0-57-amd64 -> 6.1, 6.12.117+deb12-amd64 -> 6.12
 series=$(echo "$kver" | sed -E 's/^([0-9]+\.[0-9]+).*/\1/')
 pkg=linux-source-$series

@@ -50,58 +50,18 @@ export GPUPROF_PROMTOOL=${GPUPROF_CACHE:-$repo/.deps}/promtool/usr/bin/promtool
 	echo "# exit: 0"
 } 2>&1 | tee "$logs/host.log"
 
-# Per kernel: the module and the test module built warning-free (TAP
-# lines appended to LOG), then one VM boot runs every device test.
-# vkms is built from the kernel's own source (build-vkms.sh), the others
-# from ours.
-build_ko() {	# KVER DIR
-	if [ "$2" = vkms ]; then
-		"$sel/scripts/build-vkms.sh" "$1"
-	else
-		"$sel/scripts/build-module.sh" "$1" "$2"
-	fi
-}
-build_module() {	# KVER DIR NAME LOG; prints the module's path
-	local ko err=$logs/module-build-$1-${3%.ko}.err
-	if ! ko=$(build_ko "$1" "$2" 2>"$err"); then
-		echo "not ok 1 $3 builds for $1" >>"$4"
-	elif grep -q 'warning:' "$err"; then
-		echo "not ok 1 $3 builds for $1 without warnings" >>"$4"
-	else
-		echo "ok 1 $3 builds for $1 without warnings" >>"$4"
-		echo "$ko"
-		return 0
-	fi
-	sed 's/^/# /' "$err" >>"$4"
-	return 1
-}
-
-cd "$repo"
+# Per kernel: the modules built warning-free, then one VM boot runs every
+# device test (device-suite.sh).
+cd "$repo" || exit 1
 for kver in $kvers; do
 	log=$logs/vm-$kver.log
-	printf '# kernel %s\n# program: build-%s\n' "$kver" "$kver" >"$log"
-	ko=$(build_module "$kver" . gpuprof.ko "$log") &&
-	fencegen=$(build_module "$kver" selftests/fencegen gpuprof_fencegen.ko "$log") &&
-	schedmock=$(build_module "$kver" selftests/schedmock gpuprof_schedmock.ko "$log") &&
-	vkms=$(build_module "$kver" vkms gpuprof_vkms.ko "$log")
+	: >"$log"
+	"$sel/scripts/device-suite.sh" "$kver" "$log"
 	rc=$?
-	echo "# exit: $rc" >>"$log"
-	cat "$log"
-	[ $rc = 0 ] || continue
-	t0=$SECONDS
-	# A virtio-gpu (2D) for virtio_gpu_test: a third fence producer.
-	GPUPROF_VM_QEMU_ARGS="-device virtio-gpu-pci" \
-	GPUPROF_FENCEGEN_KO=$fencegen GPUPROF_SCHEDMOCK_KO=$schedmock \
-	GPUPROF_VKMS_KO=$vkms \
-		"$sel/scripts/vm/run.sh" --kver "$kver" -- \
-		"$sel/scripts/vm-suite.sh" "$ko" "$sel"/out/device/*_test \
-		2>&1 | tee -a "$log"
-	rc=${PIPESTATUS[0]}
-	echo "# kernel $kver: device tests in $((SECONDS - t0)) s" | tee -a "$log"
-	# 0 and 1 are the suite's own verdicts, already in its TAP; anything
-	# else (a kernel warning in dmesg, a timeout, a failed boot) is one
-	# more failure.
-	if [ "$rc" -gt 1 ]; then
+	# 0 and 1 are the suite's own verdicts, already in its TAP, and so
+	# is a build failure (2); anything else (a kernel warning in dmesg,
+	# a timeout, a failed boot) is one more failure.
+	if [ "$rc" -gt 2 ]; then
 		printf '# program: vm-runner-%s\n# exit: %d\n' "$kver" "$rc" >>"$log"
 	fi
 done

@@ -5,15 +5,68 @@
 # program with GPUPROF_KO=KO and prints its TAP output, each program's
 # output headed by "# program: NAME" and closed by "# exit: STATUS", which
 # tap-summary.sh reads.
+#
+# With GPUPROF_KCHECK=1 (make check-debug), each program is followed by
+# one more, "kernel-after-NAME", whose two results say whether the kernel
+# log gained a report (lockdep, KASAN, UBSAN, a BUG or WARNING, ...) while
+# it ran, and whether kmemleak finds an object leaked from gpuprof's code.
 ko=$1
 shift
 export GPUPROF_KO="$ko"
 # Sanitizer reports go to stderr, which the runner shows; fail hard on them.
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+# What the kernel prints when one of its checkers fires (run.sh reads the
+# whole log for the same at the end).
+bug_re='BUG:|WARNING:|Oops|Call Trace|UBSAN:|ODEBUG:|still has objects'
+kmemleak=/sys/kernel/debug/kmemleak
+
+# kernel_check NAME: the "kernel-after-NAME" program.
+kernel_check() {
+	echo "# program: kernel-after-$1"
+	# Read and clear: the next program's check sees only its own lines.
+	log=$(dmesg -c)
+	hits=$(printf '%s\n' "$log" | grep -E "$bug_re")
+	if [ -z "$hits" ]; then
+		echo "ok 1 no kernel report while $1 ran"
+	else
+		echo "not ok 1 no kernel report while $1 ran"
+		printf '%s\n' "$log" | sed 's/^/# dmesg: /'
+	fi
+	if [ ! -w "$kmemleak" ]; then
+		echo "ok 2 kmemleak # SKIP no $kmemleak"
+	else
+		# kmemleak reports only objects older than 5 s.
+		sleep 6
+		echo scan >"$kmemleak"
+		leaks=$(awk '/^unreferenced object/ { if (rec ~ /\[gpuprof\]/) print rec; rec = "" }
+			     { rec = rec $0 "\n" }
+			     END { if (rec ~ /\[gpuprof\]/) print rec }' "$kmemleak")
+		# Leaks elsewhere are not ours to judge: forget them all.
+		echo clear >"$kmemleak"
+		if [ -z "$leaks" ]; then
+			echo "ok 2 no kmemleak leak in gpuprof after $1"
+		else
+			echo "not ok 2 no kmemleak leak in gpuprof after $1"
+			printf '%s\n' "$leaks" | sed 's/^/# kmemleak: /'
+		fi
+	fi
+	echo "# exit: 0"
+}
+
 status=0
+if [ "${GPUPROF_KCHECK:-0}" = 1 ]; then
+	# What the boot printed is the kernel's, not the tests': shown, not
+	# counted.  Leak suspects from before the first test are forgotten.
+	dmesg -c | grep -E "$bug_re" | sed 's/^/# boot: /'
+	if [ -w "$kmemleak" ]; then
+		echo scan >"$kmemleak"
+		echo clear >"$kmemleak"
+	fi
+fi
 for t in "$@"; do
-	echo "# program: $(basename "$t")"
+	name=$(basename "$t")
+	echo "# program: $name"
 	"$t"
 	rc=$?
 	echo "# exit: $rc"
@@ -22,5 +75,10 @@ for t in "$@"; do
 	grep -q '^gpuprof ' /proc/modules && rmmod gpuprof 2>/dev/null
 	# A test that unloads vgem and fails before loading it again.
 	grep -q '^vgem ' /proc/modules || modprobe vgem
+	if [ "${GPUPROF_KCHECK:-0}" = 1 ]; then
+		out=$(kernel_check "$name")
+		printf '%s\n' "$out"
+		case $out in *"not ok"*) status=1 ;; esac
+	fi
 done
 exit $status

@@ -1,21 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# mkinitramfs.sh KVER OUTPUT
+# mkinitramfs.sh KVER OUTPUT [ROOT]
 #
 # Builds the test VM's initramfs (an uncompressed newc cpio): busybox-static,
 # ./init, and the virtio_pci / 9pnet_virtio / 9p modules of kernel KVER with
 # their dependencies, decompressed, listed in load order in /modules.order.
-# Modules built into KVER are simply not included.
+# Modules built into KVER are simply not included.  The modules are those
+# of ROOT/lib/modules/KVER (default: the host's /lib/modules/KVER).
 set -eu -o pipefail
 
 kver=$1
 out=$2
+root=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 busybox=/bin/busybox
 mods="virtio_pci 9pnet_virtio 9p"
 
-[ -d "/lib/modules/$kver" ] || { echo "mkinitramfs: no /lib/modules/$kver" >&2; exit 1; }
+[ -d "$root/lib/modules/$kver" ] || { echo "mkinitramfs: no $root/lib/modules/$kver" >&2; exit 1; }
 # A dynamically linked busybox would need its libraries in the initramfs.
 if command -v file >/dev/null && ! file -L "$busybox" | grep -q 'statically linked'; then
 	echo "mkinitramfs: $busybox is not static (apt-get install busybox-static)" >&2
@@ -35,7 +37,7 @@ install -m 755 "$here/init" "$tmp/init"
 # first, or "builtin NAME" for built-in ones.  Keep the first occurrence.
 : >"$tmp/modules.order"
 for m in $mods; do
-	modprobe -S "$kver" --show-depends "$m"
+	modprobe -d "${root:-/}" -S "$kver" --show-depends "$m"
 done | while read -r kind path _; do
 	[ "$kind" = insmod ] || continue
 	name=$(basename "$path")

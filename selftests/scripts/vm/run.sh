@@ -1,16 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# run.sh [--kver VER] [--timeout SECONDS] [--results DIR] -- COMMAND [ARGS...]
+# run.sh [--kver VER] [--root DIR] [--timeout SECONDS] [--results DIR] -- COMMAND [ARGS...]
 #
-# Boots an installed Debian kernel under QEMU with the host's root shared
+# Boots an installed Debian kernel (or, with --root, a kernel installed
+# in DIR/boot and DIR/lib/modules, such as debug-kernel.sh's) under QEMU with the host's root shared
 # read-only over 9p and runs COMMAND inside as root, in the caller's $PWD,
 # after `modprobe vgem`.  COMMAND's stdout/stderr come out on ours; the exit
 # status is COMMAND's, or 124 (timeout), 125 (COMMAND succeeded but the
 # kernel log shows BUG/WARNING/Oops/...), 126 (the guest never got to run
 # COMMAND).  See design.rst 8.
 #
-# Environment: KVER (like --kver), GPUPROF_CACHE (default <repo>/.deps),
+# Environment: KVER (like --kver), GPUPROF_VM_ROOT (like --root), GPUPROF_CACHE (default <repo>/.deps),
 # GPUPROF_VM_ACCEL=kvm|tcg (skip the KVM probe), GPUPROF_VM_APPEND (more
 # kernel parameters, e.g. "slub_debug=FZP"), GPUPROF_VM_QEMU_ARGS (more
 # QEMU arguments, word-split, e.g. "-device virtio-gpu-pci"); GPUPROF_*
@@ -21,7 +22,7 @@ set -eu
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
 cache=${GPUPROF_CACHE:-$repo/.deps}/vm
-bug_re='BUG:|WARNING:|Oops|Call Trace|still has objects'
+bug_re='BUG:|WARNING:|Oops|Call Trace|UBSAN:|ODEBUG:|still has objects'
 # A KVM boot that has not reached COMMAND after this long is taken as hung
 # (TCG gets there in 3 to 6 s, KVM would be quicker still).
 kvm_boot_limit=15
@@ -29,16 +30,18 @@ auto_kvm=0
 args=("$@")	# for the re-exec when KVM turns out to hang
 
 usage() {
-	echo "usage: $0 [--kver VER] [--timeout SECONDS] [--results DIR] -- COMMAND [ARGS...]" >&2
+	echo "usage: $0 [--kver VER] [--root DIR] [--timeout SECONDS] [--results DIR] -- COMMAND [ARGS...]" >&2
 	exit 2
 }
 
 kver=${KVER:-}
+kroot=${GPUPROF_VM_ROOT:-}
 timeout=600
 results=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kver) [ $# -ge 2 ] || usage; kver=$2; shift 2 ;;
+	--root) [ $# -ge 2 ] || usage; kroot=$2; shift 2 ;;
 	--timeout) [ $# -ge 2 ] || usage; timeout=$2; shift 2 ;;
 	--results) [ $# -ge 2 ] || usage; results=$2; shift 2 ;;
 	--) shift; break ;;
@@ -48,14 +51,27 @@ done
 [ $# -gt 0 ] || usage
 case $timeout in ''|*[!0-9]*) echo "vm: --timeout wants whole seconds" >&2; exit 2 ;; esac
 
+if [ -n "$kroot" ]; then
+	# The guest sees the host's root, minus its own tmpfs mounts.
+	kroot=$(cd "$kroot" && pwd) || exit 126
+	case $kroot/ in /tmp/*|/var/tmp/*|/run/*)
+		echo "vm: --root $kroot is hidden in the VM (its own tmpfs there)" >&2
+		exit 2 ;;
+	esac
+	if [ -z "$kver" ]; then
+		for d in "$kroot"/lib/modules/*/; do
+			[ -d "$d" ] && kver=$(basename "$d") && break
+		done
+	fi
+fi
 if [ -z "$kver" ]; then
 	# The default test kernel, the one modules are built for by default
 	# (kver.sh: Debian's linux-image-amd64), not the newest installed.
 	kver=$("$here/../kver.sh")
 	[ -n "$kver" ] || { echo "vm: linux-image-amd64 is not installed" >&2; exit 126; }
 fi
-kernel=/boot/vmlinuz-$kver
-if [ ! -r "$kernel" ] || [ ! -d "/lib/modules/$kver" ]; then
+kernel=$kroot/boot/vmlinuz-$kver
+if [ ! -r "$kernel" ] || [ ! -d "$kroot/lib/modules/$kver" ]; then
 	echo "vm: kernel $kver is not installed" >&2
 	exit 126
 fi
@@ -65,14 +81,14 @@ mkdir -p "$cache"
 # The initramfs, keyed by kernel version and a hash of what goes into it
 # (init, the builder, and the module tree's modules.dep as a change stamp).
 key=$( { cat "$here/init" "$here/mkinitramfs.sh"
-	 stat -c %Y "/lib/modules/$kver/modules.dep"; } | sha256sum | cut -c1-16)
+	 stat -c %Y "$kroot/lib/modules/$kver/modules.dep"; } | sha256sum | cut -c1-16)
 initrd=$cache/initramfs-$kver-$key.cpio
 if [ ! -e "$initrd" ]; then
 	{
 		flock 9
 		if [ ! -e "$initrd" ]; then
 			echo "vm: building $initrd" >&2
-			"$here/mkinitramfs.sh" "$kver" "$initrd"
+			"$here/mkinitramfs.sh" "$kver" "$initrd" "$kroot"
 			# Drop stale images of this kernel.
 			for f in "$cache/initramfs-$kver-"*.cpio; do
 				[ "$f" = "$initrd" ] || rm -f "$f"
@@ -83,7 +99,7 @@ fi
 
 # Boot the uncompressed vmlinux through PVH when the kernel has it: saves
 # the guest decompressing itself (seconds under TCG).  Else the bzImage.
-if grep -qx 'CONFIG_PVH=y' "/boot/config-$kver" 2>/dev/null; then
+if grep -qx 'CONFIG_PVH=y' "$kroot/boot/config-$kver" 2>/dev/null; then
 	vmlinux=$cache/vmlinux-$kver-$(stat -c %Y-%s "$kernel")
 	if [ ! -e "$vmlinux" ]; then
 		{
@@ -116,7 +132,8 @@ if [ -z "$accel" ]; then
 				rm -rf "$probe"
 				# From /: the caller's directory may not exist
 				# in the guest (e.g. under /tmp).
-				if (cd / && GPUPROF_VM_ACCEL=kvm "$here/run.sh" \
+				if (cd / && GPUPROF_VM_ACCEL=kvm GPUPROF_VM_ROOT=$kroot \
+					"$here/run.sh" \
 					--kver "$kver" --timeout $kvm_boot_limit \
 					--results "$probe" -- true) \
 					>/dev/null 2>"$probe.log"; then
@@ -203,6 +220,8 @@ qres=${results//,/,,}
 append="console=ttyS0 quiet loglevel=3 oops=panic panic=-1 rdinit=/init"
 append+=" gpuprof_guest=$here/guest.sh"
 [ ${#work_opts[@]} = 0 ] || append+=" gpuprof_work=$repo"
+# The kernel's modules, bind-mounted over the guest's /lib/modules.
+[ -z "$kroot" ] || append+=" gpuprof_modules=$kroot/lib/modules"
 [ -z "${GPUPROF_VM_APPEND:-}" ] || append+=" $GPUPROF_VM_APPEND"
 
 # Word-split on purpose: a list of QEMU arguments in one variable.

@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# make check-debug [DEBUG_SERIES="6.1 6.12"]: the device suite on the debug
+# kernel (debug-kernel.sh: lockdep, KASAN, kmemleak, fault injection,
+# UBSAN) of each series, built if it is not in the cache yet.  Every device
+# test runs, a short soak among them, each followed by the kernel checks
+# of vm-suite.sh (GPUPROF_KCHECK=1): any lockdep, KASAN, UBSAN, BUG or
+# WARNING report in the kernel log fails the run, and so does a kmemleak
+# leak whose backtrace is in gpuprof.  failnth_test injects its
+# allocation failures.  Ends with "N passed, N failed, N skipped" and, per
+# kernel, the count of each kind of report.  Not part of make check: the
+# suite takes far longer on this kernel (see Documentation/testing.rst).
+set -u
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+sel=$repo/selftests
+logs=$sel/out/logs-debug
+series=${DEBUG_SERIES:-6.1 6.12}
+
+rm -rf "$logs"
+mkdir -p "$logs"
+
+build_failed() {
+	printf '# program: build\n# exit: 1\n' >"$logs/build.log"
+	"$sel/scripts/tap-summary.sh" "$logs/build.log"
+	exit 1
+}
+make -s -C "$repo/tools/perf-gpu" SANITIZE=1 || build_failed
+make -s -C "$sel" || build_failed
+export GPUPROF_PERF_GPU=$repo/tools/perf-gpu/out/asan/perf-gpu
+export GPUPROF_PROMTOOL=${GPUPROF_CACHE:-$repo/.deps}/promtool/usr/bin/promtool
+
+t_all=$SECONDS
+reports=()
+for s in $series; do
+	log=$logs/vm-debug-$s.log
+	: >"$log"
+	if ! dir=$("$sel/scripts/debug-kernel.sh" "$s"); then
+		printf '# program: debug-kernel-%s\n# exit: 1\n' "$s" >>"$log"
+		continue
+	fi
+	kver=$(cat "$dir/kver")
+	t0=$SECONDS
+	GPUPROF_KDIR=$dir/build GPUPROF_VM_ROOT=$dir/root \
+	GPUPROF_KCHECK=1 GPUPROF_SOAK_SECONDS=${SOAK_SECONDS:-60} \
+	GPUPROF_VM_TIMEOUT=${GPUPROF_VM_TIMEOUT:-7200} \
+		"$sel/scripts/device-suite.sh" "$kver" "$log"
+	rc=$?
+	if [ "$rc" -gt 2 ]; then
+		printf '# program: vm-runner-%s\n# exit: %d\n' "$kver" "$rc" >>"$log"
+	fi
+	# The kinds of report, as the kernel words them, counted over the
+	# kernel-after-* programs' dmesg lines and run.sh's.
+	count() { grep -E '^(# dmesg|vm: dmesg): ' "$log" | grep -cE "$1"; }
+	reports+=("$kver: lockdep $(count 'locking|lock state|lock held|held lock'), KASAN $(count 'KASAN:'), UBSAN $(count 'UBSAN:'), BUG $(count 'BUG:'), WARNING $(count 'WARNING:'), kmemleak $(grep -c '^# kmemleak: unreferenced object' "$log"), $((SECONDS - t0)) s")
+done
+printf '# check-debug: %s\n' "${reports[@]}" "total $((SECONDS - t_all)) s"
+"$sel/scripts/tap-summary.sh" "$logs"/vm-debug-*.log

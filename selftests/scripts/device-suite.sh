@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# device-suite.sh KVER LOG: build gpuprof.ko and the test modules for
+# kernel KVER warning-free (TAP lines appended to LOG), then boot the test
+# VM once and run every device test program in it (its TAP appended to
+# LOG too, and shown).  Exit status: 0 or 1, the suite's verdict; above 1,
+# a build failure (2) or the VM runner's (a kernel report in dmesg, a
+# timeout, a failed boot).  Used by check.sh and check-debug.sh.
+#
+# Environment: GPUPROF_KDIR (the kernel tree the modules are built
+# against, default KVER's linux-headers), GPUPROF_VM_ROOT (the kernel the
+# VM boots, default KVER installed on the host), GPUPROF_VM_TIMEOUT
+# (seconds, default 600), GPUPROF_VM_APPEND, GPUPROF_DEVICE_TESTS (the
+# test programs' names, default every one), and what the tests read.
+set -u
+
+kver=$1
+log=$2
+sel=$(cd "$(dirname "$0")/.." && pwd)
+err_dir=$(dirname "$log")
+
+# vkms is built from the kernel's own source (build-vkms.sh), the others
+# from ours.
+build_ko() {	# DIR
+	if [ "$1" = vkms ]; then
+		"$sel/scripts/build-vkms.sh" "$kver"
+	else
+		"$sel/scripts/build-module.sh" "$kver" "$1"
+	fi
+}
+build_module() {	# DIR NAME; prints the module's path
+	local ko err=$err_dir/module-build-$kver-${2%.ko}.err
+	if ! ko=$(build_ko "$1" 2>"$err"); then
+		echo "not ok 1 $2 builds for $kver" >>"$log"
+	elif grep -q 'warning:' "$err"; then
+		echo "not ok 1 $2 builds for $kver without warnings" >>"$log"
+	else
+		echo "ok 1 $2 builds for $kver without warnings" >>"$log"
+		echo "$ko"
+		return 0
+	fi
+	sed 's/^/# /' "$err" >>"$log"
+	return 1
+}
+
+printf '# kernel %s\n# program: build-%s\n' "$kver" "$kver" >>"$log"
+ko=$(build_module . gpuprof.ko) &&
+fencegen=$(build_module selftests/fencegen gpuprof_fencegen.ko) &&
+schedmock=$(build_module selftests/schedmock gpuprof_schedmock.ko) &&
+vkms=$(build_module vkms gpuprof_vkms.ko)
+rc=$?
+echo "# exit: $rc" >>"$log"
+# The log so far: the build's lines, then the VM's as they come.
+cat "$log"
+[ $rc = 0 ] || exit 2
+
+tests=()
+for t in ${GPUPROF_DEVICE_TESTS:-$(cd "$sel/out/device" && echo *_test)}; do
+	tests+=("$sel/out/device/$t")
+done
+
+t0=$SECONDS
+cd "$sel/.." || exit 2
+# A virtio-gpu (2D) for virtio_gpu_test: a third fence producer.
+GPUPROF_VM_QEMU_ARGS="-device virtio-gpu-pci" \
+GPUPROF_FENCEGEN_KO=$fencegen GPUPROF_SCHEDMOCK_KO=$schedmock \
+GPUPROF_VKMS_KO=$vkms \
+	"$sel/scripts/vm/run.sh" --kver "$kver" \
+	--timeout "${GPUPROF_VM_TIMEOUT:-600}" -- \
+	"$sel/scripts/vm-suite.sh" "$ko" "${tests[@]}" \
+	2>&1 | tee -a "$log"
+rc=${PIPESTATUS[0]}
+echo "# kernel $kver: device tests in $((SECONDS - t0)) s" | tee -a "$log"
+exit "$rc"
