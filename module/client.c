@@ -123,7 +123,7 @@ static struct gpuprof_target *gpuprof_match(struct task_struct *task)
 			    t->exec_id == READ_ONCE(task->group_leader->self_exec_id))
 				return t;
 		t = gpuprof_target_new(comm, GFP_ATOMIC);
-		if (!t) {
+		if (IS_ERR(t)) {
 			atomic64_inc(&gpuprof_drops.targets);
 			return NULL;
 		}

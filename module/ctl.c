@@ -161,10 +161,12 @@ static int gpuprof_cmd_module(struct gpuprof_cmd *cmd)
 		if (dup)
 			continue;
 		new[n] = gpuprof_target_new(name, GFP_KERNEL);
-		if (!new[n]) {
+		if (IS_ERR(new[n])) {
+			err = PTR_ERR(new[n]);
 			while (n--)
 				gpuprof_target_put(new[n]);
-			return -EINVAL;
+			/* A full table is a bad command (device.rst). */
+			return err == -ENOSPC ? -EINVAL : err;
 		}
 		new[n]->by_path = strchr(name, '/');
 		if (new[n]->by_path) {

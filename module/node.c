@@ -38,8 +38,14 @@
 static dev_t gpuprof_devt;
 static struct cdev gpuprof_cdev;
 static struct class *gpuprof_class;
-static DEFINE_IDA(gpuprof_minors);
-static DEFINE_XARRAY(gpuprof_nodes);
+/*
+ * Minors are handed out cyclically: devtmpfs may fail to remove a node
+ * (it allocates to find the path, and ignores the failure), and a stale
+ * /dev entry must not reach the next file given its minor.  It finds no
+ * node (ENODEV) until the numbers come round again.
+ */
+static DEFINE_XARRAY_ALLOC(gpuprof_nodes);
+static u32 gpuprof_next_minor;
 
 static char *gpuprof_devnode(GPUPROF_DEVNODE_CONST struct device *dev,
 			     umode_t *mode)
@@ -132,11 +138,8 @@ struct gpuprof_node *gpuprof_node_create(const struct gpuprof_file *file,
 {
 	struct gpuprof_node *node;
 	struct device *dev;
-	int minor, err;
-
-	minor = ida_alloc_max(&gpuprof_minors, GPUPROF_MINORS - 1, GFP_KERNEL);
-	if (minor < 0)
-		return ERR_PTR(minor);
+	u32 minor;
+	int err;
 
 	err = -ENOMEM;
 	node = kzalloc(sizeof(*node), GFP_KERNEL);
@@ -149,8 +152,10 @@ struct gpuprof_node *gpuprof_node_create(const struct gpuprof_file *file,
 	node->release = release;
 	node->dev = dev;
 
-	err = xa_insert(&gpuprof_nodes, minor, node, GFP_KERNEL);
-	if (err)
+	err = xa_alloc_cyclic(&gpuprof_nodes, &minor, node,
+			      XA_LIMIT(0, GPUPROF_MINORS - 1),
+			      &gpuprof_next_minor, GFP_KERNEL);
+	if (err < 0)
 		goto free;
 
 	device_initialize(dev);
@@ -164,7 +169,6 @@ struct gpuprof_node *gpuprof_node_create(const struct gpuprof_file *file,
 		err = device_add(dev);
 	if (err) {
 		xa_erase(&gpuprof_nodes, minor);
-		ida_free(&gpuprof_minors, minor);
 		put_device(dev);	/* frees node and dev */
 		return ERR_PTR(err);
 	}
@@ -173,8 +177,8 @@ struct gpuprof_node *gpuprof_node_create(const struct gpuprof_file *file,
 free:
 	kfree(node);
 	kfree(dev);
-	ida_free(&gpuprof_minors, minor);
-	return ERR_PTR(err);
+	/* -EBUSY from the allocator: every minor is taken. */
+	return ERR_PTR(err == -EBUSY ? -ENOSPC : err);
 }
 
 /**
@@ -193,7 +197,6 @@ void gpuprof_node_destroy(struct gpuprof_node *node)
 	minor = MINOR(node->dev->devt);
 	xa_erase(&gpuprof_nodes, minor);
 	device_del(node->dev);
-	ida_free(&gpuprof_minors, minor);
 	put_device(node->dev);
 }
 
@@ -233,5 +236,4 @@ void gpuprof_nodes_exit(void)
 	class_destroy(gpuprof_class);
 	cdev_del(&gpuprof_cdev);
 	unregister_chrdev_region(gpuprof_devt, GPUPROF_MINORS);
-	ida_destroy(&gpuprof_minors);
 }

@@ -86,16 +86,19 @@ static void gpuprof_target_work(struct work_struct *work);
  * @name: its name; longer than GPUPROF_PATH_MAX bytes is cut
  * @gfp: GFP_KERNEL from a command, GFP_ATOMIC from a probe
  *
- * Return: the target, holding one reference (the list's), or NULL when
- * GPUPROF_MAX_TARGETS are alive or memory is short.  The caller publishes
- * it with gpuprof_target_publish() or frees it with gpuprof_target_put().
+ * Return: the target, holding one reference (the list's); ERR_PTR(-ENOSPC)
+ * when GPUPROF_MAX_TARGETS are alive, ERR_PTR(-ENOMEM) when memory is
+ * short.  The caller publishes it with gpuprof_target_publish() or frees
+ * it with gpuprof_target_put().
  */
 struct gpuprof_target *gpuprof_target_new(const char *name, gfp_t gfp)
 {
 	struct gpuprof_target *t;
+	int err = -ENOSPC;
 
 	if (atomic_inc_return(&gpuprof_nr_targets) > GPUPROF_MAX_TARGETS)
 		goto full;
+	err = -ENOMEM;
 	t = kmem_cache_zalloc(gpuprof_target_cache, gfp | __GFP_NOWARN);
 	if (!t)
 		goto full;
@@ -109,7 +112,7 @@ struct gpuprof_target *gpuprof_target_new(const char *name, gfp_t gfp)
 
 full:
 	atomic_dec(&gpuprof_nr_targets);
-	return NULL;
+	return ERR_PTR(err);
 }
 
 static void gpuprof_hist_free(struct gpuprof_target *t)
