@@ -50,10 +50,19 @@ for s in $series; do
 	if [ "$rc" -gt 2 ]; then
 		printf '# program: vm-runner-%s\n# exit: %d\n' "$kver" "$rc" >>"$log"
 	fi
-	# The kinds of report, as the kernel words them, counted over the
-	# kernel-after-* programs' dmesg lines and run.sh's.
-	count() { grep -E '^(# dmesg|vm: dmesg): ' "$log" | grep -cE "$1"; }
-	reports+=("$kver: lockdep $(count 'locking|lock state|lock held|held lock'), KASAN $(count 'KASAN:'), UBSAN $(count 'UBSAN:'), BUG $(count 'BUG:'), WARNING $(count 'WARNING:'), kmemleak $(grep -c '^# kmemleak: unreferenced object' "$log"), $((SECONDS - t0)) s")
+	# The kinds of report, by the first line the kernel prints for each,
+	# over the kernel-after-* programs' dmesg lines and run.sh's.
+	count() {
+		grep -E '^(# dmesg|vm: dmesg): ' "$log" | grep -E "$1" |
+			grep -cvE "${2:-^$}"
+	}
+	lockdep='WARNING: .*(lock|RCU)|BUG: (MAX_LOCKDEP|looking up invalid subclass)'
+	reports+=("$kver: lockdep $(count "$lockdep")," \
+		"KASAN $(count 'BUG: KASAN:'), UBSAN $(count 'UBSAN:')," \
+		"other BUG $(count 'BUG:' "$lockdep|KASAN")," \
+		"other WARNING $(count 'WARNING:' "$lockdep")," \
+		"kmemleak $(grep -c '^# kmemleak: unreferenced object' "$log")," \
+		"$((SECONDS - t0)) s")
 done
 printf '# check-debug: %s\n' "${reports[@]}" "total $((SECONDS - t_all)) s"
 "$sel/scripts/tap-summary.sh" "$logs"/vm-debug-*.log
