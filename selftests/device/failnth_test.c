@@ -118,8 +118,9 @@ static int cmp_lines(const void *a, const void *b)
  * ours is that such an entry never reaches another file (cyclic minors,
  * node.c): opening what is left fails.
  */
-static int stale_entries;
+static int stale_entries;	/* distinct ones */
 static int stale_alias;
+static char stale_seen[1 << 16];	/* by target id */
 
 /*
  * The device as a user sees it: status, then each target's name, path,
@@ -150,7 +151,9 @@ static void state(char *out)
 					files[f], one);
 		}
 		if (!opened) {
-			stale_entries++;
+			if (ids[i] >= 0 && ids[i] < (int)sizeof(stale_seen) &&
+			    !stale_seen[ids[i]]++)
+				stale_entries++;
 			continue;
 		}
 		/* A stale entry whose name reads: it reached a live file. */
@@ -262,7 +265,7 @@ static void print_tally(const char *iface, const struct tally *t)
 static void check_stale(struct __test_metadata *_metadata, const char *iface)
 {
 	if (stale_entries)
-		printf("# %s: /dev/gpuprof entries devtmpfs failed to remove: seen %d times, none opens\n",
+		printf("# %s: %d /dev/gpuprof entries devtmpfs failed to remove, none opens\n",
 		       iface, stale_entries);
 	EXPECT_EQ(0, stale_alias)
 		TH_LOG("%s: a stale /dev entry opened a live target's file", iface);
@@ -810,15 +813,26 @@ static void load_sweep(struct __test_metadata *_metadata, struct tally *t)
 	struct call c = { "load", prep_unloaded, op_load, NULL, -1, "" };
 	const char *env = getenv("GPUPROF_FAILNTH_LOAD_STRIDE");
 	unsigned int n, stride = env && atoi(env) > 0 ? atoi(env) : 7;
+	/*
+	 * The module file is read from the guest's tmpfs: read over 9p,
+	 * a failed allocation inside the 9p client's read left the whole
+	 * root unreadable ("cannot open shared object file: Invalid
+	 * argument" for every program after, 6.1.192).  That is the 9p
+	 * client's, and the VM's root, not what is tested here.
+	 */
+	const char *ko = "/tmp/failnth-gpuprof.ko";
+	char cmd[PATH_MAX + 64];
 	int ret;
+
+	snprintf(cmd, sizeof(cmd), "cp '%s' %s", getenv("GPUPROF_KO") ?: "", ko);
+	ASSERT_EQ(0, system(cmd));
 
 	t->calls++;
 	for (n = 1; n <= MAX_POINTS; n += stride) {
 		ASSERT_EQ(0, c.prep(&c)) TH_LOG("cannot unload before point %u", n);
 		/* Open the file first: the sweep is of finit_module alone. */
 		{
-			const char *ko = getenv("GPUPROF_KO");
-			int fd = ko ? open(ko, O_RDONLY | O_CLOEXEC) : -1;
+			int fd = open(ko, O_RDONLY | O_CLOEXEC);
 
 			ASSERT_LE(0, fd) TH_LOG("open %s: %s", ko, strerror(errno));
 			fault_arm(n);
@@ -844,8 +858,14 @@ static void load_sweep(struct __test_metadata *_metadata, struct tally *t)
 			       n);
 		if (ret == -ENOMEM && module_gone())
 			t->errors++;
-		EXPECT_EQ(0, op_load(&c))
-			TH_LOG("load after a failed allocation %u", n);
+		{
+			int fd = open(ko, O_RDONLY | O_CLOEXEC);
+
+			EXPECT_EQ(0, syscall(SYS_finit_module, fd, "", 0))
+				TH_LOG("load after a failed allocation %u: %s",
+				       n, strerror(errno));
+			close(fd);
+		}
 		if (!_metadata->passed)
 			return;
 	}
