@@ -321,6 +321,19 @@ static int close_fd(const struct call *c)
 	return 0;
 }
 
+/* Sweep each of @calls in turn, until one fails. */
+static void sweep_all(struct __test_metadata *_metadata, struct call *calls,
+		      unsigned int n, struct tally *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < n && _metadata->passed; i++) {
+		calls[i].fd = -1;
+		sweep(_metadata, &calls[i], t);
+		close_fd(&calls[i]);
+	}
+}
+
 /* The base state, kept once made: for calls that change nothing. */
 static int prep_keep(const struct call *c)
 {
@@ -395,17 +408,10 @@ TEST_F_TIMEOUT(fnth, ctl_commands, 3600)
 		{ "interval", prep_base, op_ctl, "interval 50\n", -1, "" },
 		{ "reset", prep_base, op_ctl, "reset\n", -1, "" },
 	};
-	unsigned int i;
 
 	NEED_FAULTS();
 
-	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
-		calls[i].fd = -1;
-		sweep(_metadata, &calls[i], &self->t);
-		close_fd(&calls[i]);
-		if (!_metadata->passed)
-			break;
-	}
+	sweep_all(_metadata, calls, sizeof(calls) / sizeof(calls[0]), &self->t);
 	print_tally("ctl", &self->t);
 	check_stale(_metadata, "ctl");
 }
@@ -441,17 +447,10 @@ TEST_F_TIMEOUT(fnth, pctl_commands, 1200)
 		{ "pctl ctxid", prep_pctl, op_write_fd, "ctxid 0x10\n", -1, "" },
 		{ "pctl unbind", prep_pctl, op_write_fd, "unbind\n", -1, "" },
 	};
-	unsigned int i;
 
 	NEED_FAULTS();
 
-	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
-		calls[i].fd = -1;
-		sweep(_metadata, &calls[i], &self->t);
-		close_fd(&calls[i]);
-		if (!_metadata->passed)
-			break;
-	}
+	sweep_all(_metadata, calls, sizeof(calls) / sizeof(calls[0]), &self->t);
 	print_tally("pctl", &self->t);
 	check_stale(_metadata, "pctl");
 }
@@ -519,14 +518,14 @@ TEST_F_TIMEOUT(fnth, files, 2400)
 
 	NEED_FAULTS();
 
-	for (i = 0; i < 6 && !!_metadata->passed; i++) {
+	for (i = 0; i < 6 && _metadata->passed; i++) {
 		c = (struct call){ readable[i], prep_path, op_open, readable[i], -1, "" };
 		sweep(_metadata, &c, &self->t);
 		c = (struct call){ readable[i], prep_open_read, op_read, readable[i], -1, "" };
 		sweep(_metadata, &c, &reads);
 		close_fd(&c);
 	}
-	for (i = 0; i < 4 && !!_metadata->passed; i++) {
+	for (i = 0; i < 4 && _metadata->passed; i++) {
 		c = (struct call){ writable[i], prep_path, op_open, writable[i], -1, "" };
 		sweep(_metadata, &c, &self->t);
 	}
@@ -550,15 +549,10 @@ TEST_F_TIMEOUT(fnth, marker_writes, 600)
 		{ "marker begin", prep_marker, op_write_fd, "begin fnth_range\n", -1, "" },
 		{ "marker end", prep_marker, op_write_fd, "end fnth_range\n", -1, "" },
 	};
-	unsigned int i;
 
 	NEED_FAULTS();
 
-	for (i = 0; i < 2 && !!_metadata->passed; i++) {
-		calls[i].fd = -1;
-		sweep(_metadata, &calls[i], &self->t);
-		close_fd(&calls[i]);
-	}
+	sweep_all(_metadata, calls, 2, &self->t);
 	print_tally("marker", &self->t);
 }
 

@@ -21,13 +21,7 @@ series=${DEBUG_SERIES:-6.1 6.12}
 rm -rf "$logs"
 mkdir -p "$logs"
 
-build_failed() {
-	printf '# program: build\n# exit: 1\n' >"$logs/build.log"
-	"$sel/scripts/tap-summary.sh" "$logs/build.log"
-	exit 1
-}
-make -s -C "$repo/tools/perf-gpu" SANITIZE=1 || build_failed
-make -s -C "$sel" || build_failed
+"$sel/scripts/build-tests.sh" "$logs" || exit 1
 export GPUPROF_PERF_GPU=$repo/tools/perf-gpu/out/asan/perf-gpu
 export GPUPROF_PROMTOOL=${GPUPROF_CACHE:-$repo/.deps}/promtool/usr/bin/promtool
 

@@ -20,15 +20,7 @@ fi
 rm -rf "$logs"
 mkdir -p "$logs"
 
-# A build failure is a failed run, counted as such.
-build_failed() {
-	printf '# program: build\n# exit: 1\n' >"$logs/build.log"
-	"$sel/scripts/tap-summary.sh" "$logs/build.log"
-	exit 1
-}
-make -s -C "$repo" tools || build_failed
-make -s -C "$repo/tools/perf-gpu" SANITIZE=1 || build_failed
-make -s -C "$sel" || build_failed
+"$sel/scripts/build-tests.sh" "$logs" || exit 1
 # Tests run the sanitizer build of the tools; the VM runner passes GPUPROF_*
 # variables on to the guest.
 export GPUPROF_PERF_GPU=$repo/tools/perf-gpu/out/asan/perf-gpu
