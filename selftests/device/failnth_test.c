@@ -370,8 +370,19 @@ FIXTURE(fnth) {
 
 #define NO_FAULTS "no fault injection here (the debug kernel of make check-debug has it)"
 
-/* This harness runs the test after a skipped set-up: skip it again. */
-#define NEED_FAULTS() do { if (nth_fd < 0) SKIP(return, NO_FAULTS); } while (0)
+/*
+ * This harness runs the test after a skipped set-up: skip it again.  And
+ * GPUPROF_FAILNTH_ONLY=TEST runs that test alone (the harness here has no
+ * filter of its own).
+ */
+#define NEED_FAULTS() do {						\
+	const char *only = getenv("GPUPROF_FAILNTH_ONLY");		\
+									\
+	if (nth_fd < 0)							\
+		SKIP(return, NO_FAULTS);				\
+	if (only && !strstr(_metadata->name, only))			\
+		SKIP(return, "GPUPROF_FAILNTH_ONLY=%s", only);		\
+} while (0)
 
 FIXTURE_SETUP(fnth)
 {
