@@ -758,8 +758,17 @@ TEST_F_TIMEOUT(fault, targets_table_overrun, 300)
 	n = target_ids(ids, 512);
 	ASSERT_EQ(256, n);
 	tl = timeline_id("vgem", "unbound");
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		char path[64];
+		int tries;
+
+		/* A directory shows with its first file, the others follow
+		 * (one was missing on the debug kernel: 254 counted). */
+		snprintf(path, sizeof(path), GP "/%d/histogram", ids[i]);
+		for (tries = 0; tries < 1000 && access(path, R_OK); tries++)
+			sleep_ms(10);
 		sum += hist_value(ids[i], tl);
+	}
 	EXPECT_EQ(256, sum);
 	FIG("tables: 260 processes: targets %lld, dropped_targets %lld, "
 	    "jobs counted %d, %.1f s", status_num("targets"),
@@ -927,8 +936,19 @@ TEST_F_TIMEOUT(fault, jobs_table_overrun, 300)
 	pid = bulk_start(&b, jobs_main, "fx_jobs", 16384 + 3, &ready, &go);
 	ASSERT_LT(0, pid);
 	ASSERT_EQ(sizeof(ms), read(ready, &ms, sizeof(ms)));
-	/* vgem signals a fence 10 s after it is attached: be well inside. */
-	ASSERT_GT(8000, ms) TH_LOG("attaching took %d ms: not exact", ms);
+	/*
+	 * vgem signals a fence 10 s after it is attached: be well inside,
+	 * or say that this kernel is too slow for it (the debug kernel
+	 * took 13.9 s to attach them).
+	 */
+	ASSERT_LE(0, ms);
+	if (ms >= 8000) {
+		kid_kill(pid, SIGKILL);
+		close(ready);
+		close(go);
+		SKIP(return, "attaching took %d ms, near vgem's 10 s timeout: the count cannot be exact",
+		     ms);
+	}
 	EXPECT_EQ(16384, status_num("jobs_in_flight"));
 	EXPECT_EQ(3, status_num("dropped_jobs"));
 	FIG("tables: 16387 fences held (attached in %d ms): jobs_in_flight %lld, "
