@@ -39,6 +39,31 @@ case $series in 6.1|6.12) ;; *) die "SERIES is 6.1 or 6.12, not '$series'" ;; es
 frags=("$fragdir/debug.config")
 [ -e "$fragdir/debug-$series.config" ] && frags+=("$fragdir/debug-$series.config")
 
+# allnoconfig with the fragments as the values to keep: Kconfig resolves
+# the dependencies, and a line it had to drop is an error, not a surprise
+# in the middle of the tests.
+configure() {
+	local line sym bad=0
+
+	cat "${frags[@]}" >"$dir/fragment.config"
+	make -s -C "$dir/src" O="$dir/build" \
+		KCONFIG_ALLCONFIG="$dir/fragment.config" allnoconfig >&2
+	while IFS= read -r line; do
+		case $line in ''|'#'*) continue ;; esac
+		sym=${line%%=*}
+		if [ "${line#*=}" = n ]; then
+			grep -qx "# $sym is not set" "$dir/build/.config" && continue
+			grep -q "^$sym=" "$dir/build/.config" || continue
+		else
+			grep -qxF "$line" "$dir/build/.config" && continue
+		fi
+		echo "debug-kernel: $line did not survive Kconfig:" \
+			"$(grep "^$sym=\|^# $sym is not set" "$dir/build/.config" || echo absent)" >&2
+		bad=1
+	done <"$dir/fragment.config"
+	[ $bad = 0 ] || die "fix the fragment (selftests/debug-kernel/)"
+}
+
 srcver=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) ||
 	srcver=$(stat -c %Y-%s "$tarball")
 hash=$(cat "${frags[@]}" | sha256sum | cut -c1-12)
@@ -56,35 +81,20 @@ if [ -e "$dir/.done" ]; then	# built by another run meanwhile
 	exit 0
 fi
 
-rm -rf "$dir"
-mkdir -p "$dir/build" "$dir/root/boot"
 t0=$SECONDS
-
-say "extracting $tarball"
-tar -xJf "$tarball" -C "$dir"
-mv "$dir/$pkg" "$dir/src"
-
-# allnoconfig with the fragments as the values to keep: Kconfig resolves
-# the dependencies, and a line it had to drop is an error, not a surprise
-# in the middle of the tests.
-cat "${frags[@]}" >"$dir/fragment.config"
-make -s -C "$dir/src" O="$dir/build" \
-	KCONFIG_ALLCONFIG="$dir/fragment.config" allnoconfig >&2
-bad=0
-while IFS= read -r line; do
-	case $line in ''|'#'*) continue ;; esac
-	sym=${line%%=*}
-	if [ "${line#*=}" = n ]; then
-		grep -qx "# $sym is not set" "$dir/build/.config" && continue
-		grep -q "^$sym=" "$dir/build/.config" || continue
-	else
-		grep -qxF "$line" "$dir/build/.config" && continue
-	fi
-	echo "debug-kernel: $line did not survive Kconfig:" \
-		"$(grep "^$sym=\|^# $sym is not set" "$dir/build/.config" || echo absent)" >&2
-	bad=1
-done <"$dir/fragment.config"
-[ $bad = 0 ] || die "fix the fragment (selftests/debug-kernel/)"
+# A build cut short (a killed run, a lost session) goes on where it
+# stopped: same sources, same configuration, make builds what is missing.
+if [ -e "$dir/.configured" ]; then
+	say "going on with the build in $dir"
+else
+	rm -rf "$dir"
+	mkdir -p "$dir/build" "$dir/root/boot"
+	say "extracting $tarball"
+	tar -xJf "$tarball" -C "$dir"
+	mv "$dir/$pkg" "$dir/src"
+	configure
+	touch "$dir/.configured"
+fi
 kver=$(make -s -C "$dir/src" O="$dir/build" kernelrelease)
 
 say "building $kver with $jobs jobs in $dir/build"
