@@ -611,13 +611,17 @@ TEST_F_TIMEOUT(fnth, oa_writes, 600)
 #define FAILSLAB DEBUGFS "/failslab/"
 #define TIMES_START 1000000
 
-/* The sum of the dropped_* counters of status. */
+/*
+ * The sum of the counters of status that count an allocation given up:
+ * the dropped_* ones, and unreadable_paths (a target's path is read into
+ * an allocated page by its work item).
+ */
 static long long drops(void)
 {
 	static const char *const keys[] = {
 		"dropped_targets", "dropped_jobs", "dropped_clients",
 		"dropped_buffers", "dropped_timelines",
-		"dropped_histogram_keys",
+		"dropped_histogram_keys", "unreadable_paths",
 	};
 	long long sum = 0;
 	unsigned int i;
