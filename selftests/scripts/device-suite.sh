@@ -11,7 +11,7 @@
 # Environment: GPUPROF_KDIR (the kernel tree the modules are built
 # against, default KVER's linux-headers), GPUPROF_VM_ROOT (the kernel the
 # VM boots, default KVER installed on the host), GPUPROF_VM_TIMEOUT
-# (seconds, default 600), GPUPROF_VM_APPEND, GPUPROF_DEVICE_TESTS (the
+# (seconds, default 1200), GPUPROF_VM_APPEND, GPUPROF_DEVICE_TESTS (the
 # test programs' names, default every one), and what the tests read.
 set -u
 
@@ -67,7 +67,7 @@ GPUPROF_VM_QEMU_ARGS="-device virtio-gpu-pci" \
 GPUPROF_FENCEGEN_KO=$fencegen GPUPROF_SCHEDMOCK_KO=$schedmock \
 GPUPROF_VKMS_KO=$vkms \
 	"$sel/scripts/vm/run.sh" --kver "$kver" \
-	--timeout "${GPUPROF_VM_TIMEOUT:-600}" -- \
+	--timeout "${GPUPROF_VM_TIMEOUT:-1200}" -- \
 	"$sel/scripts/vm-suite.sh" "$ko" "${tests[@]}" \
 	2>&1 | tee -a "$log"
 rc=${PIPESTATUS[0]}
