@@ -97,11 +97,11 @@ struct gpuprof_target *gpuprof_target_new(const char *name, gfp_t gfp)
 	int err = -ENOSPC;
 
 	if (atomic_inc_return(&gpuprof_nr_targets) > GPUPROF_MAX_TARGETS)
-		goto full;
+		goto undo;
 	err = -ENOMEM;
 	t = kmem_cache_zalloc(gpuprof_target_cache, gfp | __GFP_NOWARN);
 	if (!t)
-		goto full;
+		goto undo;
 	kref_init(&t->ref);
 	INIT_LIST_HEAD(&t->link);
 	xa_init(&t->hist);
@@ -110,7 +110,7 @@ struct gpuprof_target *gpuprof_target_new(const char *name, gfp_t gfp)
 	strscpy(t->name, name, sizeof(t->name));
 	return t;
 
-full:
+undo:
 	atomic_dec(&gpuprof_nr_targets);
 	return ERR_PTR(err);
 }
