@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/fixture.h"
 
 static int vgem_timeline(void)

@@ -25,7 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/gpuprof.h"
 #include "../lib/kmod.h"
 #include "../lib/oa_build.h"

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/fake_sysfs.h"
 #include "../lib/gpuprof.h"
 #include "../lib/kmod.h"

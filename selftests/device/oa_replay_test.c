@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/oa_file.h"
 #include "../lib/fixture.h"
 #include "../lib/trace.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../../module/oa_decode.h"
 #include "../lib/asan.h"
 #include "../lib/gpuprof.h"

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/fixture.h"
 #include "../lib/run.h"
 

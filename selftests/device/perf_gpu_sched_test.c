@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/gpuprof.h"
 #include "../lib/kmod.h"
 #include "../lib/run.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/gpuprof.h"
 #include "../lib/run.h"
 

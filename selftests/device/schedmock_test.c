@@ -20,7 +20,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/gpuprof.h"
 #include "../lib/kmod.h"
 #include "../lib/kwatch.h"

@@ -31,7 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/gpuprof.h"
 #include "../lib/kmem.h"
 #include "../lib/kmod.h"

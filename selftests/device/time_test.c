@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/fixture.h"
 #include "../lib/vgem.h"
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/fixture.h"
 
 static int fence(const char *names)

@@ -33,7 +33,7 @@
 #include <libdrm/drm.h>
 #include <libdrm/virtgpu_drm.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/fixture.h"
 #include "../lib/vgem.h"
 
