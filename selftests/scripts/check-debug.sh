@@ -4,10 +4,12 @@
 # make check-debug [DEBUG_SERIES="6.1 6.12"]: the device suite on the debug
 # kernel (debug-kernel.sh: lockdep, KASAN, kmemleak, fault injection,
 # UBSAN) of each series, built if it is not in the cache yet.  Every device
-# test runs, a short soak among them, each followed by the kernel checks
-# of vm-suite.sh (GPUPROF_KCHECK=1): any lockdep, KASAN, UBSAN, BUG or
-# WARNING report in the kernel log fails the run, and so does a kmemleak
-# leak whose backtrace is in gpuprof.  failnth_test injects its
+# test runs, a short soak among them, in one VM per CPU (GPUPROF_VM_JOBS)
+# sharing the programs, with every harness timeout 4 times as long
+# (GPUPROF_TIMEOUT_SCALE, see selftests/lib/harness.h), each followed by
+# the kernel checks of vm-suite.sh (GPUPROF_KCHECK=1): any lockdep,
+# KASAN, UBSAN, BUG or WARNING report in the kernel log fails the run, and
+# so does a kmemleak leak whose backtrace is in gpuprof.  failnth_test injects its
 # allocation failures.  Ends with "N passed, N failed, N skipped" and, per
 # kernel, the count of each kind of report.  Not part of make check: the
 # suite takes far longer on this kernel (see Documentation/testing.rst).
@@ -39,6 +41,8 @@ for s in $series; do
 	GPUPROF_KDIR=$dir/build GPUPROF_VM_ROOT=$dir/root \
 	GPUPROF_KCHECK=1 GPUPROF_SOAK_SECONDS=${SOAK_SECONDS:-60} \
 	GPUPROF_VM_TIMEOUT=${GPUPROF_VM_TIMEOUT:-7200} \
+	GPUPROF_VM_JOBS=${GPUPROF_VM_JOBS:-$(nproc)} \
+	GPUPROF_TIMEOUT_SCALE=${GPUPROF_TIMEOUT_SCALE:-4} \
 		"$sel/scripts/device-suite.sh" "$kver" "$log"
 	rc=$?
 	if [ "$rc" -gt 2 ]; then

@@ -12,7 +12,8 @@
 # against, default KVER's linux-headers), GPUPROF_VM_ROOT (the kernel the
 # VM boots, default KVER installed on the host), GPUPROF_VM_TIMEOUT
 # (seconds, default 1200), GPUPROF_VM_APPEND, GPUPROF_DEVICE_TESTS (the
-# test programs' names, default every one), and what the tests read.
+# test programs' names, default every one), GPUPROF_VM_JOBS (how many VMs
+# share the programs, default 1), and what the tests read.
 set -u
 
 kver=$1
@@ -60,16 +61,51 @@ for t in ${GPUPROF_DEVICE_TESTS:-$(cd "$sel/out/device" && echo *_test)}; do
 	tests+=("$sel/out/device/$t")
 done
 
+jobs=${GPUPROF_VM_JOBS:-1}
+case $jobs in
+''|*[!0-9]*|0)
+	echo "device-suite: GPUPROF_VM_JOBS=$jobs: not a number above 0" >&2
+	exit 2 ;;
+esac
+
+run_vm() {	# the VM's lines on stdout; its exit status
+	# A virtio-gpu (2D) for virtio_gpu_test: a third fence producer.
+	GPUPROF_VM_QEMU_ARGS="-device virtio-gpu-pci" \
+	GPUPROF_FENCEGEN_KO=$fencegen GPUPROF_SCHEDMOCK_KO=$schedmock \
+	GPUPROF_VKMS_KO=$vkms \
+		"$sel/scripts/vm/run.sh" --kver "$kver" \
+		--timeout "${GPUPROF_VM_TIMEOUT:-1200}" -- \
+		"$sel/scripts/vm-suite.sh" "$ko" "${tests[@]}" 2>&1
+}
+
 t0=$SECONDS
 cd "$sel/.." || exit 2
-# A virtio-gpu (2D) for virtio_gpu_test: a third fence producer.
-GPUPROF_VM_QEMU_ARGS="-device virtio-gpu-pci" \
-GPUPROF_FENCEGEN_KO=$fencegen GPUPROF_SCHEDMOCK_KO=$schedmock \
-GPUPROF_VKMS_KO=$vkms \
-	"$sel/scripts/vm/run.sh" --kver "$kver" \
-	--timeout "${GPUPROF_VM_TIMEOUT:-1200}" -- \
-	"$sel/scripts/vm-suite.sh" "$ko" "${tests[@]}" \
-	2>&1 | tee -a "$log"
-rc=${PIPESTATUS[0]}
-echo "# kernel $kver: device tests in $((SECONDS - t0)) s" | tee -a "$log"
+if [ "$jobs" = 1 ]; then
+	run_vm | tee -a "$log"
+	rc=${PIPESTATUS[0]}
+else
+	# GPUPROF_VM_JOBS VMs at once, each taking the next program from a
+	# queue they share (vm-suite.sh).  The terminal gets their lines as
+	# they come, headed "[vmN] "; the log gets one VM's after the other.
+	queue=$err_dir/queue-$kver
+	rm -rf "$queue" "$queue".vm* && mkdir -p "$queue" || exit 2
+	pids=()
+	for i in $(seq "$jobs"); do
+		(
+			GPUPROF_VM_SHARE=$queue GPUPROF_VM_QUEUE=$queue run_vm |
+				tee "$queue.vm$i" | sed -u "s/^/[vm$i] /"
+			exit "${PIPESTATUS[0]}"
+		) &
+		pids+=($!)
+	done
+	rc=0
+	for i in $(seq "$jobs"); do
+		wait "${pids[$((i - 1))]}"
+		r=$?
+		[ "$r" -gt "$rc" ] && rc=$r
+		cat "$queue.vm$i" >>"$log"
+	done
+fi
+echo "# kernel $kver: device tests in $((SECONDS - t0)) s ($jobs VMs)" |
+	tee -a "$log"
 exit "$rc"

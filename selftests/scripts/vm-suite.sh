@@ -208,11 +208,20 @@ if [ "${GPUPROF_KCHECK:-0}" = 1 ]; then
 fi
 for t in "$@"; do
 	name=$(basename "$t")
+	# With GPUPROF_VM_QUEUE=DIR (device-suite.sh's VMs, when it runs more
+	# than one), every VM is handed the whole list and runs the programs
+	# it claims first: by making DIR/NAME, which only one mkdir can do.
+	if [ -n "${GPUPROF_VM_QUEUE:-}" ] &&
+	   ! mkdir "$GPUPROF_VM_QUEUE/$name" 2>/dev/null; then
+		continue
+	fi
 	echo "# program: $name"
 	[ "${GPUPROF_KCHECK:-0}" = 1 ] && drain_start
+	t0=$(date +%s)
 	"$t"
 	rc=$?
 	echo "# exit: $rc"
+	echo "# time: $name $(($(date +%s) - t0)) s"
 	[ $rc -eq 0 ] || status=1
 	# Whatever a failed test left behind must not spoil the next program.
 	grep -q '^gpuprof ' /proc/modules && rmmod gpuprof 2>/dev/null

@@ -14,7 +14,8 @@
 # Environment: KVER (like --kver), GPUPROF_VM_ROOT (like --root), GPUPROF_CACHE (default <repo>/.deps),
 # GPUPROF_VM_ACCEL=kvm|tcg (skip the KVM probe), GPUPROF_VM_APPEND (more
 # kernel parameters, e.g. "slub_debug=FZP"), GPUPROF_VM_QEMU_ARGS (more
-# QEMU arguments, word-split, e.g. "-device virtio-gpu-pci"); GPUPROF_*
+# QEMU arguments, word-split, e.g. "-device virtio-gpu-pci"),
+# GPUPROF_VM_SHARE (a directory the guest may write, at its path); GPUPROF_*
 # variables are passed on to COMMAND, which also gets GPUPROF_IN_VM=1 and
 # GPUPROF_VM_CPU (kvm, tcg/multi or tcg/single).
 set -eu
@@ -196,6 +197,15 @@ case $repo/ in /tmp/*|/var/tmp/*|/run/*)
 		   -device virtio-9p-pci,fsdev=work,mount_tag=work)
 	;;
 esac
+# GPUPROF_VM_SHARE=DIR: a host directory the guest may write, mounted at
+# its own path (device-suite.sh's VMs take their tests from a queue there).
+share=
+share_opts=()
+if [ -n "${GPUPROF_VM_SHARE:-}" ]; then
+	share=$(cd "$GPUPROF_VM_SHARE" && pwd) || exit 2
+	share_opts=(-fsdev "local,id=share,path=${share//,/,,},security_model=none"
+		    -device virtio-9p-pci,fsdev=share,mount_tag=share)
+fi
 case $PWD/ in
 "$repo"/*) ;;
 /tmp/*|/var/tmp/*|/run/*|/dev/*|/proc/*|/sys/*)
@@ -222,6 +232,7 @@ qres=${results//,/,,}
 append="console=ttyS0 quiet loglevel=3 oops=panic panic=-1 rdinit=/init"
 append+=" gpuprof_guest=$here/guest.sh"
 [ ${#work_opts[@]} = 0 ] || append+=" gpuprof_work=$repo"
+[ -z "$share" ] || append+=" gpuprof_share=$share"
 # The kernel's modules, bind-mounted over the guest's /lib/modules.
 [ -z "$kroot" ] || append+=" gpuprof_modules=$kroot/lib/modules"
 [ -z "${GPUPROF_VM_APPEND:-}" ] || append+=" $GPUPROF_VM_APPEND"
@@ -250,7 +261,7 @@ qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot \
 	-device virtio-9p-pci,fsdev=root,mount_tag=root \
 	-fsdev "local,id=results,path=$qres,security_model=none" \
 	-device virtio-9p-pci,fsdev=results,mount_tag=results \
-	"${work_opts[@]}" \
+	"${work_opts[@]}" "${share_opts[@]}" \
 	"${extra_qemu_opts[@]}" \
 	</dev/null >"$results/qemu.log" 2>&1 &
 qpid=$!
