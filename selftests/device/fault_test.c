@@ -742,6 +742,7 @@ TEST_F_TIMEOUT(fault, targets_table_overrun, 300)
 	struct lite_pool pool;
 	int ids[512], n, i, vgem, tl, sum = 0, id;
 	double t0 = now_s();
+	long long v;
 
 	vgem = vgem_open();
 	ASSERT_LE(0, vgem);
@@ -767,9 +768,18 @@ TEST_F_TIMEOUT(fault, targets_table_overrun, 300)
 		snprintf(path, sizeof(path), GP "/%d/histogram", ids[i]);
 		for (tries = 0; tries < 1000 && access(path, R_OK); tries++)
 			sleep_ms(10);
-		sum += hist_value(ids[i], tl);
+		v = hist_value(ids[i], tl);
+		sum += v;
+		if (v != 1 && target_file(ids[i], "histogram", self->buf,
+					  sizeof(self->buf)) >= 0)
+			TH_LOG("target %d (%d of %d): timeline %d counted %lld; its histogram:\n%s",
+			       ids[i], i, n, tl, v, self->buf);
 	}
 	EXPECT_EQ(256, sum);
+	if (sum != 256 && read_file(GP "/status", self->buf, sizeof(self->buf)) >= 0)
+		TH_LOG("status:\n%s", self->buf);
+	if (sum != 256 && read_file(GP "/timelines", self->buf, sizeof(self->buf)) >= 0)
+		TH_LOG("timelines:\n%s", self->buf);
 	FIG("tables: 260 processes: targets %lld, dropped_targets %lld, "
 	    "jobs counted %d, %.1f s", status_num("targets"),
 	    status_num("dropped_targets"), sum, now_s() - t0);

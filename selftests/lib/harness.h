@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The kselftest harness for the device tests, with one addition: the
- * timeout of every test is multiplied by $GPUPROF_TIMEOUT_SCALE (a whole
- * number from 1 to 100, default 1).  The timeouts are written for the
- * test VM's distribution kernels; the debug kernel (make check-debug)
- * runs the same work 10 to 30 times slower, and says so by setting it.
- * Anything else in the variable stops the program before a test runs.
+ * The kselftest harness for the device tests, with two additions, made
+ * before the first test runs:
+ *
+ * - the timeout of every test is multiplied by $GPUPROF_TIMEOUT_SCALE (a
+ *   whole number from 1 to 100, default 1).  The timeouts are written
+ *   for the test VM's distribution kernels; the debug kernel (make
+ *   check-debug) is far slower, and says so by setting it.  Anything
+ *   else in the variable stops the program before a test runs;
+ * - $GPUPROF_TEST_ONLY=NAME runs only the tests called NAME, as
+ *   "fixture.test" or "test" (6.1's harness has no filter of its own).
  */
 #ifndef GPUPROF_TEST_HARNESS_H
 #define GPUPROF_TEST_HARNESS_H
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kselftest_harness.h"
 
@@ -37,6 +42,44 @@ static inline int gpuprof_scale_timeouts(void)
 	return 0;
 }
 
+/*
+ * Unlink from each fixture's list the tests not called @only; 0, or -1
+ * when no test is called that.
+ */
+static inline int gpuprof_only_tests(const char *only)
+{
+	struct __test_metadata *t, *next, *head, *tail;
+	struct __fixture_metadata *f;
+	char full[256];
+	int kept = 0;
+
+	for (f = __fixture_list; f; f = f->next) {
+		head = tail = NULL;
+		for (t = f->tests; t; t = next) {
+			next = t->next;
+			snprintf(full, sizeof(full), "%s.%s", f->name, t->name);
+			if (strcmp(only, t->name) && strcmp(only, full))
+				continue;
+			/* The harness's lists: prev of the head is the tail. */
+			t->next = NULL;
+			t->prev = tail;
+			if (tail)
+				tail->next = t;
+			else
+				head = t;
+			tail = t;
+			kept++;
+		}
+		if (head)
+			head->prev = tail;
+		f->tests = head;
+	}
+	if (!kept)
+		fprintf(stderr, "GPUPROF_TEST_ONLY=%s: no test is called that\n",
+			only);
+	return kept ? 0 : -1;
+}
+
 #undef TEST_HARNESS_MAIN
 #define TEST_HARNESS_MAIN \
 	static void __attribute__((constructor)) \
@@ -48,6 +91,9 @@ static inline int gpuprof_scale_timeouts(void)
 	int main(int argc, char **argv) \
 	{ \
 		if (gpuprof_scale_timeouts()) \
+			return KSFT_FAIL; \
+		if (getenv("GPUPROF_TEST_ONLY") && \
+		    gpuprof_only_tests(getenv("GPUPROF_TEST_ONLY"))) \
 			return KSFT_FAIL; \
 		return test_harness_run(argc, argv); \
 	}
