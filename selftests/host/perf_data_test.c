@@ -628,7 +628,7 @@ TEST_F(pd, libtraceevent_parses_every_format_and_payload)
 {
 	struct blob_event ev[8];
 	struct tep_handle *tep;
-	struct tep_event *e[4];
+	struct tep_event *e[5];
 	struct tep_format_field *f;
 	struct tep_record rec = { 0 };
 	struct trace_seq seq;
@@ -642,12 +642,13 @@ TEST_F(pd, libtraceevent_parses_every_format_and_payload)
 
 	n = walk_tracing_data(self->tracing, self->tracing_len, &hp, &hp_len,
 			      ev, 8);
-	ASSERT_EQ(4, n);
+	ASSERT_EQ(5, n);
 	/* Systems in the order first added, events within them too. */
 	EXPECT_STREQ("dma_fence", ev[0].system);
 	EXPECT_STREQ("gpu_oa", ev[1].system);
 	EXPECT_STREQ("gpu_oa", ev[2].system);
-	EXPECT_STREQ("gpu_client", ev[3].system);
+	EXPECT_STREQ("gpu_oa", ev[3].system);
+	EXPECT_STREQ("gpu_client", ev[4].system);
 	tep = tep_alloc();
 	ASSERT_NE(NULL, tep);
 	tep_set_long_size(tep, sizeof(long));
@@ -663,8 +664,10 @@ TEST_F(pd, libtraceevent_parses_every_format_and_payload)
 	EXPECT_EQ(0xff00, e[1]->id);
 	EXPECT_STREQ("oa_device", e[2]->name);
 	EXPECT_EQ(0xff02, e[2]->id);
-	EXPECT_STREQ("fdinfo", e[3]->name);
-	EXPECT_EQ(0xff01, e[3]->id);
+	EXPECT_STREQ("oa_correlation", e[3]->name);
+	EXPECT_EQ(0xff03, e[3]->id);
+	EXPECT_STREQ("fdinfo", e[4]->name);
+	EXPECT_EQ(0xff01, e[4]->id);
 	EXPECT_EQ(FENCE_ID, e[0]->id);
 	/* gpu_oa:oa_device's fields. */
 	{
@@ -718,7 +721,7 @@ TEST_F(pd, libtraceevent_parses_every_format_and_payload)
 	ASSERT_NE(NULL, f);
 	EXPECT_EQ(28, f->offset);
 	EXPECT_TRUE(f->flags & TEP_FIELD_IS_DYNAMIC);
-	f = tep_find_field(e[3], "stats");
+	f = tep_find_field(e[4], "stats");
 	ASSERT_NE(NULL, f);
 	EXPECT_TRUE(f->flags & TEP_FIELD_IS_DYNAMIC);
 	EXPECT_TRUE(f->flags & TEP_FIELD_IS_STRING);
@@ -757,11 +760,36 @@ TEST_F(pd, libtraceevent_parses_every_format_and_payload)
 	ASSERT_EQ(32 + 7 + 13 + 21, len);
 	rec.data = buf;
 	rec.size = len;
-	EXPECT_EQ(e[3], tep_find_event_by_record(tep, &rec));
+	EXPECT_EQ(e[4], tep_find_event_by_record(tep, &rec));
 	trace_seq_init(&seq);
 	tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&seq);
 	EXPECT_STREQ("driver=amdgpu pdev=0000:03:00.0 client_id=5 fd=3 drm-engine-gfx=10 ns",
+		     seq.buffer);
+	trace_seq_destroy(&seq);
+
+	/* Correlation points, with a bound and without. */
+	len = gpu_oa_correlation_payload(buf, sizeof(buf), 0xff03,
+					 5000000123ull, 1ull << 33, 777, true);
+	ASSERT_EQ(36, len);
+	rec.data = buf;
+	rec.size = len;
+	EXPECT_EQ(e[3], tep_find_event_by_record(tep, &rec));
+	ASSERT_EQ(0, tep_get_field_val(NULL, e[3], "bound_ns", &rec, &val, 0));
+	EXPECT_EQ(777, val);
+	trace_seq_init(&seq);
+	tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&seq);
+	EXPECT_STREQ("cpu_time=5000000123 gpu_time=8589934592 bound_ns=777",
+		     seq.buffer);
+	trace_seq_destroy(&seq);
+	len = gpu_oa_correlation_payload(buf, sizeof(buf), 0xff03, 7, 8, 777,
+					 false);
+	ASSERT_EQ(36, len);
+	trace_seq_init(&seq);
+	tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&seq);
+	EXPECT_STREQ("cpu_time=7 gpu_time=8 bound_ns=0 (no bound recorded)",
 		     seq.buffer);
 	trace_seq_destroy(&seq);
 	tep_free(tep);
@@ -786,6 +814,8 @@ TEST(payloads_refuse_what_does_not_fit)
 						    "i915", "p", s));
 	EXPECT_EQ(32 + 5 + 2 + 1, gpu_client_fdinfo_payload(buf, sizeof(buf), 1, 0,
 							    0, 0, "i915", "p", ""));
+	EXPECT_EQ(-E2BIG, gpu_oa_correlation_payload(buf, 35, 1, 0, 0, 0, true));
+	EXPECT_EQ(36, gpu_oa_correlation_payload(buf, 36, 1, 0, 0, 0, true));
 }
 
 TEST(tracing_data_ids)

@@ -21,6 +21,7 @@
 #define MS		1000000ull
 #define OA_ID		0xff00
 #define DEVICE_ID	0xff02
+#define CORR_ID		0xff03
 #define FAKE_ID		77
 
 FIXTURE(oa) {
@@ -34,6 +35,9 @@ FIXTURE(oa) {
 	uint64_t bad_type;
 	uint64_t n_device, oa_before_device;
 	uint32_t device_id;
+	/* gpu_oa:oa_correlation samples: count, bounds, and each in order. */
+	uint64_t n_corr, corr_bad, bound_min, bound_max;
+	uint64_t corr[8][4];	/* cpu_time, gpu_time, bound_ns, bounded */
 };
 
 /* A 50 ms recording, busy 10..30 ms, REPORT_LOST after every 10th report. */
@@ -76,6 +80,8 @@ FIXTURE_SETUP(oa)
 	self->oa.id = OA_ID;
 	self->oa.device_event = 2;
 	self->oa.device_id = DEVICE_ID;
+	self->oa.corr_event = 3;
+	self->oa.corr_id = CORR_ID;
 	self->oa.output_opt = self->copy;
 }
 
@@ -115,6 +121,27 @@ static int check(void *arg, unsigned int event, int32_t pid, uint64_t time,
 	memcpy(&type, raw, 2);
 	if (event == 0) {
 		self->n_fake++;
+		return 0;
+	}
+	/* gpu_oa:oa_correlation: at the point's CPU time. */
+	if (event == 3) {
+		uint64_t v[4] = { 0 };
+
+		if (type != CORR_ID || raw_size < 36) {
+			self->bad_type++;
+			return 0;
+		}
+		memcpy(v, (const uint8_t *)raw + 8, 24);
+		memcpy(&v[3], (const uint8_t *)raw + 32, 4);
+		if (v[0] != time || v[3] > 1)
+			self->corr_bad++;
+		if (!self->n_corr || v[2] < self->bound_min)
+			self->bound_min = v[2];
+		if (v[2] > self->bound_max)
+			self->bound_max = v[2];
+		if (self->n_corr < 8)
+			memcpy(self->corr[self->n_corr], v, sizeof(v));
+		self->n_corr++;
 		return 0;
 	}
 	/* gpu_oa:oa_device: once, before the reports, the recording's GPU. */
@@ -162,7 +189,8 @@ TEST_F(oa, file_reports_merge_in_time)
 	EXPECT_EQ(self->sim.correlations, self->oa.correlations);
 	/* Each loss is a LOST record of one report. */
 	EXPECT_EQ(self->sim.report_lost, record_store_lost(self->st));
-	EXPECT_EQ(3 + 1 + self->sim.reports, record_store_samples(self->st));
+	EXPECT_EQ(3 + 1 + self->sim.reports + self->sim.correlations,
+		  record_store_samples(self->st));
 
 	ASSERT_EQ(0, record_store_for_each_sample(self->st, check, self));
 	EXPECT_EQ(3, self->n_fake);
@@ -173,6 +201,13 @@ TEST_F(oa, file_reports_merge_in_time)
 	EXPECT_EQ(0, self->bad_time);
 	EXPECT_EQ(0, self->bad_type);
 	EXPECT_EQ(0, self->bad_pid);
+	/* Each point with its bound: the simulator's are 200 to 999 ns. */
+	EXPECT_EQ(self->sim.correlations, self->n_corr);
+	EXPECT_EQ(0, self->corr_bad);
+	EXPECT_LE(200, self->bound_min);
+	EXPECT_GT(1000, self->bound_max);
+	EXPECT_EQ(START_CPU, self->corr[0][0]);
+	EXPECT_EQ(1, self->corr[0][3]);
 	/*
 	 * Timer reports come where the OA timestamp is a multiple of the
 	 * period (16384 ticks, 0.853 ms): those in the first 5 ms (96000
@@ -184,6 +219,63 @@ TEST_F(oa, file_reports_merge_in_time)
 	/* The copy is the recording. */
 	EXPECT_EQ(0, run_cmd(out, sizeof(out), "cmp '%s' '%s'", self->rec,
 			     self->copy)) TH_LOG("%s", out);
+}
+
+/*
+ * Points with known bounds, and one whose stream has no bound (a writer
+ * from before CORRELATION_BOUND): each is one gpu_oa:oa_correlation
+ * sample with its own bound, or none.
+ */
+TEST_F(oa, correlation_bounds_kept_per_point)
+{
+	struct gpuprof_oa_device_info di = {
+		.timestamp_frequency = 19200000, .device_id = 0x9a49,
+		.oa_format = GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8,
+	};
+	struct gpuprof_oa_correlation bare = {
+		.cpu_timestamp = START_CPU + 10 * MS,
+		.gpu_timestamp = 192000,
+	};
+	const uint64_t want[3][4] = {
+		{ START_CPU, 0, 1500, 1 },
+		{ START_CPU + 10 * MS, 192000, 0, 0 },
+		{ START_CPU + 20 * MS, 384000, 4200, 1 },
+	};
+	uint8_t r[256] = { 0 };
+	struct oa_writer w;
+	FILE *f = fopen(self->rec, "wb");
+	int i;
+
+	ASSERT_NE(NULL, f);
+	oa_writer_init(&w, f);
+	oa_write_version(&w);
+	oa_write_device_info(&w, &di);
+	oa_write_correlation(&w, START_CPU, 0, 1500);
+	r[0] = 1;
+	memcpy(r + 4, &(uint32_t){ 96000 }, 4);
+	oa_write_sample(&w, r, sizeof(r));
+	oa_write_record(&w, GPUPROF_OA_RECORD_TIMESTAMP_CORRELATION, &bare,
+			sizeof(bare));
+	oa_write_correlation(&w, START_CPU + 20 * MS, 384000, 4200);
+	oa_writer_flush(&w);
+	ASSERT_EQ(0, fclose(f) || oa_writer_error(&w));
+
+	record_oa_set_source(&self->oa, self->rec);
+	ASSERT_EQ(0, record_oa_start(&self->oa, "unused"));
+	ASSERT_EQ(0, record_oa_finish(&self->oa, self->st, &self->evs));
+	ASSERT_EQ(0, record_store_for_each_sample(self->st, check, self));
+	EXPECT_EQ(3, self->oa.correlations);
+	ASSERT_EQ(3, self->n_corr);
+	EXPECT_EQ(0, self->corr_bad);
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(want[i][0], self->corr[i][0]) TH_LOG("point %d", i);
+		EXPECT_EQ(want[i][1], self->corr[i][1]) TH_LOG("point %d", i);
+		EXPECT_EQ(want[i][2], self->corr[i][2]) TH_LOG("point %d", i);
+		EXPECT_EQ(want[i][3], self->corr[i][3]) TH_LOG("point %d", i);
+	}
+	/* The report, halfway between the first two points. */
+	EXPECT_EQ(1, self->n_oa);
+	EXPECT_EQ(0, self->bad_time);
 }
 
 TEST_F(oa, truncated_file_refused)

@@ -252,6 +252,8 @@ static int setup_synthetic(struct record *rec)
 	rec->fdinfo.id = rec->synth.fdinfo;
 	rec->oa.device_event = rec->events.nr + 2;
 	rec->oa.device_id = rec->synth.oa_device;
+	rec->oa.corr_event = rec->events.nr + 3;
+	rec->oa.corr_id = rec->synth.oa_correlation;
 	rec->fdinfo.interval_ns = (uint64_t)rec->fdinfo_ms * 1000000;
 	return 0;
 }
@@ -582,7 +584,7 @@ static int write_output(struct record *rec, int argc, const char **argv)
 	struct perf_data_writer *w;
 	struct tracing_data *td;
 	struct gpu_synth_ids synth = { 0 };
-	unsigned int i, nr = rec->events.nr + (rec->have_synth ? 3 : 0);
+	unsigned int i, nr = rec->events.nr + (rec->have_synth ? 4 : 0);
 	void *blob = NULL;
 	size_t len = 0;
 	int err = 0;
@@ -594,7 +596,8 @@ static int write_output(struct record *rec, int argc, const char **argv)
 	if (!err && rec->have_synth &&
 	    (synth.oa_report != rec->synth.oa_report ||
 	     synth.fdinfo != rec->synth.fdinfo ||
-	     synth.oa_device != rec->synth.oa_device))
+	     synth.oa_device != rec->synth.oa_device ||
+	     synth.oa_correlation != rec->synth.oa_correlation))
 		err = -ESTALE;
 	if (!err) {
 		blob = tracing_data_build(td, &len);
@@ -622,7 +625,9 @@ static int write_output(struct record *rec, int argc, const char **argv)
 		events[i].name = "gpu_client:fdinfo";
 		events[i++].id = rec->synth.fdinfo;
 		events[i].name = "gpu_oa:oa_device";
-		events[i].id = rec->synth.oa_device;
+		events[i++].id = rec->synth.oa_device;
+		events[i].name = "gpu_oa:oa_correlation";
+		events[i].id = rec->synth.oa_correlation;
 	}
 	w = perf_data_create(rec->output, events, nr);
 	free(events);

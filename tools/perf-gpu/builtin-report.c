@@ -386,6 +386,30 @@ static void text_timeline_name(struct report *r, const struct report_timeline *t
 	fprintf(r->out, "%-*s", width, full);
 }
 
+/*
+ * The OA clock's correlation points and the widest error bound among
+ * them: how far off, at most, an OA report's CPU time can be.
+ */
+static void oa_clock_line(struct report *r)
+{
+	const struct report_model *m = &r->m;
+	uint64_t unbounded = m->oa_corr_points - m->oa_corr_bounded;
+
+	if (!m->oa_corr_points)
+		return;
+	fprintf(r->out, "# OA clock: %llu correlation points, ",
+		(unsigned long long)m->oa_corr_points);
+	if (m->oa_corr_bounded)
+		fprintf(r->out, "worst bound %llu ns",
+			(unsigned long long)m->oa_corr_worst_ns);
+	if (m->oa_corr_bounded && unbounded)
+		fprintf(r->out, ", ");
+	if (unbounded)
+		fprintf(r->out, "%llu without a bound",
+			(unsigned long long)unbounded);
+	fputc('\n', r->out);
+}
+
 static void text_header(struct report *r)
 {
 	const struct report_model *m = &r->m;
@@ -412,6 +436,7 @@ static void text_header(struct report *r)
 	if (gpu_trace_lost_unknown(r->trace))
 		fprintf(r->out, "# lost: %llu of no known event\n",
 			(unsigned long long)gpu_trace_lost_unknown(r->trace));
+	oa_clock_line(r);
 	for (i = 0; i < gpu_trace_nr_events(r->trace); i++) {
 		const struct gpu_trace_event_info *e = gpu_trace_event(r->trace, i);
 
@@ -743,6 +768,7 @@ static void csv_header(struct report *r)
 			(unsigned long long)m->oa_reports);
 	else
 		fprintf(r->out, "# OA: none\n");
+	oa_clock_line(r);
 	for (i = 0; i < m->nr_crtcs; i++) {
 		const struct report_crtc *c = &m->crtcs[i];
 
@@ -1126,6 +1152,9 @@ static void json_tail(struct report *r)
 	json_u64(r, "dropped_lost", m->oa_lost_drops, true);
 	json_u64(r, "unknown_size", m->oa_no_layout, true);
 	json_u64(r, "frequency_hz", m->oa_freq_hz, true);
+	json_u64(r, "correlation_points", m->oa_corr_points, true);
+	json_u64(r, "correlation_bounded", m->oa_corr_bounded, true);
+	json_u64(r, "correlation_worst_bound_ns", m->oa_corr_worst_ns, true);
 	{
 		struct report_oa all;
 

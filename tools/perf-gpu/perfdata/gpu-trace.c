@@ -75,6 +75,9 @@ static const struct kind_desc kinds[] = {
 	    { "topology", F_BYTES },
 	    /* Since xe: recordings before it are i915's. */
 	    { "driver", F_OPTIONAL_NUMBER } } },
+	{ "gpu_oa:oa_correlation", GPU_EV_OA_CORRELATION,
+	  { { "cpu_time", F_NUMBER }, { "gpu_time", F_NUMBER },
+	    { "bound_ns", F_NUMBER }, { "bounded", F_NUMBER } } },
 	{ "gpu_client:fdinfo", GPU_EV_FDINFO,
 	  { { "client_id", F_NUMBER }, { "fd", F_NUMBER },
 	    { "driver", F_STRING }, { "pdev", F_STRING },
@@ -457,6 +460,13 @@ static void read_fields(struct gpu_trace *t, const struct pdr_sample *s,
 		ev->oa_device.topology_size = len;
 		ev->oa_device.driver = a->f[11] ? number(s, a->f[11]) :
 				       GPUPROF_OA_DRIVER_I915;
+		break;
+	case GPU_EV_OA_CORRELATION:
+		ev->oa_corr.cpu_time = number(s, a->f[0]);
+		ev->oa_corr.gpu_time = number(s, a->f[1]);
+		ev->oa_corr.bounded = number(s, a->f[3]) != 0;
+		ev->oa_corr.bound_ns = ev->oa_corr.bounded ?
+				       number(s, a->f[2]) : 0;
 		break;
 	case GPU_EV_FDINFO:
 		ev->fdinfo.client_id = number(s, a->f[0]);

@@ -34,6 +34,7 @@ enum gpu_event_kind {
 	GPU_EV_FDINFO,		/* gpu_client:fdinfo (synthetic) */
 	GPU_EV_VBLANK_DELIVERED,	/* drm:drm_vblank_event_delivered */
 	GPU_EV_OA_DEVICE,	/* gpu_oa:oa_device (synthetic) */
+	GPU_EV_OA_CORRELATION,	/* gpu_oa:oa_correlation (synthetic) */
 };
 
 struct gpu_event {
@@ -100,6 +101,12 @@ struct gpu_event {
 			const uint8_t *topology;
 			uint32_t topology_size;
 		} oa_device;
+		/* One reading of the OA clock against CLOCK_MONOTONIC. */
+		struct {
+			uint64_t cpu_time, gpu_time;
+			uint64_t bound_ns;	/* when @bounded */
+			bool bounded;
+		} oa_corr;
 	};
 };
 

@@ -248,6 +248,45 @@ char *gpu_oa_device_format(uint16_t id)
 }
 
 /*
+ * gpu_oa:oa_correlation, one reading of the OA clock against
+ * CLOCK_MONOTONIC (a correlation point of the OA stream, design.rst 5),
+ * by which the reports are placed in time.  cpu_time is the sample time
+ * to the nanosecond (perf script prints the sample time in
+ * microseconds), gpu_time the OA timestamp unwrapped to 64 bits, and
+ * bound_ns the width of the clock_gettime() window around the register
+ * read: the most cpu_time can be off for that gpu_time.  bounded is 0
+ * for a point whose stream carried no bound (bound_ns is then 0).
+ */
+#define CORR_CPU_OFF		8
+#define CORR_GPU_OFF		16
+#define CORR_BOUND_OFF		24
+#define CORR_BOUNDED_OFF	32
+#define CORR_SIZE		36
+
+char *gpu_oa_correlation_format(uint16_t id)
+{
+	char *s;
+
+	if (asprintf(&s,
+		     "name: oa_correlation\n"
+		     "ID: %u\n"
+		     "format:\n"
+		     COMMON_FIELDS
+		     "\tfield:u64 cpu_time;\toffset:%d;\tsize:8;\tsigned:0;\n"
+		     "\tfield:u64 gpu_time;\toffset:%d;\tsize:8;\tsigned:0;\n"
+		     "\tfield:u64 bound_ns;\toffset:%d;\tsize:8;\tsigned:0;\n"
+		     "\tfield:u32 bounded;\toffset:%d;\tsize:4;\tsigned:0;\n"
+		     "\n"
+		     "print fmt: \"cpu_time=%%llu gpu_time=%%llu bound_ns=%%llu%%s\","
+		     " REC->cpu_time, REC->gpu_time, REC->bound_ns,"
+		     " REC->bounded ? \"\" : \" (no bound recorded)\"\n",
+		     id, CORR_CPU_OFF, CORR_GPU_OFF, CORR_BOUND_OFF,
+		     CORR_BOUNDED_OFF) < 0)
+		return NULL;
+	return s;
+}
+
+/*
  * gpu_client:fdinfo, one snapshot of one DRM client (the pid is
  * common_pid).  The keys of drm-usage-stats differ by driver (engine
  * names, memory regions, driver-prefixed keys), so no fixed field list
@@ -334,6 +373,9 @@ int tracing_data_add_synthetic(struct tracing_data *td,
 	if (!ret)
 		ret = add_synthetic(td, "gpu_oa", gpu_oa_device_format,
 				    &ids->oa_device);
+	if (!ret)
+		ret = add_synthetic(td, "gpu_oa", gpu_oa_correlation_format,
+				    &ids->oa_correlation);
 	return ret;
 }
 
@@ -577,6 +619,25 @@ ssize_t gpu_oa_device_payload(void *buf, size_t size, uint16_t id,
 	    put_loc(p, size, &end, DEV_TOPO_LOC_OFF, topology, topology_size))
 		return -E2BIG;
 	return end;
+}
+
+ssize_t gpu_oa_correlation_payload(void *buf, size_t size, uint16_t id,
+				   uint64_t cpu_time, uint64_t gpu_time,
+				   uint64_t bound_ns, bool bounded)
+{
+	uint32_t b = bounded;
+	char *p = buf;
+
+	if (size < CORR_SIZE)
+		return -E2BIG;
+	if (!bounded)
+		bound_ns = 0;
+	put_common(p, id, 0);
+	memcpy(p + CORR_CPU_OFF, &cpu_time, 8);
+	memcpy(p + CORR_GPU_OFF, &gpu_time, 8);
+	memcpy(p + CORR_BOUND_OFF, &bound_ns, 8);
+	memcpy(p + CORR_BOUNDED_OFF, &b, 4);
+	return CORR_SIZE;
 }
 
 /* Strings are stored with their NUL, as the kernel's __string() does. */

@@ -8,6 +8,7 @@
 #ifndef PERF_GPU_PERFDATA_TRACING_DATA_H
 #define PERF_GPU_PERFDATA_TRACING_DATA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -51,11 +52,12 @@ struct gpu_synth_ids {
 	uint16_t oa_report;	/* gpu_oa:oa_report */
 	uint16_t fdinfo;	/* gpu_client:fdinfo */
 	uint16_t oa_device;	/* gpu_oa:oa_device */
+	uint16_t oa_correlation;	/* gpu_oa:oa_correlation */
 };
 
 /*
- * Add the synthetic events, gpu_oa:oa_report, gpu_client:fdinfo and
- * gpu_oa:oa_device,
+ * Add the synthetic events, gpu_oa:oa_report, gpu_client:fdinfo,
+ * gpu_oa:oa_device and gpu_oa:oa_correlation,
  * with ids not taken by the events added before (add the real ones
  * first; a real one added later with one of these ids gets -EEXIST).
  * Their ids go to *@ids.  0, or -ENOMEM, -ENOSPC.
@@ -77,6 +79,7 @@ void *tracing_data_build(const struct tracing_data *td, size_t *len);
 char *gpu_oa_report_format(uint16_t id);
 char *gpu_client_fdinfo_format(uint16_t id);
 char *gpu_oa_device_format(uint16_t id);
+char *gpu_oa_correlation_format(uint16_t id);
 
 /*
  * The record payloads (what PERF_SAMPLE_RAW carries) of the synthetic
@@ -97,5 +100,9 @@ ssize_t gpu_oa_device_payload(void *buf, size_t size, uint16_t id,
 			      const struct gpuprof_oa_device_info *info,
 			      const struct gpuprof_oa_driver *drv,
 			      const void *topology, uint32_t topology_size);
+/* @bound_ns is meaningful only when @bounded. */
+ssize_t gpu_oa_correlation_payload(void *buf, size_t size, uint16_t id,
+				   uint64_t cpu_time, uint64_t gpu_time,
+				   uint64_t bound_ns, bool bounded);
 
 #endif

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Reading the --oa-output file back into the recording: every SAMPLE
- * record a gpu_oa:oa_report sample, every loss record a LOST record.
+ * record a gpu_oa:oa_report sample, every loss record a LOST record,
+ * every correlation point a gpu_oa:oa_correlation sample with the bound
+ * of the CORRELATION_BOUND record after it.
  * Two passes over the file: the first gathers the correlation points,
  * the second places each report between the two points around it, so a
  * report is never placed by a point that came before a clock step it
@@ -37,6 +39,9 @@ struct ingest {
 	uint8_t topology[4096];
 	uint32_t topology_size;
 	bool device_sent;
+	/* A point of the second pass not sent yet: its bound may follow. */
+	struct gpuprof_oa_correlation pending;
+	bool has_pending;
 	int err;
 };
 
@@ -57,6 +62,33 @@ static void send_device(struct ingest *in, const struct gpuprof_oa_stream *s,
 	}
 	in->err = record_store_add_sample(in->st, in->oa->device_event, 0, 0,
 					  0, time ? time - 1 : 0, buf, n);
+}
+
+/* gpu_oa:oa_correlation, at the point's own CPU time. */
+static void send_point(struct ingest *in, uint64_t cpu, uint64_t gpu,
+		       uint64_t bound_ns, bool bounded)
+{
+	uint8_t buf[64];
+	ssize_t n;
+
+	n = gpu_oa_correlation_payload(buf, sizeof(buf), in->oa->corr_id,
+				       cpu, gpu, bound_ns, bounded);
+	if (n < 0) {
+		in->err = (int)n;
+		return;
+	}
+	in->err = record_store_add_sample(in->st, in->oa->corr_event, 0, 0,
+					  0, cpu, buf, n);
+}
+
+/* The pending point, when no bound came for it. */
+static void flush_point(struct ingest *in)
+{
+	if (!in->has_pending)
+		return;
+	in->has_pending = false;
+	send_point(in, in->pending.cpu_timestamp, in->pending.gpu_timestamp,
+		   0, false);
 }
 
 static void add_point(struct ingest *in, uint64_t cpu, uint64_t gpu)
@@ -152,9 +184,12 @@ static void on_record(void *arg, const struct gpuprof_oa_stream *s,
 {
 	struct ingest *in = arg;
 	struct gpuprof_oa_correlation c;
+	struct gpuprof_oa_correlation_bound b;
 
 	if (in->err)
 		return;
+	if (in->place && h->type != GPUPROF_OA_RECORD_CORRELATION_BOUND)
+		flush_point(in);
 	switch (h->type) {
 	case GPUPROF_OA_RECORD_TIMESTAMP_CORRELATION:
 		memcpy(&c, payload, sizeof(c));
@@ -162,7 +197,23 @@ static void on_record(void *arg, const struct gpuprof_oa_stream *s,
 		if (!in->place) {
 			add_point(in, c.cpu_timestamp, c.gpu_timestamp);
 			in->oa->correlations++;
+		} else {
+			in->pending = c;
+			in->has_pending = true;
 		}
+		break;
+	case GPUPROF_OA_RECORD_CORRELATION_BOUND:
+		if (!in->place)
+			break;
+		memcpy(&b, payload, sizeof(b));
+		/* The bound of the point before it, which it repeats. */
+		if (in->has_pending &&
+		    (in->pending.cpu_timestamp != b.cpu_timestamp ||
+		     in->pending.gpu_timestamp != b.gpu_timestamp))
+			flush_point(in);
+		in->has_pending = false;
+		send_point(in, b.cpu_timestamp, b.gpu_timestamp, b.window_ns,
+			   true);
 		break;
 	case GPUPROF_OA_RECORD_SAMPLE:
 		place_report(in, s, payload);
@@ -210,6 +261,8 @@ static int pass(struct ingest *in, FILE *f, uint8_t *rec)
 			break;
 		off += n;
 	}
+	if (in->place && !in->err)
+		flush_point(in);
 	if (in->err) {
 		pr_err("%s\n", strerror(-in->err));
 		return -1;

@@ -70,9 +70,11 @@ struct record_oa {
 	/* The store's index and tracepoint id of gpu_oa:oa_report. */
 	unsigned int event;
 	uint16_t id;
-	/* The same of gpu_oa:oa_device. */
+	/* The same of gpu_oa:oa_device, and of gpu_oa:oa_correlation. */
 	unsigned int device_event;
 	uint16_t device_id;
+	unsigned int corr_event;
+	uint16_t corr_id;
 
 	/* What was read back. */
 	uint64_t reports, report_lost, buffer_lost, correlations, jobs;

@@ -1104,6 +1104,14 @@ int report_model_add(struct report_model *m, const struct gpu_trace *t,
 	case GPU_EV_OA_REPORT:
 		on_oa(m, t, ev);
 		return 0;
+	case GPU_EV_OA_CORRELATION:
+		m->oa_corr_points++;
+		if (ev->oa_corr.bounded) {
+			m->oa_corr_bounded++;
+			if (ev->oa_corr.bound_ns > m->oa_corr_worst_ns)
+				m->oa_corr_worst_ns = ev->oa_corr.bound_ns;
+		}
+		return 0;
 	case GPU_EV_OTHER:
 		if (ev->fence.driver && !strcmp(ev->name, "dma_fence:dma_fence_destroy"))
 			return on_destroy(m, ev);

@@ -218,6 +218,8 @@ struct report_model {
 	struct report_oa oa_no_timeline;
 	uint64_t oa_first_gpu, oa_last_gpu, oa_first_time, oa_last_time;
 	uint64_t oa_freq_hz;		/* estimated; 0 when unknown */
+	/* gpu_oa:oa_correlation: points, those with a bound, the widest. */
+	uint64_t oa_corr_points, oa_corr_bounded, oa_corr_worst_ns;
 	/* A counters to show: 36 (gen8+), more for a device whose
 	 * layout carries more (Haswell 45, DG2 38, Xe2's 64 PEC). */
 	unsigned int oa_a_shown;
