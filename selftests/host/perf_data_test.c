@@ -24,6 +24,7 @@
 #include "../lib/files.h"
 #include "../lib/fence_format.h"
 #include "../lib/run.h"
+#include "../../tools/perf-gpu/perfdata/machine.h"
 #include "../../tools/perf-gpu/perfdata/write.h"
 #include "../../tools/perf-gpu/perfdata/tracefs.h"
 #include "../../tools/perf-gpu/perfdata/tracing-data.h"
@@ -486,11 +487,25 @@ TEST_F(pd, file_layout)
 	const char *p;
 	ssize_t len;
 	uint64_t data_off, data_size, feat_off, attrs;
-	/* 1 tracing, 3-7 host, 12 event desc, 21 sample time, 23, 29 clock. */
-	const uint64_t bits0 = 1ull << 1 | 1ull << 3 | 1ull << 4 | 1ull << 5 |
-			       1ull << 6 | 1ull << 7 | 1ull << 12 | 1ull << 21 |
-			       1ull << 23 | 1ull << 29;
-	int i;
+	/*
+	 * 1 tracing, 3-7 host, 8-10 CPU and memory (as far as this
+	 * machine's /proc tells), 12 event desc, 21 sample time, 23, 29
+	 * clock.
+	 */
+	uint64_t bits0 = 1ull << 1 | 1ull << 3 | 1ull << 4 | 1ull << 5 |
+			 1ull << 6 | 1ull << 7 | 1ull << 12 | 1ull << 21 |
+			 1ull << 23 | 1ull << 29;
+	struct perf_machine mach;
+	int i, n = 10, st;
+
+	perf_machine_read(&mach, "/proc/cpuinfo", "/proc/meminfo");
+	if (mach.cpudesc[0])
+		bits0 |= 1ull << 8, n++;
+	if (mach.cpuid[0])
+		bits0 |= 1ull << 9, n++;
+	if (mach.total_mem_kb)
+		bits0 |= 1ull << 10, n++;
+	st = n - 3;	/* sample time: third from the end */
 
 	w = create(_metadata, self);
 	ASSERT_NE(NULL, w);
@@ -554,24 +569,24 @@ TEST_F(pd, file_layout)
 	EXPECT_EQ(19200000000ull, u64_at(p + 52 + 8));	/* gpu_time */
 	EXPECT_EQ(256u << 16 | 32, u32_at(p + 52 + 28));	/* report loc */
 
-	/* The feature table follows the data, 10 sections, in bit order. */
+	/* The feature table follows the data, N sections, in bit order. */
 	feat_off = data_off + data_size;
 	p = file + feat_off;
-	EXPECT_EQ(feat_off + 10 * 16, u64_at(p));	/* tracing data */
+	EXPECT_EQ(feat_off + n * 16, u64_at(p));	/* tracing data */
 	EXPECT_EQ(self->tracing_len, u64_at(p + 8));
 	EXPECT_EQ(0, memcmp(file + u64_at(p), self->tracing, self->tracing_len));
-	for (i = 1; i < 10; i++)
+	for (i = 1; i < n; i++)
 		EXPECT_EQ(u64_at(p + 16 * (i - 1)) + u64_at(p + 16 * (i - 1) + 8),
 			  u64_at(p + 16 * i));
 	/* The last, clock data: version 1, CLOCK_MONOTONIC; the file's end. */
-	EXPECT_EQ(24, u64_at(p + 16 * 9 + 8));
-	EXPECT_EQ(1, u32_at(file + u64_at(p + 16 * 9)));
-	EXPECT_EQ(1, u32_at(file + u64_at(p + 16 * 9) + 4));
-	EXPECT_EQ(len, u64_at(p + 16 * 9) + 24);
+	EXPECT_EQ(24, u64_at(p + 16 * (n - 1) + 8));
+	EXPECT_EQ(1, u32_at(file + u64_at(p + 16 * (n - 1))));
+	EXPECT_EQ(1, u32_at(file + u64_at(p + 16 * (n - 1)) + 4));
+	EXPECT_EQ(len, u64_at(p + 16 * (n - 1)) + 24);
 	/* Sample time: first and last. */
-	EXPECT_EQ(16, u64_at(p + 16 * 7 + 8));
-	EXPECT_EQ(1000100000, u64_at(file + u64_at(p + 16 * 7)));
-	EXPECT_EQ(1000500000, u64_at(file + u64_at(p + 16 * 7) + 8));
+	EXPECT_EQ(16, u64_at(p + 16 * st + 8));
+	EXPECT_EQ(1000100000, u64_at(file + u64_at(p + 16 * st)));
+	EXPECT_EQ(1000500000, u64_at(file + u64_at(p + 16 * st) + 8));
 }
 
 /* The event formats of a tracing data blob, walked by hand. */

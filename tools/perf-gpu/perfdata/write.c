@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "perfdata/machine.h"
 #include "perfdata/write.h"
 #include "util/file.h"
 
@@ -44,6 +45,9 @@ enum {
 	FEAT_VERSION = 5,
 	FEAT_ARCH = 6,
 	FEAT_NRCPUS = 7,
+	FEAT_CPUDESC = 8,
+	FEAT_CPUID = 9,
+	FEAT_TOTAL_MEM = 10,
 	FEAT_CMDLINE = 11,
 	FEAT_EVENT_DESC = 12,
 	FEAT_SAMPLE_TIME = 21,
@@ -471,7 +475,8 @@ static uint64_t ns(const struct timespec *ts)
 
 /* The body of feature @feat. */
 static void emit_feature(struct perf_data_writer *w, int feat,
-			 const struct utsname *uts)
+			 const struct utsname *uts,
+			 const struct perf_machine *mach)
 {
 	struct perf_event_attr attr;
 	struct timespec res;
@@ -498,6 +503,15 @@ static void emit_feature(struct perf_data_writer *w, int feat,
 		/* Available (highest present + 1), then online. */
 		emit_u32(w, sysconf(_SC_NPROCESSORS_CONF));
 		emit_u32(w, sysconf(_SC_NPROCESSORS_ONLN));
+		break;
+	case FEAT_CPUDESC:
+		emit_string(w, mach->cpudesc);
+		break;
+	case FEAT_CPUID:
+		emit_string(w, mach->cpuid);
+		break;
+	case FEAT_TOTAL_MEM:
+		emit_u64(w, mach->total_mem_kb);
 		break;
 	case FEAT_CMDLINE:
 		emit_u32(w, w->argc);
@@ -545,9 +559,11 @@ int perf_data_close(struct perf_data_writer *w)
 {
 	static const int feats[] = {
 		FEAT_TRACING_DATA, FEAT_HOSTNAME, FEAT_OSRELEASE, FEAT_VERSION,
-		FEAT_ARCH, FEAT_NRCPUS, FEAT_CMDLINE, FEAT_EVENT_DESC,
+		FEAT_ARCH, FEAT_NRCPUS, FEAT_CPUDESC, FEAT_CPUID,
+		FEAT_TOTAL_MEM, FEAT_CMDLINE, FEAT_EVENT_DESC,
 		FEAT_SAMPLE_TIME, FEAT_CLOCKID, FEAT_CLOCK_DATA,
 	};
+	struct perf_machine mach;
 	struct file_section secs[ARRAY_SIZE(feats)];
 	struct file_header h = { 0 };
 	struct utsname uts;
@@ -560,6 +576,7 @@ int perf_data_close(struct perf_data_writer *w)
 		w->err = -EINVAL;
 	if (uname(&uts) && !w->err)
 		w->err = -errno;
+	perf_machine_read(&mach, "/proc/cpuinfo", "/proc/meminfo");
 
 	h.magic = PERF_MAGIC2;
 	h.size = sizeof(h);
@@ -570,7 +587,10 @@ int perf_data_close(struct perf_data_writer *w)
 	/* perf looks for the feature table right after the data. */
 	h.data.size = w->pos - w->data_offset;
 	for (i = 0; i < ARRAY_SIZE(feats); i++) {
-		if (feats[i] == FEAT_CMDLINE && !w->argv)
+		if ((feats[i] == FEAT_CMDLINE && !w->argv) ||
+		    (feats[i] == FEAT_CPUDESC && !mach.cpudesc[0]) ||
+		    (feats[i] == FEAT_CPUID && !mach.cpuid[0]) ||
+		    (feats[i] == FEAT_TOTAL_MEM && !mach.total_mem_kb))
 			continue;
 		h.features[feats[i] / 64] |= 1ull << (feats[i] % 64);
 		n++;
@@ -583,7 +603,7 @@ int perf_data_close(struct perf_data_writer *w)
 		if (!has_feat(&h, feats[i]))
 			continue;
 		secs[n].offset = w->pos;
-		emit_feature(w, feats[i], &uts);
+		emit_feature(w, feats[i], &uts, &mach);
 		secs[n].size = w->pos - secs[n].offset;
 		n++;
 	}
