@@ -7,9 +7,10 @@
 # tap-summary.sh reads.
 #
 # With GPUPROF_KCHECK=1 (make check-debug), each program is followed by
-# one more, "kernel-after-NAME", whose two results say whether the kernel
-# log gained a report (lockdep, KASAN, UBSAN, a BUG or WARNING, ...) while
-# it ran, and whether kmemleak finds an object leaked from gpuprof's code.
+# one more, "kernel-after-NAME", whose three results say whether the
+# kernel log gained a report (lockdep, KASAN, UBSAN, a BUG or WARNING,
+# ...) while it ran, whether kmemleak finds an object leaked from
+# gpuprof's code, and whether /dev/gpuprof outlived the module.
 # A program that injects allocation failures (failnth_test) makes the
 # kernel's own code warn now and then (a WARN_ON of an ENOMEM in the
 # tracing core at module load): there, a warning raised at a line of the
@@ -146,7 +147,22 @@ gpuprof_leaks() {
 	'
 }
 
-# kernel_check NAME: the "kernel-after-NAME" program, on $klog.
+# stale_nodes: list and remove what is left of /dev/gpuprof once the
+# module is gone.  devtmpfs ignores the failure of its own allocations
+# when it removes a node, so under injected failures (failnth_test) an
+# entry can stay; the next load hands the same minors to other files, and
+# a stale entry opens one of those (seen on the debug kernel: fault_test
+# read a target's "name" through its "histogram").  Removing them lets
+# the next program start clean.
+stale_nodes() {
+	grep -q '^gpuprof ' /proc/modules && return 0
+	[ -e /dev/gpuprof ] || return 0
+	find /dev/gpuprof -mindepth 1 ! -type d | sort
+	rm -rf /dev/gpuprof
+}
+
+# kernel_check NAME STALE: the "kernel-after-NAME" program, on $klog;
+# STALE, the entries stale_nodes() removed after it.
 kernel_check() {
 	echo "# program: kernel-after-$1"
 	case " $injecting " in
@@ -193,6 +209,18 @@ kernel_check() {
 			printf '%s\n' "$leaks" | sed 's/^/# kmemleak: /'
 		fi
 	fi
+	if [ -z "$2" ]; then
+		echo "ok 3 no /dev/gpuprof entry left after $1"
+	else
+		case " $injecting " in
+		*" $1 "*)
+			echo "ok 3 no /dev/gpuprof entry left after $1 but those failed allocations left"
+			printf '%s\n' "$2" | sed 's/^/# injected: stale /' ;;
+		*)
+			echo "not ok 3 no /dev/gpuprof entry left after $1"
+			printf '%s\n' "$2" | sed 's/^/# stale: /' ;;
+		esac
+	fi
 	echo "# exit: 0"
 }
 
@@ -225,13 +253,16 @@ for t in "$@"; do
 	[ $rc -eq 0 ] || status=1
 	# Whatever a failed test left behind must not spoil the next program.
 	grep -q '^gpuprof ' /proc/modules && rmmod gpuprof 2>/dev/null
+	stale=$(stale_nodes)
 	# A test that unloads vgem and fails before loading it again.
 	grep -q '^vgem ' /proc/modules || modprobe vgem
 	if [ "${GPUPROF_KCHECK:-0}" = 1 ]; then
 		drain_stop
-		out=$(kernel_check "$name")
+		out=$(kernel_check "$name" "$stale")
 		printf '%s\n' "$out"
 		case $out in *"not ok"*) status=1 ;; esac
+	elif [ -n "$stale" ]; then
+		printf '%s\n' "$stale" | sed 's/^/# stale, removed: /'
 	fi
 done
 exit $status
