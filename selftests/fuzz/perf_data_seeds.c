@@ -35,17 +35,6 @@ static struct gpu_synth_ids ids;
 static void *tracing;
 static size_t tracing_len;
 
-static int sample(struct perf_data_writer *w, unsigned int ev, int32_t pid,
-		  uint64_t time, const void *raw, ssize_t len)
-{
-	struct perf_data_sample s = {
-		.event = ev, .pid = pid, .tid = pid, .time = time,
-		.raw = raw, .raw_size = len,
-	};
-
-	return len < 0 ? (int)len : perf_data_write_sample(w, &s);
-}
-
 static int fence(struct perf_data_writer *w, unsigned int ev, int32_t pid,
 		 const char *timeline, uint32_t ctx, uint32_t seqno,
 		 uint64_t time)
@@ -60,7 +49,7 @@ static int fence(struct perf_data_writer *w, unsigned int ev, int32_t pid,
 	else
 		n = fence_class_payload(p, FENCE_DESTROY_ID, pid, "i915",
 					timeline, ctx, seqno);
-	return sample(w, ev, pid, time, p, n);
+	return raw_sample(w, ev, pid, time, p, n);
 }
 
 static int write_jobs(struct perf_data_writer *w)
@@ -98,7 +87,7 @@ static int oa(struct perf_data_writer *w, unsigned int i, uint32_t ctx)
 	rep[3] = 1000000u * i;
 	rep[4] = 700000u * i;		/* A0 */
 	rep[48] = 3u * i;		/* B0 */
-	return sample(w, EV_OA, 300, T0 + i * MS, p,
+	return raw_sample(w, EV_OA, 300, T0 + i * MS, p,
 		      gpu_oa_report_payload(p, sizeof(p), ids.oa_report, 300,
 					    ts, ctx, GPUPROF_OA_REASON_TIMER,
 					    rep, sizeof(rep)));
@@ -110,29 +99,29 @@ static int write_frames(struct perf_data_writer *w)
 	int err = 0;
 
 	err |= perf_data_write_comm(w, 300, 300, "glxgears", T0);
-	err |= sample(w, EV_MARK, 300, T0, p, mark_payload(p, 300, "begin frame"));
+	err |= raw_sample(w, EV_MARK, 300, T0, p, mark_payload(p, 300, "begin frame"));
 	err |= oa(w, 0, 0x10);
 	err |= fence(w, EV_INIT, 300, "rcs0", 1, 1, T0 + MS / 2);
 	err |= oa(w, 1, 0x10);
-	err |= sample(w, EV_VBL, 0, T0 + 1 * MS + 1, p,
+	err |= raw_sample(w, EV_VBL, 0, T0 + 1 * MS + 1, p,
 		      vblank_payload(p, 0, 0, 10, T0 + 1 * MS));
 	err |= oa(w, 2, 0x20);
 	err |= fence(w, EV_SIG, 0, "rcs0", 1, 1, T0 + 2 * MS + 1);
-	err |= sample(w, EV_PRINT, 300, T0 + 2 * MS + 2, p,
+	err |= raw_sample(w, EV_PRINT, 300, T0 + 2 * MS + 2, p,
 		      print_payload(p, 300, "end frame\n"));
 	err |= perf_data_write_lost(w, EV_OA, 1, T0 + 2 * MS + 3);
 	err |= oa(w, 3, GPUPROF_OA_NO_CONTEXT);
-	err |= sample(w, EV_VBL, 0, T0 + 3 * MS, p,
+	err |= raw_sample(w, EV_VBL, 0, T0 + 3 * MS, p,
 		      vblank_payload(p, 0, 0, 11, T0 + 3 * MS));
-	err |= sample(w, EV_FDINFO, 300, T0 + 3 * MS + 1, p,
+	err |= raw_sample(w, EV_FDINFO, 300, T0 + 3 * MS + 1, p,
 		      gpu_client_fdinfo_payload(p, sizeof(p), ids.fdinfo, 300,
 						7, 5, "i915", "0000:00:02.0",
 						"drm-engine-render=2000000 ns drm-total-system0=4 KiB"));
 	err |= oa(w, 4, 0x20);
-	err |= sample(w, EV_VBL, 0, T0 + 4 * MS, p,
+	err |= raw_sample(w, EV_VBL, 0, T0 + 4 * MS, p,
 		      vblank_payload(p, 0, 1, 3, T0 + 4 * MS));
 	/* CRTC 0 misses one. */
-	err |= sample(w, EV_VBL, 0, T0 + 7 * MS, p,
+	err |= raw_sample(w, EV_VBL, 0, T0 + 7 * MS, p,
 		      vblank_payload(p, 0, 0, 13, T0 + 7 * MS));
 	err |= oa(w, 7, 0x20);
 	return err;

@@ -51,17 +51,6 @@ FIXTURE_TEARDOWN(clk)
 	run_cmd(out, sizeof(out), "rm -rf '%s'", self->dir);
 }
 
-static int sample(struct perf_data_writer *w, unsigned int ev, int32_t pid,
-		  uint64_t time, const void *raw, ssize_t len)
-{
-	struct perf_data_sample s = {
-		.event = ev, .pid = pid, .tid = pid, .time = time,
-		.raw = raw, .raw_size = len,
-	};
-
-	return len < 0 ? (int)len : perf_data_write_sample(w, &s);
-}
-
 /* Points at 0, 10 and 20 ms; the job runs from 5 to 15 ms. */
 static void make_file(struct __test_metadata *_metadata,
 		      FIXTURE_DATA(clk) *self)
@@ -79,18 +68,18 @@ static void make_file(struct __test_metadata *_metadata,
 	ASSERT_NE(NULL, w);
 	err = perf_data_set_tracing_data(w, self->tracing, self->tracing_len);
 	err = err ?: perf_data_write_comm(w, 100, 100, "zeta", T0);
-	err = err ?: sample(w, EV_CORR, 0, T0, buf,
+	err = err ?: raw_sample(w, EV_CORR, 0, T0, buf,
 			    gpu_oa_correlation_payload(buf, sizeof(buf), id, T0,
 						       1000, 900, true));
-	err = err ?: sample(w, EV_INIT, 100, T0 + 5 * MS, buf,
+	err = err ?: raw_sample(w, EV_INIT, 100, T0 + 5 * MS, buf,
 			    fence_init_payload(buf, 100, "i915", "rcs0", 1, 1));
-	err = err ?: sample(w, EV_CORR, 0, T0 + 10 * MS, buf,
+	err = err ?: raw_sample(w, EV_CORR, 0, T0 + 10 * MS, buf,
 			    gpu_oa_correlation_payload(buf, sizeof(buf), id,
 						       T0 + 10 * MS, 193000,
 						       0, false));
-	err = err ?: sample(w, EV_SIG, 0, T0 + 15 * MS, buf,
+	err = err ?: raw_sample(w, EV_SIG, 0, T0 + 15 * MS, buf,
 			    fence_payload(buf, 0, "i915", "rcs0", 1, 1));
-	err = err ?: sample(w, EV_CORR, 0, T0 + 20 * MS, buf,
+	err = err ?: raw_sample(w, EV_CORR, 0, T0 + 20 * MS, buf,
 			    gpu_oa_correlation_payload(buf, sizeof(buf), id,
 						       T0 + 20 * MS, 385000,
 						       2500, true));
@@ -205,7 +194,7 @@ TEST_F(clk, no_points_no_line)
 	ASSERT_NE(NULL, w);
 	ASSERT_EQ(0, perf_data_set_tracing_data(w, self->tracing,
 						self->tracing_len));
-	ASSERT_EQ(0, sample(w, 0, 0, T0, buf,
+	ASSERT_EQ(0, raw_sample(w, 0, 0, T0, buf,
 			    fence_payload(buf, 0, "i915", "rcs0", 1, 1)));
 	ASSERT_EQ(0, perf_data_close(w));
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s",

@@ -93,17 +93,6 @@ FIXTURE_TEARDOWN(metrics)
 }
 
 /* Slice 0 of a GT2: subslices 0x3f, 16 EUs each (bytes of the query). */
-static int sample(struct perf_data_writer *w, unsigned int ev, int32_t pid,
-		  uint64_t time, const void *raw, ssize_t len)
-{
-	struct perf_data_sample s = {
-		.event = ev, .pid = pid, .tid = pid, .time = time,
-		.raw = raw, .raw_size = len,
-	};
-
-	return len < 0 ? (int)len : perf_data_write_sample(w, &s);
-}
-
 static int device(struct perf_data_writer *w, FIXTURE_DATA(metrics) *self,
 		  uint32_t device_id, const char *set, uint64_t time)
 {
@@ -118,7 +107,7 @@ static int device(struct perf_data_writer *w, FIXTURE_DATA(metrics) *self,
 	uint8_t buf[1024];
 
 	snprintf(di.metric_set_name, sizeof(di.metric_set_name), "%s", set);
-	return sample(w, EV_DEV, 0, time, buf,
+	return raw_sample(w, EV_DEV, 0, time, buf,
 		      gpu_oa_device_payload(buf, sizeof(buf), self->ids.oa_device,
 					    &di, &drv, &topo, topo_len));
 }
@@ -248,27 +237,27 @@ static void make_file(struct __test_metadata *_metadata,
 		struct gpuprof_oa_deltas d = { 0 };
 
 		if (k == 10)
-			err = sample(w, EV_INIT, 100, t, buf,
+			err = raw_sample(w, EV_INIT, 100, t, buf,
 				     fence_init_payload(buf, 100, "i915", "rcs0", 1, 1));
 		if (k == 50)
-			err = sample(w, EV_INIT, 200, t, buf,
+			err = raw_sample(w, EV_INIT, 200, t, buf,
 				     fence_init_payload(buf, 200, "i915", "bcs0", 3, 1));
 		if (k == 40)
-			err = sample(w, EV_SIG, 0, t, buf,
+			err = raw_sample(w, EV_SIG, 0, t, buf,
 				     fence_payload(buf, 0, "i915", "rcs0", 1, 1));
 		if (k == 90)
-			err = sample(w, EV_SIG, 0, t, buf,
+			err = raw_sample(w, EV_SIG, 0, t, buf,
 				     fence_payload(buf, 0, "i915", "bcs0", 3, 1));
 		if (k == 20)
-			err = err ?: sample(w, EV_MARK, 100, t, buf,
+			err = err ?: raw_sample(w, EV_MARK, 100, t, buf,
 					    mark_payload(buf, 100, "begin work"));
 		if (k == 30)
-			err = err ?: sample(w, EV_MARK, 100, t, buf,
+			err = err ?: raw_sample(w, EV_MARK, 100, t, buf,
 					    mark_payload(buf, 100, "end work"));
 		if (k == 60 && rec->second_set)
 			err = err ?: device(w, self, rec->device_id, rec->second_set, t);
 		make_report(r, k);
-		err = err ?: sample(w, EV_OA, 1, t + MS / 2, buf,
+		err = err ?: raw_sample(w, EV_OA, 1, t + MS / 2, buf,
 				    gpu_oa_report_payload(buf, sizeof(buf),
 							  self->ids.oa_report, 1,
 							  k * (OA_FREQ / 1000), ctx_of(k),

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "fence_format.h"
+#include "../../tools/perf-gpu/perfdata/write.h"
 
 #define COMMON_FORMAT_FIELDS \
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
@@ -219,6 +220,22 @@ static inline void *gpu_tracing_data(struct gpu_synth_ids *ids, size_t *len)
 out:
 	tracing_data_free(td);
 	return blob;
+}
+
+/*
+ * Write a sample of event @ev carrying the payload @raw of @len bytes
+ * (a builder's result: negative is its error, passed on).
+ */
+static inline int raw_sample(struct perf_data_writer *w, unsigned int ev,
+			     int32_t pid, uint64_t time, const void *raw,
+			     ssize_t len)
+{
+	struct perf_data_sample s = {
+		.event = ev, .pid = pid, .tid = pid, .time = time,
+		.raw = raw, .raw_size = len,
+	};
+
+	return len < 0 ? (int)len : perf_data_write_sample(w, &s);
 }
 
 #endif
