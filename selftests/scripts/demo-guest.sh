@@ -102,6 +102,9 @@ step "mkdir -p /tmp/demo-xe/class/drm/renderD199/device/drm/card0 /tmp/demo-xe/c
 step "$xshim perf gpu record --oa-source=xe --oa-node /dev/dri/renderD199 -o /tmp/demo.xe.data -- gpuwork -n game fences 10 20"
 step "ls /tmp/demo-xe/class/drm/card0/metrics; perf script -i /tmp/demo.xe.data | grep -m1 oa_device"
 step "perf gpu report -i /tmp/demo.xe.data --oa-metrics GpuTime,GpuCoreClocks,GPU_BUSY | sed -n '/^OA per client/,/^\$/p'"
+echo "# Each correlation point of the OA clock is in the recording with its"
+echo "# error bound; the report's header gives the worst."
+step "perf script -i /tmp/demo.xe.data | grep -m2 oa_correlation; perf gpu report -i /tmp/demo.xe.data | grep '^# OA clock'"
 echo "# The simulator's Lunar Lake, busy: replayed while a game holds a fence,"
 echo "# its reports land in the game's counters (a0..a63 are the PEC counters)"
 echo "# and under xe's own OA timeline."
@@ -120,6 +123,7 @@ echo
 echo "# perf gpu record: the GPU tracepoints into a perf.data stock perf reads."
 step 'perf gpu record -o /tmp/demo.gpu.data -- gpuwork -n game fences 3'
 step 'perf script -i /tmp/demo.gpu.data'
+step "perf report --header-only -i /tmp/demo.gpu.data | grep -E '^# (hostname|cpudesc|cpuid|total memory|cmdline)'"
 step 'perf gpu list'
 echo
 echo "# perf gpu report: two programs, one marking a range, the OA simulator on."
