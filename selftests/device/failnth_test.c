@@ -371,17 +371,12 @@ FIXTURE(fnth) {
 #define NO_FAULTS "no fault injection here (the debug kernel of make check-debug has it)"
 
 /*
- * This harness runs the test after a skipped set-up: skip it again.  And
- * GPUPROF_FAILNTH_ONLY=TEST runs that test alone (the harness here has no
- * filter of its own).
+ * This harness runs the test after a skipped set-up: skip it again.
+ * (GPUPROF_TEST_ONLY, lib/harness.h, runs one test alone.)
  */
 #define NEED_FAULTS() do {						\
-	const char *only = getenv("GPUPROF_FAILNTH_ONLY");		\
-									\
 	if (nth_fd < 0)							\
 		SKIP(return, NO_FAULTS);				\
-	if (only && !strstr(_metadata->name, only))			\
-		SKIP(return, "GPUPROF_FAILNTH_ONLY=%s", only);		\
 } while (0)
 
 FIXTURE_SETUP(fnth)
