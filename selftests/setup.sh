@@ -112,12 +112,25 @@ install_harness() {
 # downloaded again.
 backports=/etc/apt/sources.list.d/gpuprof-backports.sources
 
+# The package that installs the image of kernel $1: Debian's signed
+# linux-image-$1 when the suite has it, else the -unsigned build of the
+# same kernel (bookworm-security ships some 6.12 updates only unsigned,
+# and then linux-image-$1 is a name with no candidate).  Both put the same
+# /boot/vmlinuz-$1 and /lib/modules/$1 in place.
+image_package() {
+	local p
+	for p in "linux-image-$1" "linux-image-$1-unsigned"; do
+		apt-cache policy "$p" 2>/dev/null |
+			grep -q '^  Candidate: [^(]' && { echo "$p"; return 0; }
+	done
+	return 1
+}
+
 newest_612() {
 	apt-cache search --names-only '^linux-headers-6\.12\.[0-9]+\+deb12-amd64$' |
 		cut -d' ' -f1 | sed 's/^linux-headers-//' | sort -rV |
 		while read -r v; do
-			apt-cache show "linux-image-$v" >/dev/null 2>&1 &&
-				{ echo "$v"; break; }
+			image_package "$v" >/dev/null && { echo "$v"; break; }
 		done
 }
 
@@ -151,9 +164,9 @@ install_second_kernel() {
 		log "no linux-image-6.12.*+deb12-amd64 with headers in the package lists"
 		exit 1
 	fi
-	log "installing the second test kernel $v"
+	log "installing the second test kernel $v ($(image_package "$v"))"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		--no-install-recommends "linux-image-$v" "linux-headers-$v" pahole
+		--no-install-recommends "$(image_package "$v")" "linux-headers-$v" pahole
 }
 
 # The source of the 6.12 test kernel, of the same Debian version as its
@@ -163,7 +176,9 @@ install_second_kernel() {
 install_second_source() {
 	local v ver
 	v=$(KVERS=6.12 "$repo/selftests/scripts/kvers.sh" 2>/dev/null) || return 0
-	ver=$(dpkg-query -W -f='${Version}' "linux-image-$v")
+	# The image is linux-image-$v or its -unsigned twin: the one installed.
+	ver=$(dpkg-query -W -f='${db:Status-Status} ${Version}\n' "linux-image-$v" \
+		"linux-image-$v-unsigned" 2>/dev/null | sed -n 's/^installed //p' | head -n 1)
 	[ "$(dpkg-query -W -f='${db:Status-Status} ${Version}' linux-source-6.12 \
 		2>/dev/null)" = "installed $ver" ] && return 0
 	if [ "$(id -u)" != 0 ]; then
