@@ -8,6 +8,7 @@
 
 #include "kselftest_harness.h"
 #include "../../module/oa_decode.h"
+#include "../../tools/perf-gpu/oa/format-name.h"
 
 static void put32(uint8_t *r, unsigned int off, uint32_t v)
 {
@@ -78,6 +79,31 @@ TEST(every_format_has_its_size_where_it_exists)
 	}
 	for (i = 0; i < sizeof(missing) / sizeof(missing[0]); i++)
 		EXPECT_EQ(-1, gpuprof_oa_layout(missing[i].gen, missing[i].fmt, &l));
+}
+
+/*
+ * Every format number has a name, no two the same, and the names the
+ * uAPI headers give (the OAR_/OAM_/OAC_ prefix kept where two formats
+ * differ by the unit alone); none outside the numbering.
+ */
+TEST(every_format_has_one_name)
+{
+	unsigned int i, j;
+
+	EXPECT_STREQ("A32u40_A4u32_B8_C8",
+		     oa_format_name(GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8));
+	EXPECT_STREQ("OAR_A32u40_A4u32_B8_C8",
+		     oa_format_name(GPUPROF_OAR_FORMAT_A32u40_A4u32_B8_C8));
+	EXPECT_STREQ("PEC64u64", oa_format_name(GPUPROF_OA_FORMAT_PEC64u64));
+	EXPECT_STREQ("A13", oa_format_name(GPUPROF_OA_FORMAT_A13));
+	for (i = 1; i < GPUPROF_OA_FORMAT_MAX; i++) {
+		ASSERT_NE(NULL, oa_format_name(i)) TH_LOG("format %u", i);
+		for (j = 1; j < i; j++)
+			EXPECT_STRNE(oa_format_name(j), oa_format_name(i));
+	}
+	EXPECT_EQ(NULL, oa_format_name(0));
+	EXPECT_EQ(NULL, oa_format_name(GPUPROF_OA_FORMAT_MAX));
+	EXPECT_EQ(NULL, oa_format_name(0xffffffff));
 }
 
 TEST(gen12_header_reason_context_and_ticks)

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 
 #include <i915_drm.h>
 
@@ -31,6 +32,7 @@
 #include "../../module/oa_decode.h"
 #include "../../tools/perf-gpu/oa/metrics.h"
 #include "../../tools/perf-gpu/oa/writer.h"
+#include "../../tools/perf-gpu/perfdata/machine.h"
 #include "../../tools/perf-gpu/perfdata/write.h"
 #include "../../tools/perf-gpu/perfdata/tracing-data.h"
 
@@ -574,6 +576,100 @@ TEST_F(metrics, recordings_without_one_set)
 	EXPECT_STREQ("perf gpu report: --oa-metrics: the recording's OA reports are of metric set RenderBasic on device 0x9a49 rev 0 and of metric set ComputeBasic on device 0x9a49 rev 0: derived metrics need one metric set on one device\nrc=1\n",
 		     self->out);
 	EXPECT_EQ(0, report(self, "--format=csv > /dev/null"));
+}
+
+/*
+ * The CSV header of a recording whose OA unit is known: the CPU of the
+ * machine that wrote the file (this one, HEADER_CPUDESC and NRCPUS), the
+ * GPU device line from gpu_oa:oa_device (id, revision, platform, driver,
+ * GT frequency range, EUs of its topology: subslices 0x1f of 16 EUs are
+ * 80), and the OA line: set, uuid, format, period.  The timer reports
+ * come 2^14 ticks apart (exponent 13: 16384 ticks at 19.2 MHz are
+ * 853333 ns) with a context-switch report between two of them, whose
+ * intervals are not the period.
+ */
+TEST_F(metrics, csv_header_describes_machine_and_oa_unit)
+{
+	const struct perf_data_event events[NR_EV] = {
+		[EV_INIT] = { "dma_fence:dma_fence_init", FENCE_INIT_ID },
+		[EV_SIG] = { "dma_fence:dma_fence_signaled", FENCE_ID },
+		[EV_MARK] = { "gpuprof:gpuprof_mark", MARK_ID },
+		[EV_OA] = { "gpu_oa:oa_report", self->ids.oa_report },
+		[EV_DEV] = { "gpu_oa:oa_device", self->ids.oa_device },
+	};
+	struct gpuprof_oa_device_info di = {
+		.timestamp_frequency = OA_FREQ, .device_id = TGL, .device_revision = 3,
+		.oa_format = GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8,
+		.gt_min_frequency = 100000000, .gt_max_frequency = 1300000000,
+		.metric_set_name = "RenderBasic",
+		.metric_set_uuid = "8fb61ba2-2fbb-454c-a136-2dec5a8a595e",
+	};
+	struct gpuprof_oa_driver drv = { .kernel = KERNEL };
+	struct perf_data_writer *w = perf_data_create(self->path, events, NR_EV);
+	uint64_t ticks[22], times[22], span;
+	char cpu[256] = "", *end;
+	union oa_topology topo;
+	size_t topo_len = tgl_topology(&topo, 0x1f);
+	struct perf_machine mach;
+	struct utsname u;
+	uint8_t r[256], buf[1024];
+	int err, k, n = 0;
+
+	ASSERT_NE(NULL, w);
+	err = perf_data_set_tracing_data(w, self->tracing, self->tracing_len);
+	err = err ?: perf_data_write_comm(w, 100, 100, "zeta", T0);
+	err = err ?: raw_sample(w, EV_DEV, 0, T0, buf,
+				gpu_oa_device_payload(buf, sizeof(buf), self->ids.oa_device,
+						      &di, &drv, &topo, topo_len));
+	err = err ?: raw_sample(w, EV_INIT, 100, T0, buf,
+				fence_init_payload(buf, 100, "i915", "rcs0", 1, 1));
+	for (k = 0; k <= 20; k++) {
+		ticks[n] = 5000 + (k << 14);
+		times[n++] = T0 + MS + (k << 14) * 1000000000ull / OA_FREQ;
+		if (k == 7) {	/* a context switch 1000 ticks later */
+			ticks[n] = ticks[n - 1] + 1000;
+			times[n] = times[n - 1] + 1000 * 1000000000ull / OA_FREQ;
+			n++;
+		}
+	}
+	for (k = 0; k < n && !err; k++) {
+		make_report(r, k);
+		put32(r, 4, (uint32_t)ticks[k]);
+		err = raw_sample(w, EV_OA, 1, times[k], buf,
+				 gpu_oa_report_payload(buf, sizeof(buf), self->ids.oa_report,
+						       1, ticks[k], GPUPROF_OA_NO_CONTEXT,
+						       k == 8 ? GPUPROF_OA_REASON_CTX_SWITCH :
+						       GPUPROF_OA_REASON_TIMER, r, 256));
+	}
+	err = err ?: raw_sample(w, EV_SIG, 0, times[n - 1], buf,
+				fence_payload(buf, 0, "i915", "rcs0", 1, 1));
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, perf_data_close(w));
+
+	ASSERT_EQ(0, uname(&u));
+	perf_machine_read(&mach, "/proc/cpuinfo", "/proc/meminfo");
+	snprintf(cpu, sizeof(cpu), "# CPU: %s, %ld of %ld CPUs online\n",
+		 mach.cpudesc[0] ? mach.cpudesc : "model unknown",
+		 sysconf(_SC_NPROCESSORS_ONLN), sysconf(_SC_NPROCESSORS_CONF));
+	span = times[n - 1] - T0;
+	snprintf(self->want, sizeof(self->want),
+		 "# system: Linux %s %s %s\n"
+		 "%s"
+		 "# GPU: i915 (rcs0)\n"
+		 "# GPU device: 0x9a49 rev 3, Tiger Lake GT2, driver i915, 100-1300 MHz, 80 EUs\n"
+		 "# OA: metric set RenderBasic (8fb61ba2-2fbb-454c-a136-2dec5a8a595e), "
+		 "format A32u40_A4u32_B8_C8, period 853333 ns (exponent 13), "
+		 "%d reports, timestamp frequency %llu Hz\n"
+		 "# recording: %s, span %llu ns, %d events, 0 lost\n",
+		 u.nodename, u.release, u.machine, cpu, n,
+		 (unsigned long long)((ticks[n - 1] - ticks[0]) * 1000000000ull /
+				      (times[n - 1] - times[0])),
+		 self->path, (unsigned long long)span, n + 3);
+	ASSERT_EQ(0, report(self, "--format=csv")) TH_LOG("%s", self->out);
+	end = strstr(self->out, "\npid,");
+	ASSERT_NE(NULL, end) TH_LOG("%s", self->out);
+	end[1] = '\0';
+	EXPECT_STREQ(self->want, self->out);
 }
 
 TEST_HARNESS_MAIN

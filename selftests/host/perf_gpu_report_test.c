@@ -26,6 +26,7 @@
 #include "../lib/corrupt.h"
 #include "../lib/run.h"
 #include "../../module/oa_decode.h"
+#include "../../tools/perf-gpu/perfdata/machine.h"
 #include "../../tools/perf-gpu/perfdata/write.h"
 #include "../../tools/perf-gpu/perfdata/tracing-data.h"
 
@@ -1096,7 +1097,8 @@ TEST_F(report, sort_orders)
 
 TEST_F(report, csv_header_and_one_row_per_pair)
 {
-	char want[4096], beta[256];
+	char want[4096], beta[256], cpu[192];
+	struct perf_machine mach;
 	struct utsname u;
 
 	two_clients(self);
@@ -1109,9 +1111,15 @@ TEST_F(report, csv_header_and_one_row_per_pair)
 			   "[str(d[\"pairs\"][0][s][k]) for s in (\"queue_ns\", \"run_ns\") "
 			   "for k in (\"p50\", \"p99\")])"));
 	snprintf(beta, sizeof(beta), "%.200s", self->out);
+	/* The writer describes the CPUs it runs on, as cpuinfo names them. */
+	perf_machine_read(&mach, "/proc/cpuinfo", "/proc/meminfo");
+	snprintf(cpu, sizeof(cpu), "# CPU: %s, %ld of %ld CPUs online\n",
+		 mach.cpudesc[0] ? mach.cpudesc : "model unknown",
+		 sysconf(_SC_NPROCESSORS_ONLN), sysconf(_SC_NPROCESSORS_CONF));
 	/* Into a pipe: plain numbers; the system is what the file says. */
 	snprintf(want, sizeof(want),
 		 "# system: Linux %s %s %s\n"
+		 "%s"
 		 "# GPU: i915 (rcs0, bcs0, vcs0)\n"
 		 "# OA: none\n"
 		 "# recording: %s, span 1000000000 ns, 64 events, 0 lost\n"
@@ -1121,7 +1129,7 @@ TEST_F(report, csv_header_and_one_row_per_pair)
 		 "100,zeta,i915,rcs0,20,1,200000000,20.00,10000000,10000000,10000000,10000000,"
 		 "0,0,10000000,10000000\n"
 		 "200,beta,i915,bcs0,10,0,110000000,11.00,%s",
-		 u.nodename, u.release, u.machine, self->path, beta);
+		 u.nodename, u.release, u.machine, cpu, self->path, beta);
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s --format=csv",
 			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
 	EXPECT_STREQ(want, self->out);

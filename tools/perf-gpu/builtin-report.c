@@ -54,6 +54,7 @@
 #include "util/options.h"
 
 #include "builtin.h"
+#include "oa/format-name.h"
 #include "perfdata/gpu-trace.h"
 #include "report/model.h"
 #include "report/oa-metrics.h"
@@ -61,11 +62,6 @@
 #include "util/debug.h"
 #include "util/gpuprof-dev.h"
 #include "util/output.h"
-
-#define FEAT_HOSTNAME	3
-#define FEAT_OSRELEASE	4
-#define FEAT_ARCH	6
-#define FEAT_CPUDESC	8
 
 enum sort_key { SORT_BUSY, SORT_JOBS, SORT_LATENCY, SORT_PID, SORT_COMM };
 
@@ -725,12 +721,93 @@ static void csv_num(struct report *r, uint64_t v, enum report_unit u)
 	report_csv_number(r->out, v, u, r->human);
 }
 
+/* The model of the recording's CPU and how many it had, as known. */
+static void csv_cpu_line(struct report *r, const char *model)
+{
+	uint32_t avail, online;
+	bool have_n = !gpu_trace_header_nrcpus(r->trace, &avail, &online);
+
+	if (!model && !have_n)
+		return;
+	fprintf(r->out, "# CPU: %s", model ?: "model unknown");
+	if (have_n)
+		fprintf(r->out, ", %u of %u CPUs online", online, avail);
+	fputc('\n', r->out);
+}
+
+/*
+ * The GPU whose OA unit was read, as its gpu_oa:oa_device describes it:
+ * PCI device id and revision, the platform the id belongs to, the
+ * driver, the GT's frequency range and the EU count of its topology.
+ */
+static void csv_gpu_device_line(struct report *r)
+{
+	const struct report_oa_unit *u = &r->m.oa_unit;
+	const struct gpuprof_oa_platform *p;
+
+	if (!u->samples)
+		return;
+	p = gpuprof_oa_platform_of_device(u->device_id);
+	fprintf(r->out, "# GPU device: 0x%04x rev %u, %s, driver %s", u->device_id,
+		u->revision, p ? p->name : "platform unknown",
+		u->driver == GPUPROF_OA_DRIVER_XE ? "xe" : "i915");
+	if (u->gt_min_hz || u->gt_max_hz)
+		fprintf(r->out, ", %u-%u MHz", u->gt_min_hz / 1000000,
+			u->gt_max_hz / 1000000);
+	if (u->n_eus)
+		fprintf(r->out, ", %llu EUs", (unsigned long long)u->n_eus);
+	fputc('\n', r->out);
+}
+
+/*
+ * The OA stream: its metric set, report format and period, the number
+ * of reports and the timestamp frequency they show.  The period is the
+ * one the reports keep (report_model's oa_period_ticks), in ns at the
+ * recorded frequency, with the exponent that gives it.
+ */
+static void csv_oa_line(struct report *r)
+{
+	const struct report_model *m = &r->m;
+	const struct report_oa_unit *u = &m->oa_unit;
+	uint64_t hz = u->timestamp_hz ?: m->oa_freq_hz;
+	const char *format = oa_format_name(u->format);
+
+	if (!m->oa_reports && !u->samples) {
+		fprintf(r->out, "# OA: none\n");
+		return;
+	}
+	fprintf(r->out, "# OA:");
+	if (u->samples) {
+		fprintf(r->out, " metric set %s", u->metric_set[0] ? u->metric_set : "unnamed");
+		if (u->uuid[0])
+			fprintf(r->out, " (%s)", u->uuid);
+		if (format)
+			fprintf(r->out, ", format %s,", format);
+		else
+			fprintf(r->out, ", format %u,", u->format);
+	}
+	if (m->oa_period_ticks && hz)
+		fprintf(r->out, " period %llu ns (exponent %d),",
+			(unsigned long long)((unsigned __int128)m->oa_period_ticks *
+					     1000000000u / hz),
+			__builtin_ctzll(m->oa_period_ticks) - 1);
+	fprintf(r->out, " %llu reports, timestamp frequency ",
+		(unsigned long long)m->oa_reports);
+	if (m->oa_freq_hz)
+		fprintf(r->out, "%llu Hz", (unsigned long long)m->oa_freq_hz);
+	else
+		fprintf(r->out, "unknown");
+	if (u->changed)
+		fprintf(r->out, "; another device or set later in the recording");
+	fputc('\n', r->out);
+}
+
 static void csv_header(struct report *r)
 {
-	const char *host = gpu_trace_header_string(r->trace, FEAT_HOSTNAME);
-	const char *rel = gpu_trace_header_string(r->trace, FEAT_OSRELEASE);
-	const char *arch = gpu_trace_header_string(r->trace, FEAT_ARCH);
-	const char *cpu = gpu_trace_header_string(r->trace, FEAT_CPUDESC);
+	const char *host = gpu_trace_header_string(r->trace, HEADER_HOSTNAME);
+	const char *rel = gpu_trace_header_string(r->trace, HEADER_OSRELEASE);
+	const char *arch = gpu_trace_header_string(r->trace, HEADER_ARCH);
+	const char *cpu = gpu_trace_header_string(r->trace, HEADER_CPUDESC);
 	const struct report_model *m = &r->m;
 	uint32_t i, j;
 
@@ -738,8 +815,7 @@ static void csv_header(struct report *r)
 	if (host || rel || arch)
 		fprintf(r->out, "# system: Linux%s%s%s%s%s%s\n", host ? " " : "",
 			host ?: "", rel ? " " : "", rel ?: "", arch ? " " : "", arch ?: "");
-	if (cpu)
-		fprintf(r->out, "# CPU: %s\n", cpu);
+	csv_cpu_line(r, cpu);
 	fprintf(r->out, "# GPU:");
 	if (!m->nr_timelines)
 		fprintf(r->out, " none seen");
@@ -759,15 +835,8 @@ static void csv_header(struct report *r)
 		fprintf(r->out, ")");
 	}
 	fprintf(r->out, "\n");
-	if (m->oa_reports && m->oa_freq_hz)
-		fprintf(r->out, "# OA: %llu reports, timestamp frequency %llu Hz\n",
-			(unsigned long long)m->oa_reports,
-			(unsigned long long)m->oa_freq_hz);
-	else if (m->oa_reports)
-		fprintf(r->out, "# OA: %llu reports, timestamp frequency unknown\n",
-			(unsigned long long)m->oa_reports);
-	else
-		fprintf(r->out, "# OA: none\n");
+	csv_gpu_device_line(r);
+	csv_oa_line(r);
 	oa_clock_line(r);
 	for (i = 0; i < m->nr_crtcs; i++) {
 		const struct report_crtc *c = &m->crtcs[i];

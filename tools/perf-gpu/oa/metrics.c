@@ -536,9 +536,10 @@ const struct oa_metric_set *oa_metrics_set_of(uint32_t device_id,
 	return s && s->n_counters ? s : NULL;
 }
 
-int oa_metrics_init_event(struct oa_metrics *m, const struct gpu_event *ev)
+void oa_metrics_device_of_event(struct oa_metrics_device *dev,
+				const struct gpu_event *ev)
 {
-	struct oa_metrics_device dev = {
+	*dev = (struct oa_metrics_device) {
 		.device_id = ev->oa_device.device_id,
 		.revision = ev->oa_device.revision,
 		.timestamp_frequency = ev->oa_device.timestamp_frequency,
@@ -547,7 +548,14 @@ int oa_metrics_init_event(struct oa_metrics *m, const struct gpu_event *ev)
 		.topology = ev->oa_device.topology,
 		.topology_len = ev->oa_device.topology_size,
 	};
+}
+
+int oa_metrics_init_event(struct oa_metrics *m, const struct gpu_event *ev)
+{
+	struct oa_metrics_device dev;
 	const struct oa_metric_set *s;
+
+	oa_metrics_device_of_event(&dev, ev);
 
 	s = oa_metrics_set_of(dev.device_id, ev->oa_device.metric_set,
 			      ev->oa_device.metric_uuid);

@@ -115,12 +115,20 @@ const struct oa_metric_value *oa_metrics_value(const struct oa_metrics *m,
 int oa_metrics_format(const struct oa_metrics *m, unsigned int i, char *buf,
 		      size_t size);
 
+struct gpu_event;
+
+/*
+ * The device a gpu_oa:oa_device event (@ev, of kind GPU_EV_OA_DEVICE)
+ * describes; its topology points into @ev, valid as long as @ev is.
+ */
+void oa_metrics_device_of_event(struct oa_metrics_device *dev,
+				const struct gpu_event *ev);
+
 /*
  * The metric set and device of a gpu_oa:oa_device event (@ev, of kind
  * GPU_EV_OA_DEVICE), initialised in @m.  Return: 0; -1 when the table
  * has no counters for its device or set, or a set cannot compile.
  */
-struct gpu_event;
 int oa_metrics_init_event(struct oa_metrics *m, const struct gpu_event *ev);
 
 /*

@@ -591,6 +591,19 @@ const char *gpu_trace_header_string(const struct gpu_trace *t,
 	return strnlen(s, len) < len ? s : NULL;
 }
 
+int gpu_trace_header_nrcpus(const struct gpu_trace *t, uint32_t *avail,
+			    uint32_t *online)
+{
+	struct pdr_file *f = (struct pdr_file *)&t->file;
+	uint64_t off, size;
+
+	if (!t->opened || pdr_feature(f, HEADER_NRCPUS, &off, &size) || size < 8)
+		return -1;
+	memcpy(avail, f->data + off, 4);
+	memcpy(online, f->data + off + 4, 4);
+	return 0;
+}
+
 const struct pdr_file *gpu_trace_file(const struct gpu_trace *t)
 {
 	return &t->file;

@@ -148,6 +148,15 @@ uint64_t gpu_trace_lost_unknown(const struct gpu_trace *t);
 /* The newest name of thread @tid so far, or NULL. */
 const char *gpu_trace_comm(const struct gpu_trace *t, int32_t tid);
 
+/* The numbers of perf's header features read below (perf's own names). */
+enum {
+	HEADER_HOSTNAME = 3,
+	HEADER_OSRELEASE = 4,
+	HEADER_ARCH = 6,
+	HEADER_NRCPUS = 7,
+	HEADER_CPUDESC = 8,
+};
+
 /*
  * A string feature of the file's header as perf writes them (a u32
  * length, then the NUL-padded text): HEADER_HOSTNAME (3), OSRELEASE (4),
@@ -156,6 +165,14 @@ const char *gpu_trace_comm(const struct gpu_trace *t, int32_t tid);
  */
 const char *gpu_trace_header_string(const struct gpu_trace *t,
 				    unsigned int feat);
+
+/*
+ * HEADER_NRCPUS: the CPUs the recording machine had (*@avail, the
+ * highest present + 1) and had online (*@online).  0, or -1 when the
+ * file has no such feature or it is short.
+ */
+int gpu_trace_header_nrcpus(const struct gpu_trace *t, uint32_t *avail,
+			    uint32_t *online);
 
 /* The file as read (size, features), e.g. for a report's header. */
 const struct pdr_file *gpu_trace_file(const struct gpu_trace *t);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oa/metrics.h"
 #include "report/model.h"
 #include "util/array.h"
 
@@ -83,6 +84,8 @@ struct report_model_state {
 	uint64_t prev_lost;
 	uint32_t prev_ctx, prev_size;
 	uint8_t prev_report[GPUPROF_OA_REPORT_MAX];
+	uint64_t prev_gpu;
+	uint64_t pow2_intervals[64];	/* by log2 of the interval */
 	struct {
 		uint32_t ctx_id;
 		int32_t pid;
@@ -999,6 +1002,24 @@ static void oa_attribute(struct report_model *m, const struct gpu_event *ev,
 	}
 }
 
+/* An interval between two consecutive reports, when a power of two. */
+static void count_interval(struct report_model_state *st, uint64_t ticks)
+{
+	if (ticks && !(ticks & (ticks - 1)))
+		st->pow2_intervals[__builtin_ctzll(ticks)]++;
+}
+
+/* The commonest power-of-two interval; the shorter one of a tie. */
+static uint64_t oa_period(const struct report_model_state *st)
+{
+	unsigned int i, best = 0;
+
+	for (i = 1; i < 64; i++)
+		if (st->pow2_intervals[i] > st->pow2_intervals[best])
+			best = i;
+	return st->pow2_intervals[best] ? 1ull << best : 0;
+}
+
 static void on_oa(struct report_model *m, const struct gpu_trace *t,
 		  const struct gpu_event *ev)
 {
@@ -1018,6 +1039,8 @@ static void on_oa(struct report_model *m, const struct gpu_trace *t,
 	m->oa_last_time = ev->time;
 	if (!sized)
 		m->oa_no_layout++;
+	if (st->have_prev && st->prev_attr == ev->attr && st->prev_lost == lost)
+		count_interval(st, ev->oa.gpu_time - st->prev_gpu);
 	if (st->have_prev && (st->prev_attr != ev->attr || st->prev_lost != lost))
 		m->oa_lost_drops++;
 	else if (st->have_prev && st->prev_ctx != ev->oa.ctx_id)
@@ -1035,6 +1058,7 @@ static void on_oa(struct report_model *m, const struct gpu_trace *t,
 	st->prev_lost = lost;
 	st->prev_ctx = ev->oa.ctx_id;
 	st->prev_size = ev->oa.size;
+	st->prev_gpu = ev->oa.gpu_time;
 	if (sized)
 		memcpy(st->prev_report, ev->oa.report, ev->oa.size);
 }
@@ -1060,6 +1084,34 @@ int report_model_init(struct report_model *m, const struct report_hooks *hooks)
 	return 0;
 }
 
+/* The first device seen; whether a later one differs. */
+static void note_oa_unit(struct report_oa_unit *d, const struct gpu_event *ev)
+{
+	struct oa_metrics_device dev;
+	struct oa_metrics_vars vars;
+
+	if (d->samples++) {
+		if (d->device_id != ev->oa_device.device_id ||
+		    strcmp(d->metric_set, ev->oa_device.metric_set) ||
+		    strcmp(d->uuid, ev->oa_device.metric_uuid))
+			d->changed = true;
+		return;
+	}
+	d->device_id = ev->oa_device.device_id;
+	d->revision = ev->oa_device.revision;
+	d->format = ev->oa_device.format;
+	d->driver = ev->oa_device.driver;
+	d->gt_min_hz = ev->oa_device.gt_min_hz;
+	d->gt_max_hz = ev->oa_device.gt_max_hz;
+	d->timestamp_hz = ev->oa_device.timestamp_frequency;
+	snprintf(d->metric_set, sizeof(d->metric_set), "%s", ev->oa_device.metric_set);
+	snprintf(d->uuid, sizeof(d->uuid), "%s", ev->oa_device.metric_uuid);
+	/* EuCoresTotalCount as the metric equations see it. */
+	oa_metrics_device_of_event(&dev, ev);
+	oa_metrics_device_vars(&dev, &vars);
+	d->n_eus = vars.n_eus;
+}
+
 /* The device of the reports that follow: their layout. */
 static void on_oa_device(struct report_model *m, const struct gpu_event *ev)
 {
@@ -1077,6 +1129,7 @@ static void on_oa_device(struct report_model *m, const struct gpu_event *ev)
 	else if (gpuprof_oa_n_a(&st->layout) > m->oa_a_shown)
 		m->oa_a_shown = gpuprof_oa_n_a(&st->layout);
 	st->have_prev = false;
+	note_oa_unit(&m->oa_unit, ev);
 }
 
 int report_model_add(struct report_model *m, const struct gpu_trace *t,
@@ -1232,6 +1285,7 @@ int report_model_finish(struct report_model *m)
 	jobs_finish(&m->total);
 	oa_finish(m, &m->oa_unattributed);
 	oa_finish(m, &m->oa_no_timeline);
+	m->oa_period_ticks = oa_period(m->st);
 	if (m->oa_last_gpu > m->oa_first_gpu && m->oa_last_time > m->oa_first_time)
 		m->oa_freq_hz = sat_u128((unsigned __int128)(m->oa_last_gpu - m->oa_first_gpu) *
 					 1000000000u / (m->oa_last_time - m->oa_first_time));

@@ -114,6 +114,22 @@ struct report_oa {
 	uint64_t avg_gpu_freq_mhz;	/* likewise: gpu_ticks per us */
 };
 
+/*
+ * The OA unit a recording read: its first gpu_oa:oa_device, and the
+ * report interval the reports themselves show.
+ */
+struct report_oa_unit {
+	uint32_t samples;		/* gpu_oa:oa_device samples; 0: none */
+	bool changed;			/* a later one named another device or set */
+	uint32_t device_id, revision;
+	uint32_t format;		/* GPUPROF_OA_FORMAT_* */
+	uint32_t driver;		/* GPUPROF_OA_DRIVER_* */
+	uint32_t gt_min_hz, gt_max_hz;
+	uint64_t timestamp_hz;		/* as recorded; 0 unknown */
+	uint64_t n_eus;			/* from its topology; 0 when none */
+	char metric_set[128], uuid[40];
+};
+
 struct report_client {
 	int32_t pid;
 	char comm[16];			/* the newest name seen, "" if none */
@@ -218,6 +234,14 @@ struct report_model {
 	struct report_oa oa_no_timeline;
 	uint64_t oa_first_gpu, oa_last_gpu, oa_first_time, oa_last_time;
 	uint64_t oa_freq_hz;		/* estimated; 0 when unknown */
+	struct report_oa_unit oa_unit;
+	/*
+	 * The OA unit's period: a timer report comes every 2^(exponent+1)
+	 * ticks, so the commonest power-of-two interval between two
+	 * consecutive reports of a stream is the period (context-switch
+	 * reports fall between and make other intervals).  0: none seen.
+	 */
+	uint64_t oa_period_ticks;
 	/* gpu_oa:oa_correlation: points, those with a bound, the widest. */
 	uint64_t oa_corr_points, oa_corr_bounded, oa_corr_worst_ns;
 	/* A counters to show: 36 (gen8+), more for a device whose
