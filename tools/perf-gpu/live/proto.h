@@ -51,6 +51,15 @@ int live_server_publish(struct live_server *srv, const struct live_state *st);
 /* Close every connection (GOODBYE is not sent: the server is going). */
 void live_server_stop(struct live_server *srv);
 
+/* What a server has done, for tests and diagnostics. */
+struct live_server_stats {
+	uint64_t accepted;	/* connections taken */
+	uint64_t closed_full;	/* closed with ERROR MEMORY: output past the bound */
+	size_t peak_out;	/* the most output one connection held at once */
+};
+
+void live_server_stats(struct live_server *srv, struct live_server_stats *st);
+
 struct live_client;
 
 /* Connect to "HOST:PORT" and say HELLO as @name; NULL with a message. */

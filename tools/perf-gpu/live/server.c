@@ -62,6 +62,9 @@ struct conn {
 	bool in_eof;		/* the peer shut its side */
 	bool shut;		/* ours shut after the last byte went */
 	bool dead;		/* the socket failed: close now */
+	bool full;		/* closed for a reply past LIVE_OUTBUF_MAX */
+	bool full_counted;	/* in the server's stats */
+	size_t peak;		/* the most output it held at once */
 	uint64_t deadline_ms;	/* closing: when to stop waiting */
 	struct live_lines in;
 	char *out;
@@ -76,6 +79,8 @@ struct live_server {
 	pthread_mutex_t lock;
 	struct snap *pending;	/* under lock: published, not taken yet */
 	bool stop;		/* under lock */
+	/* Written by the server thread, read by anyone (atomics). */
+	struct live_server_stats stats;
 	/* The server thread's alone: */
 	struct snap *current;
 	struct conn *conn[LIVE_CONN_MAX];
@@ -153,6 +158,8 @@ static bool out_append(struct conn *c, const char *p, size_t len, bool reserve)
 	}
 	memcpy(c->out + c->out_len, p, len);
 	c->out_len += len;
+	if (need > c->peak)
+		c->peak = need;
 	return true;
 }
 
@@ -183,8 +190,10 @@ static void conn_error(struct conn *c, const char *fmt, ...)
 /* A whole reply, or ERROR MEMORY in its place: never half of one. */
 static void conn_reply(struct conn *c, const char *p, size_t len)
 {
-	if (!out_append(c, p, len, false))
+	if (!out_append(c, p, len, false)) {
+		c->full = !c->closing;
 		conn_error(c, "MEMORY");
+	}
 }
 
 static void conn_flush(struct conn *c)
@@ -418,6 +427,7 @@ static void accept_one(struct live_server *s, int fd)
 	}
 	c->fd = fd;
 	s->conn[s->nr_conn++] = c;
+	__atomic_add_fetch(&s->stats.accepted, 1, __ATOMIC_RELAXED);
 }
 
 static void accept_all(struct live_server *s)
@@ -518,10 +528,18 @@ static void serve_conns(struct live_server *s, struct pollfd *pfd)
 	}
 	now = now_ms();
 	for (i = 0; i < s->nr_conn; i++) {
-		if (conn_done(s->conn[i], now))
-			conn_free(s->conn[i]);
+		struct conn *c = s->conn[i];
+
+		if (c->peak > __atomic_load_n(&s->stats.peak_out, __ATOMIC_RELAXED))
+			__atomic_store_n(&s->stats.peak_out, c->peak, __ATOMIC_RELAXED);
+		if (c->full && !c->full_counted) {
+			__atomic_add_fetch(&s->stats.closed_full, 1, __ATOMIC_RELAXED);
+			c->full_counted = true;
+		}
+		if (conn_done(c, now))
+			conn_free(c);
 		else
-			s->conn[kept++] = s->conn[i];
+			s->conn[kept++] = c;
 	}
 	s->nr_conn = kept;
 }
@@ -693,6 +711,13 @@ int live_server_publish(struct live_server *srv, const struct live_state *st)
 	snap_put(old);
 	wake(srv);
 	return 0;
+}
+
+void live_server_stats(struct live_server *srv, struct live_server_stats *st)
+{
+	st->accepted = __atomic_load_n(&srv->stats.accepted, __ATOMIC_RELAXED);
+	st->closed_full = __atomic_load_n(&srv->stats.closed_full, __ATOMIC_RELAXED);
+	st->peak_out = __atomic_load_n(&srv->stats.peak_out, __ATOMIC_RELAXED);
 }
 
 void live_server_stop(struct live_server *srv)
