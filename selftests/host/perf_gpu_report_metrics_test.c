@@ -54,10 +54,12 @@ struct recording {
 	bool device;		/* a gpu_oa:oa_device before the reports */
 	uint32_t device_id;
 	const char *second_set;	/* another device event half-way */
+	bool tiny;		/* beta's range "tiny", 70.6 to 70.9 ms */
 };
 
 struct expect {
 	struct gpuprof_oa_deltas row[NR_ROWS];
+	struct gpuprof_oa_deltas tiny;	/* beta's range "tiny" */
 	/* zeta's GpuBusy per report, to average */
 	double busy_sum;
 	unsigned int busy_n;
@@ -173,6 +175,26 @@ static void deltas_add(struct gpuprof_oa_deltas *acc,
 		acc->c[i] += d->c[i];
 }
 
+/*
+ * @num / @den of @d added to @acc, each counter rounded down: the share
+ * of a delta a range gets for the part of the delta's time it covers.
+ */
+static void deltas_add_share(struct gpuprof_oa_deltas *acc,
+			     const struct gpuprof_oa_deltas *d, uint64_t num,
+			     uint64_t den)
+{
+	unsigned int i;
+
+	acc->timestamp += d->timestamp * num / den;
+	acc->gpu_ticks += d->gpu_ticks * num / den;
+	for (i = 0; i < GPUPROF_OA_A_COUNTERS; i++)
+		acc->a[i] += d->a[i] * num / den;
+	for (i = 0; i < GPUPROF_OA_B_COUNTERS; i++)
+		acc->b[i] += d->b[i] * num / den;
+	for (i = 0; i < GPUPROF_OA_C_COUNTERS; i++)
+		acc->c[i] += d->c[i] * num / den;
+}
+
 static int counter(const struct oa_metrics *m, const char *sym)
 {
 	unsigned int i;
@@ -203,7 +225,11 @@ static void init_ref(struct __test_metadata *_metadata)
  * the only one running), to beta for 51..89, else to no one (no
  * context, no one running); those at 10, 40, 50 and 90 cross a change
  * of context and are dropped.  Zeta marks the range "work" from 20 to
- * 30 ms: the reports of 20.5 to 29.5 ms.
+ * 30 ms: the reports of 20.5 to 29.5 ms, the deltas ending at 21.5 to
+ * 29.5 ms whole, and half of those ending at 20.5 and 30.5 ms (each
+ * covers the millisecond before its report; the range covers half of
+ * it).  With @rec->tiny, beta's range "tiny" from 70.6 to 70.9 ms holds
+ * no report and 300 of the 1000 us of the delta ending at 71.5 ms.
  */
 static void make_file(struct __test_metadata *_metadata,
 		      FIXTURE_DATA(metrics) *self, const struct recording *rec)
@@ -256,6 +282,13 @@ static void make_file(struct __test_metadata *_metadata,
 		if (k == 30)
 			err = err ?: raw_sample(w, EV_MARK, 100, t, buf,
 					    mark_payload(buf, 100, "end work"));
+		/* After report 70 (70.5 ms): samples go in time order. */
+		if (k == 71 && rec->tiny)
+			err = err ?: raw_sample(w, EV_MARK, 200, t - 400000, buf,
+						mark_payload(buf, 200, "begin tiny"));
+		if (k == 71 && rec->tiny)
+			err = err ?: raw_sample(w, EV_MARK, 200, t - 100000, buf,
+						mark_payload(buf, 200, "end tiny"));
 		if (k == 60 && rec->second_set)
 			err = err ?: device(w, self, rec->device_id, rec->second_set, t);
 		make_report(r, k);
@@ -271,8 +304,12 @@ static void make_file(struct __test_metadata *_metadata,
 			      UNATTRIBUTED;
 			deltas_add(&e->row[row], &d);
 			deltas_add(&e->row[TOTAL], &d);
-			if (k >= 20 && k < 30)
+			if (k > 20 && k < 30)
 				deltas_add(&e->row[RANGE], &d);
+			if (k == 20 || k == 30)
+				deltas_add_share(&e->row[RANGE], &d, 1, 2);
+			if (k == 71)
+				deltas_add_share(&e->tiny, &d, 300, 1000);
 			if (row == ZETA) {
 				oa_metrics_compute(&ref, &d);
 				e->busy_sum += oa_metrics_value(&ref, busy)->d;
@@ -576,6 +613,76 @@ TEST_F(metrics, recordings_without_one_set)
 	EXPECT_STREQ("perf gpu report: --oa-metrics: the recording's OA reports are of metric set RenderBasic on device 0x9a49 rev 0 and of metric set ComputeBasic on device 0x9a49 rev 0: derived metrics need one metric set on one device\nrc=1\n",
 		     self->out);
 	EXPECT_EQ(0, report(self, "--format=csv > /dev/null"));
+}
+
+/* "TICKS [a...] [b...] [c...] REPORTS" as python prints the JSON's. */
+static void want_range(char *want, size_t size, const struct gpuprof_oa_deltas *d,
+		       unsigned int reports)
+{
+	size_t len = snprintf(want, size, "%llu [", (unsigned long long)d->gpu_ticks);
+	unsigned int i;
+
+	for (i = 0; i < 36; i++)
+		len += snprintf(want + len, size - len, "%s%llu", i ? ", " : "",
+				(unsigned long long)d->a[i]);
+	len += snprintf(want + len, size - len, "] [");
+	for (i = 0; i < GPUPROF_OA_B_COUNTERS; i++)
+		len += snprintf(want + len, size - len, "%s%llu", i ? ", " : "",
+				(unsigned long long)d->b[i]);
+	len += snprintf(want + len, size - len, "] [");
+	for (i = 0; i < GPUPROF_OA_C_COUNTERS; i++)
+		len += snprintf(want + len, size - len, "%s%llu", i ? ", " : "",
+				(unsigned long long)d->c[i]);
+	snprintf(want + len, size - len, "] %u\n", reports);
+}
+
+/*
+ * A range's OA counters, exact: every raw delta and every derived metric
+ * of "work" (which begins and ends half-way between two reports, so it
+ * gets half of the deltas at either end) and of "tiny" (inside one
+ * report interval: 300 us of its 1000, no report of its own).  A delta
+ * is split by time, its counters assumed to rise evenly between its
+ * two reports, each share rounded down.
+ */
+TEST_F(metrics, range_deltas_exact_and_split_at_its_ends)
+{
+	static const char *const names[] = { "work", "tiny" };
+	struct recording rec = one_set;
+	const struct gpuprof_oa_deltas *d[] = { &self->e.row[RANGE], &self->e.tiny };
+	const unsigned int reports[] = { 10, 0 };
+	char *at;
+	int i;
+
+	init_ref(_metadata);
+	rec.tiny = true;
+	make_file(_metadata, self, &rec);
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+				     "%s report -i %s --format=json | python3 -c 'import json, sys; "
+				     "r = [x for x in json.load(sys.stdin)[\"ranges\"] if x[\"name\"] == \"%s\"][0][\"oa\"]; "
+				     "print(r[\"gpu_clock_ticks\"], r[\"a\"], r[\"b\"], r[\"c\"], r[\"reports\"])'",
+				     perf_gpu_path(), self->path, names[i])) TH_LOG("%s", self->out);
+		want_range(self->want, sizeof(self->want), d[i], reports[i]);
+		EXPECT_STREQ(self->want, self->out) TH_LOG("range %s", names[i]);
+	}
+	/* Their metrics: the set's equations on those sums. */
+	ASSERT_EQ(0, report(self, "--format=json --oa-metrics=all")) TH_LOG("%s", self->out);
+	for (i = 0; i < 2; i++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "\"name\": \"%s\"", names[i]);
+		want_json(self->want, sizeof(self->want), d[i]);
+		at = strstr(self->out, key);
+		ASSERT_NE(NULL, at) TH_LOG("%s", key);
+		at = strstr(at, "\"metrics\": {");
+		ASSERT_NE(NULL, at);
+		EXPECT_EQ(0, strncmp(at, self->want, strlen(self->want)))
+			TH_LOG("%s:\nwant %s\ngot  %.*s", names[i], self->want,
+			       (int)strlen(self->want), at);
+	}
+	/* Half a delta is not the whole one: the split is what is seen. */
+	EXPECT_NE(0, self->e.tiny.gpu_ticks);
+	EXPECT_GT(self->e.row[RANGE].gpu_ticks, 9 * 2000000ull);
 }
 
 /*

@@ -85,6 +85,7 @@ struct report_model_state {
 	uint32_t prev_ctx, prev_size;
 	uint8_t prev_report[GPUPROF_OA_REPORT_MAX];
 	uint64_t prev_gpu;
+	uint64_t prev_time;		/* the previous report's sample time */
 	uint64_t pow2_intervals[64];	/* by log2 of the interval */
 	struct {
 		uint32_t ctx_id;
@@ -918,7 +919,7 @@ static void oa_hook(struct report_model *m, const struct gpu_event *ev,
 	struct report_oa_part p = {
 		.client = c, .timeline = tl, .time = ev->time,
 		.gpu_time = ev->oa.gpu_time, .part = part, .parts = parts,
-		.d = d,
+		.d = d, .prev_time = m->st->prev_time,
 	};
 
 	if (m->hooks.oa)
@@ -1059,6 +1060,7 @@ static void on_oa(struct report_model *m, const struct gpu_trace *t,
 	st->prev_ctx = ev->oa.ctx_id;
 	st->prev_size = ev->oa.size;
 	st->prev_gpu = ev->oa.gpu_time;
+	st->prev_time = ev->time;
 	if (sized)
 		memcpy(st->prev_report, ev->oa.report, ev->oa.size);
 }

@@ -195,6 +195,7 @@ struct report_oa_part {
 	uint64_t gpu_time;		/* its unwrapped OA timestamp */
 	unsigned int part, parts;	/* this part of the report's delta */
 	const struct gpuprof_oa_deltas *d;	/* that part, NULL: no delta */
+	uint64_t prev_time;		/* with @d: the time it starts from */
 };
 
 struct report_hooks {

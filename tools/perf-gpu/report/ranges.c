@@ -8,7 +8,9 @@
  * interval [s, now] can only overlap the open ranges and the closed ones
  * that end at or after s: a binary search finds those, so a job costs
  * the ranges it overlaps, not all the ranges there are.  An OA report
- * happens now: only open ranges (and those ending now) hold it.
+ * happens now: only open ranges (and those ending now) hold it; its
+ * delta, which began at the report before, goes to the ranges it meets
+ * in the share of its time they cover (range_add_delta()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,26 +327,82 @@ static bool holds_now(const struct report_range *r, uint64_t t)
 	return r->begin <= t && (!r->closed || r->end >= t);
 }
 
+static uint64_t share(uint64_t v, uint64_t num, uint64_t den)
+{
+	return (unsigned __int128)v * num / den;
+}
+
+/* @d scaled by @num / @den (num < den), each counter rounded down. */
+static void deltas_share(struct gpuprof_oa_deltas *out,
+			 const struct gpuprof_oa_deltas *d, uint64_t num,
+			 uint64_t den)
+{
+	unsigned int i;
+
+	out->deltas = d->deltas;
+	out->timestamp = share(d->timestamp, num, den);
+	out->gpu_ticks = share(d->gpu_ticks, num, den);
+	for (i = 0; i < GPUPROF_OA_A_COUNTERS; i++)
+		out->a[i] = share(d->a[i], num, den);
+	for (i = 0; i < GPUPROF_OA_B_COUNTERS; i++)
+		out->b[i] = share(d->b[i], num, den);
+	for (i = 0; i < GPUPROF_OA_C_COUNTERS; i++)
+		out->c[i] = share(d->c[i], num, den);
+}
+
+/*
+ * The part of the delta ending at @part (it covers the time from the
+ * report before, @part->prev_time, to @part->time) that falls in @r: all
+ * of it when @r covers that time, none when @r does not meet it, else
+ * the share of the time @r covers, counters assumed to rise evenly
+ * between two reports (nothing tells how they did).  A delta of no
+ * length belongs where its report is.
+ */
+static void range_add_delta(struct report_range *r, const struct report_oa_part *part)
+{
+	uint64_t from = part->prev_time, to = part->time;
+	struct gpuprof_oa_deltas d;
+
+	if (to <= from) {
+		if (holds_now(r, to))
+			deltas_add(&r->oa, part->d);
+		return;
+	}
+	if (r->begin > from)
+		from = r->begin;
+	if (r->closed && r->end < to)
+		to = r->end;
+	if (to <= from)
+		return;
+	if (from == part->prev_time && to == part->time) {
+		deltas_add(&r->oa, part->d);
+		return;
+	}
+	deltas_share(&d, part->d, to - from, part->time - part->prev_time);
+	deltas_add(&r->oa, &d);
+}
+
 static void range_add_oa(struct report_range *r, const struct report_oa_part *part,
 			 bool own)
 {
-	if (!holds_now(r, part->time))
-		return;
-	if (part->part == 0) {
+	bool inside = holds_now(r, part->time);
+
+	if (inside && part->part == 0) {
 		if (!r->have_gpu)
 			r->gpu_first = part->gpu_time;
 		r->gpu_last = part->gpu_time;
 		r->have_gpu = true;
 	}
-	if (own) {
-		/* A report split over the process's timelines counts once. */
-		if (!r->oa_counted || r->oa_last != part->gpu_time)
-			r->oa_reports++;
+	if (!own)
+		return;
+	/* A report split over the process's timelines counts once. */
+	if (inside && (!r->oa_counted || r->oa_last != part->gpu_time)) {
+		r->oa_reports++;
 		r->oa_counted = true;
 		r->oa_last = part->gpu_time;
-		if (part->d)
-			deltas_add(&r->oa, part->d);
 	}
+	if (part->d)
+		range_add_delta(r, part);
 }
 
 static void on_oa(void *arg, const struct report_oa_part *part)
@@ -361,9 +419,11 @@ static void on_oa(void *arg, const struct report_oa_part *part)
 		/* The OA timestamps go to every range once per report. */
 		if (!own && part->part != 0)
 			continue;
+		/* Closed ones that end after the delta began may hold some. */
 		for (i = p->open; i >= 0; i = rr->r[i].outer)
 			range_add_oa(&rr->r[i], part, own);
-		for (k = first_closed_from(rr, p, part->time); k < p->nr_closed; k++)
+		for (k = first_closed_from(rr, p, part->d ? part->prev_time : part->time);
+		     k < p->nr_closed; k++)
 			range_add_oa(&rr->r[p->closed[k]], part, own);
 	}
 }
