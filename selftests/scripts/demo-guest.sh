@@ -129,6 +129,8 @@ echo
 echo "# perf gpu report: two programs, one marking a range, the OA simulator on."
 step "perf gpu record --oa-source=sim -o /tmp/demo.rep.data -- sh -c 'gpuwork -n game -m level1 fences 4 50 & gpuwork -n editor fences 2 80; wait'"
 step 'perf gpu report -i /tmp/demo.rep.data --sort pid'
+# gputop's CSV header: the machine, the GPU device and the OA stream.
+step "perf gpu report -i /tmp/demo.rep.data --format=csv | grep '^#'"
 echo "# The same reports as the metrics IGT defines, per client: each row's"
 echo "# deltas summed, then the equation applied (i915-perf-reader's way)."
 step "perf gpu report -i /tmp/demo.rep.data --oa-metrics GpuBusy,EuActive,EuStall,AvgGpuCoreFrequency | sed -n '/^OA per client/,/^\$/p'"
