@@ -63,13 +63,14 @@ static pid_t hold_fence(const char *name, unsigned int ms, long long jobs)
 	int i;
 
 	snprintf(cmd, sizeof(cmd), "exec %s -n %s fences 1 %u", gpuwork_path(),
-		 name, ms);
+		 name, ms * gpuprof_time_scale());
 	pid = fork();
 	if (pid == 0) {
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
-	for (i = 0; i < 300 && status_num("jobs_in_flight") < jobs; i++)
+	for (i = 0; i < 300 * (int)gpuprof_time_scale() &&
+	     status_num("jobs_in_flight") < jobs; i++)
 		sleep_ms(10);
 	return pid;
 }
@@ -297,7 +298,9 @@ TEST_F(gp, a_context_seen_with_one_running_target_is_learned)
 	EXPECT_EQ(0, status_num("oa_unattributed_reports"));
 	/* A new stream forgets: its ids may mean other contexts. */
 	b.len = 0;
-	oa_stream(&b, mono_ns() + 5000000000ull, 3, 0x77);
+	/* After the fence, whatever the time scale stretched it to. */
+	oa_stream(&b, mono_ns() + (4000ull * gpuprof_time_scale() + 1000) * 1000000,
+		  3, 0x77);
 	ASSERT_EQ(0, oa_write(&b, b.len, 4096));
 	EXPECT_EQ(10, oa_counter(id, "reports"));
 	EXPECT_EQ(3, status_num("oa_unattributed_reports"));

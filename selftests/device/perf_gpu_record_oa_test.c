@@ -189,8 +189,9 @@ TEST_F(oa, file_replayed_in_time)
 	 * took over a second to start (1 s was seen missing the fences).
 	 */
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
-			     "%s --sim --start-ns now --duration 5 -o %s",
-			     gpuprof_oa_path(), rec)) TH_LOG("%s", self->out);
+			     "%s --sim --start-ns now --duration %u -o %s",
+			     gpuprof_oa_path(), 5 * gpuprof_time_scale(), rec))
+		TH_LOG("%s", self->out);
 	n = oa_samples(rec);
 	ASSERT_LT(500, n);
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
@@ -229,11 +230,13 @@ static long long json_num(FIXTURE_DATA(oa) *self, const char *json,
  * Ice Lake (gen11): without bit 16 there is no context, so reports after
  * the job are nobody's.  Two recordings of some 8 s each and their
  * reports, under TCG on a busy host, take longer than the default 30 s.
+ * Every time here stretches by the time scale (lib/harness.h), the
+ * reports' spacing too, so that some still come after the job.
  */
 TEST_F_TIMEOUT(oa, gen12_context_ids_reach_the_report_without_the_valid_bit, 120)
 {
 	static const uint32_t devices[] = { 0x9a49, 0x8a52 };
-	const unsigned int n = 4000;
+	const unsigned int n = 4000, k_t = gpuprof_time_scale();
 	char rec[160], json[160];
 	long long mine, nobody, a0;
 	struct oa_buf b = {};
@@ -245,22 +248,23 @@ TEST_F_TIMEOUT(oa, gen12_context_ids_reach_the_report_without_the_valid_bit, 120
 	snprintf(json, sizeof(json), "%s/report.json", self->dir);
 	for (k = 0; k < 2; k++) {
 		b.len = 0;
-		t0 = mono_ns() + 2500000000ull;
+		t0 = mono_ns() + 2500000000ull * k_t;
 		oa_header(&b, devices[k], GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
 		oa_correlation(&b, t0, 1000000000ull);
 		for (i = 0; i < n; i++)
 			oa_report_valid(&b, i, 1000000000u + i * 19200u, 0x120,
 					GPUPROF_OA_REASON_TIMER, 0);
-		oa_correlation(&b, t0 + n * 1000000ull,
+		oa_correlation(&b, t0 + n * 1000000ull * k_t,
 			       1000000000ull + n * 19200ull);
 		f = fopen(rec, "wb");
 		ASSERT_NE(NULL, f);
 		ASSERT_EQ(b.len, fwrite(b.data, 1, b.len, f));
 		fclose(f);
 		ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
-				     "%s record --oa-source=%s -o %s -- sh -c '%s fences 1 4000; sleep 2'",
+				     "%s record --oa-source=%s -o %s -- sh -c '%s fences 1 %u; sleep %u'",
 				     perf_gpu_path(), rec, self->data,
-				     gpuwork_path())) TH_LOG("%s", self->out);
+				     gpuwork_path(), 4000 * k_t, 2 * k_t))
+			TH_LOG("%s", self->out);
 		ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
 				     "%s report -i %s --format=json > %s",
 				     perf_gpu_path(), self->data, json))
@@ -468,8 +472,9 @@ TEST_F(oa, fdinfo_snapshots)
 	char *p;
 
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
-			     "%s record --fdinfo-interval 100 -o %s -- %s fences 10 50",
-			     perf_gpu_path(), self->data, gpuwork_path()))
+			     "%s record --fdinfo-interval 100 -o %s -- %s fences 10 %u",
+			     perf_gpu_path(), self->data, gpuwork_path(),
+			     50 * gpuprof_time_scale()))
 		TH_LOG("%s", self->out);
 	p = strstr(self->out, "snapshots, ");
 	ASSERT_NE(NULL, p) TH_LOG("%s", self->out);

@@ -139,12 +139,16 @@ static long signaled_total(const struct tally *t)
 }
 
 /* gpuwork as a child of the test, its pid known. */
-static pid_t spawn_gpuwork(const char *comm, const char *k, const char *hold)
+/* @hold ms a fence, stretched by the time scale (lib/harness.h). */
+static pid_t spawn_gpuwork(const char *comm, const char *k, unsigned int hold)
 {
-	pid_t pid = fork();
+	char ms[16];
+	pid_t pid;
 
+	snprintf(ms, sizeof(ms), "%u", hold * gpuprof_time_scale());
+	pid = fork();
 	if (!pid) {
-		execl(gpuwork_path(), "gpuwork", "-n", comm, "fences", k, hold,
+		execl(gpuwork_path(), "gpuwork", "-n", comm, "fences", k, ms,
 		      (char *)NULL);
 		_exit(127);
 	}
@@ -217,9 +221,9 @@ TEST_F(rec, pid_records_that_process_only)
 	int ia;
 
 	/* A lives some 2 s; B makes its fences meanwhile. */
-	a = spawn_gpuwork("gpuworkA", "40", "50");
+	a = spawn_gpuwork("gpuworkA", "40", 50);
 	ASSERT_LT(0, a);
-	b = spawn_gpuwork("gpuworkB", "40", "25");
+	b = spawn_gpuwork("gpuworkB", "40", 25);
 	ASSERT_LT(0, b);
 	/* Ends when A does (a zombie until reaped below counts as ended). */
 	EXPECT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s record -p %d -o %s",

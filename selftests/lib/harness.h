@@ -7,7 +7,8 @@
  *   whole number from 1 to 100, default 1).  The timeouts are written
  *   for the test VM's distribution kernels; the debug kernel (make
  *   check-debug) is far slower, and says so by setting it.  Anything
- *   else in the variable stops the program before a test runs;
+ *   else in the variable stops the program before a test runs.  Tests
+ *   stretch their own workload windows by gpuprof_time_scale();
  * - $GPUPROF_TEST_ONLY=NAME runs only the tests called NAME, as
  *   "fixture.test" or "test" (6.1's harness has no filter of its own).
  */
@@ -19,6 +20,20 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
+
+/*
+ * The same factor for the tests' own windows: a workload that must
+ * outlast the steps of a test (a fence held, a recording's duration, a
+ * wait for something to start) stretches by it too.  1 when unset; main()
+ * has refused a bad value before any test runs.
+ */
+static inline unsigned int gpuprof_time_scale(void)
+{
+	const char *s = getenv("GPUPROF_TIMEOUT_SCALE");
+	long k = s ? strtol(s, NULL, 10) : 1;
+
+	return k >= 1 && k <= 100 ? k : 1;
+}
 
 static inline int gpuprof_scale_timeouts(void)
 {

@@ -33,7 +33,8 @@ hold no "$ " lines at all.
 Each example runs in a directory of its own, each command in a new
 "bash -c" there (so state passes between commands through files and the
 device, not through shell variables or cd), with stdin from /dev/null, a
-timeout of 120 s, LC_ALL=C, and PATH starting with the directory of
+timeout of 120 s (times $GPUPROF_TIMEOUT_SCALE, as the device tests'
+timeouts: selftests/lib/harness.h), LC_ALL=C, and PATH starting with the directory of
 $GPUPROF_PERF_GPU (perf-gpu and gpuprof-oa; PERF_EXEC_PATH points there
 too, so stock "perf gpu" runs them) and selftests/out/device (gpuwork,
 the tests' vgem workload, which the device examples use as "a program
@@ -333,6 +334,15 @@ def host_fixture(dst):
         put(os.path.join(saved, "%d/counters" % n), COUNTERS_ZERO)
 
 
+def time_scale():
+    """$GPUPROF_TIMEOUT_SCALE, 1 to 100, else 1 (lib/harness.h)."""
+    try:
+        k = int(os.environ.get("GPUPROF_TIMEOUT_SCALE", "1"))
+    except ValueError:
+        return 1
+    return k if 1 <= k <= 100 else 1
+
+
 def run_example(ex, workdir, env, log):
     """Run @ex in @workdir; True if every command did as shown."""
     ok = True
@@ -341,7 +351,8 @@ def run_example(ex, workdir, env, log):
             r = subprocess.run(["bash", "-c", cmd], cwd=workdir, env=env,
                                stdin=subprocess.DEVNULL,
                                stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, timeout=120)
+                               stderr=subprocess.STDOUT,
+                               timeout=120 * time_scale())
             got, status = r.stdout.decode("utf-8", "replace"), r.returncode
         except subprocess.TimeoutExpired as e:
             got = (e.stdout or b"").decode("utf-8", "replace")
