@@ -1003,10 +1003,13 @@ static void oa_attribute(struct report_model *m, const struct gpu_event *ev,
 	}
 }
 
-/* An interval between two consecutive reports, when a power of two. */
+/*
+ * An interval between two consecutive reports, when a power of two the
+ * OA timer can have: 2^(exponent+1) ticks, exponent 0 and up.
+ */
 static void count_interval(struct report_model_state *st, uint64_t ticks)
 {
-	if (ticks && !(ticks & (ticks - 1)))
+	if (ticks >= 2 && !(ticks & (ticks - 1)))
 		st->pow2_intervals[__builtin_ctzll(ticks)]++;
 }
 
