@@ -219,6 +219,20 @@ static void init_ref(struct __test_metadata *_metadata)
 				     &dev));
 }
 
+/* self->path, with the events of the recordings here. */
+static struct perf_data_writer *create_file(FIXTURE_DATA(metrics) *self)
+{
+	const struct perf_data_event events[NR_EV] = {
+		[EV_INIT] = { "dma_fence:dma_fence_init", FENCE_INIT_ID },
+		[EV_SIG] = { "dma_fence:dma_fence_signaled", FENCE_ID },
+		[EV_MARK] = { "gpuprof:gpuprof_mark", MARK_ID },
+		[EV_OA] = { "gpu_oa:oa_report", self->ids.oa_report },
+		[EV_DEV] = { "gpu_oa:oa_device", self->ids.oa_device },
+	};
+
+	return perf_data_create(self->path, events, NR_EV);
+}
+
 /*
  * The recording, and in self->e what each row should sum: the delta
  * ending at report k goes to zeta for k in 11..39 (0xa bound to zeta,
@@ -234,14 +248,7 @@ static void init_ref(struct __test_metadata *_metadata)
 static void make_file(struct __test_metadata *_metadata,
 		      FIXTURE_DATA(metrics) *self, const struct recording *rec)
 {
-	const struct perf_data_event events[NR_EV] = {
-		[EV_INIT] = { "dma_fence:dma_fence_init", FENCE_INIT_ID },
-		[EV_SIG] = { "dma_fence:dma_fence_signaled", FENCE_ID },
-		[EV_MARK] = { "gpuprof:gpuprof_mark", MARK_ID },
-		[EV_OA] = { "gpu_oa:oa_report", self->ids.oa_report },
-		[EV_DEV] = { "gpu_oa:oa_device", self->ids.oa_device },
-	};
-	struct perf_data_writer *w = perf_data_create(self->path, events, NR_EV);
+	struct perf_data_writer *w = create_file(self);
 	struct gpuprof_oa_layout l;
 	struct expect *e = &self->e;
 	uint8_t prev[256], r[256], buf[1024];
@@ -697,13 +704,6 @@ TEST_F(metrics, range_deltas_exact_and_split_at_its_ends)
  */
 TEST_F(metrics, csv_header_describes_machine_and_oa_unit)
 {
-	const struct perf_data_event events[NR_EV] = {
-		[EV_INIT] = { "dma_fence:dma_fence_init", FENCE_INIT_ID },
-		[EV_SIG] = { "dma_fence:dma_fence_signaled", FENCE_ID },
-		[EV_MARK] = { "gpuprof:gpuprof_mark", MARK_ID },
-		[EV_OA] = { "gpu_oa:oa_report", self->ids.oa_report },
-		[EV_DEV] = { "gpu_oa:oa_device", self->ids.oa_device },
-	};
 	struct gpuprof_oa_device_info di = {
 		.timestamp_frequency = OA_FREQ, .device_id = TGL, .device_revision = 3,
 		.oa_format = GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8,
@@ -712,7 +712,7 @@ TEST_F(metrics, csv_header_describes_machine_and_oa_unit)
 		.metric_set_uuid = "8fb61ba2-2fbb-454c-a136-2dec5a8a595e",
 	};
 	struct gpuprof_oa_driver drv = { .kernel = KERNEL };
-	struct perf_data_writer *w = perf_data_create(self->path, events, NR_EV);
+	struct perf_data_writer *w = create_file(self);
 	uint64_t ticks[22], times[22], span;
 	char cpu[256] = "", *end;
 	union oa_topology topo;
