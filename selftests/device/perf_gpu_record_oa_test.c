@@ -133,7 +133,12 @@ static void report_runs(struct __test_metadata *_metadata,
 	EXPECT_NE(NULL, strstr(self->out, "gpu_oa:oa_report")) TH_LOG("%s", self->out);
 }
 
-TEST_F(oa, sim_follows_the_fences)
+/*
+ * A recording read five ways (tally, perf report, i915-perf-reader, perf
+ * gpu script twice): on the debug kernel, where the sanitized programs
+ * start slowly, 30 s times the scale of make check-debug ran out.
+ */
+TEST_F_TIMEOUT(oa, sim_follows_the_fences, 90)
 {
 	char oa_file[160];
 
@@ -392,8 +397,9 @@ static const char *xe_shim(void)
  * --oa on a node xe drives takes xe's path: the shim's Lunar Lake
  * (0x6420), RenderBasic registered with it, read as PEC64u64 (17).
  * IGT 1.27.1's i915-perf-reader knows neither, so only ours read it.
+ * Several recordings and readings: as long a ceiling as the sim's.
  */
-TEST_F(oa, xe_through_the_shim)
+TEST_F_TIMEOUT(oa, xe_through_the_shim, 90)
 {
 	char sys[128], path[192], oa_file[160];
 

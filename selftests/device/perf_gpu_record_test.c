@@ -220,8 +220,13 @@ TEST_F(rec, pid_records_that_process_only)
 	pid_t a, b;
 	int ia;
 
-	/* A lives some 2 s; B makes its fences meanwhile. */
-	a = spawn_gpuwork("gpuworkA", "40", 50);
+	/*
+	 * A lives some 2 s; B makes its fences meanwhile.  On the debug
+	 * kernel (time scale 4) the sanitized perf gpu took 5.2 s to attach
+	 * (26 of A's 40 fences of 200 ms gone): A's fences stretch by the
+	 * scale once more, so that attaching still misses fewer than half.
+	 */
+	a = spawn_gpuwork("gpuworkA", "40", 50 * gpuprof_time_scale());
 	ASSERT_LT(0, a);
 	b = spawn_gpuwork("gpuworkB", "40", 25);
 	ASSERT_LT(0, b);
@@ -299,7 +304,11 @@ TEST_F(rec, extra_event_is_recorded)
 	EXPECT_STREQ("1\n", out);
 }
 
-TEST_F(rec, fence_storm_loses_nothing_at_the_default_size)
+/*
+ * 20000 fences: under a second on Debian's kernels, some 40 s on the
+ * debug kernel (2 ms a fence there), whose 4 times 30 s ran out.
+ */
+TEST_F_TIMEOUT(rec, fence_storm_loses_nothing_at_the_default_size, 90)
 {
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
 			     "%s record -o %s -- %s fences 20000", perf_gpu_path(),
