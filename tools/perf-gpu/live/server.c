@@ -62,8 +62,7 @@ struct conn {
 	bool in_eof;		/* the peer shut its side */
 	bool shut;		/* ours shut after the last byte went */
 	bool dead;		/* the socket failed: close now */
-	bool full;		/* closed for a reply past LIVE_OUTBUF_MAX */
-	bool full_counted;	/* in the server's stats */
+	bool full;		/* a reply passed LIVE_OUTBUF_MAX: not counted yet */
 	size_t peak;		/* the most output it held at once */
 	uint64_t deadline_ms;	/* closing: when to stop waiting */
 	struct live_lines in;
@@ -191,7 +190,8 @@ static void conn_error(struct conn *c, const char *fmt, ...)
 static void conn_reply(struct conn *c, const char *p, size_t len)
 {
 	if (!out_append(c, p, len, false)) {
-		c->full = !c->closing;
+		if (!c->closing)
+			c->full = true;
 		conn_error(c, "MEMORY");
 	}
 }
@@ -532,9 +532,9 @@ static void serve_conns(struct live_server *s, struct pollfd *pfd)
 
 		if (c->peak > __atomic_load_n(&s->stats.peak_out, __ATOMIC_RELAXED))
 			__atomic_store_n(&s->stats.peak_out, c->peak, __ATOMIC_RELAXED);
-		if (c->full && !c->full_counted) {
+		if (c->full) {
 			__atomic_add_fetch(&s->stats.closed_full, 1, __ATOMIC_RELAXED);
-			c->full_counted = true;
+			c->full = false;
 		}
 		if (conn_done(c, now))
 			conn_free(c);

@@ -84,7 +84,6 @@ struct report_model_state {
 	uint64_t prev_lost;
 	uint32_t prev_ctx, prev_size;
 	uint8_t prev_report[GPUPROF_OA_REPORT_MAX];
-	uint64_t prev_gpu;
 	uint64_t prev_time;		/* the previous report's sample time */
 	uint64_t pow2_intervals[64];	/* by log2 of the interval */
 	struct {
@@ -1034,6 +1033,9 @@ static void on_oa(struct report_model *m, const struct gpu_trace *t,
 	bool sized = ev->oa.size == st->layout.size;
 
 	m->oa_reports++;
+	/* oa_last_gpu is still the report before's. */
+	if (st->have_prev && st->prev_attr == ev->attr && st->prev_lost == lost)
+		count_interval(st, ev->oa.gpu_time - m->oa_last_gpu);
 	if (!st->have_oa_time) {
 		m->oa_first_gpu = ev->oa.gpu_time;
 		m->oa_first_time = ev->time;
@@ -1043,8 +1045,6 @@ static void on_oa(struct report_model *m, const struct gpu_trace *t,
 	m->oa_last_time = ev->time;
 	if (!sized)
 		m->oa_no_layout++;
-	if (st->have_prev && st->prev_attr == ev->attr && st->prev_lost == lost)
-		count_interval(st, ev->oa.gpu_time - st->prev_gpu);
 	if (st->have_prev && (st->prev_attr != ev->attr || st->prev_lost != lost))
 		m->oa_lost_drops++;
 	else if (st->have_prev && st->prev_ctx != ev->oa.ctx_id)
@@ -1062,7 +1062,6 @@ static void on_oa(struct report_model *m, const struct gpu_trace *t,
 	st->prev_lost = lost;
 	st->prev_ctx = ev->oa.ctx_id;
 	st->prev_size = ev->oa.size;
-	st->prev_gpu = ev->oa.gpu_time;
 	st->prev_time = ev->time;
 	if (sized)
 		memcpy(st->prev_report, ev->oa.report, ev->oa.size);

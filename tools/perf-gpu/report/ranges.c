@@ -332,7 +332,7 @@ static uint64_t share(uint64_t v, uint64_t num, uint64_t den)
 	return (unsigned __int128)v * num / den;
 }
 
-/* @d scaled by @num / @den (num < den), each counter rounded down. */
+/* @d scaled by @num / @den (num <= den), each counter rounded down. */
 static void deltas_share(struct gpuprof_oa_deltas *out,
 			 const struct gpuprof_oa_deltas *d, uint64_t num,
 			 uint64_t den)
@@ -374,10 +374,6 @@ static void range_add_delta(struct report_range *r, const struct report_oa_part 
 		to = r->end;
 	if (to <= from)
 		return;
-	if (from == part->prev_time && to == part->time) {
-		deltas_add(&r->oa, part->d);
-		return;
-	}
 	deltas_share(&d, part->d, to - from, part->time - part->prev_time);
 	deltas_add(&r->oa, &d);
 }
@@ -419,9 +415,9 @@ static void on_oa(void *arg, const struct report_oa_part *part)
 		/* The OA timestamps go to every range once per report. */
 		if (!own && part->part != 0)
 			continue;
-		/* Closed ones that end after the delta began may hold some. */
 		for (i = p->open; i >= 0; i = rr->r[i].outer)
 			range_add_oa(&rr->r[i], part, own);
+		/* Closed ones that end after the delta began may hold some. */
 		for (k = first_closed_from(rr, p, part->d ? part->prev_time : part->time);
 		     k < p->nr_closed; k++)
 			range_add_oa(&rr->r[p->closed[k]], part, own);
