@@ -228,48 +228,105 @@ static long long json_num(FIXTURE_DATA(oa) *self, const char *json,
 }
 
 /*
- * The same OA reports, bit 16 clear, context 0x120, 2.5 s to 6.5 s from
- * now, while gpuwork holds one job from about 1 s to 5 s.  Tiger Lake
- * (gen12): the report learns the context from the first report, when
- * only gpuwork runs, and gives gpuwork every delta, after its job too.
- * Ice Lake (gen11): without bit 16 there is no context, so reports after
- * the job are nobody's.  Two recordings of some 8 s each and their
- * reports, under TCG on a busy host, take longer than the default 30 s.
- * Every time here stretches by the time scale (lib/harness.h), the
- * reports' spacing too, so that some still come after the job.
+ * CLOCK_MONOTONIC of the first @event line of @comm in the recording's
+ * perf script (the recording's clock), or 0 if there is none.
  */
-TEST_F_TIMEOUT(oa, gen12_context_ids_reach_the_report_without_the_valid_bit, 120)
+static uint64_t first_event_ns(FIXTURE_DATA(oa) *self, const char *comm,
+			       const char *event)
+{
+	unsigned long long sec, usec, ns = 0;
+	char path[160], *line = NULL, c[32], ev[128];
+	size_t cap = 0;
+	int pid, cpu;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/script.txt", self->dir);
+	if (run_cmd(self->out, sizeof(self->out), "perf script -i %s > %s",
+		    self->data, path))
+		return 0;
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (!ns && getline(&line, &cap, f) > 0)
+		if (sscanf(line, "%31s %d [%d] %llu.%llu: %127s", c, &pid,
+			   &cpu, &sec, &usec, ev) == 6 &&
+		    !strcmp(c, comm) && !strcmp(ev, event))
+			ns = (sec * 1000000 + usec) * 1000;
+	free(line);
+	fclose(f);
+	return ns;
+}
+
+/* One recording of gpuwork's job with the reports of @b beside it. */
+static int record_ctx_job(FIXTURE_DATA(oa) *self, const char *rec,
+			  const struct oa_buf *b, unsigned int k_t)
+{
+	FILE *f = fopen(rec, "wb");
+
+	if (!f)
+		return -1;
+	if (fwrite(b->data, 1, b->len, f) != b->len) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	return run_cmd(self->out, sizeof(self->out),
+		       "%s record --oa-source=%s -o %s -- sh -c '%s fences 1 %u; sleep %u'",
+		       perf_gpu_path(), rec, self->data, gpuwork_path(),
+		       4000 * k_t, 2 * k_t);
+}
+
+/*
+ * The same OA reports, bit 16 clear, context 0x120, for 4 s from t0,
+ * while gpuwork holds one job for 4 s from about 1.5 s before t0.
+ * Tiger Lake (gen12): the report learns the context from the first
+ * report, when only gpuwork runs, and gives gpuwork every delta, after
+ * its job too.  Ice Lake (gen11): without bit 16 there is no context,
+ * so reports after the job are nobody's.  The file is written before
+ * the recording, so t0 is a guess at when the job will run: when the
+ * job was seen to start less than 1.25 s before t0 (commands start
+ * slowly on a loaded or debug kernel), the recording is made again,
+ * t0 placed by that start.  Every time here stretches by the time
+ * scale (lib/harness.h), the reports' spacing too.
+ */
+TEST_F_TIMEOUT(oa, gen12_context_ids_reach_the_report_without_the_valid_bit, 180)
 {
 	static const uint32_t devices[] = { 0x9a49, 0x8a52 };
 	const unsigned int n = 4000, k_t = gpuprof_time_scale();
-	char rec[160], json[160];
+	const uint64_t second = 1000000000ull * k_t;
+	uint64_t t0, lead, began, job;
 	long long mine, nobody, a0;
+	char rec[160], json[160];
 	struct oa_buf b = {};
-	uint64_t t0;
-	unsigned int i, k;
-	FILE *f;
+	unsigned int i, k, tries;
 
 	snprintf(rec, sizeof(rec), "%s/ctx.oa", self->dir);
 	snprintf(json, sizeof(json), "%s/report.json", self->dir);
 	for (k = 0; k < 2; k++) {
-		b.len = 0;
-		t0 = mono_ns() + 2500000000ull * k_t;
-		oa_header(&b, devices[k], GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
-		oa_correlation(&b, t0, 1000000000ull);
-		for (i = 0; i < n; i++)
-			oa_report_valid(&b, i, 1000000000u + i * 19200u, 0x120,
-					GPUPROF_OA_REASON_TIMER, 0);
-		oa_correlation(&b, t0 + n * 1000000ull * k_t,
-			       1000000000ull + n * 19200ull);
-		f = fopen(rec, "wb");
-		ASSERT_NE(NULL, f);
-		ASSERT_EQ(b.len, fwrite(b.data, 1, b.len, f));
-		fclose(f);
-		ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
-				     "%s record --oa-source=%s -o %s -- sh -c '%s fences 1 %u; sleep %u'",
-				     perf_gpu_path(), rec, self->data,
-				     gpuwork_path(), 4000 * k_t, 2 * k_t))
-			TH_LOG("%s", self->out);
+		lead = 5 * second / 2;
+		for (tries = 0; ; tries++) {
+			b.len = 0;
+			began = mono_ns();
+			t0 = began + lead;
+			oa_header(&b, devices[k], GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
+			oa_correlation(&b, t0, 1000000000ull);
+			for (i = 0; i < n; i++)
+				oa_report_valid(&b, i, 1000000000u + i * 19200u,
+						0x120, GPUPROF_OA_REASON_TIMER, 0);
+			oa_correlation(&b, t0 + n * 1000000ull * k_t,
+				       1000000000ull + n * 19200ull);
+			ASSERT_EQ(0, record_ctx_job(self, rec, &b, k_t))
+				TH_LOG("%s", self->out);
+			job = first_event_ns(self, "gpuwork",
+					     "dma_fence:dma_fence_init:");
+			ASSERT_NE(0, job) TH_LOG("no fence of gpuwork: %s", self->out);
+			if (job + 5 * second / 4 <= t0)
+				break;
+			TH_LOG("gpuwork's job began %.1f s after its command, %.1f s before the first report: again",
+			       (job - began) / 1e9, ((double)t0 - job) / 1e9);
+			ASSERT_GT(2, tries);
+			lead = job - began + 3 * second / 2;
+		}
 		ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
 				     "%s report -i %s --format=json > %s",
 				     perf_gpu_path(), self->data, json))

@@ -354,9 +354,9 @@ static long long report_num(FIXTURE_DATA(vkms) *self, const char *expr)
 
 /*
  * What perf gpu report makes of the same recording: per crtc, as many
- * vblanks and client flips as perf script showed, the flips' median
- * interval one period, exactly the skipped frames missed; the out-fences
- * jobs of their own timeline.
+ * vblanks and client flips as perf script showed, the out-fences jobs
+ * of their own timeline; and, when the flips were on time, the flips'
+ * median interval one period and exactly the skipped frames missed.
  */
 /* Field @field of crtc @pipe in the report's frames. */
 static long long crtc_num(FIXTURE_DATA(vkms) *self, int pipe, const char *field)
@@ -369,20 +369,26 @@ static long long crtc_num(FIXTURE_DATA(vkms) *self, int pipe, const char *field)
 	return report_num(self, expr);
 }
 
-static void report_agrees(struct __test_metadata *_metadata,
-			  FIXTURE_DATA(vkms) *self, int pipe, long long period_ns)
+static void report_counts_agree(struct __test_metadata *_metadata,
+				FIXTURE_DATA(vkms) *self, int pipe)
+{
+	EXPECT_EQ(self->ev.nr_vblanks, crtc_num(self, pipe, "vblanks"));
+	EXPECT_EQ(self->ev.nr_delivered, crtc_num(self, pipe, "flips"));
+	EXPECT_EQ(self->flip.flips,
+		  report_num(self, "sum(t[\"jobs\"] for t in d[\"timelines\"] if t[\"driver\"] == \"vkms\" and t[\"timeline\"].startswith(\"CRTC:\"))"));
+}
+
+static void report_timing_agrees(struct __test_metadata *_metadata,
+				 FIXTURE_DATA(vkms) *self, int pipe,
+				 long long period_ns)
 {
 	long long median = crtc_num(self, pipe, "median_flip_interval_ns");
 
-	EXPECT_EQ(self->ev.nr_vblanks, crtc_num(self, pipe, "vblanks"));
-	EXPECT_EQ(self->ev.nr_delivered, crtc_num(self, pipe, "flips"));
 	EXPECT_EQ(NR_SKIPS, crtc_num(self, pipe, "missed_flips"));
 	TH_LOG("report: median flip interval %lld ns, period %lld ns",
 	       median, period_ns);
 	EXPECT_LE(period_ns * 99 / 100, median);
 	EXPECT_GE(period_ns * 101 / 100, median);
-	EXPECT_EQ(self->flip.flips,
-		  report_num(self, "sum(t[\"jobs\"] for t in d[\"timelines\"] if t[\"driver\"] == \"vkms\" and t[\"timeline\"].startswith(\"CRTC:\"))"));
 }
 
 /*
@@ -392,7 +398,10 @@ static void report_agrees(struct __test_metadata *_metadata,
  * the count jumps, or the flip is programmed after its vblank).  Nothing
  * shows one sooner.  So a flip shown sooner fails at once, a run that
  * showed any later is repeated, and the steps are counted on the first
- * run that showed none; a flip late in every run fails.
+ * run that showed none; a flip late in every run fails.  On a kernel
+ * declared slow (GPUPROF_TIMEOUT_SCALE, the debug kernel), where a
+ * commit takes longer than a frame, late flips end the test as skipped
+ * after one run, the counts checked, the steps not.
  */
 #define ATTEMPTS 3
 
@@ -400,7 +409,7 @@ TEST_F_TIMEOUT(vkms, flips_and_vblanks_recorded, 300)
 {
 	struct display_events *ev = &self->ev;
 	long long period_ns, median;
-	int attempt, k, always_late = 0;
+	int attempt, k, pipe, always_late = 0;
 	static int late_at[MAX_EVENTS];
 	struct steps steps;
 
@@ -426,10 +435,16 @@ TEST_F_TIMEOUT(vkms, flips_and_vblanks_recorded, 300)
 		/* Each flip's out-fence, made by the crtc, signalled once. */
 		ASSERT_EQ(self->flip.flips, ev->fence_init);
 		ASSERT_EQ(self->flip.flips, ev->fence_signaled);
+		pipe = crtc_pipe(self->flip.crtc_id);
+		report_counts_agree(_metadata, self, pipe);
 
 		steps = check_steps(ev, late_at);
 		TH_LOG("flips not on the vblank due:%s", steps.what);
 		ASSERT_EQ(0, steps.early);
+		if (steps.late && gpuprof_time_scale() > 1)
+			SKIP(return, "time scale %u: %d of %ld flips shown after the vblank due, commits slower than a frame; counts checked, steps not",
+			     gpuprof_time_scale(), steps.late,
+			     self->flip.flips);
 		if (steps.late) {
 			TH_LOG("run %d of %d: %d flips late, the VM stalled; again",
 			       attempt, ATTEMPTS, steps.late);
@@ -439,8 +454,7 @@ TEST_F_TIMEOUT(vkms, flips_and_vblanks_recorded, 300)
 		EXPECT_EQ(self->flip.flips - 1 - NR_SKIPS,
 			  delivered_steps(ev, 1));
 		EXPECT_EQ(NR_SKIPS, delivered_steps(ev, 2));
-		report_agrees(_metadata, self, crtc_pipe(self->flip.crtc_id),
-			      period_ns);
+		report_timing_agrees(_metadata, self, pipe, period_ns);
 		return;
 	}
 	for (k = 0; k < MAX_EVENTS; k++)
