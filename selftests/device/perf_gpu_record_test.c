@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../lib/harness.h"
@@ -323,6 +324,102 @@ TEST_F_TIMEOUT(rec, fence_storm_loses_nothing_at_the_default_size, 90)
 	EXPECT_EQ(NULL, strstr(self->out, "and lost")) TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out, "# Total Lost Samples: 0\n"))
 		TH_LOG("%s", self->out);
+}
+
+/*
+ * The output is created before anything is recorded: a missing or a
+ * read-only directory is one line, and the command never runs.
+ */
+TEST_F(rec, unwritable_output_stops_before_the_command)
+{
+	char ran[160], ro[160], want[256];
+	int rc;
+
+	snprintf(ran, sizeof(ran), "%s/ran", self->dir);
+	EXPECT_EQ(1, run_cmd(self->out, sizeof(self->out),
+			     "%s record -o /nonexistent/dir/perf.data -- touch %s",
+			     perf_gpu_path(), ran));
+	EXPECT_STREQ("perf gpu record: /nonexistent/dir/perf.data: No such file or directory\n",
+		     self->out);
+	EXPECT_NE(0, access(ran, F_OK));
+
+	snprintf(ro, sizeof(ro), "%s/ro", self->dir);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "mkdir %s && mount -t tmpfs -o ro tmpfs %s", ro, ro))
+		TH_LOG("%s", self->out);
+	rc = run_cmd(self->out, sizeof(self->out),
+		     "%s record -o %s/perf.data -- touch %s", perf_gpu_path(),
+		     ro, ran);
+	snprintf(want, sizeof(want),
+		 "perf gpu record: %s/perf.data: Read-only file system\n", ro);
+	EXPECT_EQ(1, rc);
+	EXPECT_STREQ(want, self->out);
+	EXPECT_NE(0, access(ran, F_OK));
+	EXPECT_EQ(0, run_cmd(self->out, sizeof(self->out), "umount %s", ro));
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ull + ts.tv_nsec / 1000000;
+}
+
+/*
+ * --duration ends the recording on time and the command with it: the
+ * shell becomes a 600 s sleep after gpuwork's 20 fences, and the
+ * recording, with those 20 in it, ends after the duration.
+ */
+TEST_F(rec, duration_stops_the_recording_and_the_command)
+{
+	const unsigned int s = 3 * gpuprof_time_scale();
+	char want[128];
+	uint64_t t0 = now_ms(), ms;
+
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s record --duration %u -o %s -- sh -c '%s fences 20; exec sleep 600'",
+			     perf_gpu_path(), s, self->data, gpuwork_path()))
+		TH_LOG("%s", self->out);
+	ms = now_ms() - t0;
+	TH_LOG("--duration %u took %llu ms", s, (unsigned long long)ms);
+	snprintf(want, sizeof(want),
+		 "[ perf gpu record: stopped by --duration %u s ]\n", s);
+	EXPECT_NE(NULL, strstr(self->out, want)) TH_LOG("%s", self->out);
+	EXPECT_LE(s * 1000ull, ms);
+	EXPECT_GT(s * 1000ull + 30000, ms);
+	ASSERT_EQ(0, tally(self)) TH_LOG("%s", self->out);
+	EXPECT_EQ(20, signaled_total(&self->t));
+	EXPECT_EQ(0, self->t.time_went_back);
+}
+
+/*
+ * --max-size ends a storm that would make far more: at least the size
+ * asked for was recorded (1024 samples of at least 64 bytes), far less
+ * than the whole storm, and the file reads.
+ */
+TEST_F_TIMEOUT(rec, max_size_stops_a_storm, 90)
+{
+	unsigned long long samples = 0;
+	const char *p;
+
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s record --max-size 64K -o %s -- %s fences 400000",
+			     perf_gpu_path(), self->data, gpuwork_path()))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "[ perf gpu record: stopped by --max-size 64K ]\n"))
+		TH_LOG("%s", self->out);
+	p = strstr(self->out, " samples) ]");
+	while (p && p > self->out && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	ASSERT_NE(NULL, p) TH_LOG("%s", self->out);
+	ASSERT_EQ(1, sscanf(p - 1, "(%llu samples) ]", &samples))
+		TH_LOG("%s", self->out);
+	EXPECT_LE(1024, samples);
+	ASSERT_EQ(0, tally(self)) TH_LOG("%s", self->out);
+	EXPECT_LT(0, signaled_total(&self->t));
+	EXPECT_GT(400000, signaled_total(&self->t));
+	EXPECT_EQ(0, self->t.time_went_back);
 }
 
 TEST_HARNESS_MAIN

@@ -66,4 +66,38 @@ TEST_F(rcli, pid_excludes_a_command_and_all_cpus)
 			     "%s record -a -p 1", perf_gpu_path()));
 }
 
+/* Each bad value is one line naming it; nothing is recorded. */
+TEST_F(rcli, limits_take_only_what_they_say)
+{
+	static const char *const bad_durations[] = {
+		"0", "0.0", "-1", " 1", "1s", "1e3", "0x10", "86400.000000001",
+		"1.0000000001", "", ".5", "99999999999999999999",
+	};
+	static const char *const bad_sizes[] = {
+		"0", "0K", "-1", "1T", "1KB", "K", " 1", "0x10", "1.5M",
+		"1048576G", "", "18446744073709551617",
+	};
+	char want[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad_durations) / sizeof(*bad_durations); i++) {
+		EXPECT_EQ(1, run_cmd(self->out, sizeof(self->out),
+				     "%s record --duration '%s' -o /nonexistent/x",
+				     perf_gpu_path(), bad_durations[i]));
+		snprintf(want, sizeof(want),
+			 "perf gpu record: bad --duration '%s': want seconds, more than 0, at most 86400\n",
+			 bad_durations[i]);
+		EXPECT_STREQ(want, self->out);
+	}
+	for (i = 0; i < sizeof(bad_sizes) / sizeof(*bad_sizes); i++) {
+		EXPECT_EQ(1, run_cmd(self->out, sizeof(self->out),
+				     "%s record --max-size '%s' -o /nonexistent/x",
+				     perf_gpu_path(), bad_sizes[i]));
+		snprintf(want, sizeof(want),
+			 "perf gpu record: bad --max-size '%s': want bytes, more than 0, with B, K, M or G\n",
+			 bad_sizes[i]);
+		EXPECT_STREQ(want, self->out);
+	}
+}
+
 TEST_HARNESS_MAIN

@@ -42,6 +42,7 @@
 #include "record/workload.h"
 #include "util/array.h"
 #include "util/debug.h"
+#include "util/parse.h"
 
 /*
  * Per-CPU ring size in pages.  A vgem fence makes about 4 dma_fence
@@ -52,6 +53,8 @@
 #define DEFAULT_MMAP_PAGES	512
 /* How long to sleep in poll between checks of the command and signals. */
 #define POLL_MS			100
+/* --duration: a day at most, a typo should not record for a year. */
+#define MAX_DURATION_S		86400u
 
 static const char *const record_usage[] = {
 	"perf gpu record [<options>] [<command>]",
@@ -81,6 +84,7 @@ struct record {
 	struct sample_id *ids;		/* sorted by id */
 	size_t nr_ids;
 	struct record_store *store;
+	struct perf_data_writer *writer;	/* created before recording */
 	uint64_t unknown;		/* samples of no event of ours */
 
 	/* OA and fdinfo: synthetic events after the tracepoints. */
@@ -89,6 +93,10 @@ struct record {
 	int fdinfo_ms;			/* --fdinfo-interval, -1: not given */
 	const char *oa_period;
 	const char *oa_unit;
+	/* --duration and --max-size: 0 when not given. */
+	const char *duration_str, *max_size_str;
+	uint64_t duration_ns, max_bytes;
+	const char *limit;	/* the option that ended the recording */
 	struct gpu_synth_ids synth;
 	bool have_synth;
 };
@@ -540,8 +548,33 @@ static void reap_child(struct record *rec)
 	rec->child_status = status;
 }
 
+/* Has --duration passed or the data reached --max-size? */
+static bool limit_reached(struct record *rec, uint64_t start_ns)
+{
+	if (rec->duration_ns && record_oa_now() - start_ns >= rec->duration_ns)
+		rec->limit = "--duration";
+	else if (rec->max_bytes &&
+		 record_store_bytes(rec->store) >= rec->max_bytes)
+		rec->limit = "--max-size";
+	return rec->limit;
+}
+
+/* The poll's timeout: POLL_MS, or less to stop on time for --duration. */
+static int poll_timeout(const struct record *rec, uint64_t start_ns)
+{
+	uint64_t spent = record_oa_now() - start_ns, left_ms;
+
+	if (!rec->duration_ns)
+		return POLL_MS;
+	if (spent >= rec->duration_ns)
+		return 0;
+	left_ms = (rec->duration_ns - spent + 999999) / 1000000;
+	return left_ms < POLL_MS ? (int)left_ms : POLL_MS;
+}
+
 static int record_loop(struct record *rec)
 {
+	uint64_t start_ns = record_oa_now();
 	int err;
 
 	for (;;) {
@@ -553,11 +586,13 @@ static int record_loop(struct record *rec)
 		if (err)
 			return err;
 		if (done || child_gone(rec) ||
-		    (rec->pid > 0 && !proc_alive(rec->pid)))
+		    (rec->pid > 0 && !proc_alive(rec->pid)) ||
+		    limit_reached(rec, start_ns))
 			break;
 		/* SIGCHLD cuts the sleep short: the command has exited. */
 		if (!child_exited)
-			perf_evlist__poll(rec->evlist, POLL_MS);
+			perf_evlist__poll(rec->evlist,
+					  poll_timeout(rec, start_ns));
 	}
 	/* Whatever the last moments put in the rings. */
 	perf_evlist__disable(rec->evlist);
@@ -578,13 +613,46 @@ static void install_signals(void)
 	sigaction(SIGCHLD, &sa, NULL);
 }
 
+/*
+ * The output, created before anything is recorded: a directory that is
+ * missing or read-only is reported at once, not after the recording.
+ * The events are known by now, the real ones and the synthetic ones.
+ */
+static int open_output(struct record *rec)
+{
+	unsigned int i, nr = rec->events.nr + (rec->have_synth ? 4 : 0);
+	struct perf_data_event *events = calloc(nr, sizeof(*events));
+
+	if (!events)
+		return -1;
+	for (i = 0; i < rec->events.nr; i++) {
+		events[i].name = rec->events.ev[i].name;
+		events[i].id = rec->events.ev[i].id;
+	}
+	if (rec->have_synth) {
+		events[i].name = "gpu_oa:oa_report";
+		events[i++].id = rec->synth.oa_report;
+		events[i].name = "gpu_client:fdinfo";
+		events[i++].id = rec->synth.fdinfo;
+		events[i].name = "gpu_oa:oa_device";
+		events[i++].id = rec->synth.oa_device;
+		events[i].name = "gpu_oa:oa_correlation";
+		events[i].id = rec->synth.oa_correlation;
+	}
+	rec->writer = perf_data_create(rec->output, events, nr);
+	free(events);
+	if (!rec->writer) {
+		pr_err("%s: %s\n", rec->output, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static int write_output(struct record *rec, int argc, const char **argv)
 {
-	struct perf_data_event *events;
-	struct perf_data_writer *w;
-	struct tracing_data *td;
+	struct perf_data_writer *w = rec->writer;
 	struct gpu_synth_ids synth = { 0 };
-	unsigned int i, nr = rec->events.nr + (rec->have_synth ? 4 : 0);
+	struct tracing_data *td;
 	void *blob = NULL;
 	size_t len = 0;
 	int err = 0;
@@ -610,33 +678,7 @@ static int write_output(struct record *rec, int argc, const char **argv)
 		free(blob);
 		return err;
 	}
-	events = calloc(nr, sizeof(*events));
-	if (!events) {
-		free(blob);
-		return -ENOMEM;
-	}
-	for (i = 0; i < rec->events.nr; i++) {
-		events[i].name = rec->events.ev[i].name;
-		events[i].id = rec->events.ev[i].id;
-	}
-	if (rec->have_synth) {
-		events[i].name = "gpu_oa:oa_report";
-		events[i++].id = rec->synth.oa_report;
-		events[i].name = "gpu_client:fdinfo";
-		events[i++].id = rec->synth.fdinfo;
-		events[i].name = "gpu_oa:oa_device";
-		events[i++].id = rec->synth.oa_device;
-		events[i].name = "gpu_oa:oa_correlation";
-		events[i].id = rec->synth.oa_correlation;
-	}
-	w = perf_data_create(rec->output, events, nr);
-	free(events);
-	if (!w) {
-		err = -errno;
-		free(blob);
-		pr_err("%s: %s\n", rec->output, strerror(-err));
-		return err;
-	}
+	rec->writer = NULL;	/* closed or aborted below */
 	err = perf_data_set_tracing_data(w, blob, len);
 	free(blob);
 	err = err ?: perf_data_set_cmdline(w, argc, argv);
@@ -739,6 +781,10 @@ static int parse_args(struct record *rec, int *argcp, const char ***argvp)
 			   "xe: the OA unit (default 0, the main GT's)"),
 		OPT_STRING(0, "oa-output", &rec->oa.output_opt, "file",
 			   "the OA stream as recorded (default: <output>.oa)"),
+		OPT_STRING(0, "duration", &rec->duration_str, "SECONDS",
+			   "stop recording after this long (a command still running is sent SIGTERM)"),
+		OPT_STRING(0, "max-size", &rec->max_size_str, "SIZE",
+			   "stop recording once the data reach SIZE bytes (B, K, M, G)"),
 		OPT_INTEGER(0, "fdinfo-interval", &rec->fdinfo_ms,
 			    "DRM fdinfo snapshot every MS ms, 0 off (default 1000 for a command or -p, off system-wide)"),
 		OPT_END()
@@ -788,6 +834,19 @@ static int parse_args(struct record *rec, int *argcp, const char ***argvp)
 		}
 		rec->oa.period_ns = v;
 	}
+	if (rec->duration_str &&
+	    (parse_seconds_ns(rec->duration_str, MAX_DURATION_S,
+			      &rec->duration_ns) || !rec->duration_ns)) {
+		pr_err("bad --duration '%s': want seconds, more than 0, at most %u\n",
+		       rec->duration_str, MAX_DURATION_S);
+		return -1;
+	}
+	if (rec->max_size_str &&
+	    parse_size_bytes(rec->max_size_str, &rec->max_bytes)) {
+		pr_err("bad --max-size '%s': want bytes, more than 0, with B, K, M or G\n",
+		       rec->max_size_str);
+		return -1;
+	}
 	if (rec->oa_unit) {
 		unsigned long v;
 
@@ -832,6 +891,8 @@ static void cleanup(struct record *rec)
 	perf_thread_map__put(rec->threads);
 	record_events_free(&rec->events);
 	record_store_free(rec->store);
+	if (rec->writer)
+		perf_data_abort(rec->writer);
 	record_oa_free(&rec->oa);
 	free(rec->extra_events);
 	free(rec->ids);
@@ -864,7 +925,8 @@ int cmd_record(int argc, const char **argv)
 		goto out;
 	}
 	rec.store = record_store_new();
-	if (!rec.store || choose_events(&rec) || setup_synthetic(&rec))
+	if (!rec.store || choose_events(&rec) || setup_synthetic(&rec) ||
+	    open_output(&rec))
 		goto out;
 	/* Signals first: the command may exit as soon as it is started. */
 	install_signals();
@@ -897,14 +959,26 @@ int cmd_record(int argc, const char **argv)
 		pr_err("out of memory while recording\n");
 		goto out;
 	}
+	/* A limit ends the command too, as perf record's Ctrl-C would. */
+	if (rec.limit && rec.workload.pid > 0 && !child_gone(&rec))
+		kill(rec.workload.pid, SIGTERM);
 	reap_child(&rec);
 	if (record_oa_finish(&rec.oa, rec.store, &rec.events))
 		goto out;
 	if (write_output(&rec, full_argc, full_argv))
 		goto out;
 	report(&rec);
-	/* A command's status is ours, as with perf record -- CMD. */
-	ret = rec.child_done ? workload_exit_code(rec.child_status) : 0;
+	if (rec.limit)
+		fprintf(stderr, "[ perf gpu record: stopped by %s %s%s ]\n",
+			rec.limit, !strcmp(rec.limit, "--duration") ?
+			rec.duration_str : rec.max_size_str,
+			!strcmp(rec.limit, "--duration") ? " s" : "");
+	/*
+	 * A command's status is ours, as with perf record -- CMD, unless a
+	 * limit stopped it: then the recording is what was asked for.
+	 */
+	ret = rec.child_done && !rec.limit ?
+	      workload_exit_code(rec.child_status) : 0;
 out:
 	cleanup(&rec);
 	free(full_argv);

@@ -39,6 +39,7 @@
 #include "oa/sim.h"
 #include "oa/xe.h"
 #include "util/debug.h"
+#include "util/parse.h"
 
 #define PROG "gpuprof-oa"
 #ifndef PERF_GPU_PREFIX
@@ -104,29 +105,8 @@ static int parse_start(const char *arg, uint64_t *ns)
 /* Seconds with up to nine decimals ("2", "0.25") to ns, exactly. */
 static int parse_seconds(const char *opt, const char *arg, uint64_t *ns)
 {
-	const char *p = arg;
-	uint64_t whole = 0, frac = 0, scale = NSEC;
-
-	if (*p < '0' || *p > '9')
-		goto bad;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		whole = whole * 10 + (*p - '0');
-		if (whole > MAX_DURATION_S)
-			goto bad;
-	}
-	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9'; p++) {
-			if (scale == 1)
-				goto bad;
-			scale /= 10;
-			frac += (*p - '0') * scale;
-		}
-	}
-	if (*p || whole * NSEC + frac > MAX_DURATION_S * NSEC)
-		goto bad;
-	*ns = whole * NSEC + frac;
-	return 0;
-bad:
+	if (!parse_seconds_ns(arg, MAX_DURATION_S, ns))
+		return 0;
 	pr_err("--%s: '%s' is not a duration in seconds (0 to %llu, at most 9 decimals)\n",
 	       opt, arg, (unsigned long long)MAX_DURATION_S);
 	return -1;

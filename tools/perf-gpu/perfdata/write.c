@@ -365,12 +365,40 @@ static void emit_id_trailer(struct perf_data_writer *w, int32_t pid,
 	emit_u64(w, sample_id(event));
 }
 
+/* RAW is a u32 size and the data, padded so the record ends 8-aligned. */
+static size_t padded_raw(uint32_t raw_size)
+{
+	return ((size_t)raw_size + 4 + 7) / 8 * 8 - 4;
+}
+
+size_t perf_data_sample_bytes(uint32_t raw_size)
+{
+	return sizeof(struct perf_event_header) + 5 * 8 + 4 +
+	       padded_raw(raw_size);
+}
+
+/* The kernel's comm is at most 15 characters (TASK_COMM_LEN). */
+static size_t comm_len(const char *comm)
+{
+	return strnlen(comm, 15);
+}
+
+size_t perf_data_comm_bytes(const char *comm)
+{
+	return sizeof(struct perf_event_header) + 8 +
+	       (comm_len(comm) + 1 + 7) / 8 * 8 + ID_TRAILER_SIZE;
+}
+
+size_t perf_data_lost_bytes(void)
+{
+	return sizeof(struct perf_event_header) + 16 + ID_TRAILER_SIZE;
+}
+
 int perf_data_write_sample(struct perf_data_writer *w,
 			   const struct perf_data_sample *s)
 {
-	/* RAW is a u32 size and the data, padded so the record ends 8-aligned. */
-	size_t raw_size = ((size_t)s->raw_size + 4 + 7) / 8 * 8 - 4;
-	size_t size = sizeof(struct perf_event_header) + 5 * 8 + 4 + raw_size;
+	size_t raw_size = padded_raw(s->raw_size);
+	size_t size = perf_data_sample_bytes(s->raw_size);
 	uint16_t type;
 	int err;
 
@@ -415,15 +443,14 @@ int perf_data_write_sample(struct perf_data_writer *w,
 int perf_data_write_comm(struct perf_data_writer *w, int32_t pid,
 			 int32_t tid, const char *comm, uint64_t time)
 {
-	/* The kernel's comm is at most 15 characters (TASK_COMM_LEN). */
-	size_t len = comm ? strnlen(comm, 15) : 0;
-	size_t padded = (len + 1 + 7) / 8 * 8;
-	size_t size = sizeof(struct perf_event_header) + 8 + padded +
-		      ID_TRAILER_SIZE;
+	size_t len, padded, size;
 	int err;
 
 	if (!comm)
 		return -EINVAL;
+	len = comm_len(comm);
+	padded = (len + 1 + 7) / 8 * 8;
+	size = perf_data_comm_bytes(comm);
 	err = check_record(w, time, size);
 	if (err)
 		return err;
@@ -441,7 +468,7 @@ int perf_data_write_comm(struct perf_data_writer *w, int32_t pid,
 int perf_data_write_lost(struct perf_data_writer *w, unsigned int event,
 			 uint64_t lost, uint64_t time)
 {
-	size_t size = sizeof(struct perf_event_header) + 16 + ID_TRAILER_SIZE;
+	size_t size = perf_data_lost_bytes();
 	int err;
 
 	if (event >= w->nr)

@@ -77,6 +77,14 @@ int perf_data_write_lost(struct perf_data_writer *w, unsigned int event,
 			 uint64_t lost, uint64_t time);
 
 /*
+ * The bytes each of the three writes above adds to the data section,
+ * for a payload of @raw_size and a name @comm.
+ */
+size_t perf_data_sample_bytes(uint32_t raw_size);
+size_t perf_data_comm_bytes(const char *comm);
+size_t perf_data_lost_bytes(void);
+
+/*
  * Write the features and the file header and rename the file to its
  * path.  0, or the first error (-errno), in which case the temporary
  * file is removed.  Frees @w either way.

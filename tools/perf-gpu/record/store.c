@@ -36,6 +36,7 @@ struct thread_name {
 	struct thread_name *next;
 	int32_t pid, tid;
 	uint64_t comm_time;	/* of the kernel's COMM that named it, or 0 */
+	bool counted;		/* its COMM in record_store_bytes() */
 	bool written;
 	char comm[16];
 };
@@ -46,6 +47,7 @@ struct record_store {
 	uint8_t *raw;
 	size_t raw_len, raw_alloc;
 	uint64_t samples, lost;
+	uint64_t bytes;		/* of the data section, as it will be written */
 	struct thread_name *threads[COMM_BUCKETS];
 };
 
@@ -103,16 +105,17 @@ static bool read_comm(const char *path, char *comm, size_t size)
  * entry; a thread already gone gets "<pid>", a placeholder that cannot be
  * mistaken for a real name.
  */
-static int note_thread(struct record_store *st, int32_t pid, int32_t tid)
+static struct thread_name *note_thread(struct record_store *st, int32_t pid,
+				       int32_t tid)
 {
 	struct thread_name *t = find_thread(st, tid);
 	char path[64];
 
 	if (t)
-		return 0;
+		return t;
 	t = calloc(1, sizeof(*t));
 	if (!t)
-		return -ENOMEM;
+		return NULL;
 	t->pid = pid;
 	t->tid = tid;
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
@@ -122,7 +125,7 @@ static int note_thread(struct record_store *st, int32_t pid, int32_t tid)
 		snprintf(t->comm, sizeof(t->comm), "<%d>", pid);
 	t->next = *bucket(st, tid);
 	*bucket(st, tid) = t;
-	return 0;
+	return t;
 }
 
 int record_store_set_comm(struct record_store *st, int32_t pid, int32_t tid,
@@ -159,9 +162,10 @@ int record_store_add_sample(struct record_store *st, unsigned int event,
 			    int32_t pid, int32_t tid, uint32_t cpu,
 			    uint64_t time, const void *raw, uint32_t raw_size)
 {
+	struct thread_name *t = note_thread(st, pid, tid);
 	struct rec *r;
 
-	if (note_thread(st, pid, tid))
+	if (!t)
 		return -ENOMEM;
 	if (ARRAY_RESERVE(st->raw, st->raw_alloc, st->raw_len + raw_size))
 		return -ENOMEM;
@@ -179,6 +183,11 @@ int record_store_add_sample(struct record_store *st, unsigned int event,
 	memcpy(st->raw + st->raw_len, raw, raw_size);
 	st->raw_len += raw_size;
 	st->samples++;
+	st->bytes += perf_data_sample_bytes(raw_size);
+	/* Its name, written before its first sample: as long as any. */
+	if (!t->counted)
+		st->bytes += perf_data_comm_bytes("longest-allowed");
+	t->counted = true;
 	return 0;
 }
 
@@ -194,6 +203,7 @@ int record_store_add_lost(struct record_store *st, unsigned int event,
 	r->time = time;
 	r->raw_off = lost;
 	st->lost += lost;
+	st->bytes += perf_data_lost_bytes();
 	return 0;
 }
 
@@ -205,6 +215,11 @@ uint64_t record_store_samples(const struct record_store *st)
 uint64_t record_store_lost(const struct record_store *st)
 {
 	return st->lost;
+}
+
+uint64_t record_store_bytes(const struct record_store *st)
+{
+	return st->bytes;
 }
 
 uint64_t record_store_last_time(const struct record_store *st)

@@ -39,6 +39,11 @@ int record_store_add_lost(struct record_store *st, unsigned int event,
 
 uint64_t record_store_samples(const struct record_store *st);
 uint64_t record_store_lost(const struct record_store *st);
+/*
+ * The size of the data section record_store_write() would write now (a
+ * thread's name counted at the longest a name can be).
+ */
+uint64_t record_store_bytes(const struct record_store *st);
 /* The latest time of a record kept, 0 if none. */
 uint64_t record_store_last_time(const struct record_store *st);
 
