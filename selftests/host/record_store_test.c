@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The names perf gpu record gives threads (record/store.c): a process
+ * that renames itself right after exec (gpuwork -n NAME) has an exec
+ * COMM and a prctl COMM, and its samples, in the rings of whichever CPUs
+ * it ran on; the rings are read one after another, so the three reach
+ * the store in any order.  In every order the file names the thread by
+ * the newer COMM, once, before its first sample.  The thread's pid is
+ * one no process has here, so /proc gives nothing and only the COMMs
+ * decide.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "../../tools/perf-gpu/perfdata/read.h"
+#include "../../tools/perf-gpu/perfdata/write.h"
+#include "../../tools/perf-gpu/record/store.h"
+
+#define PID 2000000000		/* above any pid_max */
+#define ID 42			/* the one event's tracepoint id */
+
+enum step { EXEC_COMM, PRCTL_COMM, SAMPLE };
+
+/* The COMM records of @path, as "tid:name,..."; the sample count too. */
+static int comms(const char *path, char *out, size_t size, int *samples)
+{
+	struct pdr_file f;
+	struct pdr_record r;
+	uint64_t pos;
+	const char *name;
+	size_t len, used = 0;
+	int32_t tid;
+	int ret;
+
+	*out = '\0';
+	*samples = 0;
+	if (pdr_open(&f, path))
+		return -1;
+	pos = f.data_offset;
+	while ((ret = pdr_next_record(&f, &pos, &r)) == 1) {
+		if (r.type == PERF_RECORD_SAMPLE) {
+			/* A name must come before the first sample. */
+			if (!used)
+				used += snprintf(out, size, "sample-first,");
+			(*samples)++;
+		}
+		if (r.type != PERF_RECORD_COMM)
+			continue;
+		if (pdr_parse_comm(&f, &r, &tid, &name, &len)) {
+			ret = -1;
+			break;
+		}
+		used += snprintf(out + used, size - used, "%d:%.*s,", tid,
+				 (int)len, name);
+	}
+	pdr_close(&f);
+	return ret;
+}
+
+/* Feed the three steps in @order and write the file; its COMMs. */
+static int run_order(const enum step order[3], char *out, size_t size,
+		     int *samples)
+{
+	/* exec at 100, prctl at 200, the sample at 300 (ns). */
+	const uint8_t raw[8] = { ID, 0 };
+	struct perf_data_event ev = { "test:event", ID };
+	char path[] = "/tmp/record_store_test.XXXXXX";
+	struct perf_data_writer *w;
+	struct record_store *st;
+	int fd, i, err = 0;
+
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	st = record_store_new();
+	if (!st)
+		return -1;
+	for (i = 0; i < 3 && !err; i++) {
+		switch (order[i]) {
+		case EXEC_COMM:
+			err = record_store_set_comm(st, PID, PID, "gpuwork", 100);
+			break;
+		case PRCTL_COMM:
+			err = record_store_set_comm(st, PID, PID, "gpuworkA", 200);
+			break;
+		case SAMPLE:
+			err = record_store_add_sample(st, 0, PID, PID, 0, 300,
+						      raw, sizeof(raw));
+			break;
+		}
+	}
+	w = err ? NULL : perf_data_create(path, &ev, 1);
+	if (w) {
+		err = perf_data_set_tracing_data(w, "formats", 7) ?:
+		      record_store_write(st, w);
+		if (err)
+			perf_data_abort(w);
+		else
+			err = perf_data_close(w);
+	} else {
+		err = -1;
+	}
+	record_store_free(st);
+	if (!err)
+		err = comms(path, out, size, samples);
+	unlink(path);
+	return err;
+}
+
+TEST(the_newer_comm_names_the_thread_in_every_order)
+{
+	static const enum step orders[6][3] = {
+		{ EXEC_COMM, PRCTL_COMM, SAMPLE },
+		{ EXEC_COMM, SAMPLE, PRCTL_COMM },
+		{ PRCTL_COMM, EXEC_COMM, SAMPLE },
+		{ PRCTL_COMM, SAMPLE, EXEC_COMM },
+		{ SAMPLE, EXEC_COMM, PRCTL_COMM },
+		{ SAMPLE, PRCTL_COMM, EXEC_COMM },
+	};
+	char want[64], got[256];
+	int i, samples;
+
+	snprintf(want, sizeof(want), "%d:gpuworkA,", PID);
+	for (i = 0; i < 6; i++) {
+		ASSERT_EQ(0, run_order(orders[i], got, sizeof(got), &samples))
+			TH_LOG("order %d", i);
+		EXPECT_STREQ(want, got) TH_LOG("order %d", i);
+		EXPECT_EQ(1, samples) TH_LOG("order %d", i);
+	}
+}
+
+TEST_HARNESS_MAIN
