@@ -259,15 +259,21 @@ TEST_F(rec, system_wide_sees_every_process)
 {
 	int ia, ib;
 
+	char comms[8192];
+
+	/* -v: the kernel's COMMs, shown if a name comes out wrong. */
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
-			     "%s record -a -o %s -- sh -c '%s -n gpuworkA fences 20 & %s -n gpuworkB fences 30 & wait'",
+			     "%s record -v -a -o %s -- sh -c '%s -n gpuworkA fences 20 & %s -n gpuworkB fences 30 & wait' 2> %s/record.err",
 			     perf_gpu_path(), self->data, gpuwork_path(),
-			     gpuwork_path())) TH_LOG("%s", self->out);
+			     gpuwork_path(), self->dir)) TH_LOG("%s", self->out);
+	run_cmd(comms, sizeof(comms),
+		"grep -E '^perf gpu record: (comm .*gpuwork|a COMM)' %s/record.err",
+		self->dir);
 	ASSERT_EQ(0, tally(self)) TH_LOG("%s", self->out);
 	ia = find_comm(&self->t, "gpuworkA");
 	ib = find_comm(&self->t, "gpuworkB");
-	ASSERT_LE(0, ia) TH_LOG("%s", who_list(&self->t));
-	ASSERT_LE(0, ib) TH_LOG("%s", who_list(&self->t));
+	ASSERT_LE(0, ia) TH_LOG("%s\n%s", who_list(&self->t), comms);
+	ASSERT_LE(0, ib) TH_LOG("%s\n%s", who_list(&self->t), comms);
 	EXPECT_EQ(20, self->t.who[ia].signaled);
 	EXPECT_EQ(20, self->t.who[ia].init);
 	EXPECT_EQ(30, self->t.who[ib].signaled);

@@ -458,8 +458,18 @@ static int process_comm(struct record *rec, const union perf_event *event)
 {
 	struct ring_comm c;
 
-	if (ring_parse_comm(event, &c))
+	if (ring_parse_comm(event, &c)) {
+		if (rec->verbose)
+			pr_err("a COMM record of %u bytes that does not parse\n",
+			       event->header.size);
 		return 0;
+	}
+	/* -v: every name the kernel reported, to follow a thread's. */
+	if (rec->verbose)
+		pr_err("comm %d/%d %s at %llu%s\n", c.pid, c.tid, c.comm,
+		       (unsigned long long)c.time,
+		       event->header.misc & PERF_RECORD_MISC_COMM_EXEC ?
+		       " (exec)" : "");
 	return record_store_set_comm(rec->store, c.pid, c.tid, c.comm, c.time);
 }
 
