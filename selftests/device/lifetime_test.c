@@ -72,23 +72,30 @@ TEST_F_TIMEOUT(slow, fifty_load_start_stop_unload_cycles, 300)
 	}
 }
 
+/*
+ * A fence still held when the module goes: its signal finds no probe.
+ * gpuwork is waited for as long as it takes to start (seconds on the
+ * debug kernel under load), and holds its fence for longer than the
+ * wait for it to show takes once it runs.
+ */
 TEST(unload_with_jobs_in_flight)
 {
+	const unsigned int hold_ms = 2000 * gpuprof_time_scale();
 	char cmd[PATH_MAX + 32];
 	int i;
 
 	ASSERT_EQ(0, gpuprof_load(NULL));
 	ASSERT_EQ(0, ctl("interval 1\n"));
 	ASSERT_EQ(0, ctl("start\n"));
-	/* A fence still held when the module goes: its signal finds no probe. */
-	snprintf(cmd, sizeof(cmd), "%s fences 1 2000 &", gpuwork_path());
+	snprintf(cmd, sizeof(cmd), "%s fences 1 %u &", gpuwork_path(), hold_ms);
 	ASSERT_EQ(0, system(cmd));
-	for (i = 0; i < 150 && status_num("jobs_in_flight") < 1; i++)
+	for (i = 0; i < 2000 * (int)gpuprof_time_scale() &&
+		    status_num("jobs_in_flight") < 1; i++)
 		sleep_ms(10);
 	EXPECT_EQ(1, status_num("jobs_in_flight"));
 	ASSERT_EQ(0, gpuprof_unload());
 	/* Let the fence signal with the module gone. */
-	sleep_ms(2000);
+	sleep_ms(hold_ms);
 }
 
 TEST(a_start_that_fails_changes_nothing)

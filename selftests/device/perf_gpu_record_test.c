@@ -428,4 +428,54 @@ TEST_F_TIMEOUT(rec, max_size_stops_a_storm, 90)
 	EXPECT_EQ(0, self->t.time_went_back);
 }
 
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; (s = strchr(s, '\n')); s++)
+		n++;
+	return n;
+}
+
+/*
+ * perf gpu record -a of a fence storm, SIGKILLed 3 s after it made its
+ * output (which it does before it starts the storm): the file,
+ * streamed round by round, reads up to its last round.  Stock perf
+ * script prints its fences in time order; perf gpu report reads it with
+ * one warning line and counts as many jobs as perf script shows signals
+ * of jobs it saw begin (every fence's init is in the file: the storm
+ * starts after the recording).
+ */
+TEST_F_TIMEOUT(rec, killed_recording_reads_up_to_its_last_round, 120)
+{
+	const unsigned int k = gpuprof_time_scale();
+	long long jobs, signals;
+	char err[160];
+
+	snprintf(err, sizeof(err), "%s/report.err", self->dir);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s record -a -o %s -- %s -n storm fences 100000000 >/dev/null 2>&1 & "
+			     "p=$!; while [ ! -s %s ]; do sleep 0.1; done; sleep %u; "
+			     "kill -9 $p; sleep 1; pkill -9 -x storm; true",
+			     perf_gpu_path(), self->data, gpuwork_path(),
+			     self->data, 3 * k))
+		TH_LOG("%s", self->out);
+	ASSERT_EQ(0, tally(self)) TH_LOG("%s", self->out);
+	signals = signaled_total(&self->t);
+	TH_LOG("%lld fences signalled in the file, %ld lines", signals,
+	       self->t.lines);
+	EXPECT_LT(100, signals);
+	EXPECT_EQ(0, self->t.time_went_back);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s report -i %s --format=json 2> %s | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d[\"totals\"][\"jobs\"])'",
+			     perf_gpu_path(), self->data, err))
+		TH_LOG("%s", self->out);
+	jobs = atoll(self->out);
+	EXPECT_EQ(signals, jobs);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "cat %s", err));
+	EXPECT_NE(NULL, strstr(self->out, "was not closed (perf gpu record stopped before its end): read up to its last complete round\n"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(1, count_lines(self->out)) TH_LOG("%s", self->out);
+}
+
 TEST_HARNESS_MAIN

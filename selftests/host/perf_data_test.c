@@ -25,6 +25,7 @@
 #include "../lib/fence_format.h"
 #include "../lib/run.h"
 #include "../../tools/perf-gpu/perfdata/machine.h"
+#include "../../tools/perf-gpu/perfdata/read.h"
 #include "../../tools/perf-gpu/perfdata/write.h"
 #include "../../tools/perf-gpu/perfdata/tracefs.h"
 #include "../../tools/perf-gpu/perfdata/tracing-data.h"
@@ -991,6 +992,120 @@ TEST_F(pd, real_tracepoint_from_tracefs)
 	EXPECT_GT(strstr(self->out, "gpu_oa:oa_report"), strstr(self->out, name));
 	tep_free(tep);
 	free(fmt);
+}
+
+/* Samples in @path by the project's reader; -1 if it refuses the file. */
+static int pdr_samples(const char *path, bool *unfinished)
+{
+	struct pdr_file f;
+	struct pdr_record r;
+	uint64_t pos;
+	int n = 0, ret;
+
+	if (pdr_open(&f, path)) {
+		pdr_close(&f);
+		return -1;
+	}
+	*unfinished = f.unfinished;
+	pos = f.data_offset;
+	while ((ret = pdr_next_record(&f, &pos, &r)) == 1)
+		n += r.type == PERF_RECORD_SAMPLE;
+	pdr_close(&f);
+	return ret ? -1 : n;
+}
+
+/* Lines perf script prints for @path, or -1 if it fails. */
+static int script_lines(FIXTURE_DATA(pd) *self, const char *path)
+{
+	char *p;
+	int n = 0;
+
+	if (run_cmd(self->out, sizeof(self->out), "%s script --ns -i %s",
+		    perf_bin(), path))
+		return -1;
+	for (p = self->out; (p = strchr(p, '\n')); p++)
+		n++;
+	return n;
+}
+
+/*
+ * A streamed file, copied as perf gpu record would leave it if killed:
+ * before any round, after the first round (three samples), and in the
+ * middle of the second with over 100 KB of it already on disk.  Each
+ * copy reads whole, up to its last round, in stock perf script and in
+ * the project's reader, which says it was not closed; the closed file
+ * reads whole and does not.
+ */
+TEST_F(pd, streamed_file_reads_up_to_its_last_round)
+{
+	const struct perf_data_event events[NR_EV] = {
+		[EV_OA] = { "gpu_oa:oa_report", self->ids.oa_report },
+		[EV_FDINFO] = { "gpu_client:fdinfo", self->ids.fdinfo },
+		[EV_FENCE] = { "dma_fence:dma_fence_signaled", FENCE_ID },
+	};
+	static const char *const argv[] = { "perf", "gpu", "record" };
+	char snap[3][160], first3[1024], *cut;
+	struct perf_data_writer *w;
+	uint8_t buf[128];
+	bool unfinished;
+	int i, err = 0;
+
+	if (!have_perf())
+		SKIP(return, "no %s", perf_bin());
+	for (i = 0; i < 3; i++)
+		snprintf(snap[i], sizeof(snap[i]), "%s/snap%d.data", self->dir, i);
+	w = perf_data_create_stream(self->path, events, NR_EV, self->tracing,
+				    self->tracing_len, 3, argv);
+	ASSERT_NE(NULL, w) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "cp %s %s",
+			     self->path, snap[0]));
+
+	/* Round 1: write_records()' first three samples. */
+	err = err ?: perf_data_write_comm(w, 1200, 1200, "glxgears", 1000000000);
+	err = err ?: perf_data_write_comm(w, 1300, 1300, "vkcube", 1000000000);
+	err = err ?: oa(w, self, 1200, 0, 1000100000, 19200000000ull, 0x2a, 0x1);
+	err = err ?: sample(w, EV_FENCE, 1200, 1, 1000200000, buf,
+			    fence_payload(buf, 1200, "i915", "gt0:rcs0", 7, 42));
+	err = err ?: fdinfo(w, self, 1300, 1, 1000300000, 12, 9,
+			    "drm-engine-render=5000000 ns");
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, perf_data_round(w));
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "cp %s %s",
+			     self->path, snap[1]));
+
+	/* Round 2, unsealed: 2000 more fences, past the writer's buffer. */
+	for (i = 0; i < 2000 && !err; i++)
+		err = sample(w, EV_FENCE, 1200, 1, 1000400000 + i, buf,
+			     fence_payload(buf, 1200, "i915", "gt0:rcs0", 7, i));
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "cp %s %s && stat -c %%s %s", self->path, snap[2],
+			     snap[2]));
+	EXPECT_LT(100000, atol(self->out)) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, perf_data_close(w));
+
+	/* The first three lines of the usual script, as round 1 holds. */
+	snprintf(first3, sizeof(first3), "%s", expected_script);
+	cut = strchr(strchr(strchr(first3, '\n') + 1, '\n') + 1, '\n');
+	cut[1] = '\0';
+
+	EXPECT_EQ(0, script_lines(self, snap[0])) TH_LOG("%s", self->out);
+	EXPECT_EQ(0, pdr_samples(snap[0], &unfinished));
+	EXPECT_TRUE(unfinished);
+	for (i = 1; i < 3; i++) {
+		EXPECT_EQ(3, script_lines(self, snap[i])) TH_LOG("%s", self->out);
+		EXPECT_STREQ(first3, self->out);
+		EXPECT_EQ(3, pdr_samples(snap[i], &unfinished));
+		EXPECT_TRUE(unfinished);
+	}
+	EXPECT_EQ(2003, script_lines(self, self->path)) TH_LOG("%.2000s", self->out);
+	EXPECT_EQ(0, strncmp(first3, self->out, strlen(first3)));
+	EXPECT_EQ(2003, pdr_samples(self->path, &unfinished));
+	EXPECT_FALSE(unfinished);
+	/* Closed, it has what the rounds could not: the sample times. */
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s report --header-only -i %s | grep 'time of '",
+			     perf_bin(), self->path)) TH_LOG("%s", self->out);
 }
 
 TEST_HARNESS_MAIN

@@ -134,4 +134,49 @@ TEST(the_newer_comm_names_the_thread_in_every_order)
 	}
 }
 
+/*
+ * Streamed in rounds (record_store_flush()): a rename after the round
+ * that named the thread is a COMM record of its own at its time, and a
+ * record older than one written is left out and counted.
+ */
+TEST(rounds_keep_renames_and_count_what_came_late)
+{
+	const uint8_t raw[8] = { ID, 0 };
+	struct perf_data_event ev = { "test:event", ID };
+	char path[] = "/tmp/record_store_test.XXXXXX", got[256], want[128];
+	static const char *const argv[] = { "test" };
+	struct perf_data_writer *w;
+	struct record_store *st;
+	int fd, samples;
+
+	fd = mkstemp(path);
+	ASSERT_LE(0, fd);
+	close(fd);
+	st = record_store_new();
+	ASSERT_NE(NULL, st);
+	w = perf_data_create_stream(path, &ev, 1, "formats", 7, 1, argv);
+	ASSERT_NE(NULL, w);
+	ASSERT_EQ(0, record_store_set_comm(st, PID, PID, "gpuworkA", 200));
+	ASSERT_EQ(0, record_store_add_sample(st, 0, PID, PID, 0, 300, raw,
+					     sizeof(raw)));
+	ASSERT_EQ(0, record_store_add_sample(st, 0, PID, PID, 0, 1500, raw,
+					     sizeof(raw)));
+	/* Round 1 up to 1000: one sample written, one kept. */
+	EXPECT_EQ(1, record_store_flush(st, w, 1000));
+	ASSERT_EQ(0, perf_data_round(w));
+	ASSERT_EQ(0, record_store_set_comm(st, PID, PID, "renamed", 1200));
+	/* Read after round 1, older than what it wrote: left out. */
+	ASSERT_EQ(0, record_store_add_sample(st, 0, PID, PID, 0, 250, raw,
+					     sizeof(raw)));
+	EXPECT_EQ(0, record_store_write(st, w));
+	EXPECT_EQ(1, record_store_late(st));
+	EXPECT_EQ(0, perf_data_close(w));
+	record_store_free(st);
+	ASSERT_EQ(0, comms(path, got, sizeof(got), &samples));
+	unlink(path);
+	snprintf(want, sizeof(want), "%d:gpuworkA,%d:renamed,", PID, PID);
+	EXPECT_STREQ(want, got);
+	EXPECT_EQ(2, samples);
+}
+
 TEST_HARNESS_MAIN

@@ -125,6 +125,10 @@ step 'perf gpu record -o /tmp/demo.gpu.data -- gpuwork -n game fences 3'
 step 'perf script -i /tmp/demo.gpu.data'
 step "perf report --header-only -i /tmp/demo.gpu.data | grep -E '^# (hostname|cpudesc|cpuid|total memory|cmdline)'"
 step 'perf gpu list'
+echo "# The output is made before the command runs: a bad directory costs nothing."
+step 'perf gpu record -o /nonexistent/dir/perf.data -- gpuwork -n game fences 1; echo "exit $?"'
+echo "# --duration (and --max-size) end a recording, and a command still running."
+step "perf gpu record --duration 2 -o /tmp/demo.dur.data -- sh -c 'gpuwork -n game fences 5; exec sleep 600'; echo \"exit \$?\""
 echo
 echo "# perf gpu report: two programs, one marking a range, the OA simulator on."
 step "perf gpu record --oa-source=sim -o /tmp/demo.rep.data -- sh -c 'gpuwork -n game -m level1 fences 4 50 & gpuwork -n editor fences 2 80; wait'"

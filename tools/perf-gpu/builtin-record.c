@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * perf gpu record: the GPU tracepoints, system-wide, of a process or of
- * a command, opened with libperf into per-CPU ring buffers, kept in
- * memory while recording and written at the end, sorted by time, as a
- * perf.data that stock perf script and perf report read.
+ * a command, opened with libperf into per-CPU ring buffers and written,
+ * sorted by time, as a perf.data that stock perf script and perf report
+ * read: streamed a round at a time, or with OA kept in memory and
+ * written at the end (open_output()).
  */
 #include <errno.h>
 #include <limits.h>
@@ -85,6 +86,7 @@ struct record {
 	size_t nr_ids;
 	struct record_store *store;
 	struct perf_data_writer *writer;	/* created before recording */
+	bool streaming;		/* written as it goes (no OA: see open_output) */
 	uint64_t unknown;		/* samples of no event of ours */
 
 	/* OA and fdinfo: synthetic events after the tracepoints. */
@@ -582,14 +584,37 @@ static int poll_timeout(const struct record *rec, uint64_t start_ns)
 	return left_ms < POLL_MS ? (int)left_ms : POLL_MS;
 }
 
+/*
+ * A round of a streamed recording: what is older than the start of the
+ * pass before this one is written, the rest kept.  Every ring was read
+ * whole since that moment, so nothing older can still come (a record is
+ * in its ring microseconds after its time).
+ */
+static int stream_round(struct record *rec, uint64_t upto)
+{
+	long n;
+	int err;
+
+	if (!rec->streaming)
+		return 0;
+	n = record_store_flush(rec->store, rec->writer, upto);
+	err = n < 0 ? (int)n : n ? perf_data_round(rec->writer) : 0;
+	if (err)
+		pr_err("writing %s: %s\n", rec->output, strerror(-err));
+	return err;
+}
+
 static int record_loop(struct record *rec)
 {
-	uint64_t start_ns = record_oa_now();
+	uint64_t start_ns = record_oa_now(), pass_ns = 0, prev_pass_ns;
 	int err;
 
 	for (;;) {
 		child_exited = 0;
+		prev_pass_ns = pass_ns;
+		pass_ns = record_oa_now();
 		err = drain(rec);
+		err = err ?: stream_round(rec, prev_pass_ns);
 		err = err ?: record_oa_poll(&rec->oa);
 		err = err ?: record_fdinfo_tick(&rec->fdinfo, rec->store,
 						record_oa_now(), 0);
@@ -624,14 +649,54 @@ static void install_signals(void)
 }
 
 /*
+ * The tracing data of the file: the formats of the events recorded, read
+ * from tracefs now, and the synthetic ones, which must have kept the ids
+ * the payloads carry.  NULL after saying why.
+ */
+static void *build_tracing_data(const struct record *rec, size_t *len)
+{
+	struct gpu_synth_ids synth = { 0 };
+	struct tracing_data *td = tracing_data_new();
+	void *blob = NULL;
+	int err;
+
+	if (!td) {
+		pr_err("out of memory\n");
+		return NULL;
+	}
+	err = add_formats(rec, td, &synth);
+	if (!err && rec->have_synth &&
+	    (synth.oa_report != rec->synth.oa_report ||
+	     synth.fdinfo != rec->synth.fdinfo ||
+	     synth.oa_device != rec->synth.oa_device ||
+	     synth.oa_correlation != rec->synth.oa_correlation))
+		err = -ESTALE;
+	if (!err) {
+		blob = tracing_data_build(td, len);
+		if (!blob)
+			err = -errno;
+	}
+	tracing_data_free(td);
+	if (err)
+		pr_err("reading the tracepoint formats: %s\n", strerror(-err));
+	return blob;
+}
+
+/*
  * The output, created before anything is recorded: a directory that is
  * missing or read-only is reported at once, not after the recording.
  * The events are known by now, the real ones and the synthetic ones.
+ * Without OA the file is streamed, written round by round as the rings
+ * are read, in memory bounded by a round (perf-gpu.rst); OA reports are
+ * placed among the samples once the recording is over, so with OA the
+ * records are kept to the end and the file written then.
  */
-static int open_output(struct record *rec)
+static int open_output(struct record *rec, int argc, const char **argv)
 {
 	unsigned int i, nr = rec->events.nr + (rec->have_synth ? 4 : 0);
 	struct perf_data_event *events = calloc(nr, sizeof(*events));
+	void *blob = NULL;
+	size_t len = 0;
 
 	if (!events)
 		return -1;
@@ -649,49 +714,46 @@ static int open_output(struct record *rec)
 		events[i].name = "gpu_oa:oa_correlation";
 		events[i].id = rec->synth.oa_correlation;
 	}
-	rec->writer = perf_data_create(rec->output, events, nr);
+	rec->streaming = rec->oa.source == RECORD_OA_NONE;
+	if (rec->streaming) {
+		blob = build_tracing_data(rec, &len);
+		if (blob)
+			rec->writer = perf_data_create_stream(rec->output,
+							      events, nr, blob,
+							      len, argc, argv);
+	} else {
+		rec->writer = perf_data_create(rec->output, events, nr);
+	}
 	free(events);
 	if (!rec->writer) {
-		pr_err("%s: %s\n", rec->output, strerror(errno));
+		if (!rec->streaming || blob)
+			pr_err("%s: %s\n", rec->output, strerror(errno));
+		free(blob);
 		return -1;
 	}
+	free(blob);
 	return 0;
 }
 
+/* The rest of the records, and the file closed. */
 static int write_output(struct record *rec, int argc, const char **argv)
 {
 	struct perf_data_writer *w = rec->writer;
-	struct gpu_synth_ids synth = { 0 };
-	struct tracing_data *td;
 	void *blob = NULL;
 	size_t len = 0;
 	int err = 0;
 
-	td = tracing_data_new();
-	if (!td)
-		return -ENOMEM;
-	err = add_formats(rec, td, &synth);
-	if (!err && rec->have_synth &&
-	    (synth.oa_report != rec->synth.oa_report ||
-	     synth.fdinfo != rec->synth.fdinfo ||
-	     synth.oa_device != rec->synth.oa_device ||
-	     synth.oa_correlation != rec->synth.oa_correlation))
-		err = -ESTALE;
-	if (!err) {
-		blob = tracing_data_build(td, &len);
-		if (!blob)
-			err = -errno;
-	}
-	tracing_data_free(td);
-	if (err) {
-		pr_err("reading the tracepoint formats: %s\n", strerror(-err));
-		free(blob);
-		return err;
-	}
 	rec->writer = NULL;	/* closed or aborted below */
-	err = perf_data_set_tracing_data(w, blob, len);
-	free(blob);
-	err = err ?: perf_data_set_cmdline(w, argc, argv);
+	if (!rec->streaming) {
+		blob = build_tracing_data(rec, &len);
+		if (!blob) {
+			perf_data_abort(w);
+			return -1;
+		}
+		err = perf_data_set_tracing_data(w, blob, len);
+		free(blob);
+		err = err ?: perf_data_set_cmdline(w, argc, argv);
+	}
 	err = err ?: record_store_write(rec->store, w);
 	if (err) {
 		perf_data_abort(w);
@@ -700,6 +762,9 @@ static int write_output(struct record *rec, int argc, const char **argv)
 	}
 	if (err)
 		pr_err("writing %s: %s\n", rec->output, strerror(-err));
+	if (record_store_late(rec->store))
+		pr_err("%llu records came after their round was written, left out\n",
+		       (unsigned long long)record_store_late(rec->store));
 	return err;
 }
 
@@ -936,7 +1001,7 @@ int cmd_record(int argc, const char **argv)
 	}
 	rec.store = record_store_new();
 	if (!rec.store || choose_events(&rec) || setup_synthetic(&rec) ||
-	    open_output(&rec))
+	    open_output(&rec, full_argc, full_argv))
 		goto out;
 	/* Signals first: the command may exit as soon as it is started. */
 	install_signals();
@@ -965,8 +1030,11 @@ int cmd_record(int argc, const char **argv)
 	/* fdinfo of the process and its children, or all system-wide. */
 	rec.fdinfo.root = !rec.system_wide && rec.pid > 0 ? rec.pid :
 			  !rec.system_wide ? rec.workload.pid : 0;
-	if (record_loop(&rec)) {
-		pr_err("out of memory while recording\n");
+	err = record_loop(&rec);
+	if (err) {
+		/* A write error of a round said what it was. */
+		if (err == -ENOMEM)
+			pr_err("out of memory while recording\n");
 		goto out;
 	}
 	/* A limit ends the command too, as perf record's Ctrl-C would. */

@@ -27,6 +27,8 @@
 #include <unistd.h>
 
 #include "perfdata/read.h"
+#include "perfdata/write.h"
+#include "util/debug.h"
 
 #define PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
 #define PERF_MAGIC2_SWAPPED	0x50455246494c4532ULL
@@ -227,6 +229,25 @@ int pdr_feature(struct pdr_file *f, unsigned int feat, uint64_t *offset,
 	return 0;
 }
 
+/*
+ * Whether the record at @pos is the seal of a streamed file's last round
+ * (perfdata/write.h): a FINISHED_ROUND whose header ends the data and
+ * whose body, the feature table, lies after it.  A closed file's data
+ * hold every record whole.
+ */
+static bool ends_in_a_seal(const struct pdr_file *f, uint64_t pos)
+{
+	uint64_t end = f->data_offset + f->data_size;
+	struct perf_event_header h;
+
+	if (pos < f->data_offset || end - pos != sizeof(h))
+		return false;
+	memcpy(&h, f->data + pos, sizeof(h));
+	return h.type == PERF_DATA_FINISHED_ROUND &&
+	       h.size == sizeof(h) + popcount_below(f->features, 256) *
+			 (uint64_t)SECTION_SIZE;
+}
+
 int pdr_open(struct pdr_file *f, const char *path)
 {
 	unsigned int n, feat;
@@ -247,6 +268,11 @@ int pdr_open(struct pdr_file *f, const char *path)
 	for (feat = 0; feat < 256; feat++)
 		if (pdr_feature(f, feat, &off, &size) < 0)
 			return -1;
+	f->unfinished = ends_in_a_seal(f, f->data_offset + f->data_size -
+				       sizeof(struct perf_event_header));
+	if (f->unfinished)
+		pr_err("warning: %s was not closed (perf gpu record stopped before its end): read up to its last complete round\n",
+		       path);
 	return 0;
 }
 
@@ -298,6 +324,9 @@ int pdr_next_record(struct pdr_file *f, uint64_t *pos, struct pdr_record *r)
 	/* A size below the header would never move on: an endless loop. */
 	if (h.size < sizeof(h))
 		return pdr_error(f, *pos, "record size %u is below the header", h.size);
+	/* The last round's seal: its body is the table after the data. */
+	if (ends_in_a_seal(f, *pos))
+		h.size = sizeof(h);
 	if (h.size > end - *pos)
 		return pdr_error(f, *pos, "record of %u bytes runs past the data section end at %llu",
 				 h.size, (unsigned long long)end);

@@ -39,6 +39,11 @@ struct pdr_file {
 	uint64_t data_offset, data_size;
 	uint64_t features[4];	/* the 256 feature bits */
 	uint64_t feat_table;	/* offset of the feature table */
+	/*
+	 * A streamed recording never closed (killed): its data end with the
+	 * last round's seal.  pdr_open() says so in one warning line.
+	 */
+	bool unfinished;
 
 	/* The first error: its offset and text ("" when none). */
 	uint64_t err_offset;

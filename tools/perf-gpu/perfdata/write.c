@@ -95,6 +95,17 @@ struct perf_data_writer {
 	int argc;
 	char *version;
 	struct timespec tod_ref, mono_ref;
+
+	/*
+	 * Streaming (perf_data_create_stream()): the features' bodies are
+	 * written before the data, and each round ends with a seal, a
+	 * FINISHED_ROUND record followed by the feature table, which the
+	 * header is then pointed at.
+	 */
+	bool stream;
+	struct file_header stream_header;	/* its feature bits */
+	struct file_section *stream_secs;
+	unsigned int stream_nr;
 };
 
 static void flush(struct perf_data_writer *w)
@@ -192,14 +203,15 @@ static void free_writer(struct perf_data_writer *w)
 	free(w->argv);
 	free(w->version);
 	free(w->tracing);
+	free(w->stream_secs);
 	free(w->path);
 	free(w->tmp);
 	free(w);
 }
 
-struct perf_data_writer *perf_data_create(const char *path,
-					  const struct perf_data_event *events,
-					  unsigned int nr)
+static struct perf_data_writer *create(const char *path,
+					const struct perf_data_event *events,
+					unsigned int nr, bool stream)
 {
 	struct perf_data_writer *w;
 	struct file_header zero = { 0 };
@@ -228,8 +240,9 @@ struct perf_data_writer *perf_data_create(const char *path,
 	w->names = calloc(nr, sizeof(*w->names));
 	w->configs = calloc(nr, sizeof(*w->configs));
 	w->path = strdup(path);
+	w->stream = stream;
 	if (!w->buf || !w->names || !w->configs || !w->path ||
-	    asprintf(&w->tmp, "%s.XXXXXX", path) < 0) {
+	    (!stream && asprintf(&w->tmp, "%s.XXXXXX", path) < 0)) {
 		w->tmp = NULL;
 		goto fail;
 	}
@@ -240,7 +253,11 @@ struct perf_data_writer *perf_data_create(const char *path,
 			goto fail;
 	}
 	/* Mode 0600, as perf record's: a recording can show much. */
-	w->fd = mkostemp(w->tmp, O_CLOEXEC);
+	if (stream)
+		w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			     0600);
+	else
+		w->fd = mkostemp(w->tmp, O_CLOEXEC);
 	if (w->fd < 0)
 		goto fail;
 	/* The reference point of HEADER_CLOCK_DATA, as perf takes at start. */
@@ -268,11 +285,18 @@ fail:
 	i = errno;
 	if (w->fd >= 0) {
 		close(w->fd);
-		unlink(w->tmp);
+		unlink(stream ? w->path : w->tmp);
 	}
 	free_writer(w);
 	errno = i;
 	return NULL;
+}
+
+struct perf_data_writer *perf_data_create(const char *path,
+					  const struct perf_data_event *events,
+					  unsigned int nr)
+{
+	return create(path, events, nr, false);
 }
 
 int perf_data_set_tracing_data(struct perf_data_writer *w, const void *data,
@@ -582,19 +606,77 @@ static bool has_feat(const struct file_header *h, int feat)
 	return h->features[feat / 64] & (1ull << (feat % 64));
 }
 
+static const int feats[] = {
+	FEAT_TRACING_DATA, FEAT_HOSTNAME, FEAT_OSRELEASE, FEAT_VERSION,
+	FEAT_ARCH, FEAT_NRCPUS, FEAT_CPUDESC, FEAT_CPUID,
+	FEAT_TOTAL_MEM, FEAT_CMDLINE, FEAT_EVENT_DESC,
+	FEAT_SAMPLE_TIME, FEAT_CLOCKID, FEAT_CLOCK_DATA,
+};
+
+/*
+ * The features there is something to write for, as @h's bits; their
+ * count.  HEADER_SAMPLE_TIME only with @sample_time: a streamed file's
+ * rounds do not know the last sample yet.
+ */
+static unsigned int choose_features(const struct perf_data_writer *w,
+				    const struct perf_machine *mach,
+				    bool sample_time, struct file_header *h)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(feats); i++) {
+		if ((feats[i] == FEAT_CMDLINE && !w->argv) ||
+		    (feats[i] == FEAT_CPUDESC && !mach->cpudesc[0]) ||
+		    (feats[i] == FEAT_CPUID && !mach->cpuid[0]) ||
+		    (feats[i] == FEAT_TOTAL_MEM && !mach->total_mem_kb) ||
+		    (feats[i] == FEAT_SAMPLE_TIME && !sample_time))
+			continue;
+		h->features[feats[i] / 64] |= 1ull << (feats[i] % 64);
+		n++;
+	}
+	return n;
+}
+
+/* The bodies of @h's features, here, in bit order; where each went. */
+static void emit_features(struct perf_data_writer *w,
+			  const struct file_header *h,
+			  const struct utsname *uts,
+			  const struct perf_machine *mach,
+			  struct file_section *secs)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(feats); i++) {
+		if (!has_feat(h, feats[i]))
+			continue;
+		secs[n].offset = w->pos;
+		emit_feature(w, feats[i], uts, mach);
+		secs[n].size = w->pos - secs[n].offset;
+		n++;
+	}
+}
+
+/* The file header, for data ending at @data_end; the feature bits kept. */
+static void fill_header(const struct perf_data_writer *w,
+			struct file_header *h, uint64_t data_end)
+{
+	h->magic = PERF_MAGIC2;
+	h->size = sizeof(*h);
+	h->attr_size = ATTR_SIZE + sizeof(struct file_section);
+	h->attrs.offset = sizeof(*h) + w->nr * sizeof(uint64_t);
+	h->attrs.size = w->nr * h->attr_size;
+	h->data.offset = w->data_offset;
+	/* perf looks for the feature table right after the data. */
+	h->data.size = data_end - w->data_offset;
+}
+
 int perf_data_close(struct perf_data_writer *w)
 {
-	static const int feats[] = {
-		FEAT_TRACING_DATA, FEAT_HOSTNAME, FEAT_OSRELEASE, FEAT_VERSION,
-		FEAT_ARCH, FEAT_NRCPUS, FEAT_CPUDESC, FEAT_CPUID,
-		FEAT_TOTAL_MEM, FEAT_CMDLINE, FEAT_EVENT_DESC,
-		FEAT_SAMPLE_TIME, FEAT_CLOCKID, FEAT_CLOCK_DATA,
-	};
 	struct perf_machine mach;
 	struct file_section secs[ARRAY_SIZE(feats)];
 	struct file_header h = { 0 };
 	struct utsname uts;
-	unsigned int i, n = 0;
+	unsigned int n;
 	uint64_t table;
 	int err;
 
@@ -605,35 +687,12 @@ int perf_data_close(struct perf_data_writer *w)
 		w->err = -errno;
 	perf_machine_read(&mach, "/proc/cpuinfo", "/proc/meminfo");
 
-	h.magic = PERF_MAGIC2;
-	h.size = sizeof(h);
-	h.attr_size = ATTR_SIZE + sizeof(struct file_section);
-	h.attrs.offset = sizeof(h) + w->nr * sizeof(uint64_t);
-	h.attrs.size = w->nr * h.attr_size;
-	h.data.offset = w->data_offset;
-	/* perf looks for the feature table right after the data. */
-	h.data.size = w->pos - w->data_offset;
-	for (i = 0; i < ARRAY_SIZE(feats); i++) {
-		if ((feats[i] == FEAT_CMDLINE && !w->argv) ||
-		    (feats[i] == FEAT_CPUDESC && !mach.cpudesc[0]) ||
-		    (feats[i] == FEAT_CPUID && !mach.cpuid[0]) ||
-		    (feats[i] == FEAT_TOTAL_MEM && !mach.total_mem_kb))
-			continue;
-		h.features[feats[i] / 64] |= 1ull << (feats[i] % 64);
-		n++;
-	}
-
+	fill_header(w, &h, w->pos);
+	n = choose_features(w, &mach, true, &h);
 	/* The table, zeros until the bodies after it are placed. */
 	table = w->pos;
 	emit_zeros(w, n * sizeof(struct file_section));
-	for (i = 0, n = 0; i < ARRAY_SIZE(feats); i++) {
-		if (!has_feat(&h, feats[i]))
-			continue;
-		secs[n].offset = w->pos;
-		emit_feature(w, feats[i], &uts, &mach);
-		secs[n].size = w->pos - secs[n].offset;
-		n++;
-	}
+	emit_features(w, &h, &uts, &mach, secs);
 	flush(w);
 	if (!w->err)
 		w->err = file_write_all(w->fd, secs, n * sizeof(secs[0]), table);
@@ -642,14 +701,88 @@ int perf_data_close(struct perf_data_writer *w)
 	if (close(w->fd) && !w->err)
 		w->err = -errno;
 	w->fd = -1;
-	/* Only now, complete, does the file take its name. */
-	if (!w->err && rename(w->tmp, w->path))
+	/*
+	 * Only now, complete, does the file take its name.  A streamed
+	 * file has it already, and keeps its sealed rounds on an error.
+	 */
+	if (!w->err && !w->stream && rename(w->tmp, w->path))
 		w->err = -errno;
 	err = w->err;
-	if (err)
+	if (err && !w->stream)
 		unlink(w->tmp);
 	free_writer(w);
 	return err;
+}
+
+/*
+ * The end of a round: a FINISHED_ROUND record whose body is the feature
+ * table, and the header pointed at it, its data ending after the record
+ * header.  The table stays where it is, under the next rounds: it is
+ * the body of that record.  So the header names a whole file after
+ * every write to it, however it is stopped.
+ */
+static int seal(struct perf_data_writer *w)
+{
+	size_t table = w->stream_nr * sizeof(struct file_section);
+	struct file_header h = w->stream_header;
+	uint64_t data_end;
+
+	if (w->err)
+		return w->err;
+	emit_header(w, PERF_DATA_FINISHED_ROUND, 0,
+		    sizeof(struct perf_event_header) + table);
+	data_end = w->pos;
+	emit(w, w->stream_secs, table);
+	flush(w);
+	fill_header(w, &h, data_end);
+	if (!w->err)
+		w->err = file_write_all(w->fd, &h, sizeof(h), 0);
+	return w->err;
+}
+
+struct perf_data_writer *
+perf_data_create_stream(const char *path, const struct perf_data_event *events,
+			unsigned int nr, const void *tracing, size_t tracing_len,
+			int argc, const char *const *argv)
+{
+	struct perf_data_writer *w = create(path, events, nr, true);
+	struct perf_machine mach;
+	struct utsname uts;
+	int err;
+
+	if (!w)
+		return NULL;
+	err = perf_data_set_tracing_data(w, tracing, tracing_len);
+	if (!err && argv)
+		err = perf_data_set_cmdline(w, argc, argv);
+	if (!err && uname(&uts))
+		err = -errno;
+	if (err)
+		goto fail;
+	perf_machine_read(&mach, "/proc/cpuinfo", "/proc/meminfo");
+	w->stream_nr = choose_features(w, &mach, false, &w->stream_header);
+	w->stream_secs = calloc(w->stream_nr, sizeof(*w->stream_secs));
+	if (!w->stream_secs) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	/* The bodies first, then the data: the rounds' tables point here. */
+	emit_features(w, &w->stream_header, &uts, &mach, w->stream_secs);
+	w->data_offset = w->pos;
+	err = seal(w);
+	if (!err)
+		return w;
+fail:
+	close(w->fd);
+	unlink(w->path);
+	free_writer(w);
+	errno = -err;
+	return NULL;
+}
+
+int perf_data_round(struct perf_data_writer *w)
+{
+	return w->stream ? seal(w) : -EINVAL;
 }
 
 void perf_data_abort(struct perf_data_writer *w)
@@ -658,6 +791,7 @@ void perf_data_abort(struct perf_data_writer *w)
 		return;
 	if (w->fd >= 0)
 		close(w->fd);
-	unlink(w->tmp);
+	if (!w->stream)
+		unlink(w->tmp);
 	free_writer(w);
 }

@@ -7,7 +7,8 @@
  *
  * The file is written under a temporary name beside @path and renamed to
  * @path by perf_data_close() once complete, so @path never holds a short
- * or half-written file: on any error it is left as it was.
+ * or half-written file: on any error it is left as it was.  Or it is
+ * streamed (perf_data_create_stream()), whole after every round.
  */
 #ifndef PERF_GPU_PERFDATA_WRITE_H
 #define PERF_GPU_PERFDATA_WRITE_H
@@ -31,6 +32,29 @@ struct perf_data_writer;
 struct perf_data_writer *perf_data_create(const char *path,
 					  const struct perf_data_event *events,
 					  unsigned int nr);
+
+/*
+ * Streaming, for a recording of any length: @path itself is written (no
+ * temporary name), the features known at the start (the tracing data and
+ * the command line given here, the machine's) before the data, and the
+ * file is whole after each perf_data_round(): a reader of a recording
+ * cut short (SIGKILL) sees every record up to the last round.  Stock
+ * perf reads the rounds as FINISHED_ROUND records, their bodies the
+ * feature table of the moment.  perf_data_close() adds
+ * HEADER_SAMPLE_TIME; on an error, and on perf_data_abort(), the file
+ * keeps its sealed rounds.  NULL with errno on failure, @path removed.
+ */
+struct perf_data_writer *
+perf_data_create_stream(const char *path, const struct perf_data_event *events,
+			unsigned int nr, const void *tracing, size_t tracing_len,
+			int argc, const char *const *argv);
+
+/*
+ * Make everything written so far part of the file on disk.  0, the
+ * first write error, or -EINVAL for a writer not made by
+ * perf_data_create_stream().
+ */
+int perf_data_round(struct perf_data_writer *w);
 
 /*
  * The HEADER_TRACING_DATA feature (perfdata/tracing-data.h builds it; copied).
@@ -102,5 +126,8 @@ void perf_data_abort(struct perf_data_writer *w);
 #define PERF_DATA_SAMPLE_TYPE \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW)
+
+/* perf's own record type ending a round (PERF_RECORD_FINISHED_ROUND). */
+#define PERF_DATA_FINISHED_ROUND 68
 
 #endif

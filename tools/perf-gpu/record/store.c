@@ -17,12 +17,13 @@
 #include "util/array.h"
 #include "util/file.h"
 
-enum { REC_SAMPLE, REC_LOST };
+enum { REC_SAMPLE, REC_LOST, REC_COMM };
 
 struct rec {
 	uint64_t time;
 	uint64_t seq;		/* read order: ties keep it */
-	uint64_t raw_off;	/* REC_SAMPLE: in st->raw; REC_LOST: count */
+	/* REC_SAMPLE: in st->raw; REC_LOST: count; REC_COMM: in st->raw */
+	uint64_t raw_off;
 	uint32_t raw_size;
 	uint32_t cpu;
 	int32_t pid, tid;
@@ -48,6 +49,10 @@ struct record_store {
 	size_t raw_len, raw_alloc;
 	uint64_t samples, lost;
 	uint64_t bytes;		/* of the data section, as it will be written */
+	uint64_t max_time;	/* of any record kept or written */
+	uint64_t seq;		/* the next record's read order */
+	uint64_t late;		/* records older than what was written */
+	uint64_t written_time;	/* of the last record written */
 	struct thread_name *threads[COMM_BUCKETS];
 };
 
@@ -128,6 +133,46 @@ static struct thread_name *note_thread(struct record_store *st, int32_t pid,
 	return t;
 }
 
+static struct rec *new_rec(struct record_store *st);
+
+/* A record's time, noted as the latest if it is. */
+static void note_time(struct record_store *st, uint64_t time)
+{
+	if (time > st->max_time)
+		st->max_time = time;
+}
+
+/*
+ * A rename of a thread the file names already (a streamed recording
+ * wrote its first samples): a COMM record of its own, at its time, as
+ * perf record writes one, so samples before it keep the old name.
+ */
+static int add_rename(struct record_store *st, struct thread_name *t,
+		      const char *comm, uint64_t time)
+{
+	struct rec *r;
+
+	if (ARRAY_RESERVE(st->raw, st->raw_alloc, st->raw_len + 16))
+		return -ENOMEM;
+	r = new_rec(st);
+	if (!r)
+		return -ENOMEM;
+	r->kind = REC_COMM;
+	r->pid = t->pid;
+	r->tid = t->tid;
+	r->time = time;
+	r->raw_off = st->raw_len;
+	r->raw_size = 16;
+	memset(st->raw + st->raw_len, 0, 16);
+	strncpy((char *)st->raw + st->raw_len, comm, 15);
+	st->raw_len += 16;
+	st->bytes += perf_data_comm_bytes(comm);
+	note_time(st, time);
+	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	t->comm_time = time;
+	return 0;
+}
+
 int record_store_set_comm(struct record_store *st, int32_t pid, int32_t tid,
 			  const char *comm, uint64_t time)
 {
@@ -135,6 +180,8 @@ int record_store_set_comm(struct record_store *st, int32_t pid, int32_t tid,
 
 	if (t && t->comm_time > time)
 		return 0;
+	if (t && t->written)
+		return add_rename(st, t, comm, time);
 	if (!t) {
 		t = calloc(1, sizeof(*t));
 		if (!t)
@@ -154,7 +201,7 @@ static struct rec *new_rec(struct record_store *st)
 	if (ARRAY_RESERVE(st->recs, st->alloc, st->nr + 1))
 		return NULL;
 	memset(&st->recs[st->nr], 0, sizeof(struct rec));
-	st->recs[st->nr].seq = st->nr;
+	st->recs[st->nr].seq = st->seq++;
 	return &st->recs[st->nr++];
 }
 
@@ -183,6 +230,7 @@ int record_store_add_sample(struct record_store *st, unsigned int event,
 	memcpy(st->raw + st->raw_len, raw, raw_size);
 	st->raw_len += raw_size;
 	st->samples++;
+	note_time(st, time);
 	st->bytes += perf_data_sample_bytes(raw_size);
 	/* Its name, written before its first sample: as long as any. */
 	if (!t->counted)
@@ -203,6 +251,7 @@ int record_store_add_lost(struct record_store *st, unsigned int event,
 	r->time = time;
 	r->raw_off = lost;
 	st->lost += lost;
+	note_time(st, time);
 	st->bytes += perf_data_lost_bytes();
 	return 0;
 }
@@ -224,13 +273,12 @@ uint64_t record_store_bytes(const struct record_store *st)
 
 uint64_t record_store_last_time(const struct record_store *st)
 {
-	uint64_t t = 0;
-	size_t i;
+	return st->max_time;
+}
 
-	for (i = 0; i < st->nr; i++)
-		if (st->recs[i].time > t)
-			t = st->recs[i].time;
-	return t;
+uint64_t record_store_late(const struct record_store *st)
+{
+	return st->late;
 }
 
 static int by_time(const void *a, const void *b)
@@ -263,37 +311,98 @@ int record_store_for_each_sample(struct record_store *st,
 	return ret;
 }
 
-int record_store_write(struct record_store *st, struct perf_data_writer *w)
+/* One record to @w; a sample's thread named before its first sample. */
+static int write_rec(struct record_store *st, struct perf_data_writer *w,
+		     const struct rec *r)
 {
+	struct perf_data_sample smp = {
+		.event = r->event, .pid = r->pid, .tid = r->tid,
+		.cpu = r->cpu, .time = r->time,
+		.raw = st->raw + r->raw_off, .raw_size = r->raw_size,
+	};
+	struct thread_name *t;
+	int err;
+
+	switch (r->kind) {
+	case REC_LOST:
+		return perf_data_write_lost(w, r->event, r->raw_off, r->time);
+	case REC_COMM:
+		return perf_data_write_comm(w, r->pid, r->tid,
+					    (const char *)st->raw + r->raw_off,
+					    r->time);
+	}
+	t = find_thread(st, r->tid);
+	if (t && !t->written) {
+		err = perf_data_write_comm(w, t->pid, t->tid, t->comm, r->time);
+		t->written = true;
+		if (err)
+			return err;
+	}
+	return perf_data_write_sample(w, &smp);
+}
+
+/*
+ * Keep only the records from @from on, their payloads moved to a buffer
+ * of their own: what a round leaves is small, the buffer it came from
+ * may not be.
+ */
+static int keep_from(struct record_store *st, size_t from)
+{
+	size_t i, n = st->nr - from, len = 0;
+	uint8_t *raw;
+
+	for (i = from; i < st->nr; i++)
+		if (st->recs[i].kind != REC_LOST)
+			len += st->recs[i].raw_size;
+	raw = malloc(len ? len : 1);
+	if (!raw)
+		return -ENOMEM;
+	for (i = from, len = 0; i < st->nr; i++) {
+		struct rec *r = &st->recs[i];
+
+		if (r->kind == REC_LOST)
+			continue;
+		memcpy(raw + len, st->raw + r->raw_off, r->raw_size);
+		r->raw_off = len;
+		len += r->raw_size;
+	}
+	if (n)
+		memmove(st->recs, st->recs + from, n * sizeof(*st->recs));
+	st->nr = n;
+	free(st->raw);
+	st->raw = raw;
+	st->raw_len = len;
+	st->raw_alloc = len ? len : 1;
+	return 0;
+}
+
+long record_store_flush(struct record_store *st, struct perf_data_writer *w,
+			uint64_t upto)
+{
+	long written = 0;
 	size_t i;
 	int err = 0;
 
 	/* Each CPU's ring is in time order, the rings among them are not. */
 	if (st->nr)
 		qsort(st->recs, st->nr, sizeof(*st->recs), by_time);
-	for (i = 0; i < st->nr && !err; i++) {
-		const struct rec *r = &st->recs[i];
-		struct perf_data_sample s = {
-			.event = r->event, .pid = r->pid, .tid = r->tid,
-			.cpu = r->cpu, .time = r->time,
-			.raw = st->raw + r->raw_off, .raw_size = r->raw_size,
-		};
-		struct thread_name *t;
-
-		if (r->kind == REC_LOST) {
-			err = perf_data_write_lost(w, r->event, r->raw_off,
-						   r->time);
+	for (i = 0; i < st->nr && st->recs[i].time <= upto && !err; i++) {
+		/* Older than a round written already: it cannot go in. */
+		if (st->recs[i].time < st->written_time) {
+			st->late++;
 			continue;
 		}
-		t = find_thread(st, r->tid);
-		if (t && !t->written) {
-			err = perf_data_write_comm(w, t->pid, t->tid, t->comm,
-						   r->time);
-			t->written = true;
-			if (err)
-				break;
-		}
-		err = perf_data_write_sample(w, &s);
+		err = write_rec(st, w, &st->recs[i]);
+		st->written_time = st->recs[i].time;
+		written++;
 	}
-	return err;
+	err = err ?: keep_from(st, i);
+	return err ? err : written;
+}
+
+int record_store_write(struct record_store *st, struct perf_data_writer *w)
+{
+	long ret = record_store_flush(st, w, UINT64_MAX);
+
+	return ret < 0 ? (int)ret : 0;
 }

@@ -29,6 +29,8 @@ int record_store_add_sample(struct record_store *st, unsigned int event,
  * The kernel's name for a thread (a PERF_RECORD_COMM, at exec or
  * prctl): the latest before the thread's first sample is its name, so
  * a thread that has exited by the time that sample is read is named.
+ * A later one, once a streamed round has named the thread, is a COMM
+ * record of its own at its time.
  */
 int record_store_set_comm(struct record_store *st, int32_t pid, int32_t tid,
 			  const char *comm, uint64_t time);
@@ -66,5 +68,16 @@ struct perf_data_writer;
  * first sample.  0 or the writer's -errno.
  */
 int record_store_write(struct record_store *st, struct perf_data_writer *w);
+
+/*
+ * Streaming: write, as record_store_write() does, the records up to time
+ * @upto and keep only the rest (a round of a streamed file).  A record
+ * read later that is older than one written is not written: it is
+ * counted by record_store_late().  The number of records written, or
+ * the writer's -errno.
+ */
+long record_store_flush(struct record_store *st, struct perf_data_writer *w,
+			uint64_t upto);
+uint64_t record_store_late(const struct record_store *st);
 
 #endif
