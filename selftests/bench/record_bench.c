@@ -8,6 +8,7 @@
  *    recorder has no children) per event it wrote, as a ratio, start-up
  *    included (stock perf's reading of /proc and kallsyms weighs on short
  *    storms); our events per second over the storm; events lost by each;
+ *    each recorder's peak resident set (wait4's ru_maxrss);
  *  - perf gpu script and perf script on the file perf gpu record wrote.
  *
  *   record_bench PERF_GPU GPUWORK [N]
@@ -70,6 +71,7 @@ static void wait_ready(pid_t pid)
 
 struct result {
 	double cpu_s;
+	double rss_mb;		/* the recorder's peak resident set */
 	double wall_s;
 	long events;
 	long lost;
@@ -110,6 +112,7 @@ static int record(char *const rec[], const char *gpuwork, const char *n,
 		return -1;
 	r->cpu_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 		   ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	r->rss_mb = ru.ru_maxrss / 1024.0;
 	if (run_cmd(out, sizeof(out),
 		    "perf script -i %s 2>/dev/null | grep -c ' dma_fence:'", file) > 1)
 		return -1;
@@ -159,6 +162,8 @@ int main(int argc, char **argv)
 	       a.events / a.wall_s, a.events, a.wall_s);
 	printf("BENCH record_lost_events %ld events (stock perf record: %ld)\n",
 	       a.lost, b.lost);
+	printf("BENCH record_peak_rss_mb %.1f MB at %ld events (stock perf record: %.1f MB)\n",
+	       a.rss_mb, a.events, b.rss_mb);
 	printf("BENCH record_cpu_per_event_vs_perf_record %.3f ratio (%.2f us / %.2f us per event, aim <= 1.0)\n",
 	       (a.cpu_s / a.events) / (b.cpu_s / b.events),
 	       a.cpu_s / a.events * 1e6, b.cpu_s / b.events * 1e6);
