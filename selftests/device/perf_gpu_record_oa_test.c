@@ -61,21 +61,28 @@ FIXTURE_TEARDOWN(oa)
 	run_cmd(out, sizeof(out), "rm -rf '%s'", self->dir);
 }
 
-/* perf script's lines "COMM PID [CPU] SECS.USECS: EVENT: ...", counted. */
-static int tally(FIXTURE_DATA(oa) *self)
+/* perf script's output of the recording, as a file to read; NULL if none. */
+static FILE *open_script(FIXTURE_DATA(oa) *self)
 {
-	unsigned long long sec, usec, last = 0;
-	char path[160], *line = NULL, comm[32], ev[128];
-	long oa_pending = 0;
-	size_t cap = 0;
-	int pid, cpu;
-	FILE *f;
+	char path[160];
 
 	snprintf(path, sizeof(path), "%s/script.txt", self->dir);
 	if (run_cmd(self->out, sizeof(self->out), "perf script -i %s > %s",
 		    self->data, path))
-		return -1;
-	f = fopen(path, "r");
+		return NULL;
+	return fopen(path, "r");
+}
+
+/* perf script's lines "COMM PID [CPU] SECS.USECS: EVENT: ...", counted. */
+static int tally(FIXTURE_DATA(oa) *self)
+{
+	unsigned long long sec, usec, last = 0;
+	char *line = NULL, comm[32], ev[128];
+	long oa_pending = 0;
+	size_t cap = 0;
+	int pid, cpu;
+	FILE *f = open_script(self);
+
 	if (!f)
 		return -1;
 	while (getline(&line, &cap, f) > 0) {
@@ -235,16 +242,11 @@ static uint64_t first_event_ns(FIXTURE_DATA(oa) *self, const char *comm,
 			       const char *event)
 {
 	unsigned long long sec, usec, ns = 0;
-	char path[160], *line = NULL, c[32], ev[128];
+	char *line = NULL, c[32], ev[128];
 	size_t cap = 0;
 	int pid, cpu;
-	FILE *f;
+	FILE *f = open_script(self);
 
-	snprintf(path, sizeof(path), "%s/script.txt", self->dir);
-	if (run_cmd(self->out, sizeof(self->out), "perf script -i %s > %s",
-		    self->data, path))
-		return 0;
-	f = fopen(path, "r");
 	if (!f)
 		return 0;
 	while (!ns && getline(&line, &cap, f) > 0)

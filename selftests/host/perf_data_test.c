@@ -122,7 +122,9 @@ static int fdinfo(struct perf_data_writer *w, FIXTURE_DATA(pd) *self,
  * The recording most tests use: two processes, six samples of three
  * events in time order, the last two at the same time.
  */
-static int write_records(struct perf_data_writer *w, FIXTURE_DATA(pd) *self)
+/* Its names and first three samples. */
+static int write_first_records(struct perf_data_writer *w,
+			       FIXTURE_DATA(pd) *self)
 {
 	uint8_t buf[128];
 	int err = 0;
@@ -132,8 +134,14 @@ static int write_records(struct perf_data_writer *w, FIXTURE_DATA(pd) *self)
 	err = err ?: oa(w, self, 1200, 0, 1000100000, 19200000000ull, 0x2a, 0x1);
 	err = err ?: sample(w, EV_FENCE, 1200, 1, 1000200000, buf,
 			    fence_payload(buf, 1200, "i915", "gt0:rcs0", 7, 42));
-	err = err ?: fdinfo(w, self, 1300, 1, 1000300000, 12, 9,
-			    "drm-engine-render=5000000 ns");
+	return err ?: fdinfo(w, self, 1300, 1, 1000300000, 12, 9,
+			     "drm-engine-render=5000000 ns");
+}
+
+static int write_records(struct perf_data_writer *w, FIXTURE_DATA(pd) *self)
+{
+	int err = write_first_records(w, self);
+
 	err = err ?: oa(w, self, 1300, 0, 1000400000, 19200019200ull, 0x2b, 0x9);
 	err = err ?: oa(w, self, 1200, 0, 1000500000, 19200038400ull,
 			0xffffffff, 0x20);
@@ -1061,14 +1069,7 @@ TEST_F(pd, streamed_file_reads_up_to_its_last_round)
 			     self->path, snap[0]));
 
 	/* Round 1: write_records()' first three samples. */
-	err = err ?: perf_data_write_comm(w, 1200, 1200, "glxgears", 1000000000);
-	err = err ?: perf_data_write_comm(w, 1300, 1300, "vkcube", 1000000000);
-	err = err ?: oa(w, self, 1200, 0, 1000100000, 19200000000ull, 0x2a, 0x1);
-	err = err ?: sample(w, EV_FENCE, 1200, 1, 1000200000, buf,
-			    fence_payload(buf, 1200, "i915", "gt0:rcs0", 7, 42));
-	err = err ?: fdinfo(w, self, 1300, 1, 1000300000, 12, 9,
-			    "drm-engine-render=5000000 ns");
-	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, write_first_records(w, self));
 	ASSERT_EQ(0, perf_data_round(w));
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "cp %s %s",
 			     self->path, snap[1]));
