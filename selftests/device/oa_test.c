@@ -69,7 +69,11 @@ static pid_t hold_fence(const char *name, unsigned int ms, long long jobs)
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
-	for (i = 0; i < 300 * (int)gpuprof_time_scale() &&
+	/*
+	 * As long as gpuwork takes to start: on the debug kernel under
+	 * load, more than the 12 s this once waited.
+	 */
+	for (i = 0; i < 2000 * (int)gpuprof_time_scale() &&
 	     status_num("jobs_in_flight") < jobs; i++)
 		sleep_ms(10);
 	return pid;
@@ -319,6 +323,8 @@ TEST_F(gp, reports_split_evenly_among_running_targets)
 	p2 = hold_fence("oa_half2", 4000, 2);
 	a = find_target("oa_half1");
 	c = find_target("oa_half2");
+	ASSERT_EQ(2, status_num("jobs_in_flight"))
+		TH_LOG("the two gpuworks were not running together");
 	oa_stream(&b, mono_ns(), 11, NO_CTX);
 	ASSERT_EQ(0, oa_write(&b, b.len, 4096));
 	/* 10 deltas of 100 in A0, halved. */
