@@ -186,9 +186,10 @@ static int expect_from(const char *path, struct expect *e)
 
 TEST_F_TIMEOUT(gp, replay_gives_the_target_the_deltas_of_its_interval, 120)
 {
+	const unsigned int hold_ms = 1500 * gpuprof_time_scale();
 	struct expect *e = calloc(1, sizeof(*e));
-	char cmd[PATH_MAX * 2], name[16];
-	uint64_t start;
+	uint64_t start, window, period, margin, duration;
+	char cmd[PATH_MAX * 2], name[16], args[64];
 	int id, i, tries, ran;
 
 	ASSERT_EQ(0, write_file(TRACING "/trace_clock", "mono"));
@@ -199,7 +200,8 @@ TEST_F_TIMEOUT(gp, replay_gives_the_target_the_deltas_of_its_interval, 120)
 	ASSERT_EQ(0, write_file(TRACING "/events/raw_syscalls/enable", "1"));
 	ASSERT_EQ(0, ctl("module oa_replay\n"));
 	ASSERT_EQ(0, ctl("startcp\n"));
-	ran = gpuwork("-n oa_replay fences 1 1500");
+	snprintf(args, sizeof(args), "-n oa_replay fences 1 %u", hold_ms);
+	ran = gpuwork(args);
 	write_file(TRACING "/events/raw_syscalls/enable", "0");
 	write_file(TRACING "/events/raw_syscalls/filter", "0");
 	write_file(TRACING "/events/dma_fence/enable", "0");
@@ -212,16 +214,29 @@ TEST_F_TIMEOUT(gp, replay_gives_the_target_the_deltas_of_its_interval, 120)
 	ASSERT_LT(0, id);
 
 	/*
-	 * 2.5 s of two contexts taking turns, from 0.5 s before the fence;
-	 * shifted until no report lies in the window of either end.
+	 * Two contexts taking turns, from before the fence to after it;
+	 * shifted until no report lies in the window of either end.  The
+	 * period is 50 ms, or longer when a window is wider than half of
+	 * it (77 ms was seen on the debug kernel under load, where no shift
+	 * could clear both ends), and the margins grow with it.
 	 */
+	window = e->start.hi - e->start.lo;
+	if (e->end.hi - e->end.lo > window)
+		window = e->end.hi - e->end.lo;
+	for (period = 50000000ull; period < 2 * window + 10000000ull; )
+		period *= 2;
+	margin = 10 * period;
+	duration = hold_ms * 1000000ull + 2 * margin;
 	for (tries = 0; tries < 16; tries++) {
 		struct expect keep = *e;
 
-		start = e->start.lo - 500000000ull + tries * 3413333ull;
+		start = e->start.lo - margin + tries * (period / 15);
 		snprintf(cmd, sizeof(cmd),
-			 "%s --sim --seed 7 --contexts 2 --period 50000000 "
-			 "--duration 2.5 --start-ns %llu -o " REC, gpuprof_oa_path(),
+			 "%s --sim --seed 7 --contexts 2 --period %llu "
+			 "--duration %llu.%09llu --start-ns %llu -o " REC,
+			 gpuprof_oa_path(), (unsigned long long)period,
+			 (unsigned long long)(duration / 1000000000ull),
+			 (unsigned long long)(duration % 1000000000ull),
 			 (unsigned long long)start);
 		ASSERT_EQ(0, system(cmd));
 		memset(e, 0, sizeof(*e));
