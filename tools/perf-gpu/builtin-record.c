@@ -7,6 +7,7 @@
  * written at the end (open_output()).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -87,6 +88,8 @@ struct record {
 	struct record_store *store;
 	struct perf_data_writer *writer;	/* created before recording */
 	bool streaming;		/* written as it goes (no OA: see open_output) */
+	bool output_made;	/* streaming: -o exists, maybe still empty */
+	bool stream_started;	/* start_stream() wrote its start */
 	uint64_t unknown;		/* samples of no event of ours */
 
 	/* OA and fdinfo: synthetic events after the tracepoints. */
@@ -682,24 +685,17 @@ static void *build_tracing_data(const struct record *rec, size_t *len)
 	return blob;
 }
 
-/*
- * The output, created before anything is recorded: a directory that is
- * missing or read-only is reported at once, not after the recording.
- * The events are known by now, the real ones and the synthetic ones.
- * Without OA the file is streamed, written round by round as the rings
- * are read, in memory bounded by a round (perf-gpu.rst); OA reports are
- * placed among the samples once the recording is over, so with OA the
- * records are kept to the end and the file written then.
- */
-static int open_output(struct record *rec, int argc, const char **argv)
+/* The events of the file, the real ones and the synthetic ones. */
+static struct perf_data_event *output_events(const struct record *rec,
+					     unsigned int *nr)
 {
-	unsigned int i, nr = rec->events.nr + (rec->have_synth ? 4 : 0);
-	struct perf_data_event *events = calloc(nr, sizeof(*events));
-	void *blob = NULL;
-	size_t len = 0;
+	struct perf_data_event *events;
+	unsigned int i;
 
+	*nr = rec->events.nr + (rec->have_synth ? 4 : 0);
+	events = calloc(*nr, sizeof(*events));
 	if (!events)
-		return -1;
+		return NULL;
 	for (i = 0; i < rec->events.nr; i++) {
 		events[i].name = rec->events.ev[i].name;
 		events[i].id = rec->events.ev[i].id;
@@ -714,24 +710,75 @@ static int open_output(struct record *rec, int argc, const char **argv)
 		events[i].name = "gpu_oa:oa_correlation";
 		events[i].id = rec->synth.oa_correlation;
 	}
+	return events;
+}
+
+/*
+ * The output, created before anything is recorded: a directory that is
+ * missing or read-only is reported at once, not after the recording.
+ * Without OA the file is streamed, written round by round as the rings
+ * are read, in memory bounded by a round (perf-gpu.rst): here it is only
+ * made, and start_stream() writes its start once the events are open,
+ * so that reading the tracepoint formats does not delay attaching.  OA
+ * reports are placed among the samples once the recording is over, so
+ * with OA the records are kept to the end and the file written then.
+ */
+static int open_output(struct record *rec)
+{
+	struct perf_data_event *events;
+	unsigned int nr;
+	int fd;
+
 	rec->streaming = rec->oa.source == RECORD_OA_NONE;
 	if (rec->streaming) {
-		blob = build_tracing_data(rec, &len);
-		if (blob)
-			rec->writer = perf_data_create_stream(rec->output,
-							      events, nr, blob,
-							      len, argc, argv);
-	} else {
-		rec->writer = perf_data_create(rec->output, events, nr);
+		fd = open(rec->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			  0600);
+		if (fd < 0) {
+			pr_err("%s: %s\n", rec->output, strerror(errno));
+			return -1;
+		}
+		close(fd);
+		rec->output_made = true;
+		return 0;
 	}
+	events = output_events(rec, &nr);
+	if (!events)
+		return -1;
+	rec->writer = perf_data_create(rec->output, events, nr);
 	free(events);
 	if (!rec->writer) {
-		if (!rec->streaming || blob)
-			pr_err("%s: %s\n", rec->output, strerror(errno));
-		free(blob);
+		pr_err("%s: %s\n", rec->output, strerror(errno));
 		return -1;
 	}
+	return 0;
+}
+
+/* A streamed file's header, attrs and features, before any record. */
+static int start_stream(struct record *rec, int argc, const char **argv)
+{
+	struct perf_data_event *events;
+	unsigned int nr;
+	void *blob;
+	size_t len = 0;
+
+	if (!rec->streaming)
+		return 0;
+	blob = build_tracing_data(rec, &len);
+	if (!blob)
+		return -1;
+	events = output_events(rec, &nr);
+	if (events)
+		rec->writer = perf_data_create_stream(rec->output, events, nr,
+						      blob, len, argc, argv);
+	else
+		errno = ENOMEM;
+	free(events);
 	free(blob);
+	if (!rec->writer) {
+		pr_err("%s: %s\n", rec->output, strerror(errno));
+		return -1;
+	}
+	rec->stream_started = true;
 	return 0;
 }
 
@@ -968,6 +1015,9 @@ static void cleanup(struct record *rec)
 	record_store_free(rec->store);
 	if (rec->writer)
 		perf_data_abort(rec->writer);
+	/* A stream that never started leaves no empty file behind. */
+	else if (rec->output_made && !rec->stream_started)
+		unlink(rec->output);
 	record_oa_free(&rec->oa);
 	free(rec->extra_events);
 	free(rec->ids);
@@ -1001,12 +1051,13 @@ int cmd_record(int argc, const char **argv)
 	}
 	rec.store = record_store_new();
 	if (!rec.store || choose_events(&rec) || setup_synthetic(&rec) ||
-	    open_output(&rec, full_argc, full_argv))
+	    open_output(&rec))
 		goto out;
 	/* Signals first: the command may exit as soon as it is started. */
 	install_signals();
 	if (setup_target(&rec, argc, argv) || create_evlist(&rec) ||
 	    open_events(&rec) || read_ids(&rec) ||
+	    start_stream(&rec, full_argc, full_argv) ||
 	    record_oa_start(&rec.oa, rec.output))
 		goto out;
 	if (argc && rec.system_wide) {
