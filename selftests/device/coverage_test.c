@@ -100,14 +100,21 @@ TEST_F(gp, clearing_names_keeps_a_process_in_its_own_directory)
 	int ids[16], n, i, named = 0;
 
 	ASSERT_EQ(0, ctl("startcp\n"));
-	/* One process, jobs 400 ms apart, across "module x" and "module". */
-	snprintf(cmd, sizeof(cmd), "%s -n auto_keep fences 5 400 &",
-		 gpuwork_path());
+	/*
+	 * One process, jobs 400 ms apart, across "module x" and "module";
+	 * waited for as long as it takes to start (seconds on the debug
+	 * kernel, where find_target()'s one second ran out).
+	 */
+	snprintf(cmd, sizeof(cmd), "%s -n auto_keep fences 5 %u &",
+		 gpuwork_path(), 400 * gpuprof_time_scale());
 	ASSERT_EQ(0, system(cmd));
+	for (i = 0; i < 20 * (int)gpuprof_time_scale() &&
+		    find_target("auto_keep") <= 0; i++)
+		;
 	ASSERT_LT(0, find_target("auto_keep"));
 	ASSERT_EQ(0, ctl("module someone_else\n"));
 	ASSERT_EQ(0, ctl("module\n"));
-	sleep_ms(2500);
+	sleep_ms(2500 * gpuprof_time_scale());
 	ASSERT_EQ(0, ctl("stop\n"));
 	n = target_ids(ids, 16);
 	for (i = 0; i < n; i++)
