@@ -88,8 +88,7 @@ struct record {
 	struct record_store *store;
 	struct perf_data_writer *writer;	/* created before recording */
 	bool streaming;		/* written as it goes (no OA: see open_output) */
-	bool output_made;	/* streaming: -o exists, maybe still empty */
-	bool stream_started;	/* start_stream() wrote its start */
+	bool output_empty;	/* streaming: -o made, start_stream() not yet */
 	uint64_t unknown;		/* samples of no event of ours */
 
 	/* OA and fdinfo: synthetic events after the tracepoints. */
@@ -738,7 +737,7 @@ static int open_output(struct record *rec)
 			return -1;
 		}
 		close(fd);
-		rec->output_made = true;
+		rec->output_empty = true;
 		return 0;
 	}
 	events = output_events(rec, &nr);
@@ -778,7 +777,7 @@ static int start_stream(struct record *rec, int argc, const char **argv)
 		pr_err("%s: %s\n", rec->output, strerror(errno));
 		return -1;
 	}
-	rec->stream_started = true;
+	rec->output_empty = false;	/* the writer has it now */
 	return 0;
 }
 
@@ -1016,7 +1015,7 @@ static void cleanup(struct record *rec)
 	if (rec->writer)
 		perf_data_abort(rec->writer);
 	/* A stream that never started leaves no empty file behind. */
-	else if (rec->output_made && !rec->stream_started)
+	else if (rec->output_empty)
 		unlink(rec->output);
 	record_oa_free(&rec->oa);
 	free(rec->extra_events);
