@@ -67,8 +67,10 @@ static FILE *open_script(FIXTURE_DATA(oa) *self)
 	char path[160];
 
 	snprintf(path, sizeof(path), "%s/script.txt", self->dir);
-	if (run_cmd(self->out, sizeof(self->out), "perf script -i %s > %s",
-		    self->data, path))
+	/* Its warnings (lost chunks) apart: they would cut into a line. */
+	if (run_cmd(self->out, sizeof(self->out),
+		    "{ perf script -i %s 2>%s.err; } > %s", self->data, path,
+		    path))
 		return NULL;
 	return fopen(path, "r");
 }
@@ -416,6 +418,101 @@ TEST_F(oa, i915_through_the_shim)
 			     "i915-perf-reader '%s' > /dev/null", oa_file))
 		TH_LOG("%s", self->out);
 	report_runs(_metadata, self);
+}
+
+/* Records of @type in perf script -D's dump of the recording, or -1. */
+static long dumped(FIXTURE_DATA(oa) *self, const char *type)
+{
+	if (run_cmd(self->out, sizeof(self->out),
+		    "perf script -D -i %s 2>/dev/null | grep -c ' %s'",
+		    self->data, type))
+		return -1;
+	return atol(self->out);
+}
+
+/*
+ * A live i915 stream is placed as it is read, so the recording streams:
+ * SIGKILLed halfway, the file still has the reports of its rounds, in
+ * time among the fences, for stock perf script and for perf gpu report.
+ * The shim loses a report every 500, so losses are placed while
+ * streaming too.
+ */
+TEST_F_TIMEOUT(oa, i915_stream_killed_keeps_its_rounds, 120)
+{
+	const unsigned int k = gpuprof_time_scale();
+	char sys[128], err[160];
+	long rounds, lost;
+
+	if (access(shim(), R_OK))
+		SKIP(return, "no i915 shim at %s (make -C selftests)", shim());
+	snprintf(sys, sizeof(sys), "%s/sys", self->dir);
+	snprintf(err, sizeof(err), "%s/report.err", self->dir);
+	ASSERT_EQ(0, fake_i915_sysfs(sys, &(struct fake_metric_set){ UUID, 42 },
+				     1, 100, 1300)) TH_LOG("%s: %m", sys);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "GPUPROF_SHIM_LOSS_EVERY=500 GPUPROF_SYSFS_ROOT='%s' LD_PRELOAD='%s %s' %s record --oa --oa-node " NODE " -o %s -- %s -n storm fences 100000000 20 >/dev/null 2>&1 & "
+			     "p=$!; while [ ! -s %s ]; do sleep 0.1; done; sleep %u; "
+			     "kill -9 $p; sleep 1; pkill -9 -x storm; true",
+			     sys, asan_runtime(), shim(), perf_gpu_path(),
+			     self->data, gpuwork_path(), self->data, 4 * k))
+		TH_LOG("%s", self->out);
+	ASSERT_EQ(0, tally(self)) TH_LOG("%s", self->out);
+	rounds = dumped(self, "PERF_RECORD_FINISHED_ROUND");
+	lost = dumped(self, "PERF_RECORD_LOST");
+	TH_LOG("%ld fences signalled, %ld OA reports, %ld losses, %ld rounds",
+	       self->t.signaled, self->t.oa, lost, rounds);
+	EXPECT_LT(2, rounds);
+	EXPECT_LT(1, self->t.signaled);
+	/* 1 ms a report for seconds, of which the last second may be cut. */
+	EXPECT_LT(500, self->t.oa);
+	EXPECT_LT(0, self->t.oa_between);
+	EXPECT_LT(0, lost);
+	EXPECT_EQ(1, self->t.devices);
+	EXPECT_EQ(0, self->t.oa_before_device);
+	EXPECT_EQ(0, self->t.time_went_back);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s report -i %s --format=json 2> %s | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d[\"oa\"][\"total\"][\"reports\"])'",
+			     perf_gpu_path(), self->data, err))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(self->t.oa, atol(self->out));
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "cat %s", err));
+	EXPECT_NE(NULL, strstr(self->out, "was not closed (perf gpu record stopped before its end): read up to its last complete round\n"))
+		TH_LOG("%s", self->out);
+}
+
+/*
+ * The same stream to its end (--duration): no record came after its
+ * round was written, and every report of the .oa file is in the file.
+ */
+TEST_F_TIMEOUT(oa, i915_stream_to_its_end_loses_nothing, 120)
+{
+	const unsigned int k = gpuprof_time_scale();
+	char sys[128], oa_file[160], said[2048];
+
+	if (access(shim(), R_OK))
+		SKIP(return, "no i915 shim at %s (make -C selftests)", shim());
+	snprintf(sys, sizeof(sys), "%s/sys", self->dir);
+	ASSERT_EQ(0, fake_i915_sysfs(sys, &(struct fake_metric_set){ UUID, 42 },
+				     1, 100, 1300)) TH_LOG("%s: %m", sys);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "GPUPROF_SHIM_LOSS_EVERY=500 GPUPROF_SYSFS_ROOT='%s' LD_PRELOAD='%s %s' %s record --oa --oa-node " NODE " --duration %u -o %s -- sh -c 'exec %s -n storm fences 100000000 20 >/dev/null'",
+			     sys, asan_runtime(), shim(), perf_gpu_path(), 3 * k,
+			     self->data, gpuwork_path()))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(NULL, strstr(self->out, "came after their round"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "stopped by --duration"))
+		TH_LOG("%s", self->out);
+	memcpy(said, self->out, sizeof(said) - 1);
+	said[sizeof(said) - 1] = 0;
+	ASSERT_EQ(0, tally(self)) TH_LOG("%s", self->out);
+	snprintf(oa_file, sizeof(oa_file), "%s.oa", self->data);
+	TH_LOG("%ld fences signalled, %ld OA reports, %ld rounds",
+	       self->t.signaled, self->t.oa,
+	       dumped(self, "PERF_RECORD_FINISHED_ROUND"));
+	EXPECT_LT(1000, self->t.oa);
+	EXPECT_EQ(self->t.oa, oa_samples(oa_file)) TH_LOG("%s", said);
+	EXPECT_EQ(0, self->t.time_went_back);
 }
 
 /* The deltas of a recording's reports in a row, as readers take them. */

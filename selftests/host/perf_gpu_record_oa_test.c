@@ -179,7 +179,7 @@ TEST_F(oa, file_reports_merge_in_time)
 	ASSERT_EQ(0, add_fakes(self->st));
 	record_oa_set_source(&self->oa, self->rec);
 	ASSERT_EQ(RECORD_OA_FILE, self->oa.source);
-	ASSERT_EQ(0, record_oa_start(&self->oa, "unused"));
+	ASSERT_EQ(0, record_oa_start(&self->oa, "unused", self->st));
 	ASSERT_EQ(0, record_oa_finish(&self->oa, self->st, &self->evs));
 
 	EXPECT_EQ(self->sim.reports, self->oa.reports);
@@ -261,7 +261,7 @@ TEST_F(oa, correlation_bounds_kept_per_point)
 	ASSERT_EQ(0, fclose(f) || oa_writer_error(&w));
 
 	record_oa_set_source(&self->oa, self->rec);
-	ASSERT_EQ(0, record_oa_start(&self->oa, "unused"));
+	ASSERT_EQ(0, record_oa_start(&self->oa, "unused", self->st));
 	ASSERT_EQ(0, record_oa_finish(&self->oa, self->st, &self->evs));
 	ASSERT_EQ(0, record_store_for_each_sample(self->st, check, self));
 	EXPECT_EQ(3, self->oa.correlations);
@@ -278,18 +278,104 @@ TEST_F(oa, correlation_bounds_kept_per_point)
 	EXPECT_EQ(0, self->bad_time);
 }
 
+/* The times of the store's OA reports and losses, as written. */
+struct placed {
+	uint64_t report[8], lost[8];
+	int n_report, n_lost;
+};
+
+static int note_report(void *arg, unsigned int event, int32_t pid,
+		       uint64_t time, const void *raw, uint32_t raw_size)
+{
+	struct placed *p = arg;
+
+	(void)pid, (void)raw, (void)raw_size;
+	if (event == 1 && p->n_report < 8)
+		p->report[p->n_report++] = time;
+	return 0;
+}
+
+/*
+ * The output read back as it grows, as a live stream's is: a report
+ * waits for a point at or after it, a loss for the report before it;
+ * record_oa_ingest_upto() is the point before the last until the end.
+ */
+TEST_F(oa, ingest_places_reports_as_points_come)
+{
+	struct gpuprof_oa_device_info di = {
+		.timestamp_frequency = 19200000, .device_id = 0x9a49,
+		.oa_format = GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8,
+	};
+	struct record_oa_ingest *in;
+	struct placed p = { 0 };
+	uint8_t r[256] = { 0 };
+	struct oa_writer w;
+	FILE *f = fopen(self->rec, "wb");
+
+	ASSERT_NE(NULL, f);
+	oa_writer_init(&w, f);
+	self->oa.output = self->rec;
+	in = record_oa_ingest_new(&self->oa, self->st);
+	ASSERT_NE(NULL, in);
+
+	oa_write_version(&w);
+	oa_write_device_info(&w, &di);
+	oa_write_correlation(&w, START_CPU, 0, 1500);
+	r[0] = 1;
+	memcpy(r + 4, &(uint32_t){ 96000 }, 4);
+	oa_write_sample(&w, r, sizeof(r));
+	ASSERT_EQ(0, oa_writer_flush(&w));
+	ASSERT_EQ(0, record_oa_ingest_feed(in));
+	EXPECT_EQ(0, self->oa.reports);
+	EXPECT_EQ(0, record_oa_ingest_upto(in));
+
+	/*
+	 * A point after it: the report goes halfway between the two.  The
+	 * next report is past the next point, and a loss waits behind it.
+	 */
+	oa_write_correlation(&w, START_CPU + 10 * MS, 192000, 1500);
+	memcpy(r + 4, &(uint32_t){ 480000 }, 4);
+	oa_write_sample(&w, r, sizeof(r));
+	oa_write_record(&w, GPUPROF_OA_RECORD_REPORT_LOST, NULL, 0);
+	ASSERT_EQ(0, oa_writer_flush(&w));
+	ASSERT_EQ(0, record_oa_ingest_feed(in));
+	EXPECT_EQ(1, self->oa.reports);
+	EXPECT_EQ(START_CPU, record_oa_ingest_upto(in));
+	oa_write_correlation(&w, START_CPU + 20 * MS, 384000, 1500);
+	ASSERT_EQ(0, oa_writer_flush(&w));
+	ASSERT_EQ(0, record_oa_ingest_feed(in));
+	EXPECT_EQ(1, self->oa.reports);
+	EXPECT_EQ(0, record_store_lost(self->st));
+	EXPECT_EQ(START_CPU + 10 * MS, record_oa_ingest_upto(in));
+
+	/* The end: the last report from the last point, then its loss. */
+	ASSERT_EQ(0, record_oa_ingest_end(in));
+	EXPECT_EQ(2, self->oa.reports);
+	EXPECT_EQ(1, self->oa.report_lost);
+	EXPECT_EQ(1, record_store_lost(self->st));
+	EXPECT_EQ(UINT64_MAX, record_oa_ingest_upto(in));
+	ASSERT_EQ(0, record_store_for_each_sample(self->st, note_report, &p));
+	ASSERT_EQ(2, p.n_report);
+	EXPECT_EQ(START_CPU + 5 * MS, p.report[0]);
+	EXPECT_EQ(START_CPU + 25 * MS, p.report[1]);
+	EXPECT_EQ(START_CPU + 25 * MS, record_store_last_time(self->st));
+	record_oa_ingest_free(in);
+	self->oa.output = NULL;
+	fclose(f);
+}
+
 TEST_F(oa, truncated_file_refused)
 {
 	ASSERT_EQ(0, make_recording(self, true));
 	record_oa_set_source(&self->oa, self->rec);
-	ASSERT_EQ(0, record_oa_start(&self->oa, "unused"));
+	ASSERT_EQ(0, record_oa_start(&self->oa, "unused", self->st));
 	EXPECT_EQ(-1, record_oa_finish(&self->oa, self->st, &self->evs));
 }
 
 TEST_F(oa, missing_file_refused)
 {
 	record_oa_set_source(&self->oa, "/nonexistent.oa");
-	EXPECT_EQ(-1, record_oa_start(&self->oa, "unused"));
+	EXPECT_EQ(-1, record_oa_start(&self->oa, "unused", self->st));
 }
 
 TEST(sources)

@@ -3,8 +3,8 @@
  * perf gpu record: the GPU tracepoints, system-wide, of a process or of
  * a command, opened with libperf into per-CPU ring buffers and written,
  * sorted by time, as a perf.data that stock perf script and perf report
- * read: streamed a round at a time, or with OA kept in memory and
- * written at the end (open_output()).
+ * read: streamed a round at a time, or, with OA from the simulator or a
+ * file, kept in memory and written at the end (open_output()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -87,7 +87,7 @@ struct record {
 	size_t nr_ids;
 	struct record_store *store;
 	struct perf_data_writer *writer;	/* created before recording */
-	bool streaming;		/* written as it goes (no OA: see open_output) */
+	bool streaming;		/* written as it goes (see open_output) */
 	bool output_empty;	/* streaming: -o made, start_stream() not yet */
 	uint64_t unknown;		/* samples of no event of ours */
 
@@ -590,15 +590,19 @@ static int poll_timeout(const struct record *rec, uint64_t start_ns)
  * A round of a streamed recording: what is older than the start of the
  * pass before this one is written, the rest kept.  Every ring was read
  * whole since that moment, so nothing older can still come (a record is
- * in its ring microseconds after its time).
+ * in its ring microseconds after its time).  OA reports come later than
+ * that: the round stops where they are all placed.
  */
 static int stream_round(struct record *rec, uint64_t upto)
 {
+	uint64_t oa_upto = record_oa_placed_upto(&rec->oa);
 	long n;
 	int err;
 
 	if (!rec->streaming)
 		return 0;
+	if (oa_upto < upto)
+		upto = oa_upto;
 	n = record_store_flush(rec->store, rec->writer, upto);
 	err = n < 0 ? (int)n : n ? perf_data_round(rec->writer) : 0;
 	if (err)
@@ -715,12 +719,13 @@ static struct perf_data_event *output_events(const struct record *rec,
 /*
  * The output, created before anything is recorded: a directory that is
  * missing or read-only is reported at once, not after the recording.
- * Without OA the file is streamed, written round by round as the rings
- * are read, in memory bounded by a round (perf-gpu.rst): here it is only
- * made, and start_stream() writes its start once the events are open,
- * so that reading the tracepoint formats does not delay attaching.  OA
- * reports are placed among the samples once the recording is over, so
- * with OA the records are kept to the end and the file written then.
+ * The file is streamed, written round by round as the rings are read,
+ * in memory bounded by a round (perf-gpu.rst): here it is only made,
+ * and start_stream() writes its start once the events are open, so that
+ * reading the tracepoint formats does not delay attaching.  A live OA
+ * stream (i915, xe) is placed as it comes.  The simulator's reports are
+ * made from the whole recording, and a FILE's can fall anywhere in it:
+ * with those the records are kept to the end and the file written then.
  */
 static int open_output(struct record *rec)
 {
@@ -728,7 +733,8 @@ static int open_output(struct record *rec)
 	unsigned int nr;
 	int fd;
 
-	rec->streaming = rec->oa.source == RECORD_OA_NONE;
+	rec->streaming = rec->oa.source == RECORD_OA_NONE ||
+			 record_oa_live(&rec->oa);
 	if (rec->streaming) {
 		fd = open(rec->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 			  0600);
@@ -1057,7 +1063,7 @@ int cmd_record(int argc, const char **argv)
 	if (setup_target(&rec, argc, argv) || create_evlist(&rec) ||
 	    open_events(&rec) || read_ids(&rec) ||
 	    start_stream(&rec, full_argc, full_argv) ||
-	    record_oa_start(&rec.oa, rec.output))
+	    record_oa_start(&rec.oa, rec.output, rec.store))
 		goto out;
 	if (argc && rec.system_wide) {
 		/* -a -- CMD: system-wide for as long as the command runs. */

@@ -131,7 +131,14 @@ static int pick_driver(struct record_oa *oa)
 	return 0;
 }
 
-int record_oa_start(struct record_oa *oa, const char *perf_output)
+bool record_oa_live(const struct record_oa *oa)
+{
+	return oa->source == RECORD_OA_I915 || oa->source == RECORD_OA_XE ||
+	       oa->source == RECORD_OA_DEVICE;
+}
+
+int record_oa_start(struct record_oa *oa, const char *perf_output,
+		    struct record_store *st)
 {
 	if (oa->source == RECORD_OA_NONE)
 		return 0;
@@ -158,6 +165,9 @@ int record_oa_start(struct record_oa *oa, const char *perf_output)
 		return -1;
 	}
 	oa_writer_init(&oa->w, oa->out);
+	oa->ingest = record_oa_ingest_new(oa, st);
+	if (!oa->ingest)
+		return -1;
 	oa->start_ns = record_oa_now();
 	if (oa->source == RECORD_OA_FILE)
 		return copy_file(oa);
@@ -192,21 +202,31 @@ static int device_drain(struct record_oa *oa)
 
 /*
  * A failing OA stream does not end the tracepoint recording: OA stops,
- * what it gave is kept, and the closing correlation point still comes.
+ * and what it gave is placed at once and kept (its errors are said at
+ * the end).
  */
 int record_oa_poll(struct record_oa *oa)
 {
 	if ((oa->source != RECORD_OA_I915 && oa->source != RECORD_OA_XE) ||
 	    oa->failed)
 		return 0;
-	if (device_drain(oa)) {
+	if (device_drain(oa) ||
+	    (record_oa_now() >= oa->next_corr && device_correlate(oa)))
 		oa->failed = true;
+	if (oa_writer_flush(&oa->w))
+		oa->failed = true;
+	if (oa->failed) {
+		oa->ingest_err = record_oa_ingest_end(oa->ingest);
 		return 0;
 	}
-	if (record_oa_now() >= oa->next_corr && device_correlate(oa))
-		oa->failed = true;
-	oa_writer_flush(&oa->w);
-	return 0;
+	return record_oa_ingest_feed(oa->ingest);
+}
+
+uint64_t record_oa_placed_upto(const struct record_oa *oa)
+{
+	if (!oa->ingest)
+		return UINT64_MAX;
+	return record_oa_ingest_upto(oa->ingest);
 }
 
 int record_oa_finish(struct record_oa *oa, struct record_store *st,
@@ -235,7 +255,9 @@ int record_oa_finish(struct record_oa *oa, struct record_store *st,
 		err = -1;
 	}
 	oa->out = NULL;
-	return err ?: record_oa_ingest(oa, st);
+	if (err || oa->ingest_err)
+		return -1;
+	return record_oa_ingest_end(oa->ingest);
 }
 
 void record_oa_report(const struct record_oa *oa)
@@ -261,6 +283,7 @@ void record_oa_free(struct record_oa *oa)
 		oa_xe_close(&oa->xe);
 	else if (oa->dev_open)
 		oa_i915_close(&oa->dev);
+	record_oa_ingest_free(oa->ingest);
 	free(oa->buf.p);
 	free(oa->output);
 }

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * OA in perf gpu record.  Whatever the source, the OA stream first goes to
- * the --oa-output file in the format of design.rst 5; at the end
- * that file is read back and each report becomes a gpu_oa:oa_report
+ * the --oa-output file in the format of design.rst 5, and that file is
+ * read back (record/oa-ingest.c): each report becomes a gpu_oa:oa_report
  * sample at its CLOCK_MONOTONIC time (from the stream's correlation
- * points), merged with the tracepoints by the store's sort.  One path
- * turns every source into samples, so what perf script shows is exactly
- * what the .oa file holds.
+ * points), merged with the tracepoints by the store.  A live stream is
+ * read back as it is written, so the recording streams (bounded memory);
+ * the simulator and a FILE are read back at the end.  One path turns
+ * every source into samples, so what perf script shows is exactly what
+ * the .oa file holds.
  *
  *  sim:  after recording, the simulator is stepped over the recorded time
  *        span, busy while a dma_fence job of the recording runs (from its
@@ -36,6 +38,7 @@ enum record_oa_source { RECORD_OA_NONE, RECORD_OA_SIM, RECORD_OA_FILE,
 
 struct record_store;
 struct record_events;
+struct record_oa_ingest;
 
 struct record_oa {
 	/* Options. */
@@ -63,6 +66,10 @@ struct record_oa {
 	uint64_t next_corr;
 	bool failed;
 
+	/* The read-back of the output, and how it ended if early. */
+	struct record_oa_ingest *ingest;
+	int ingest_err;
+
 	/* Owners of the simulated contexts: OA_SIM_CTX(i). */
 	int32_t owner[OA_SIM_MAX_CONTEXTS];
 	unsigned int nr_owners;
@@ -86,14 +93,28 @@ struct record_oa {
  */
 void record_oa_set_source(struct record_oa *oa, const char *arg);
 
+/* Whether the source's reports reach @st while recording (i915, xe). */
+bool record_oa_live(const struct record_oa *oa);
+
 /*
  * Before the events are enabled: open the output (and the i915 stream),
- * copy a FILE source.  0, or -1 with the message out.
+ * copy a FILE source; the reports go to @st.  0, or -1 with the message
+ * out.
  */
-int record_oa_start(struct record_oa *oa, const char *perf_output);
+int record_oa_start(struct record_oa *oa, const char *perf_output,
+		    struct record_store *st);
 
-/* While recording (i915, xe): take what the stream has.  0 or -1. */
+/*
+ * While recording (i915, xe): take what the stream has, and place in
+ * the store the reports that can be placed.  0 or -1.
+ */
 int record_oa_poll(struct record_oa *oa);
+
+/*
+ * Every OA record older than this is in the store, or UINT64_MAX: no
+ * more will come while recording (a streamed round may go up to it).
+ */
+uint64_t record_oa_placed_upto(const struct record_oa *oa);
 
 /*
  * After recording: finish the OA stream (run the simulator over the
@@ -112,6 +133,17 @@ void record_oa_free(struct record_oa *oa);
 uint64_t record_oa_now(void);
 int record_oa_run_sim(struct record_oa *oa, struct record_store *st,
 		      const struct record_events *evs);
-int record_oa_ingest(struct record_oa *oa, struct record_store *st);
+
+/*
+ * record/oa-ingest.c: the read-back of @oa's output into @st.  _feed()
+ * takes what the file has grown by, _end() the rest and places every
+ * report; each 0, or -1 with the message out.
+ */
+struct record_oa_ingest *record_oa_ingest_new(struct record_oa *oa,
+					      struct record_store *st);
+int record_oa_ingest_feed(struct record_oa_ingest *in);
+int record_oa_ingest_end(struct record_oa_ingest *in);
+uint64_t record_oa_ingest_upto(struct record_oa_ingest *in);
+void record_oa_ingest_free(struct record_oa_ingest *in);
 
 #endif
