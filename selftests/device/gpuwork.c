@@ -5,18 +5,25 @@
  *
  *   gpuwork [-n COMM] [-m NAME] fences K [HOLD_MS]
  *					K jobs, each held HOLD_MS
- *   gpuwork [-n COMM] buffer BYTES	hold a BYTES dumb buffer until
- *					stdin closes ("ready" printed)
+ *   gpuwork [-n COMM] buffer BYTES	hold a BYTES dumb buffer ("ready"
+ *					printed) until stdin closes, or,
+ *					when stdin is no pipe and stdout
+ *					is one, until that pipe's reader
+ *					goes
  *
  * -n sets the process name first (the name a target matches); -m marks
  * the jobs as a range NAME, "begin NAME" and "end NAME" written to
  * /dev/gpuprof/marker around them.
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -53,6 +60,28 @@ static int fences(int fd, long k, unsigned int hold_ms)
 	return 0;
 }
 
+static bool is_pipe(int fd)
+{
+	struct stat st;
+
+	return !fstat(fd, &st) && S_ISFIFO(st.st_mode);
+}
+
+/*
+ * A shell example's "gpuwork buffer N | { read ...; cat ...; }" holds
+ * the buffer while the reader runs: a pipe's write end polls POLLERR
+ * once its reader has closed it.
+ */
+static int wait_reader_gone(int fd)
+{
+	struct pollfd p = { .fd = fd };
+
+	while (poll(&p, 1, -1) >= 0 || errno == EINTR)
+		if (p.revents & (POLLERR | POLLHUP))
+			return 0;
+	return 1;
+}
+
 static int buffer(int fd, unsigned long bytes)
 {
 	uint32_t handle;
@@ -68,6 +97,8 @@ static int buffer(int fd, unsigned long bytes)
 		return fprintf(stderr, "gpuwork: create: %s\n", strerror(-err)), 1;
 	printf("ready %llu\n", (unsigned long long)size);
 	fflush(stdout);
+	if (is_pipe(1) && !is_pipe(0))
+		return wait_reader_gone(1);
 	while (read(0, &c, 1) > 0)
 		;
 	return 0;
