@@ -53,3 +53,19 @@ GPUPROF_KO=$ko GPUPROF_FENCEGEN_KO=$fencegen GPUPROF_SCHEDMOCK_KO=$schedmock \
 	"$0/out/bench/oa_decode_bench" "$1" --ingest
 	"$0/out/bench/record_bench" "$0/../tools/perf-gpu/out/perf-gpu" \
 		"$0/out/device/gpuwork" 20000' "$sel" "$rec"
+
+# The recorder's memory over a long system-wide recording of a fence
+# storm (RECORD_SOAK_SECONDS, default 600), in a boot of its own.
+# The file (about 4 MB a second) goes to a host directory the VM shares:
+# its /tmp is in its 2 GB of RAM.
+soak=${RECORD_SOAK_SECONDS:-600}
+share=$bench/soak
+mkdir -p "$share"
+echo "# in the VM, $soak s of perf gpu record -a:"
+GPUPROF_VM_SHARE=$share "$sel/scripts/vm/run.sh" --kver "$kver" \
+	--timeout $((soak + 600)) -- \
+	"$sel/out/bench/record_soak_bench" "$repo/tools/perf-gpu/out/perf-gpu" \
+	"$sel/out/device/gpuwork" "$soak" "$share/soak.data"
+# Read back on the host, where perf script is an order faster than TCG.
+"$sel/out/bench/record_soak_bench" --check "$repo/tools/perf-gpu/out/perf-gpu" \
+	"$share/soak.data"
