@@ -219,7 +219,8 @@ static int queued_parts(FIXTURE_DATA(ps) *self, uint64_t *longest)
 TEST_F_TIMEOUT(ps, queue_and_run_apart, 180)
 {
 	struct sched_jobs p1, p2;
-	long long busy1, busy2;
+	long long busy1, busy2, p50;
+	uint64_t q_first, q_last, q_min, q_max;
 
 	ASSERT_EQ(0, record(self,
 		"rm -f /tmp/ps_ready /tmp/ps_go; "
@@ -246,7 +247,24 @@ TEST_F_TIMEOUT(ps, queue_and_run_apart, 180)
 	EXPECT_EQ((long long)run_sum(&p2), busy2);
 	/* Far from the ~490 ms a submission-to-signal rule gives. */
 	EXPECT_GT(200 * MS, busy2);
-	EXPECT_LE(350 * MS, jq(self, PAIR "[\"queue_ns\"][\"p50\"]", "sched_p2"));
+	/*
+	 * P2 waited for most of P1's job (how much depends on how fast P2
+	 * woke after P1's mark: 300 ms on the debug kernel), and the
+	 * report's median queue lies among P2's own queue times.
+	 */
+	q_first = p2.job[0].scheduled - p2.job[0].init;
+	q_last = p2.job[3].scheduled - p2.job[3].init;
+	EXPECT_LE((p1.job[0].finished - p1.job[0].scheduled) / 2, q_first);
+	q_min = q_max = q_first;
+	for (int i = 1; i < 4; i++) {
+		uint64_t q = p2.job[i].scheduled - p2.job[i].init;
+
+		q_min = q < q_min ? q : q_min;
+		q_max = q > q_max ? q : q_max;
+	}
+	p50 = jq(self, PAIR "[\"queue_ns\"][\"p50\"]", "sched_p2");
+	EXPECT_LE((long long)(q_min - q_min / 128), p50);
+	EXPECT_GE((long long)(q_max + q_max / 128), p50);
 	/* Sketches are within 1/128; P2's runs are 25 ms unless stalled. */
 	EXPECT_LE(24 * MS, jq(self, PAIR "[\"run_ns\"][\"p50\"]", "sched_p2"));
 	/* The timechart draws the five queued parts, P2's last ~465 ms. */
@@ -254,7 +272,7 @@ TEST_F_TIMEOUT(ps, queue_and_run_apart, 180)
 		uint64_t longest;
 
 		EXPECT_EQ(5, queued_parts(self, &longest)) TH_LOG("%.300s", self->out);
-		EXPECT_LE(350 * MS, longest);
+		EXPECT_LE(q_last - q_last / 128, longest);
 	}
 	/*
 	 * P1 found the ring idle: queued only until drm_sched's worker ran
