@@ -77,20 +77,6 @@ struct result {
 	long lost;
 };
 
-static pid_t start(char *const argv[])
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		if (!freopen("/dev/null", "w", stdout) ||
-		    !freopen("/dev/null", "w", stderr))
-			_exit(126);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	return pid;
-}
-
 static int record(char *const rec[], const char *gpuwork, const char *n,
 		  const char *file, struct result *r)
 {
@@ -100,7 +86,7 @@ static int record(char *const rec[], const char *gpuwork, const char *n,
 	double t;
 	int st;
 
-	pid = start(rec);
+	pid = bench_spawn_quiet(rec);
 	wait_ready(pid);
 	t = now_us();
 	if (run_cmd(out, sizeof(out), "%s fences %s", gpuwork, n))

@@ -45,20 +45,6 @@ static double rss_mb(pid_t pid)
 	return kb < 0 ? -1 : kb / 1024;
 }
 
-static pid_t start(char *const argv[])
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		if (!freopen("/dev/null", "w", stdout) ||
-		    !freopen("/dev/null", "w", stderr))
-			_exit(126);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	return pid;
-}
-
 /* Until the recorder has written its file's start: its events are open. */
 static int wait_started(pid_t pid, const char *data)
 {
@@ -122,10 +108,10 @@ int main(int argc, char **argv)
 				       "       record_soak_bench --check PERF_GPU FILE\n"), 1;
 	rss = calloc(seconds + 1, sizeof(*rss));
 	unlink(data);
-	r = start(rec);
+	r = bench_spawn_quiet(rec);
 	if (!rss || r < 0 || wait_started(r, data))
 		return fprintf(stderr, "perf gpu record did not start\n"), 1;
-	s = start(storm);
+	s = bench_spawn_quiet(storm);
 	for (i = 0; i <= seconds; i++) {
 		rss[i] = rss_mb(r);
 		if (rss[i] < 0)

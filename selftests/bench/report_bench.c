@@ -214,19 +214,9 @@ static int measure(char *const argv[], struct run *r)
 	pid_t pid;
 	int st;
 
-	/* The child's freopen() would flush a copy of what is buffered. */
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
+	pid = bench_spawn_quiet(argv);
 	if (pid < 0)
 		return -1;
-	if (pid == 0) {
-		if (!freopen("/dev/null", "w", stdout) ||
-		    !freopen("/dev/null", "w", stderr))
-			_exit(126);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
 	if (wait4(pid, &st, 0, &ru) != pid)
 		return -1;
 	r->secs = (now_us() - t) / 1e6;

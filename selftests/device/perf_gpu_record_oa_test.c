@@ -408,15 +408,21 @@ static const char *shim(void)
 	return path;
 }
 
+/* The i915 shim's sysfs under the test's directory, in @sys: 0 or -1. */
+static int shim_sysfs(FIXTURE_DATA(oa) *self, char *sys, size_t size)
+{
+	snprintf(sys, size, "%s/sys", self->dir);
+	return fake_i915_sysfs(sys, &(struct fake_metric_set){ UUID, 42 }, 1,
+			       100, 1300);
+}
+
 TEST_F(oa, i915_through_the_shim)
 {
 	char sys[128], oa_file[160];
 
 	if (access(shim(), R_OK))
 		SKIP(return, "no i915 shim at %s (make -C selftests)", shim());
-	snprintf(sys, sizeof(sys), "%s/sys", self->dir);
-	ASSERT_EQ(0, fake_i915_sysfs(sys, &(struct fake_metric_set){ UUID, 42 },
-				     1, 100, 1300)) TH_LOG("%s: %m", sys);
+	ASSERT_EQ(0, shim_sysfs(self, sys, sizeof(sys))) TH_LOG("%s: %m", sys);
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
 			     "GPUPROF_SYSFS_ROOT='%s' LD_PRELOAD='%s %s' %s record --oa --oa-node " NODE " --metric-set RenderBasic -o %s -- %s fences 10 20",
 			     sys, asan_runtime(), shim(), perf_gpu_path(),
@@ -458,10 +464,8 @@ TEST_F_TIMEOUT(oa, i915_stream_killed_keeps_its_rounds, 120)
 
 	if (access(shim(), R_OK))
 		SKIP(return, "no i915 shim at %s (make -C selftests)", shim());
-	snprintf(sys, sizeof(sys), "%s/sys", self->dir);
 	snprintf(err, sizeof(err), "%s/report.err", self->dir);
-	ASSERT_EQ(0, fake_i915_sysfs(sys, &(struct fake_metric_set){ UUID, 42 },
-				     1, 100, 1300)) TH_LOG("%s: %m", sys);
+	ASSERT_EQ(0, shim_sysfs(self, sys, sizeof(sys))) TH_LOG("%s: %m", sys);
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
 			     "GPUPROF_SHIM_LOSS_EVERY=500 GPUPROF_SYSFS_ROOT='%s' LD_PRELOAD='%s %s' %s record --oa --oa-node " NODE " -o %s -- %s -n storm fences 100000000 20 >/dev/null 2>&1 & "
 			     "p=$!; while [ ! -s %s ]; do sleep 0.1; done; sleep %u; "
@@ -504,9 +508,7 @@ TEST_F_TIMEOUT(oa, i915_stream_to_its_end_loses_nothing, 120)
 
 	if (access(shim(), R_OK))
 		SKIP(return, "no i915 shim at %s (make -C selftests)", shim());
-	snprintf(sys, sizeof(sys), "%s/sys", self->dir);
-	ASSERT_EQ(0, fake_i915_sysfs(sys, &(struct fake_metric_set){ UUID, 42 },
-				     1, 100, 1300)) TH_LOG("%s: %m", sys);
+	ASSERT_EQ(0, shim_sysfs(self, sys, sizeof(sys))) TH_LOG("%s: %m", sys);
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
 			     "GPUPROF_SHIM_LOSS_EVERY=500 GPUPROF_SYSFS_ROOT='%s' LD_PRELOAD='%s %s' %s record --oa --oa-node " NODE " --duration %u -o %s -- sh -c 'exec %s -n storm fences 100000000 20 >/dev/null'",
 			     sys, asan_runtime(), shim(), perf_gpu_path(), 3 * k,

@@ -222,16 +222,32 @@ TEST_F(oa, file_reports_merge_in_time)
 }
 
 /*
+ * A Tiger Lake stream's start in @w: a point at START_CPU (OA time 0)
+ * and a report 5 ms on, made in @r (@size bytes, valid), which the
+ * caller reuses for more.
+ */
+static void write_start(struct oa_writer *w, uint8_t *r, size_t size)
+{
+	static const struct gpuprof_oa_device_info di = {
+		.timestamp_frequency = 19200000, .device_id = 0x9a49,
+		.oa_format = GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8,
+	};
+
+	oa_write_version(w);
+	oa_write_device_info(w, &di);
+	oa_write_correlation(w, START_CPU, 0, 1500);
+	r[0] = 1;
+	memcpy(r + 4, &(uint32_t){ 96000 }, 4);
+	oa_write_sample(w, r, size);
+}
+
+/*
  * Points with known bounds, and one whose stream has no bound (a writer
  * from before CORRELATION_BOUND): each is one gpu_oa:oa_correlation
  * sample with its own bound, or none.
  */
 TEST_F(oa, correlation_bounds_kept_per_point)
 {
-	struct gpuprof_oa_device_info di = {
-		.timestamp_frequency = 19200000, .device_id = 0x9a49,
-		.oa_format = GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8,
-	};
 	struct gpuprof_oa_correlation bare = {
 		.cpu_timestamp = START_CPU + 10 * MS,
 		.gpu_timestamp = 192000,
@@ -248,12 +264,7 @@ TEST_F(oa, correlation_bounds_kept_per_point)
 
 	ASSERT_NE(NULL, f);
 	oa_writer_init(&w, f);
-	oa_write_version(&w);
-	oa_write_device_info(&w, &di);
-	oa_write_correlation(&w, START_CPU, 0, 1500);
-	r[0] = 1;
-	memcpy(r + 4, &(uint32_t){ 96000 }, 4);
-	oa_write_sample(&w, r, sizeof(r));
+	write_start(&w, r, sizeof(r));
 	oa_write_record(&w, GPUPROF_OA_RECORD_TIMESTAMP_CORRELATION, &bare,
 			sizeof(bare));
 	oa_write_correlation(&w, START_CPU + 20 * MS, 384000, 4200);
@@ -302,10 +313,6 @@ static int note_report(void *arg, unsigned int event, int32_t pid,
  */
 TEST_F(oa, ingest_places_reports_as_points_come)
 {
-	struct gpuprof_oa_device_info di = {
-		.timestamp_frequency = 19200000, .device_id = 0x9a49,
-		.oa_format = GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8,
-	};
 	struct record_oa_ingest *in;
 	struct placed p = { 0 };
 	uint8_t r[256] = { 0 };
@@ -318,12 +325,7 @@ TEST_F(oa, ingest_places_reports_as_points_come)
 	in = record_oa_ingest_new(&self->oa, self->st);
 	ASSERT_NE(NULL, in);
 
-	oa_write_version(&w);
-	oa_write_device_info(&w, &di);
-	oa_write_correlation(&w, START_CPU, 0, 1500);
-	r[0] = 1;
-	memcpy(r + 4, &(uint32_t){ 96000 }, 4);
-	oa_write_sample(&w, r, sizeof(r));
+	write_start(&w, r, sizeof(r));
 	ASSERT_EQ(0, oa_writer_flush(&w));
 	ASSERT_EQ(0, record_oa_ingest_feed(in));
 	EXPECT_EQ(0, self->oa.reports);

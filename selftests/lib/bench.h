@@ -5,8 +5,11 @@
 #ifndef GPUPROF_TEST_BENCH_H
 #define GPUPROF_TEST_BENCH_H
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/types.h>
 #include <time.h>
+#include <unistd.h>
 
 static inline double now_us(void)
 {
@@ -28,6 +31,28 @@ static inline double median(double *v, int n)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * Start @argv with its stdout and stderr on /dev/null: its pid, or -1.
+ * What this process has buffered is flushed first, or the child's
+ * freopen() would write a copy of it.
+ */
+static inline pid_t bench_spawn_quiet(char *const argv[])
+{
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid == 0) {
+		if (!freopen("/dev/null", "w", stdout) ||
+		    !freopen("/dev/null", "w", stderr))
+			_exit(126);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	return pid;
 }
 
 #endif
