@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -1050,6 +1051,13 @@ int cmd_record(int argc, const char **argv)
 		goto out;
 	verbosity = rec.verbose;
 	libperf_init(libperf_print);
+	/*
+	 * A round's buffers are freed and made again each pass.  glibc
+	 * raises its mmap threshold to the largest block freed, after which
+	 * such blocks come from the heap and its high-water mark stays in
+	 * the resident set: a fixed threshold gives them back every time.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	if (!tracefs_dir()) {
 		pr_err("tracefs is not mounted or not readable (try as root)\n");
 		goto out;
