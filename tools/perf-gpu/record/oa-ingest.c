@@ -58,7 +58,6 @@ struct record_oa_ingest {
 	size_t nr, alloc;
 	uint64_t last_gpu;	/* for unwrapping, 64-bit */
 	uint64_t last_time;	/* CLOCK_MONOTONIC of the last report placed */
-	uint64_t floor;		/* the latest record_oa_ingest_upto() said */
 	/* What the reports come from, sent once before the first. */
 	struct gpuprof_oa_driver drv;
 	uint8_t topology[4096];
@@ -236,6 +235,18 @@ static void wait_lost(struct record_oa_ingest *in)
 		in->err = -ENOMEM;
 }
 
+/*
+ * Every report older than this has been read: one read after the last
+ * point can still be older than that point (it was taken between the
+ * drain before the point and the point), but not older than the point
+ * before, points being half a second apart.  A loss is placed no
+ * earlier, where a streamed round may already have been written.
+ */
+static uint64_t all_before(const struct record_oa_ingest *in)
+{
+	return in->nr >= 2 ? in->pts[in->nr - 2].cpu : 0;
+}
+
 static void place(struct record_oa_ingest *in, const struct waiting *w)
 {
 	const uint8_t *p = in->bytes + w->start;
@@ -243,7 +254,8 @@ static void place(struct record_oa_ingest *in, const struct waiting *w)
 
 	if (w->lost) {
 		/* One lost report at least; i915 does not say how many. */
-		time = in->last_time > in->floor ? in->last_time : in->floor;
+		time = in->last_time > all_before(in) ? in->last_time :
+		       all_before(in);
 		in->err = record_store_add_lost(in->st, in->oa->event, 1, time);
 		return;
 	}
@@ -426,18 +438,12 @@ int record_oa_ingest_end(struct record_oa_ingest *in)
 	return 0;
 }
 
-/*
- * A report read after this can still be older than the last point (it
- * was taken between the drain before that point and the point), but
- * not older than the point before: points are half a second apart.
- */
-uint64_t record_oa_ingest_upto(struct record_oa_ingest *in)
+/* all_before(), until the file has ended: then no more will come. */
+uint64_t record_oa_ingest_upto(const struct record_oa_ingest *in)
 {
 	if (in->ended)
 		return UINT64_MAX;
-	if (in->nr >= 2 && in->pts[in->nr - 2].cpu > in->floor)
-		in->floor = in->pts[in->nr - 2].cpu;
-	return in->floor;
+	return all_before(in);
 }
 
 void record_oa_ingest_free(struct record_oa_ingest *in)

@@ -143,7 +143,7 @@ struct record_oa_ingest *record_oa_ingest_new(struct record_oa *oa,
 					      struct record_store *st);
 int record_oa_ingest_feed(struct record_oa_ingest *in);
 int record_oa_ingest_end(struct record_oa_ingest *in);
-uint64_t record_oa_ingest_upto(struct record_oa_ingest *in);
+uint64_t record_oa_ingest_upto(const struct record_oa_ingest *in);
 void record_oa_ingest_free(struct record_oa_ingest *in);
 
 #endif
