@@ -23,6 +23,10 @@
  * (counted as a dropped client).  An entry points at its target without
  * a reference: ending targets has the table forget them first
  * (gpuprof_clients_forget()).
+ *
+ * Probes look a process up under RCU, without a lock; entries are added
+ * and removed under the data lock, which the probes take only for a
+ * process not in the table, and freed after a grace period.
  */
 #include <linux/fs.h>
 #include <linux/hashtable.h>
@@ -44,6 +48,7 @@ struct gpuprof_client {
 	u64 start_time;
 	u64 exec_id;
 	struct gpuprof_target *target;	/* NULL: matches no target */
+	struct rcu_head rcu;
 };
 
 static struct kmem_cache *gpuprof_client_cache;
@@ -150,6 +155,20 @@ static struct gpuprof_target *gpuprof_match(struct task_struct *task)
 	return NULL;
 }
 
+static void gpuprof_client_free_rcu(struct rcu_head *rcu)
+{
+	kmem_cache_free(gpuprof_client_cache,
+			container_of(rcu, struct gpuprof_client, rcu));
+}
+
+/* Data lock held; a probe may be reading @c, which goes after it. */
+static void gpuprof_client_del(struct gpuprof_client *c)
+{
+	hash_del_rcu(&c->node);
+	call_rcu(&c->rcu, gpuprof_client_free_rcu);
+	gpuprof_nr_clients--;
+}
+
 static bool gpuprof_client_alive(const struct gpuprof_client *c)
 {
 	struct task_struct *leader;
@@ -178,10 +197,23 @@ static void gpuprof_clients_sweep(void)
 	hash_for_each_safe(gpuprof_clients, bkt, tmp, c, node) {
 		if (gpuprof_client_alive(c))
 			continue;
-		hash_del(&c->node);
-		kmem_cache_free(gpuprof_client_cache, c);
-		gpuprof_nr_clients--;
+		gpuprof_client_del(c);
 	}
+}
+
+/* @task's entry, or NULL; under RCU or the data lock. */
+static struct gpuprof_client *gpuprof_client_find(struct task_struct *task)
+{
+	u64 start = task->group_leader->start_time;
+	u64 exec_id = READ_ONCE(task->group_leader->self_exec_id);
+	struct gpuprof_client *c;
+
+	hash_for_each_possible_rcu(gpuprof_clients, c, node, task->tgid,
+				   lockdep_is_held(&gpuprof_data_lock))
+		if (c->tgid == task->tgid && c->start_time == start &&
+		    c->exec_id == exec_id)
+			return c;
+	return NULL;
 }
 
 /* The target @task's GPU work is accounted to, or NULL; data lock held. */
@@ -193,10 +225,10 @@ static struct gpuprof_target *gpuprof_client_target(struct task_struct *task)
 	struct gpuprof_client *c;
 
 	lockdep_assert_held(&gpuprof_data_lock);
-	hash_for_each_possible(gpuprof_clients, c, node, task->tgid)
-		if (c->tgid == task->tgid && c->start_time == start &&
-		    c->exec_id == exec_id)
-			return c->target;
+	/* Another CPU may have added it since the caller looked. */
+	c = gpuprof_client_find(task);
+	if (c)
+		return c->target;
 
 	if (gpuprof_nr_clients >= GPUPROF_MAX_CLIENTS)
 		gpuprof_clients_sweep();
@@ -217,7 +249,7 @@ static struct gpuprof_target *gpuprof_client_target(struct task_struct *task)
 	c->start_time = start;
 	c->exec_id = exec_id;
 	c->target = target;
-	hash_add(gpuprof_clients, &c->node, c->tgid);
+	hash_add_rcu(gpuprof_clients, &c->node, c->tgid);
 	gpuprof_nr_clients++;
 	return target;
 }
@@ -227,17 +259,31 @@ static struct gpuprof_target *gpuprof_client_target(struct task_struct *task)
  * @unattributed: counted when current is no process: a kernel thread,
  *	or an interrupt
  *
- * Called from a probe with the data lock held.  Return: the target, or
- * NULL.
+ * Called from a probe, with preemption off and no bucket lock held: a
+ * process not seen before takes the data lock.  The target stays until
+ * the probe returns (gpuprof.h, "Locking").  Return: the target, or NULL.
  */
 struct gpuprof_target *gpuprof_current_target(atomic64_t *unattributed)
 {
-	lockdep_assert_held(&gpuprof_data_lock);
+	struct gpuprof_target *target;
+	struct gpuprof_client *c;
+	unsigned long flags;
+
 	/* Work made by the kernel itself is no process's. */
-	if (in_task() && !(current->flags & PF_KTHREAD))
-		return gpuprof_client_target(current);
-	atomic64_inc(unattributed);
-	return NULL;
+	if (!in_task() || (current->flags & PF_KTHREAD)) {
+		atomic64_inc(unattributed);
+		return NULL;
+	}
+	rcu_read_lock();
+	c = gpuprof_client_find(current);
+	target = c ? READ_ONCE(c->target) : NULL;
+	rcu_read_unlock();
+	if (c)
+		return target;
+	spin_lock_irqsave(&gpuprof_data_lock, flags);
+	target = gpuprof_client_target(current);
+	spin_unlock_irqrestore(&gpuprof_data_lock, flags);
+	return target;
 }
 
 /**
@@ -258,9 +304,7 @@ void gpuprof_clients_forget(bool all)
 	hash_for_each_safe(gpuprof_clients, bkt, tmp, c, node) {
 		if (!all && c->target && !READ_ONCE(c->target->ended))
 			continue;
-		hash_del(&c->node);
-		kmem_cache_free(gpuprof_client_cache, c);
-		gpuprof_nr_clients--;
+		gpuprof_client_del(c);
 	}
 }
 
@@ -275,5 +319,6 @@ void gpuprof_clients_exit(void)
 	spin_lock_irq(&gpuprof_data_lock);
 	gpuprof_clients_forget(true);
 	spin_unlock_irq(&gpuprof_data_lock);
+	rcu_barrier();	/* the entries' frees */
 	kmem_cache_destroy(gpuprof_client_cache);
 }

@@ -25,6 +25,7 @@
 #include <linux/kernel.h>
 #include <linux/namei.h>
 #include <linux/path.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -116,11 +117,14 @@ static int gpuprof_resolve_exe(struct gpuprof_target *t, const char *name)
  * @named_only: only those made by "module NAME" ("module"), else all
  *	("end", unload)
  *
- * Called under gpuprof_lock; profiling may be running.  In one hold of
- * the data lock the targets leave the list and every table that points
- * at targets without a reference forgets them, so no probe can reach
- * them afterwards; the names to match are cleared too.  Then their files
- * go, and open ones return -ENODEV until closed.
+ * Called under gpuprof_lock; profiling may be running.  Under the data
+ * lock the targets leave the list and the client table, where probes
+ * find targets; the names to match are cleared too.  After an RCU grace
+ * period no probe holds one it found there, and the tables that point at
+ * targets without a reference forget them: jobs and runs, buffers, then
+ * learned OA contexts, which OA attribution takes from jobs and runs.
+ * No probe can reach the targets afterwards.  Then their files go, and
+ * open ones return -ENODEV until closed.
  */
 static void gpuprof_end_targets(bool named_only)
 {
@@ -131,8 +135,11 @@ static void gpuprof_end_targets(bool named_only)
 	gpuprof_targets_unlink(named_only, &ended);
 	gpuprof.names_given = false;
 	gpuprof_clients_forget(false);
+	spin_unlock_irq(&gpuprof_data_lock);
+	synchronize_rcu();
 	gpuprof_fence_disown_ended();
 	gpuprof_gem_disown_ended();
+	spin_lock_irq(&gpuprof_data_lock);
 	gpuprof_oa_disown_ended();
 	spin_unlock_irq(&gpuprof_data_lock);
 	gpuprof_targets_release(&ended);

@@ -17,6 +17,14 @@
  * start time (one, but for drm_sched jobs, below).  Fences that only
  * gather others (chain, array, the stub) are no jobs (design.rst 3.3).
  *
+ * Contexts are kept in a table with a lock per bucket (table.c), and a
+ * fence's job is found on its context's list, at the head when fences
+ * signal in order: a probe takes its context's bucket lock and no lock
+ * shared with other contexts (design.rst 3.7).  Both ends of a fence are
+ * probed before its init, and dma_fence_release() always fires
+ * dma_fence_destroy, so a fence's memory is not initialised again while
+ * a job of it is kept.
+ *
  * Jobs, and the history of runs kept for OA attribution, point at their
  * target without a reference: when targets end, ctl.c has them let go
  * (gpuprof_fence_disown_ended()).
@@ -41,10 +49,15 @@
 #include "compat.h"
 #include "gpuprof.h"
 
+/*
+ * The jobs of one fence context.  drm_sched's scheduled halves wait in
+ * the context of their job (their own context + 1), so a job and its half
+ * are under one bucket lock.
+ */
 struct gpuprof_ctx {
-	struct hlist_node node;		/* in gpuprof_ctx_hash */
-	struct list_head link;		/* in gpuprof_ctxs */
+	struct hlist_node node;		/* in its bucket of gpuprof_ctxs */
 	struct list_head jobs;		/* in flight, oldest first */
+	struct list_head halves;	/* drm_sched halves, not signaled */
 	u64 context;
 };
 
@@ -59,24 +72,22 @@ enum gpuprof_job_kind {
 };
 
 struct gpuprof_job {
-	struct gpuprof_obj_key key;	/* in gpuprof_job_hash, by fence */
-	struct list_head link;		/* in ctx->jobs; not for a half */
-	struct gpuprof_ctx *ctx;	/* NULL for a half */
+	struct list_head link;		/* in ctx->jobs, a half in ->halves */
+	const struct dma_fence *fence;	/* a key only, never dereferenced */
 	struct gpuprof_target *owner;	/* NULL: no target's */
 	enum gpuprof_job_kind kind;
 	u32 timeline;
 	u64 start_ns;			/* running since, 0 while not */
 	/* drm_sched: a job and its scheduled half point at each other */
 	struct gpuprof_job *pair;
-	/* a half not paired yet, in gpuprof_half_hash by fence lock */
-	struct hlist_node half_node;
 	const spinlock_t *lock;		/* compared, never taken */
-	u64 context, seqno;
+	u64 seqno;
 };
 
 /*
- * Running intervals of ended jobs, oldest first in a ring, so OA reports
- * that arrive after the job ended are still attributed (design.rst 5.3).
+ * Running intervals of ended jobs, so OA reports that arrive after the
+ * job ended are still attributed (design.rst 5.3): one ring per CPU,
+ * each in the order its CPU ended them, oldest first.
  */
 struct gpuprof_run {
 	struct gpuprof_target *owner;
@@ -85,46 +96,78 @@ struct gpuprof_run {
 };
 
 #define GPUPROF_RUN_HISTORY 4096
-static struct gpuprof_run gpuprof_runs[GPUPROF_RUN_HISTORY];
-static u32 gpuprof_runs_next;	/* where the next run goes */
+
+struct gpuprof_run_ring {
+	spinlock_t lock;	/* its CPU's writes against others' walks */
+	u32 next;		/* where the next run goes */
+	u64 last_end_ns;	/* the newest run's end */
+	struct gpuprof_run run[GPUPROF_RUN_HISTORY];
+};
+
+static struct gpuprof_run_ring **gpuprof_rings;	/* by CPU */
+
+#define GPUPROF_CTX_BITS 10
 
 static struct kmem_cache *gpuprof_job_cache;
 static struct kmem_cache *gpuprof_ctx_cache;
-static DEFINE_HASHTABLE(gpuprof_job_hash, 10);
-static DEFINE_HASHTABLE(gpuprof_ctx_hash, 8);
-static DEFINE_HASHTABLE(gpuprof_half_hash, 6);
-static LIST_HEAD(gpuprof_ctxs);
-static u32 gpuprof_nr_jobs;
+static struct gpuprof_table gpuprof_ctxs;	/* by fence context */
+static atomic_t gpuprof_nr_jobs = ATOMIC_INIT(0);
 
 /* Sampling: intervals ended so far; the one in progress is tick + 1. */
 static struct hrtimer gpuprof_timer;
 static u64 gpuprof_tick;
 static unsigned int gpuprof_timer_ms;
 
-static struct gpuprof_ctx *gpuprof_ctx_get(u64 context)
+static struct gpuprof_ctx *gpuprof_ctx_find(struct gpuprof_bucket *b,
+					    u64 context)
 {
 	struct gpuprof_ctx *ctx;
 
-	hash_for_each_possible(gpuprof_ctx_hash, ctx, node, context)
+	hlist_for_each_entry(ctx, &b->head, node)
 		if (ctx->context == context)
 			return ctx;
+	return NULL;
+}
+
+/* The context @context in its bucket @b, made if new; NULL if no memory. */
+static struct gpuprof_ctx *gpuprof_ctx_get(struct gpuprof_bucket *b,
+					   u64 context)
+{
+	struct gpuprof_ctx *ctx = gpuprof_ctx_find(b, context);
+
+	if (ctx)
+		return ctx;
 	ctx = kmem_cache_alloc(gpuprof_ctx_cache, GFP_ATOMIC | __GFP_NOWARN);
 	if (!ctx)
 		return NULL;
 	ctx->context = context;
 	INIT_LIST_HEAD(&ctx->jobs);
-	hash_add(gpuprof_ctx_hash, &ctx->node, context);
-	list_add_tail(&ctx->link, &gpuprof_ctxs);
+	INIT_LIST_HEAD(&ctx->halves);
+	hlist_add_head(&ctx->node, &b->head);
+	gpuprof_table_update(&gpuprof_ctxs, b);
 	return ctx;
 }
 
-static struct gpuprof_job *gpuprof_job_find(const struct dma_fence *fence)
+/* @ctx goes when nothing of it is left. */
+static void gpuprof_ctx_put(struct gpuprof_bucket *b, struct gpuprof_ctx *ctx)
 {
-	struct gpuprof_obj_key *key;
+	if (!list_empty(&ctx->jobs) || !list_empty(&ctx->halves))
+		return;
+	hlist_del(&ctx->node);
+	gpuprof_table_update(&gpuprof_ctxs, b);
+	kmem_cache_free(gpuprof_ctx_cache, ctx);
+}
 
-	key = gpuprof_obj_find(gpuprof_job_hash, HASH_BITS(gpuprof_job_hash),
-			       fence);
-	return key ? container_of(key, struct gpuprof_job, key) : NULL;
+/* The job or half of @fence in @list, or NULL: the oldest comes first. */
+static struct gpuprof_job *gpuprof_job_find(struct list_head *list,
+					    const struct dma_fence *fence)
+{
+	struct gpuprof_job *job;
+
+	list_for_each_entry(job, list, link)
+		if (job->fence == fence)
+			return job;
+	return NULL;
 }
 
 /* The first job of @ctx, or NULL. */
@@ -134,15 +177,53 @@ static struct gpuprof_job *gpuprof_ctx_head(struct gpuprof_ctx *ctx)
 }
 
 /*
- * The job after @job on its context that runs with it, or NULL: jobs run
- * in order, so the running ones lead the list, each with a start.
+ * The job after @job on @ctx that runs with it, or NULL: jobs run in
+ * order, so the running ones lead the list, each with a start.
  */
-static struct gpuprof_job *gpuprof_next_running(struct gpuprof_job *job)
+static struct gpuprof_job *gpuprof_next_running(struct gpuprof_ctx *ctx,
+						struct gpuprof_job *job)
 {
-	if (list_is_last(&job->link, &job->ctx->jobs))
+	if (list_is_last(&job->link, &ctx->jobs))
 		return NULL;
 	job = list_next_entry(job, link);
 	return job->start_ns ? job : NULL;
+}
+
+/* The first running job of @ctx, or NULL. */
+static struct gpuprof_job *gpuprof_first_running(struct gpuprof_ctx *ctx)
+{
+	struct gpuprof_job *job = gpuprof_ctx_head(ctx);
+
+	return job && job->start_ns ? job : NULL;
+}
+
+/* A new job of @kind for @fence.  NULL when the table is full. */
+static struct gpuprof_job *gpuprof_job_new(struct dma_fence *fence,
+					   enum gpuprof_job_kind kind)
+{
+	struct gpuprof_job *job;
+
+	if (atomic_inc_return(&gpuprof_nr_jobs) > GPUPROF_MAX_JOBS)
+		goto full;
+	job = kmem_cache_zalloc(gpuprof_job_cache, GFP_ATOMIC | __GFP_NOWARN);
+	if (!job)
+		goto full;
+	job->fence = fence;
+	job->kind = kind;
+	job->lock = fence->lock;
+	job->seqno = fence->seqno;
+	return job;
+
+full:
+	atomic_dec(&gpuprof_nr_jobs);
+	return NULL;
+}
+
+/* Free @job, off every list already. */
+static void gpuprof_job_release(struct gpuprof_job *job)
+{
+	kmem_cache_free(gpuprof_job_cache, job);
+	atomic_dec(&gpuprof_nr_jobs);
 }
 
 /* A half goes; its job, if any, no longer waits for its signal. */
@@ -150,57 +231,56 @@ static void gpuprof_half_free(struct gpuprof_job *half)
 {
 	if (half->pair)
 		half->pair->pair = NULL;
-	else
-		hash_del(&half->half_node);
-	hash_del(&half->key.node);
-	kmem_cache_free(gpuprof_job_cache, half);
-	gpuprof_nr_jobs--;
+	list_del(&half->link);
+	gpuprof_job_release(half);
 }
 
-static void gpuprof_ctx_put(struct gpuprof_ctx *ctx)
+/* Keep the run of a job ending now, in the ring of this CPU. */
+static void gpuprof_run_add(struct gpuprof_target *owner, u64 start_ns,
+			    u64 end_ns)
 {
-	if (!list_empty(&ctx->jobs))
-		return;
-	hash_del(&ctx->node);
-	list_del(&ctx->link);
-	kmem_cache_free(gpuprof_ctx_cache, ctx);
+	struct gpuprof_run_ring *ring = gpuprof_rings[smp_processor_id()];
+	struct gpuprof_run *run;
+
+	/*
+	 * A CPU's runs are kept in order of their end, which the walks
+	 * rely on: interrupts are off, and a driver's signal time that is
+	 * earlier than the last run's end is taken as that end.
+	 */
+	spin_lock(&ring->lock);
+	end_ns = max(end_ns, ring->last_end_ns);
+	ring->last_end_ns = end_ns;
+	run = &ring->run[ring->next];
+	run->owner = owner;
+	run->start_ns = start_ns;
+	run->end_ns = end_ns;
+	ring->next = (ring->next + 1) % GPUPROF_RUN_HISTORY;
+	spin_unlock(&ring->lock);
 }
 
 /*
- * Forget @job, which ends now; a running one goes to the history, and the
- * next job of its context, if it is a plain fence, runs from now (a
- * drm_sched job runs from its own scheduled signal).
+ * Forget @job of @ctx, which ends at @now; a running one goes to the
+ * history, and the next job of its context, if it is a plain fence, runs
+ * from then (a drm_sched job runs from its own scheduled signal).  @b's
+ * lock held.
  */
-static void gpuprof_job_free(struct gpuprof_job *job)
+static void gpuprof_job_free(struct gpuprof_bucket *b, struct gpuprof_ctx *ctx,
+			     struct gpuprof_job *job, u64 now)
 {
-	struct gpuprof_ctx *ctx = job->ctx;
 	bool was_head = gpuprof_ctx_head(ctx) == job;
 	struct gpuprof_job *next;
-	u64 now = ktime_get_ns();
 
-	if (job->kind == GPUPROF_JOB_SCHED_HALF) {
-		gpuprof_half_free(job);
-		return;
-	}
-	if (job->start_ns && job->owner) {
-		struct gpuprof_run *run = &gpuprof_runs[gpuprof_runs_next];
-
-		run->owner = job->owner;
-		run->start_ns = job->start_ns;
-		run->end_ns = now;
-		gpuprof_runs_next = (gpuprof_runs_next + 1) % GPUPROF_RUN_HISTORY;
-	}
+	if (job->start_ns && job->owner)
+		gpuprof_run_add(job->owner, job->start_ns, now);
 	if (job->pair)
 		job->pair->pair = NULL;
-	hash_del(&job->key.node);
 	list_del(&job->link);
-	kmem_cache_free(gpuprof_job_cache, job);
-	gpuprof_nr_jobs--;
+	gpuprof_job_release(job);
 	next = gpuprof_ctx_head(ctx);
 	if (was_head && next && next->kind == GPUPROF_JOB_FENCE &&
 	    !next->start_ns)
 		next->start_ns = now;
-	gpuprof_ctx_put(ctx);
+	gpuprof_ctx_put(b, ctx);
 }
 
 /* Fences that are not jobs: containers of other fences, and the stub. */
@@ -228,212 +308,268 @@ static bool gpuprof_fence_is_container(const char *driver)
  * until a drm_sched fence with the same lock, the same seqno and the next
  * context is initialised; that one is its job.  A drm_sched fence whose
  * partner was not seen (profiling started between the two inits) is no
- * job.
+ * job.  Halves wait with the jobs of context c + 1, under one lock.
  */
 static bool gpuprof_is_sched(const char *driver)
 {
 	return !strcmp(driver, "drm_sched");
 }
 
-static struct gpuprof_job *gpuprof_half_find(const struct dma_fence *fence)
+/* The unpaired half in @ctx that @fence, of @ctx's context, finishes. */
+static struct gpuprof_job *gpuprof_half_find(struct gpuprof_ctx *ctx,
+					     const struct dma_fence *fence)
 {
 	struct gpuprof_job *half;
 
-	hash_for_each_possible(gpuprof_half_hash, half, half_node,
-			       (unsigned long)fence->lock)
-		if (half->lock == fence->lock && half->seqno == fence->seqno &&
-		    half->context + 1 == fence->context)
+	list_for_each_entry(half, &ctx->halves, link)
+		if (!half->pair && half->lock == fence->lock &&
+		    half->seqno == fence->seqno)
 			return half;
 	return NULL;
 }
 
-/* A new job of @kind for @fence, in the job table.  NULL when full. */
-static struct gpuprof_job *gpuprof_job_new(struct dma_fence *fence,
-					   enum gpuprof_job_kind kind)
+/*
+ * Whether drm_sched's @fence finishes a job whose scheduled half is kept:
+ * if not, it is the scheduled half of a job to come.
+ */
+static bool gpuprof_sched_finishes(struct dma_fence *fence)
 {
-	struct gpuprof_job *job;
+	struct gpuprof_bucket *b;
+	struct gpuprof_ctx *ctx;
+	unsigned long flags;
+	bool found;
 
-	if (gpuprof_nr_jobs >= GPUPROF_MAX_JOBS)
-		return NULL;
-	job = kmem_cache_zalloc(gpuprof_job_cache, GFP_ATOMIC | __GFP_NOWARN);
-	if (!job)
-		return NULL;
-	job->kind = kind;
-	job->lock = fence->lock;
-	job->context = fence->context;
-	job->seqno = fence->seqno;
-	gpuprof_obj_add(gpuprof_job_hash, HASH_BITS(gpuprof_job_hash),
-			&job->key, fence);
-	gpuprof_nr_jobs++;
-	return job;
+	b = gpuprof_table_bucket(&gpuprof_ctxs, fence->context);
+	spin_lock_irqsave(&b->lock, flags);
+	ctx = gpuprof_ctx_find(b, fence->context);
+	found = ctx && gpuprof_half_find(ctx, fence);
+	spin_unlock_irqrestore(&b->lock, flags);
+	return found;
 }
 
 /* Keep @fence as the scheduled half of a drm_sched job to come. */
-static int gpuprof_half_add(struct dma_fence *fence)
+static void gpuprof_half_add(struct dma_fence *fence)
 {
+	struct gpuprof_bucket *b;
 	struct gpuprof_job *half;
+	struct gpuprof_ctx *ctx;
+	unsigned long flags;
 
-	half = gpuprof_job_new(fence, GPUPROF_JOB_SCHED_HALF);
+	b = gpuprof_table_bucket(&gpuprof_ctxs, fence->context + 1);
+	spin_lock_irqsave(&b->lock, flags);
+	ctx = gpuprof_ctx_get(b, fence->context + 1);
+	half = ctx ? gpuprof_job_new(fence, GPUPROF_JOB_SCHED_HALF) : NULL;
+	if (half)
+		list_add_tail(&half->link, &ctx->halves);
+	else if (ctx)
+		gpuprof_ctx_put(b, ctx);
+	spin_unlock_irqrestore(&b->lock, flags);
 	if (!half)
-		return -ENOMEM;
-	hash_add(gpuprof_half_hash, &half->half_node,
-		 (unsigned long)fence->lock);
-	return 0;
+		atomic64_inc(&gpuprof_drops.jobs);
 }
 
-/* @fence is a job of @kind on its context, owned by @owner; or NULL. */
-static struct gpuprof_job *gpuprof_job_add(struct dma_fence *fence,
-					   enum gpuprof_job_kind kind,
-					   struct gpuprof_target *owner,
-					   u32 timeline)
+/* @fence is a job of @kind on its context, owned by @owner. */
+static void gpuprof_job_add(struct dma_fence *fence, enum gpuprof_job_kind kind,
+			    struct gpuprof_target *owner, u32 timeline)
 {
-	struct gpuprof_job *job;
+	struct gpuprof_job *job = NULL, *half;
+	struct gpuprof_bucket *b;
 	struct gpuprof_ctx *ctx;
+	unsigned long flags;
 
-	ctx = gpuprof_ctx_get(fence->context);
+	b = gpuprof_table_bucket(&gpuprof_ctxs, fence->context);
+	spin_lock_irqsave(&b->lock, flags);
+	ctx = gpuprof_ctx_get(b, fence->context);
 	if (!ctx)
-		return NULL;
+		goto out;
 	job = gpuprof_job_new(fence, kind);
 	if (!job) {
-		gpuprof_ctx_put(ctx);
-		return NULL;
+		gpuprof_ctx_put(b, ctx);
+		goto out;
 	}
 	job->owner = owner;
 	job->timeline = timeline;
-	job->ctx = ctx;
 	/*
 	 * Alone on its context a plain fence runs now; else from the
 	 * previous signal.  A drm_sched job is queued until its half says.
 	 */
 	if (kind == GPUPROF_JOB_FENCE && list_empty(&ctx->jobs))
 		job->start_ns = ktime_get_ns();
-	list_add_tail(&job->link, &ctx->jobs);
-	return job;
-}
-
-static void gpuprof_fence_init_probe(void *data, struct dma_fence *fence)
-{
-	const char *driver = fence->ops->get_driver_name(fence);
-	const char *timeline = fence->ops->get_timeline_name(fence);
-	enum gpuprof_job_kind kind = GPUPROF_JOB_FENCE;
-	struct gpuprof_target *owner;
-	struct gpuprof_job *job, *half = NULL;
-	unsigned long flags;
-	int tl;
-
-	if (gpuprof_fence_is_container(driver))
-		return;
-	spin_lock_irqsave(&gpuprof_data_lock, flags);
-	if (gpuprof.mode != GPUPROF_TIME && gpuprof.mode != GPUPROF_COVERAGE)
-		goto out;
-	/* A recycled fence whose end we missed is a new job now. */
-	job = gpuprof_job_find(fence);
-	if (job)
-		gpuprof_job_free(job);
-	if (gpuprof_is_sched(driver)) {
-		half = gpuprof_half_find(fence);
-		if (!half) {
-			if (gpuprof_half_add(fence))
-				goto drop;
-			goto out;
-		}
-		kind = GPUPROF_JOB_SCHED;
-	}
-
-	tl = gpuprof_timeline_id(driver, timeline);
-	if (tl < 0)
-		goto out;
-	owner = gpuprof_current_target(&gpuprof_drops.unattributed_jobs);
-	job = gpuprof_job_add(fence, kind, owner, tl);
-	if (!job)
-		goto drop;
+	half = kind == GPUPROF_JOB_SCHED ? gpuprof_half_find(ctx, fence) : NULL;
 	if (half) {
-		hash_del(&half->half_node);
 		half->pair = job;
 		job->pair = half;
 	}
+	list_add_tail(&job->link, &ctx->jobs);
 out:
-	spin_unlock_irqrestore(&gpuprof_data_lock, flags);
-	return;
-drop:
-	atomic64_inc(&gpuprof_drops.jobs);
-	spin_unlock_irqrestore(&gpuprof_data_lock, flags);
+	spin_unlock_irqrestore(&b->lock, flags);
+	if (!job)
+		atomic64_inc(&gpuprof_drops.jobs);
 }
 
-/* The scheduled half of a job signals: the job is on the ring from now. */
-static void gpuprof_half_signaled(struct gpuprof_job *half)
+/*
+ * The submitting task's process and the timeline are looked up before
+ * any bucket lock is taken: a process not seen before takes the data
+ * lock (client.c), which nests outside bucket locks.
+ */
+static void gpuprof_fence_init_probe(void *data, struct dma_fence *fence)
+{
+	const char *driver = fence->ops->get_driver_name(fence);
+	enum gpuprof_mode mode = READ_ONCE(gpuprof.mode);
+	enum gpuprof_job_kind kind = GPUPROF_JOB_FENCE;
+	struct gpuprof_target *owner;
+	int tl;
+
+	if (mode != GPUPROF_TIME && mode != GPUPROF_COVERAGE)
+		return;
+	if (gpuprof_fence_is_container(driver))
+		return;
+	if (gpuprof_is_sched(driver)) {
+		if (!gpuprof_sched_finishes(fence)) {
+			gpuprof_half_add(fence);
+			return;
+		}
+		kind = GPUPROF_JOB_SCHED;
+	}
+	tl = gpuprof_timeline_id(driver, fence->ops->get_timeline_name(fence));
+	if (tl < 0)
+		return;
+	owner = gpuprof_current_target(&gpuprof_drops.unattributed_jobs);
+	gpuprof_job_add(fence, kind, owner, tl);
+}
+
+/* The scheduled half of a job signals at @now: the job is on the ring. */
+static void gpuprof_half_signaled(struct gpuprof_job *half, u64 now)
 {
 	if (half->pair && !half->pair->start_ns)
-		half->pair->start_ns = ktime_get_ns();
+		half->pair->start_ns = now;
 	gpuprof_half_free(half);
+}
+
+/* A job ends by its signal: it counts in the interval it ends in. */
+static void gpuprof_job_signaled(struct gpuprof_bucket *b,
+				 struct gpuprof_ctx *ctx,
+				 struct gpuprof_job *job, u64 now)
+{
+	enum gpuprof_mode mode = READ_ONCE(gpuprof.mode);
+
+	/* If it ran: a drm_sched job cancelled in its queue did not. */
+	if (job->owner && mode == GPUPROF_COVERAGE)
+		gpuprof_target_hist_add(job->owner, job->timeline, 1, 0);
+	else if (job->owner && mode == GPUPROF_TIME &&
+		 (job->start_ns || job->kind == GPUPROF_JOB_FENCE))
+		gpuprof_target_hist_add(job->owner, job->timeline, 1,
+					READ_ONCE(gpuprof_tick) + 1);
+	gpuprof_job_free(b, ctx, job, now);
+}
+
+/*
+ * @fence ends, by its signal (@signaled) or destroyed unsignaled: find
+ * its job on its context, or its half on the next one.
+ */
+static void gpuprof_fence_end(struct dma_fence *fence, bool signaled)
+{
+	struct gpuprof_bucket *b;
+	struct gpuprof_job *job;
+	struct gpuprof_ctx *ctx;
+	unsigned long flags;
+	u64 now;
+
+	/*
+	 * A fence is given its signal time, CLOCK_MONOTONIC, before the
+	 * tracepoint fires: one clock read fewer per job (an HPET read costs
+	 * microseconds in the test VM), and the driver's own time when it
+	 * gives one.
+	 */
+	if (signaled && test_bit(DMA_FENCE_FLAG_TIMESTAMP_BIT, &fence->flags))
+		now = ktime_to_ns(fence->timestamp);
+	else
+		now = ktime_get_ns();
+
+	b = gpuprof_table_bucket(&gpuprof_ctxs, fence->context);
+	spin_lock_irqsave(&b->lock, flags);
+	ctx = gpuprof_ctx_find(b, fence->context);
+	job = ctx ? gpuprof_job_find(&ctx->jobs, fence) : NULL;
+	if (job && signaled)
+		gpuprof_job_signaled(b, ctx, job, now);
+	else if (job)
+		gpuprof_job_free(b, ctx, job, now);
+	spin_unlock_irqrestore(&b->lock, flags);
+	if (job)
+		return;
+
+	b = gpuprof_table_bucket(&gpuprof_ctxs, fence->context + 1);
+	spin_lock_irqsave(&b->lock, flags);
+	ctx = gpuprof_ctx_find(b, fence->context + 1);
+	job = ctx ? gpuprof_job_find(&ctx->halves, fence) : NULL;
+	if (job) {
+		if (signaled)
+			gpuprof_half_signaled(job, now);
+		else
+			gpuprof_half_free(job);
+		gpuprof_ctx_put(b, ctx);
+	}
+	spin_unlock_irqrestore(&b->lock, flags);
 }
 
 static void gpuprof_fence_signaled_probe(void *data, struct dma_fence *fence)
 {
-	struct gpuprof_job *job;
-	unsigned long flags;
-
-	spin_lock_irqsave(&gpuprof_data_lock, flags);
-	job = gpuprof_job_find(fence);
-	if (!job)
-		goto out;
-	if (job->kind == GPUPROF_JOB_SCHED_HALF) {
-		gpuprof_half_signaled(job);
-		goto out;
-	}
-	/*
-	 * A job that ends counts in the interval it ends in, if it ran: a
-	 * drm_sched job cancelled in its queue did not.
-	 */
-	if (job->owner && gpuprof.mode == GPUPROF_COVERAGE)
-		gpuprof_target_hist_add(job->owner, job->timeline, 1, 0);
-	else if (job->owner && gpuprof.mode == GPUPROF_TIME &&
-		 (job->start_ns || job->kind == GPUPROF_JOB_FENCE))
-		gpuprof_target_hist_add(job->owner, job->timeline, 1,
-					gpuprof_tick + 1);
-	gpuprof_job_free(job);
-out:
-	spin_unlock_irqrestore(&gpuprof_data_lock, flags);
+	gpuprof_fence_end(fence, true);
 }
 
 static void gpuprof_fence_destroy_probe(void *data, struct dma_fence *fence)
 {
-	struct gpuprof_job *job;
-	unsigned long flags;
-
 	/*
 	 * Most fences die signaled, and their job went at the signal: skip
-	 * the lock.  One signaled before profiling started has no job either.
+	 * the lookup.  One signaled before profiling started has no job
+	 * either.
 	 */
 	if (test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &fence->flags))
 		return;
-	spin_lock_irqsave(&gpuprof_data_lock, flags);
-	job = gpuprof_job_find(fence);
-	if (job)
-		gpuprof_job_free(job);
-	spin_unlock_irqrestore(&gpuprof_data_lock, flags);
+	gpuprof_fence_end(fence, false);
+}
+
+/* Call @fn on every context of a busy bucket, under the bucket's lock. */
+static void gpuprof_ctxs_walk(void (*fn)(struct gpuprof_ctx *ctx, void *arg),
+			      void *arg)
+{
+	unsigned long i, flags;
+	struct gpuprof_bucket *b;
+	struct gpuprof_ctx *ctx;
+
+	for_each_set_bit(i, gpuprof_ctxs.busy, 1UL << gpuprof_ctxs.bits) {
+		b = &gpuprof_ctxs.bucket[i];
+		spin_lock_irqsave(&b->lock, flags);
+		hlist_for_each_entry(ctx, &b->head, node)
+			fn(ctx, arg);
+		spin_unlock_irqrestore(&b->lock, flags);
+	}
+}
+
+/* A sample of interval *@arg for each running job of @ctx. */
+static void gpuprof_ctx_sample(struct gpuprof_ctx *ctx, void *arg)
+{
+	u64 tick = *(u64 *)arg;
+	struct gpuprof_job *job;
+
+	for (job = gpuprof_first_running(ctx); job;
+	     job = gpuprof_next_running(ctx, job))
+		if (job->owner)
+			gpuprof_target_hist_add(job->owner, job->timeline, 1,
+						tick);
 }
 
 static enum hrtimer_restart gpuprof_timer_fn(struct hrtimer *timer)
 {
-	struct gpuprof_job *job;
-	struct gpuprof_ctx *ctx;
-	unsigned long flags;
+	u64 tick = gpuprof_tick + 1;
 
-	spin_lock_irqsave(&gpuprof_data_lock, flags);
-	gpuprof_tick++;
-	list_for_each_entry(ctx, &gpuprof_ctxs, link) {
-		job = gpuprof_ctx_head(ctx);
-		if (!job->start_ns)
-			continue;
-		for (; job; job = gpuprof_next_running(job))
-			if (job->owner)
-				gpuprof_target_hist_add(job->owner,
-							job->timeline, 1,
-							gpuprof_tick);
-	}
-	spin_unlock_irqrestore(&gpuprof_data_lock, flags);
-
+	/*
+	 * A job that signals while the walk has not reached its bucket
+	 * counts in the new interval, not in this one too: the walk is not
+	 * one instant (design.rst 3.7).
+	 */
+	WRITE_ONCE(gpuprof_tick, tick);
+	gpuprof_ctxs_walk(gpuprof_ctx_sample, &tick);
 	hrtimer_forward_now(timer, ms_to_ktime(READ_ONCE(gpuprof_timer_ms)));
 	return HRTIMER_RESTART;
 }
@@ -472,17 +608,38 @@ static void gpuprof_probes_unregister(size_t n)
 	tracepoint_synchronize_unregister();
 }
 
+/* @ctx ends, each job as if signaled @now, the last one taking @ctx. */
+static void gpuprof_ctx_end(struct gpuprof_bucket *b, struct gpuprof_ctx *ctx,
+			    u64 now)
+{
+	struct gpuprof_job *job, *tmp;
+
+	list_for_each_entry_safe(job, tmp, &ctx->halves, link)
+		gpuprof_half_free(job);
+	while ((job = gpuprof_ctx_head(ctx)) && !list_is_singular(&ctx->jobs))
+		gpuprof_job_free(b, ctx, job, now);
+	if (job)
+		gpuprof_job_free(b, ctx, job, now);
+	else
+		gpuprof_ctx_put(b, ctx);
+}
+
 /* Forget every job in flight: their ends would not be seen. */
 static void gpuprof_jobs_free(void)
 {
-	struct gpuprof_job *job;
+	u64 now = ktime_get_ns();
+	struct gpuprof_bucket *b;
+	struct gpuprof_ctx *ctx;
 	struct hlist_node *tmp;
-	int bkt;
+	u32 i;
 
-	spin_lock_irq(&gpuprof_data_lock);
-	hash_for_each_safe(gpuprof_job_hash, bkt, tmp, job, key.node)
-		gpuprof_job_free(job);
-	spin_unlock_irq(&gpuprof_data_lock);
+	for (i = 0; i < 1U << gpuprof_ctxs.bits; i++) {
+		b = &gpuprof_ctxs.bucket[i];
+		spin_lock_irq(&b->lock);
+		hlist_for_each_entry_safe(ctx, tmp, &b->head, node)
+			gpuprof_ctx_end(b, ctx, now);
+		spin_unlock_irq(&b->lock);
+	}
 }
 
 /**
@@ -531,20 +688,35 @@ void gpuprof_fence_set_interval(unsigned int ms)
 	WRITE_ONCE(gpuprof_timer_ms, ms);
 }
 
-/* Jobs of ended targets are no one's now; called with the data lock held. */
-void gpuprof_fence_disown_ended(void)
+static void gpuprof_ctx_disown_ended(struct gpuprof_ctx *ctx, void *arg)
 {
 	struct gpuprof_job *job;
-	int bkt, i;
 
-	lockdep_assert_held(&gpuprof_data_lock);
-	hash_for_each(gpuprof_job_hash, bkt, job, key.node)
+	list_for_each_entry(job, &ctx->jobs, link)
 		if (job->owner && READ_ONCE(job->owner->ended))
 			job->owner = NULL;
-	for (i = 0; i < GPUPROF_RUN_HISTORY; i++)
-		if (gpuprof_runs[i].owner &&
-		    READ_ONCE(gpuprof_runs[i].owner->ended))
-			gpuprof_runs[i].owner = NULL;
+}
+
+/*
+ * Jobs and runs of ended targets are no one's now.  Called after the RCU
+ * grace period that follows the targets' unlinking (ctl.c): no probe still
+ * holds an ended target it found elsewhere, to put in a job or a run.
+ */
+void gpuprof_fence_disown_ended(void)
+{
+	struct gpuprof_run_ring *ring;
+	int cpu, i;
+
+	gpuprof_ctxs_walk(gpuprof_ctx_disown_ended, NULL);
+	for_each_possible_cpu(cpu) {
+		ring = gpuprof_rings[cpu];
+		spin_lock_irq(&ring->lock);
+		for (i = 0; i < GPUPROF_RUN_HISTORY; i++)
+			if (ring->run[i].owner &&
+			    READ_ONCE(ring->run[i].owner->ended))
+				ring->run[i].owner = NULL;
+		spin_unlock_irq(&ring->lock);
+	}
 }
 
 static int gpuprof_add_unique(struct gpuprof_target **out, int n, int max,
@@ -560,6 +732,53 @@ static int gpuprof_add_unique(struct gpuprof_target **out, int n, int max,
 	return n;
 }
 
+struct gpuprof_running_at {
+	u64 t_ns;
+	struct gpuprof_target **out;
+	int max;
+	int n;
+	int others;
+};
+
+static void gpuprof_ctx_running_at(struct gpuprof_ctx *ctx, void *arg)
+{
+	struct gpuprof_running_at *q = arg;
+	struct gpuprof_job *job;
+
+	for (job = gpuprof_first_running(ctx); job;
+	     job = gpuprof_next_running(ctx, job)) {
+		if (job->start_ns > q->t_ns)
+			continue;
+		if (job->owner)
+			q->n = gpuprof_add_unique(q->out, q->n, q->max,
+						  job->owner);
+		else
+			q->others++;
+	}
+}
+
+/* The runs of @ring, newest first, that cover @q->t_ns. */
+static void gpuprof_ring_running_at(struct gpuprof_run_ring *ring,
+				    struct gpuprof_running_at *q)
+{
+	struct gpuprof_run *run;
+	u32 i, idx;
+
+	spin_lock(&ring->lock);
+	/* Runs of a CPU end in order: stop at one that ended before. */
+	for (i = 1; i <= GPUPROF_RUN_HISTORY; i++) {
+		idx = (ring->next + GPUPROF_RUN_HISTORY - i) %
+		      GPUPROF_RUN_HISTORY;
+		run = &ring->run[idx];
+		if (!run->end_ns || run->end_ns < q->t_ns)
+			break;
+		if (run->owner && run->start_ns <= q->t_ns)
+			q->n = gpuprof_add_unique(q->out, q->n, q->max,
+						  run->owner);
+	}
+	spin_unlock(&ring->lock);
+}
+
 /**
  * gpuprof_targets_running_at - the targets with a job running at @t_ns
  * @t_ns: a CLOCK_MONOTONIC time, now or in the recent past
@@ -567,50 +786,59 @@ static int gpuprof_add_unique(struct gpuprof_target **out, int n, int max,
  * @max: room in @out
  * @alone: set when no job of no target was running too
  *
- * Called with the data lock held.  Looks at the jobs running now and at
- * the history of ended ones.  Return: the number of targets in @out.
+ * Called with the data lock held, so the targets stay (ctl.c ends them
+ * under it).  Looks at the jobs running now and at the history of ended
+ * ones.  Return: the number of targets in @out.
  */
 int gpuprof_targets_running_at(u64 t_ns, struct gpuprof_target **out,
 			       int max, bool *alone)
 {
-	struct gpuprof_job *job;
-	struct gpuprof_ctx *ctx;
-	struct gpuprof_run *run;
-	int n = 0, others = 0;
-	u32 i, idx;
+	struct gpuprof_running_at q = { .t_ns = t_ns, .out = out, .max = max };
+	int cpu;
 
 	lockdep_assert_held(&gpuprof_data_lock);
-	list_for_each_entry(ctx, &gpuprof_ctxs, link) {
-		job = gpuprof_ctx_head(ctx);
-		if (!job->start_ns)
-			continue;
-		for (; job; job = gpuprof_next_running(job)) {
-			if (job->start_ns > t_ns)
-				continue;
-			if (job->owner)
-				n = gpuprof_add_unique(out, n, max, job->owner);
-			else
-				others++;
-		}
-	}
-	/* Newest first: runs end in order, so stop at one that ended before. */
-	for (i = 1; i <= GPUPROF_RUN_HISTORY; i++) {
-		idx = (gpuprof_runs_next + GPUPROF_RUN_HISTORY - i) %
-		      GPUPROF_RUN_HISTORY;
-		run = &gpuprof_runs[idx];
-		if (!run->end_ns || run->end_ns < t_ns)
-			break;
-		if (run->owner && run->start_ns <= t_ns)
-			n = gpuprof_add_unique(out, n, max, run->owner);
-	}
+	gpuprof_ctxs_walk(gpuprof_ctx_running_at, &q);
+	for_each_possible_cpu(cpu)
+		gpuprof_ring_running_at(gpuprof_rings[cpu], &q);
 	/* Ended jobs of no target are not kept: "alone" is as of now. */
-	*alone = !others;
-	return n;
+	*alone = !q.others;
+	return q.n;
 }
 
 u32 gpuprof_jobs_in_flight(void)
 {
-	return READ_ONCE(gpuprof_nr_jobs);
+	return atomic_read(&gpuprof_nr_jobs);
+}
+
+static void gpuprof_rings_free(void)
+{
+	int cpu;
+
+	if (!gpuprof_rings)
+		return;
+	for_each_possible_cpu(cpu)
+		kvfree(gpuprof_rings[cpu]);
+	kfree(gpuprof_rings);
+	gpuprof_rings = NULL;
+}
+
+static int gpuprof_rings_alloc(void)
+{
+	int cpu;
+
+	gpuprof_rings = kcalloc(nr_cpu_ids, sizeof(*gpuprof_rings), GFP_KERNEL);
+	if (!gpuprof_rings)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		gpuprof_rings[cpu] = kvzalloc(sizeof(*gpuprof_rings[cpu]),
+					      GFP_KERNEL);
+		if (!gpuprof_rings[cpu]) {
+			gpuprof_rings_free();
+			return -ENOMEM;
+		}
+		spin_lock_init(&gpuprof_rings[cpu]->lock);
+	}
+	return 0;
 }
 
 int gpuprof_fence_init(void)
@@ -627,9 +855,10 @@ int gpuprof_fence_init(void)
 	}
 	gpuprof_job_cache = KMEM_CACHE(gpuprof_job, 0);
 	gpuprof_ctx_cache = KMEM_CACHE(gpuprof_ctx, 0);
-	if (!gpuprof_job_cache || !gpuprof_ctx_cache) {
-		kmem_cache_destroy(gpuprof_ctx_cache);
-		kmem_cache_destroy(gpuprof_job_cache);
+	if (!gpuprof_job_cache || !gpuprof_ctx_cache ||
+	    gpuprof_table_init(&gpuprof_ctxs, GPUPROF_CTX_BITS) ||
+	    gpuprof_rings_alloc()) {
+		gpuprof_fence_exit();
 		return -ENOMEM;
 	}
 	gpuprof_hrtimer_setup(&gpuprof_timer, gpuprof_timer_fn, CLOCK_MONOTONIC,
@@ -639,6 +868,8 @@ int gpuprof_fence_init(void)
 
 void gpuprof_fence_exit(void)
 {
+	gpuprof_rings_free();
+	gpuprof_table_destroy(&gpuprof_ctxs);
 	kmem_cache_destroy(gpuprof_ctx_cache);
 	kmem_cache_destroy(gpuprof_job_cache);
 }

@@ -18,7 +18,8 @@
  * reference: when targets end, ctl.c has the table let go of them
  * (gpuprof_gem_disown_ended()), and "reset" disowns the buffers counted
  * so far, so their release takes nothing from what is counted after
- * (design.rst 3.3 and 3.4).
+ * (design.rst 3.3 and 3.4).  The table has a lock per bucket (table.c):
+ * a probe takes only its object's.
  */
 #include <linux/hashtable.h>
 #include <linux/kprobes.h>
@@ -30,14 +31,17 @@
 #include "gpuprof.h"
 
 struct gpuprof_buf {
-	struct gpuprof_obj_key key;	/* in gpuprof_buf_hash, by object */
+	struct hlist_node node;		/* in its bucket of gpuprof_bufs */
+	const void *obj;		/* a key only, never dereferenced */
 	struct gpuprof_target *owner;	/* NULL: no target's */
 	u64 size;
 };
 
+#define GPUPROF_BUF_BITS 12
+
 static struct kmem_cache *gpuprof_buf_cache;
-static DEFINE_HASHTABLE(gpuprof_buf_hash, 12);
-static u32 gpuprof_nr_bufs;
+static struct gpuprof_table gpuprof_bufs;	/* by object */
+static atomic_t gpuprof_nr_bufs = ATOMIC_INIT(0);
 
 /* The size class of @size: the smallest k with size <= 2^k, at most 63. */
 static u32 gpuprof_size_class(u64 size)
@@ -47,75 +51,99 @@ static u32 gpuprof_size_class(u64 size)
 	return min_t(u32, fls64(size - 1), GPUPROF_MEM_CLASSES - 1);
 }
 
-static struct gpuprof_buf *gpuprof_buf_find(const void *obj)
+static struct gpuprof_bucket *gpuprof_buf_bucket(const void *obj)
 {
-	struct gpuprof_obj_key *key;
-
-	key = gpuprof_obj_find(gpuprof_buf_hash, HASH_BITS(gpuprof_buf_hash),
-			       obj);
-	return key ? container_of(key, struct gpuprof_buf, key) : NULL;
+	return gpuprof_table_bucket(&gpuprof_bufs, (unsigned long)obj);
 }
 
-static void gpuprof_buf_free(struct gpuprof_buf *buf)
+static struct gpuprof_buf *gpuprof_buf_find(struct gpuprof_bucket *b,
+					    const void *obj)
+{
+	struct gpuprof_buf *buf;
+
+	hlist_for_each_entry(buf, &b->head, node)
+		if (buf->obj == obj)
+			return buf;
+	return NULL;
+}
+
+/* @buf of bucket @b goes, its bytes with it; @b's lock held. */
+static void gpuprof_buf_free(struct gpuprof_bucket *b, struct gpuprof_buf *buf)
 {
 	if (buf->owner)
 		gpuprof_target_hist_add(buf->owner,
 					gpuprof_size_class(buf->size),
 					-(s64)buf->size, 0);
-	hash_del(&buf->key.node);
+	hlist_del(&buf->node);
+	gpuprof_table_update(&gpuprof_bufs, b);
 	kmem_cache_free(gpuprof_buf_cache, buf);
-	gpuprof_nr_bufs--;
+	atomic_dec(&gpuprof_nr_bufs);
 }
 
+/* @obj is gone, or re-initialised without a release we saw. */
+static void gpuprof_obj_gone(const void *obj)
+{
+	struct gpuprof_bucket *b = gpuprof_buf_bucket(obj);
+	struct gpuprof_buf *buf;
+	unsigned long flags;
+
+	spin_lock_irqsave(&b->lock, flags);
+	buf = gpuprof_buf_find(b, obj);
+	if (buf)
+		gpuprof_buf_free(b, buf);
+	spin_unlock_irqrestore(&b->lock, flags);
+}
+
+static struct gpuprof_buf *gpuprof_buf_new(void)
+{
+	struct gpuprof_buf *buf = NULL;
+
+	if (atomic_inc_return(&gpuprof_nr_bufs) <= GPUPROF_MAX_BUFFERS)
+		buf = kmem_cache_alloc(gpuprof_buf_cache,
+				       GFP_ATOMIC | __GFP_NOWARN);
+	if (!buf) {
+		atomic_dec(&gpuprof_nr_bufs);
+		atomic64_inc(&gpuprof_drops.buffers);
+	}
+	return buf;
+}
+
+/*
+ * The creating process's target is looked up before the bucket lock is
+ * taken: a process not seen before takes the data lock (client.c).
+ */
 static int gpuprof_gem_init_probe(struct kprobe *p, struct pt_regs *regs)
 {
 	const void *obj = (const void *)regs_get_kernel_argument(regs, 1);
 	u64 size = regs_get_kernel_argument(regs, 2);
+	struct gpuprof_bucket *b = gpuprof_buf_bucket(obj);
 	struct gpuprof_target *owner;
 	struct gpuprof_buf *buf;
 	unsigned long flags;
 
-	spin_lock_irqsave(&gpuprof_data_lock, flags);
-	if (gpuprof.mode != GPUPROF_MEMORY)
-		goto out;
-	/* An object re-initialised without a release we saw. */
-	buf = gpuprof_buf_find(obj);
-	if (buf)
-		gpuprof_buf_free(buf);
+	if (READ_ONCE(gpuprof.mode) != GPUPROF_MEMORY)
+		return 0;
+	gpuprof_obj_gone(obj);
 	owner = gpuprof_current_target(&gpuprof_drops.unattributed_buffers);
 	if (!owner)
-		goto out;	/* only target's buffers are tracked */
-
-	buf = NULL;
-	if (gpuprof_nr_bufs < GPUPROF_MAX_BUFFERS)
-		buf = kmem_cache_alloc(gpuprof_buf_cache,
-				       GFP_ATOMIC | __GFP_NOWARN);
-	if (!buf) {
-		atomic64_inc(&gpuprof_drops.buffers);
-		goto out;
-	}
+		return 0;	/* only target's buffers are tracked */
+	buf = gpuprof_buf_new();
+	if (!buf)
+		return 0;
+	buf->obj = obj;
 	buf->owner = owner;
 	buf->size = size;
-	gpuprof_obj_add(gpuprof_buf_hash, HASH_BITS(gpuprof_buf_hash),
-			&buf->key, obj);
-	gpuprof_nr_bufs++;
+	spin_lock_irqsave(&b->lock, flags);
+	hlist_add_head(&buf->node, &b->head);
+	gpuprof_table_update(&gpuprof_bufs, b);
 	gpuprof_target_hist_add(owner, gpuprof_size_class(size), size, 0);
-out:
-	spin_unlock_irqrestore(&gpuprof_data_lock, flags);
+	spin_unlock_irqrestore(&b->lock, flags);
 	return 0;
 }
 
 static int gpuprof_gem_release_probe(struct kprobe *p, struct pt_regs *regs)
 {
-	const void *obj = (const void *)regs_get_kernel_argument(regs, 0);
-	struct gpuprof_buf *buf;
-	unsigned long flags;
-
-	spin_lock_irqsave(&gpuprof_data_lock, flags);
-	buf = gpuprof_buf_find(obj);
-	if (buf)
-		gpuprof_buf_free(buf);
-	spin_unlock_irqrestore(&gpuprof_data_lock, flags);
+	gpuprof_obj_gone((const void *)regs_get_kernel_argument(regs, 0));
 	return 0;
 }
 
@@ -134,23 +162,39 @@ static struct kprobe *gpuprof_gem_kprobe_ptrs[] = {
 	&gpuprof_gem_kprobes[0], &gpuprof_gem_kprobes[1],
 };
 
+/* Call @fn on every buffer, each under its bucket's lock. */
+static void gpuprof_bufs_walk(void (*fn)(struct gpuprof_bucket *b,
+					 struct gpuprof_buf *buf, void *arg),
+			      void *arg)
+{
+	struct gpuprof_bucket *b;
+	struct gpuprof_buf *buf;
+	struct hlist_node *tmp;
+	unsigned long i, flags;
+
+	for_each_set_bit(i, gpuprof_bufs.busy, 1UL << gpuprof_bufs.bits) {
+		b = &gpuprof_bufs.bucket[i];
+		spin_lock_irqsave(&b->lock, flags);
+		hlist_for_each_entry_safe(buf, tmp, &b->head, node)
+			fn(b, buf, arg);
+		spin_unlock_irqrestore(&b->lock, flags);
+	}
+}
+
+static void gpuprof_buf_forget(struct gpuprof_bucket *b,
+			       struct gpuprof_buf *buf, void *arg)
+{
+	buf->owner = NULL;
+	gpuprof_buf_free(b, buf);
+}
+
 /*
  * Forget every buffer without touching the histograms: they keep the
  * live bytes of the moment.
  */
 static void gpuprof_bufs_forget(void)
 {
-	struct gpuprof_buf *buf;
-	struct hlist_node *tmp;
-	int bkt;
-
-	spin_lock_irq(&gpuprof_data_lock);
-	hash_for_each_safe(gpuprof_buf_hash, bkt, tmp, buf, key.node) {
-		hash_del(&buf->key.node);
-		kmem_cache_free(gpuprof_buf_cache, buf);
-	}
-	gpuprof_nr_bufs = 0;
-	spin_unlock_irq(&gpuprof_data_lock);
+	gpuprof_bufs_walk(gpuprof_buf_forget, NULL);
 }
 
 /**
@@ -181,45 +225,57 @@ void gpuprof_gem_stop(void)
 	gpuprof_bufs_forget();
 }
 
-/* Buffers of ended targets are no one's; called with the data lock held. */
+static void gpuprof_buf_disown_ended(struct gpuprof_bucket *b,
+				     struct gpuprof_buf *buf, void *arg)
+{
+	if (buf->owner && READ_ONCE(buf->owner->ended))
+		buf->owner = NULL;
+}
+
+/*
+ * Buffers of ended targets are no one's.  Called after the RCU grace
+ * period that follows the targets' unlinking, like fence.c's.
+ */
 void gpuprof_gem_disown_ended(void)
 {
-	struct gpuprof_buf *buf;
-	int bkt;
+	gpuprof_bufs_walk(gpuprof_buf_disown_ended, NULL);
+}
 
-	lockdep_assert_held(&gpuprof_data_lock);
-	hash_for_each(gpuprof_buf_hash, bkt, buf, key.node)
-		if (buf->owner && READ_ONCE(buf->owner->ended))
-			buf->owner = NULL;
+static void gpuprof_buf_disown(struct gpuprof_bucket *b,
+			       struct gpuprof_buf *buf, void *arg)
+{
+	struct gpuprof_target *t = arg;
+
+	if (!t || buf->owner == t)
+		buf->owner = NULL;
 }
 
 /*
  * "reset": the buffers of @t (NULL: of every target) count no more, so
- * their release does not take from what is counted after.  Data lock.
+ * their release does not take from what is counted after.
  */
 void gpuprof_gem_disown(struct gpuprof_target *t)
 {
-	struct gpuprof_buf *buf;
-	int bkt;
-
-	lockdep_assert_held(&gpuprof_data_lock);
-	hash_for_each(gpuprof_buf_hash, bkt, buf, key.node)
-		if (!t || buf->owner == t)
-			buf->owner = NULL;
+	gpuprof_bufs_walk(gpuprof_buf_disown, t);
 }
 
 u32 gpuprof_buffers_live(void)
 {
-	return READ_ONCE(gpuprof_nr_bufs);
+	return atomic_read(&gpuprof_nr_bufs);
 }
 
 int gpuprof_gem_init(void)
 {
 	gpuprof_buf_cache = KMEM_CACHE(gpuprof_buf, 0);
-	return gpuprof_buf_cache ? 0 : -ENOMEM;
+	if (gpuprof_buf_cache &&
+	    !gpuprof_table_init(&gpuprof_bufs, GPUPROF_BUF_BITS))
+		return 0;
+	gpuprof_gem_exit();
+	return -ENOMEM;
 }
 
 void gpuprof_gem_exit(void)
 {
+	gpuprof_table_destroy(&gpuprof_bufs);
 	kmem_cache_destroy(gpuprof_buf_cache);
 }

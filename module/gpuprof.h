@@ -21,7 +21,8 @@
  * - target.c: targets, their histograms and their lifetime.
  * - node.c: the character device nodes.
  *
- * ctl_parse.c, oa_decode.c and oa_helper.c call nothing of the module.
+ * ctl_parse.c, oa_decode.c, oa_helper.c and table.c (the tables with a
+ * lock per bucket that fence.c and gem.c keep) call nothing of the module.
  * target.c makes a target's nodes from the table of file kinds that
  * target_files.c defines (gpuprof_target_files), and node.c hands each
  * open to its kind's file operations: data, not calls.  Tables that
@@ -36,12 +37,24 @@
  *
  * gpuprof_lock (a mutex) serialises ctl and pctl commands and every
  * change of mode or of the target list made from process context.
- * gpuprof_data_lock (a spinlock, taken with interrupts off) protects all
- * that the probes touch: targets' histograms, the target list, the job,
- * context, client and buffer tables, and the timeline registry.  Probes
- * run with preemption off, possibly in interrupt context: under the data
- * lock they never sleep and allocate only with GFP_ATOMIC, bounded by the
- * limits in uapi/gpuprof.h, counting in gpuprof_drops what does not fit.
+ * gpuprof_data_lock (a spinlock, taken with interrupts off) protects the
+ * target list, changes to the client table, the OA statistics and what
+ * the commands change.  The probes take it on their cold path only: the
+ * first job or buffer of a process not matched yet (client.c).
+ *
+ * The hot path of a probe takes no lock shared by the whole module: one
+ * bucket lock of fence.c's contexts or gem.c's buffers (table.c), the
+ * process's target and the fence's timeline looked up under RCU, the
+ * histogram's value added with atomics, an ended job's run put in the
+ * ring of its CPU.  Probes run with preemption off, possibly in interrupt
+ * context: they never sleep and allocate only with GFP_ATOMIC, bounded by
+ * the limits in uapi/gpuprof.h, counting in gpuprof_drops what does not
+ * fit.  Lock order: gpuprof_lock, the data lock, a bucket lock, a CPU's
+ * run ring lock; a histogram's xarray lock nests in the data lock or a
+ * bucket lock.  A target is freed no sooner than an RCU grace period after
+ * it left the tables a probe finds targets in (ctl.c,
+ * gpuprof_end_targets()), which also waits for probes, as they run with
+ * preemption off (design.rst 3.7).
  */
 #ifndef _GPUPROF_H
 #define _GPUPROF_H
@@ -118,8 +131,9 @@ enum gpuprof_mode {
  * @tgid: the one process an automatic target stands for, else 0
  * @start_time: with @tgid and @exec_id, which process that is
  * @exec_id: its group leader's self_exec_id
- * @hist: histogram keys (struct gpuprof_hkey) by key, data lock
- * @nr_keys: keys in @hist
+ * @hist: histogram keys (struct gpuprof_hkey) by key: read under RCU,
+ *	keys added and removed under its own lock (target.c)
+ * @nr_keys: keys in @hist, under @hist's lock
  * @ctxid: the OA context id bound by pctl, valid when @ctxid_bound
  * @ctxid_bound: whether @ctxid is bound
  * @node_lock: serialises creating and destroying @nodes
@@ -212,37 +226,32 @@ struct gpuprof_state {
 };
 
 /**
- * struct gpuprof_obj_key - an entry of a table keyed by a kernel object
- * @node: in one list of the table, a DEFINE_HASHTABLE()
- * @obj: the object's address: a key only, never dereferenced
- *
- * Jobs are found by their fence (fence.c), buffers by their GEM object
- * (gem.c), each in a table of its own under the data lock.
+ * struct gpuprof_bucket - one bucket of a struct gpuprof_table
+ * @lock: protects @head and what its entries hold; interrupts off
+ * @head: the entries whose key hashes here
  */
-struct gpuprof_obj_key {
-	struct hlist_node node;
-	const void *obj;
+struct gpuprof_bucket {
+	spinlock_t lock;		/* see @lock above */
+	struct hlist_head head;
 };
 
-/* Put @key, for @obj, in @table, whose HASH_BITS() are @bits. */
-static inline void gpuprof_obj_add(struct hlist_head *table, unsigned int bits,
-				   struct gpuprof_obj_key *key, const void *obj)
-{
-	key->obj = obj;
-	hlist_add_head(&key->node, &table[hash_min((unsigned long)obj, bits)]);
-}
+/**
+ * struct gpuprof_table - a hash table with a lock per bucket (table.c)
+ * @bucket: 1 << @bits buckets
+ * @busy: which buckets are not empty
+ * @bits: log2 of the number of buckets
+ */
+struct gpuprof_table {
+	struct gpuprof_bucket *bucket;
+	unsigned long *busy;
+	unsigned int bits;
+};
 
-/* The entry of @obj in @table, whose HASH_BITS() are @bits, or NULL. */
-static inline struct gpuprof_obj_key *
-gpuprof_obj_find(struct hlist_head *table, unsigned int bits, const void *obj)
+/* The bucket of @key in @tab. */
+static inline struct gpuprof_bucket *
+gpuprof_table_bucket(const struct gpuprof_table *tab, u64 key)
 {
-	struct gpuprof_obj_key *key;
-
-	hlist_for_each_entry(key, &table[hash_min((unsigned long)obj, bits)],
-			     node)
-		if (key->obj == obj)
-			return key;
-	return NULL;
+	return &tab->bucket[hash_64(key, tab->bits)];
 }
 
 extern struct mutex gpuprof_lock;
@@ -296,6 +305,11 @@ int gpuprof_clients_init(void);
 void gpuprof_clients_exit(void);
 struct gpuprof_target *gpuprof_current_target(atomic64_t *unattributed);
 void gpuprof_clients_forget(bool all);
+
+/* table.c */
+int gpuprof_table_init(struct gpuprof_table *tab, unsigned int bits);
+void gpuprof_table_destroy(struct gpuprof_table *tab);
+void gpuprof_table_update(struct gpuprof_table *tab, struct gpuprof_bucket *b);
 
 /* timeline.c */
 int gpuprof_timelines_init(void);

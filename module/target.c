@@ -23,11 +23,12 @@
  * (gpuprof_end_targets()) in one hold of gpuprof_lock:
  *
  * 1. gpuprof_targets_unlink(), under the data lock: the target is marked
- *    ended and leaves the list, so no probe finds it there any more.
- * 2. Still under the same hold of the data lock, every table that points
- *    at targets without a reference forgets the ended ones: clients,
- *    jobs, runs, buffers, learned OA contexts.  No probe can reach an
- *    ended target after that.
+ *    ended and leaves the list, so no probe finds it there any more;
+ *    the client table forgets it in the same hold of the lock.
+ * 2. After an RCU grace period, when no probe holds a target it found in
+ *    the client table, every other table that points at targets without
+ *    a reference forgets the ended ones: jobs, runs, buffers, learned OA
+ *    contexts.  No probe can reach an ended target after that.
  * 3. gpuprof_targets_release(): its files go and the list's reference is
  *    dropped.  Files still open hold their own reference and return
  *    -ENODEV; the last one closed frees the target.
@@ -42,13 +43,17 @@
  * A histogram is an xarray indexed by key: sparse, as most targets use a
  * few timelines or size classes, quick to look up from a probe, and
  * walked in key order when printed.  Keys are allocated as they are first
- * used, from a cache, with GFP_ATOMIC, up to GPUPROF_MAX_HIST_KEYS in all.
- * The xarray is only touched under the data lock, so its own lock is
- * always taken with interrupts off.
+ * used, with GFP_ATOMIC, up to GPUPROF_MAX_HIST_KEYS in all.  Probes look
+ * keys up under RCU and add to them with atomics, so two CPUs counting
+ * for one target wait for no lock; only a new key takes the xarray's own
+ * lock, with interrupts off.  Keys that go ("reset", the start of another
+ * mode) are freed after an RCU grace period, as a probe may be adding to
+ * one.  Reads copy the values under RCU, without a lock (design.rst 3.7).
  */
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/kref.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
@@ -62,11 +67,13 @@
  * @value: samples, jobs or live bytes; keys whose value is 0 are not shown
  * @tick: time profiling: the last sampling interval this key counted, so
  *	a key gets at most one sample per interval
+ * @rcu: frees the key once no probe can be adding to it
  */
 struct gpuprof_hkey {
 	u32 key;
-	u64 value;
-	u64 tick;
+	atomic64_t value;
+	atomic64_t tick;
+	struct rcu_head rcu;
 };
 
 static struct kmem_cache *gpuprof_target_cache;
@@ -104,7 +111,7 @@ struct gpuprof_target *gpuprof_target_new(const char *name, gfp_t gfp)
 		goto undo;
 	kref_init(&t->ref);
 	INIT_LIST_HEAD(&t->link);
-	xa_init(&t->hist);
+	xa_init_flags(&t->hist, XA_FLAGS_LOCK_IRQ);
 	mutex_init(&t->node_lock);
 	INIT_WORK(&t->work, gpuprof_target_work);
 	strscpy(t->name, name, sizeof(t->name));
@@ -115,17 +122,26 @@ undo:
 	return ERR_PTR(err);
 }
 
+static void gpuprof_hkey_free_rcu(struct rcu_head *rcu)
+{
+	kmem_cache_free(gpuprof_hkey_cache,
+			container_of(rcu, struct gpuprof_hkey, rcu));
+}
+
+/* Empty @t's histogram; probes may still be adding to the keys. */
 static void gpuprof_hist_free(struct gpuprof_target *t)
 {
 	struct gpuprof_hkey *k;
-	unsigned long key;
+	unsigned long key, flags;
 
+	xa_lock_irqsave(&t->hist, flags);
 	xa_for_each(&t->hist, key, k) {
-		kmem_cache_free(gpuprof_hkey_cache, k);
+		__xa_erase(&t->hist, key);
+		call_rcu(&k->rcu, gpuprof_hkey_free_rcu);
 		atomic_dec(&gpuprof_nr_hkeys);
 	}
-	xa_destroy(&t->hist);
 	t->nr_keys = 0;
+	xa_unlock_irqrestore(&t->hist, flags);
 }
 
 /* The last reference went: process context only. */
@@ -307,54 +323,82 @@ void gpuprof_targets_release(struct list_head *ended)
 	}
 }
 
-/**
- * gpuprof_target_hist_add - add @delta to key @key of @t's histogram
- * @t: the target
- * @key: timeline id or size class
- * @delta: what to add; the value never goes below 0
- * @tick: when non-zero, the sampling interval this is a sample of: a key
- *	already sampled in that interval is left alone
- *
- * Called with the data lock held.
- */
-void gpuprof_target_hist_add(struct gpuprof_target *t, u32 key, s64 delta,
-			     u64 tick)
+/* A new key @key of @t, or the one that came meanwhile; NULL if none. */
+static struct gpuprof_hkey *gpuprof_hkey_new(struct gpuprof_target *t, u32 key)
 {
-	struct gpuprof_hkey *k;
+	struct gpuprof_hkey *k, *old;
+	unsigned long flags;
 
-	lockdep_assert_held(&gpuprof_data_lock);
-	k = xa_load(&t->hist, key);
-	if (k)
-		goto found;
-
-	if (delta <= 0)
-		return;
 	if (atomic_inc_return(&gpuprof_nr_hkeys) > GPUPROF_MAX_HIST_KEYS)
 		goto drop;
 	k = kmem_cache_zalloc(gpuprof_hkey_cache, GFP_ATOMIC | __GFP_NOWARN);
 	if (!k)
 		goto drop;
 	k->key = key;
-	if (xa_err(xa_store(&t->hist, key, k, GFP_ATOMIC | __GFP_NOWARN))) {
-		kmem_cache_free(gpuprof_hkey_cache, k);
-		goto drop;
+	xa_lock_irqsave(&t->hist, flags);
+	old = __xa_cmpxchg(&t->hist, key, NULL, k, GFP_ATOMIC | __GFP_NOWARN);
+	if (!old)
+		t->nr_keys++;
+	xa_unlock_irqrestore(&t->hist, flags);
+	if (!old)
+		return k;
+	kmem_cache_free(gpuprof_hkey_cache, k);
+	if (!xa_is_err(old)) {
+		atomic_dec(&gpuprof_nr_hkeys);
+		return old;	/* another CPU made it first */
 	}
-	t->nr_keys++;
-found:
-	if (tick) {
-		if (k->tick == tick)
-			return;
-		k->tick = tick;
-	}
-	if (delta < 0 && k->value < (u64)-delta)
-		k->value = 0;
-	else
-		k->value += delta;
-	return;
-
 drop:
 	atomic_dec(&gpuprof_nr_hkeys);
 	atomic64_inc(&gpuprof_drops.hist_keys);
+	return NULL;
+}
+
+/* Claim interval @tick for @k: false if it already has a sample of it. */
+static bool gpuprof_hkey_claim(struct gpuprof_hkey *k, u64 tick)
+{
+	s64 old = atomic64_read(&k->tick);
+
+	do {
+		if (old >= (s64)tick)
+			return false;
+	} while (!atomic64_try_cmpxchg(&k->tick, &old, tick));
+	return true;
+}
+
+/**
+ * gpuprof_target_hist_add - add @delta to key @key of @t's histogram
+ * @t: the target
+ * @key: timeline id or size class
+ * @delta: what to add; the value never goes below 0
+ * @tick: when non-zero, the sampling interval this is a sample of: a key
+ *	already sampled in that interval or a later one is left alone
+ *
+ * Any context; @t must stay, which a probe's caller sees to (gpuprof.h,
+ * "Locking").
+ */
+void gpuprof_target_hist_add(struct gpuprof_target *t, u32 key, s64 delta,
+			     u64 tick)
+{
+	struct gpuprof_hkey *k;
+	s64 old, new;
+
+	rcu_read_lock();
+	k = xa_load(&t->hist, key);
+	if (!k && delta > 0)
+		k = gpuprof_hkey_new(t, key);
+	if (!k || (tick && !gpuprof_hkey_claim(k, tick)))
+		goto out;
+	if (delta >= 0) {
+		atomic64_add(delta, &k->value);
+		goto out;
+	}
+	/* Never below 0: bytes freed that were counted before a reset. */
+	old = atomic64_read(&k->value);
+	do {
+		new = max_t(s64, old + delta, 0);
+	} while (!atomic64_try_cmpxchg(&k->value, &old, new));
+out:
+	rcu_read_unlock();
 }
 
 /* "reset": zero @t's histogram and OA counters; data lock held. */
@@ -396,32 +440,39 @@ void gpuprof_targets_hist_clear(void)
 struct gpuprof_pair *gpuprof_target_hist_snapshot(struct gpuprof_target *t,
 						  u32 *npairs)
 {
+	XA_STATE(xas, &t->hist, 0);
 	struct gpuprof_pair *pairs;
 	struct gpuprof_hkey *k;
-	unsigned long key;
 	u32 cap, n;
+	u64 v;
 
 	for (;;) {
 		cap = READ_ONCE(t->nr_keys) + 1;
 		pairs = kvmalloc_array(cap, sizeof(*pairs), GFP_KERNEL);
 		if (!pairs)
 			return NULL;
-		spin_lock_irq(&gpuprof_data_lock);
-		if (t->nr_keys < cap)
+		n = 0;
+		/* One walk of the tree, not a lookup from the root per key. */
+		xas_set(&xas, 0);
+		rcu_read_lock();
+		xas_for_each(&xas, k, ULONG_MAX) {
+			if (xas_retry(&xas, k))
+				continue;
+			v = atomic64_read(&k->value);
+			if (!v)
+				continue;
+			if (n == cap)
+				break;
+			pairs[n].key = xas.xa_index;
+			pairs[n].value = v;
+			n++;
+		}
+		rcu_read_unlock();
+		if (n < cap)
 			break;
 		/* Keys came meanwhile: all of them, or it is no snapshot. */
-		spin_unlock_irq(&gpuprof_data_lock);
 		kvfree(pairs);
 	}
-	n = 0;
-	xa_for_each(&t->hist, key, k) {
-		if (!k->value)
-			continue;
-		pairs[n].key = key;
-		pairs[n].value = k->value;
-		n++;
-	}
-	spin_unlock_irq(&gpuprof_data_lock);
 	*npairs = n;
 	return pairs;
 }
@@ -440,12 +491,14 @@ int gpuprof_targets_init(void)
 /*
  * Unload, after every target ended.  The work items still queued find
  * their targets ended, make no file and drop the last references, which
- * frees them: the queue is drained before the caches go.
+ * frees them: the queue is drained before the caches go, and so are the
+ * RCU callbacks that free histogram keys.
  */
 void gpuprof_targets_exit(void)
 {
 	if (gpuprof_target_wq)
 		destroy_workqueue(gpuprof_target_wq);
+	rcu_barrier();
 	kmem_cache_destroy(gpuprof_hkey_cache);
 	kmem_cache_destroy(gpuprof_target_cache);
 }

@@ -11,13 +11,16 @@
  * get_timeline_name() return, not its context number: some drivers (vgem)
  * take a new context for every fence.  Ids are given in order of first
  * sight and kept until the module is unloaded, so an id always means the
- * same timeline.  Entries are written once and published by the count
- * (release/acquire), so the file is read without the data lock.  The
+ * same timeline.  Probes look names up under RCU; a name not seen before
+ * is added under gpuprof_timeline_lock.  Entries are written once, never
+ * freed before unload, and published by the count (release/acquire), so
+ * the file is read without a lock.  The
  * probes of fence.c name the timelines of jobs, oa.c the OA unit's own
  * (design.rst 3.3 and 3.4).
  */
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
+#include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -36,6 +39,9 @@ static struct kmem_cache *gpuprof_timeline_cache;
 static DEFINE_HASHTABLE(gpuprof_timeline_hash, 8);
 static struct gpuprof_timeline *gpuprof_timeline_by_id[GPUPROF_MAX_TIMELINES];
 static u32 gpuprof_nr_timelines;
+static DEFINE_SPINLOCK(gpuprof_timeline_lock);	/* adding timelines */
+/* The id each CPU found last, tried first: -1 none; read once per fence. */
+static DEFINE_PER_CPU(int, gpuprof_timeline_hint) = -1;
 
 /*
  * Copy a name, cut to the limit, with bytes that would break the line
@@ -57,30 +63,24 @@ static bool gpuprof_copy_name(char *dst, const char *src, bool one_word)
 	return src[i] != '\0';
 }
 
-/**
- * gpuprof_timeline_id - the id of timeline (@driver, @timeline)
- * @driver: the fence's driver name
- * @timeline: the fence's timeline name
- *
- * Called with the data lock held.  Return: the id, or -ENOSPC when the
- * key space is full or memory is short (counted as a dropped timeline).
- */
-int gpuprof_timeline_id(const char *driver, const char *timeline)
+static struct gpuprof_timeline *gpuprof_timeline_find(const char *d,
+						      const char *t, u32 hash)
 {
-	char d[GPUPROF_TIMELINE_NAME_MAX + 1], t[GPUPROF_TIMELINE_NAME_MAX + 1];
 	struct gpuprof_timeline *tl;
-	bool cut;
-	u32 hash;
 
-	lockdep_assert_held(&gpuprof_data_lock);
-	cut = gpuprof_copy_name(d, driver, true);
-	cut |= gpuprof_copy_name(t, timeline, false);
-	hash = jhash(t, strlen(t), jhash(d, strlen(d), 0));
-
-	hash_for_each_possible(gpuprof_timeline_hash, tl, node, hash)
+	hash_for_each_possible_rcu(gpuprof_timeline_hash, tl, node, hash,
+				   lockdep_is_held(&gpuprof_timeline_lock))
 		if (tl->hash == hash && !strcmp(tl->driver, d) &&
 		    !strcmp(tl->timeline, t))
-			return tl->id;
+			return tl;
+	return NULL;
+}
+
+/* A new timeline; gpuprof_timeline_lock held. */
+static int gpuprof_timeline_add(const char *d, const char *t, u32 hash,
+				bool cut)
+{
+	struct gpuprof_timeline *tl;
 
 	if (gpuprof_nr_timelines == GPUPROF_MAX_TIMELINES)
 		goto drop;
@@ -93,7 +93,7 @@ int gpuprof_timeline_id(const char *driver, const char *timeline)
 	tl->hash = hash;
 	strscpy(tl->driver, d, sizeof(tl->driver));
 	strscpy(tl->timeline, t, sizeof(tl->timeline));
-	hash_add(gpuprof_timeline_hash, &tl->node, hash);
+	hash_add_rcu(gpuprof_timeline_hash, &tl->node, hash);
 	gpuprof_timeline_by_id[tl->id] = tl;
 	/* Readers of the file take the count without the lock. */
 	smp_store_release(&gpuprof_nr_timelines, tl->id + 1);
@@ -104,9 +104,56 @@ drop:
 	return -ENOSPC;
 }
 
+/**
+ * gpuprof_timeline_id - the id of timeline (@driver, @timeline)
+ * @driver: the fence's driver name
+ * @timeline: the fence's timeline name
+ *
+ * Any context.  Return: the id, or -ENOSPC when the key space is full
+ * or memory is short (counted as a dropped timeline).
+ */
+int gpuprof_timeline_id(const char *driver, const char *timeline)
+{
+	char d[GPUPROF_TIMELINE_NAME_MAX + 1], t[GPUPROF_TIMELINE_NAME_MAX + 1];
+	struct gpuprof_timeline *tl;
+	unsigned long flags;
+	bool cut;
+	u32 hash;
+	int id;
+
+	/*
+	 * A fence's names are most often those of the fence before: names
+	 * equal to a timeline's stored ones are that timeline, as a stored
+	 * name is already clean and whole (design.rst 3.7).
+	 */
+	id = this_cpu_read(gpuprof_timeline_hint);
+	if (id >= 0 && !strcmp(driver, gpuprof_timeline_by_id[id]->driver) &&
+	    !strcmp(timeline, gpuprof_timeline_by_id[id]->timeline))
+		return id;
+
+	cut = gpuprof_copy_name(d, driver, true);
+	cut |= gpuprof_copy_name(t, timeline, false);
+	hash = jhash(t, strlen(t), jhash(d, strlen(d), 0));
+
+	rcu_read_lock();
+	tl = gpuprof_timeline_find(d, t, hash);
+	id = tl ? tl->id : -ENOENT;
+	rcu_read_unlock();
+	if (!tl) {
+		spin_lock_irqsave(&gpuprof_timeline_lock, flags);
+		/* Another CPU may have added it meanwhile. */
+		tl = gpuprof_timeline_find(d, t, hash);
+		id = tl ? tl->id : gpuprof_timeline_add(d, t, hash, cut);
+		spin_unlock_irqrestore(&gpuprof_timeline_lock, flags);
+	}
+	if (id >= 0)
+		this_cpu_write(gpuprof_timeline_hint, id);
+	return id;
+}
+
 u32 gpuprof_timelines_count(void)
 {
-	/* Pairs with the release in gpuprof_timeline_id(). */
+	/* Pairs with the release in gpuprof_timeline_add(). */
 	return smp_load_acquire(&gpuprof_nr_timelines);
 }
 

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../lib/harness.h"
@@ -58,6 +59,42 @@ TEST_F(gp, each_target_gets_only_its_own_jobs)
 	/* The unlisted process got no directory. */
 	EXPECT_EQ(2, status_num("targets"));
 	EXPECT_EQ(-1, find_target("cov_other"));
+}
+
+/*
+ * A client per vCPU at once, with full preemption where it can be had:
+ * their probes run side by side, sharing no lock (design.rst 3.7), and
+ * each target still counts exactly its own jobs, none left in flight.
+ */
+TEST_F(gp, clients_side_by_side_count_exactly_their_jobs)
+{
+	char cmd[2 * PATH_MAX + 128], old[64] = "";
+	int a, b, tl, err, st;
+
+	err = preempt_full(old, sizeof(old));
+	ASSERT_EQ(0, ctl("module cov_side0 cov_side1\n"));
+	ASSERT_EQ(0, ctl("startcp\n"));
+	snprintf(cmd, sizeof(cmd),
+		 "%s -n cov_side0 fences 3000 & %s -n cov_side1 fences 2000; "
+		 "s=$?; wait $! && exit $s", gpuwork_path(), gpuwork_path());
+	st = system(cmd);
+	EXPECT_EQ(0, status_num("jobs_in_flight"));
+	ASSERT_EQ(0, ctl("stop\n"));
+	if (!err)
+		write_file("/sys/kernel/debug/sched/preempt", old);
+	ASSERT_TRUE(st != -1 && WIFEXITED(st) && !WEXITSTATUS(st));
+
+	a = find_target("cov_side0");
+	b = find_target("cov_side1");
+	tl = vgem_timeline();
+	ASSERT_LT(0, a);
+	ASSERT_LT(0, b);
+	TH_LOG("preemption %s; counted %lld and %lld; %lld jobs dropped",
+	       err ? "as it was" : "full", hist_value(a, tl), hist_value(b, tl),
+	       status_num("dropped_jobs"));
+	EXPECT_EQ(3000, hist_value(a, tl));
+	EXPECT_EQ(2000, hist_value(b, tl));
+	EXPECT_EQ(0, status_num("dropped_jobs"));
 }
 
 TEST_F(gp, without_names_every_process_gets_a_directory)

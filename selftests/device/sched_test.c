@@ -166,24 +166,6 @@ TEST_F(sched, oa_reports_while_only_p1_runs_go_to_p1)
 	EXPECT_EQ(0, status_num("oa_unattributed_reports"));
 }
 
-/* Full preemption, where the kernel lets it be chosen; the old one. */
-static int preempt_full(char *old, size_t size)
-{
-	const char *path = "/sys/kernel/debug/sched/preempt";
-	char *open_paren, *close_paren;
-
-	if (read_file(path, old, size) <= 0)
-		return -1;
-	/* "none voluntary (full)": the mode in parentheses is the one on */
-	open_paren = strchr(old, '(');
-	close_paren = open_paren ? strchr(open_paren, ')') : NULL;
-	if (!close_paren)
-		return -1;
-	*close_paren = '\0';
-	memmove(old, open_paren + 1, close_paren - open_paren);
-	return write_file(path, "full");
-}
-
 static long stream_count(const char *path)
 {
 	char buf[4096], *p;

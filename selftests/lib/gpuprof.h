@@ -262,4 +262,22 @@ static inline int gpuwork(const char *args)
 	return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
 }
 
+/* Full preemption, where the kernel lets it be chosen; the old one. */
+static inline int preempt_full(char *old, size_t size)
+{
+	const char *path = "/sys/kernel/debug/sched/preempt";
+	char *open_paren, *close_paren;
+
+	if (read_file(path, old, size) <= 0)
+		return -1;
+	/* "none voluntary (full)": the mode in parentheses is the one on */
+	open_paren = strchr(old, '(');
+	close_paren = open_paren ? strchr(open_paren, ')') : NULL;
+	if (!close_paren)
+		return -1;
+	*close_paren = '\0';
+	memmove(old, open_paren + 1, close_paren - open_paren);
+	return write_file(path, "full");
+}
+
 #endif
