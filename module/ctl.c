@@ -204,7 +204,7 @@ static int gpuprof_cmd_module(struct gpuprof_cmd *cmd)
 static void gpuprof_set_mode(enum gpuprof_mode mode)
 {
 	spin_lock_irq(&gpuprof_data_lock);
-	gpuprof.mode = mode;
+	WRITE_ONCE(gpuprof.mode, mode);	/* probes read it locklessly */
 	spin_unlock_irq(&gpuprof_data_lock);
 }
 
@@ -280,9 +280,7 @@ static int gpuprof_ctl_run(struct gpuprof_cmd *cmd, void *arg)
 		return 0;
 	case GPUPROF_VERB_RESET:
 		gpuprof_targets_reset();
-		/* Buffers already counted must not be taken off again. */
 		spin_lock_irq(&gpuprof_data_lock);
-		gpuprof_gem_disown(NULL);
 		gpuprof_oa_forget_learned();
 		spin_unlock_irq(&gpuprof_data_lock);
 		return 0;

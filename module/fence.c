@@ -116,6 +116,8 @@ static atomic_t gpuprof_nr_jobs = ATOMIC_INIT(0);
 /* Sampling: intervals ended so far; the one in progress is tick + 1. */
 static struct hrtimer gpuprof_timer;
 static u64 gpuprof_tick;
+/* When the last ticks came, by tick % 4, written before the tick. */
+static u64 gpuprof_tick_ns[4];
 static unsigned int gpuprof_timer_ms;
 
 static struct gpuprof_ctx *gpuprof_ctx_find(struct gpuprof_bucket *b,
@@ -446,7 +448,25 @@ static void gpuprof_half_signaled(struct gpuprof_job *half, u64 now)
 	gpuprof_half_free(half);
 }
 
-/* A job ends by its signal: it counts in the interval it ends in. */
+/*
+ * A time sample of a job ending: it counts in the interval it ends in,
+ * and in the one the last tick ended if it ran then, as the timer's walk
+ * may not have reached its bucket yet (design.rst 3.7).  A key takes one
+ * sample per interval however often it is asked.
+ */
+static void gpuprof_job_time_sample(struct gpuprof_job *job)
+{
+	u64 tick;
+
+	/* Pairs with the release in gpuprof_timer_fn(): the tick's time. */
+	tick = smp_load_acquire(&gpuprof_tick);
+	if (tick && job->start_ns &&
+	    job->start_ns <= READ_ONCE(gpuprof_tick_ns[tick % 4]))
+		gpuprof_target_hist_add(job->owner, job->timeline, 1, tick);
+	gpuprof_target_hist_add(job->owner, job->timeline, 1, tick + 1);
+}
+
+/* A job ends by its signal, at @now. */
 static void gpuprof_job_signaled(struct gpuprof_bucket *b,
 				 struct gpuprof_ctx *ctx,
 				 struct gpuprof_job *job, u64 now)
@@ -458,8 +478,7 @@ static void gpuprof_job_signaled(struct gpuprof_bucket *b,
 		gpuprof_target_hist_add(job->owner, job->timeline, 1, 0);
 	else if (job->owner && mode == GPUPROF_TIME &&
 		 (job->start_ns || job->kind == GPUPROF_JOB_FENCE))
-		gpuprof_target_hist_add(job->owner, job->timeline, 1,
-					READ_ONCE(gpuprof_tick) + 1);
+		gpuprof_job_time_sample(job);
 	gpuprof_job_free(b, ctx, job, now);
 }
 
@@ -546,15 +565,18 @@ static void gpuprof_ctxs_walk(void (*fn)(struct gpuprof_ctx *ctx, void *arg),
 	}
 }
 
-/* A sample of interval *@arg for each running job of @ctx. */
+/*
+ * A sample of interval *@arg for each job of @ctx that was running when
+ * it ended: the walk reaches @ctx some time after the tick.
+ */
 static void gpuprof_ctx_sample(struct gpuprof_ctx *ctx, void *arg)
 {
-	u64 tick = *(u64 *)arg;
+	u64 tick = *(u64 *)arg, tick_ns = gpuprof_tick_ns[tick % 4];
 	struct gpuprof_job *job;
 
 	for (job = gpuprof_first_running(ctx); job;
 	     job = gpuprof_next_running(ctx, job))
-		if (job->owner)
+		if (job->owner && job->start_ns <= tick_ns)
 			gpuprof_target_hist_add(job->owner, job->timeline, 1,
 						tick);
 }
@@ -563,12 +585,9 @@ static enum hrtimer_restart gpuprof_timer_fn(struct hrtimer *timer)
 {
 	u64 tick = gpuprof_tick + 1;
 
-	/*
-	 * A job that signals while the walk has not reached its bucket
-	 * counts in the new interval, not in this one too: the walk is not
-	 * one instant (design.rst 3.7).
-	 */
-	WRITE_ONCE(gpuprof_tick, tick);
+	WRITE_ONCE(gpuprof_tick_ns[tick % 4], ktime_get_ns());
+	/* Pairs with the acquire in gpuprof_job_time_sample(). */
+	smp_store_release(&gpuprof_tick, tick);
 	gpuprof_ctxs_walk(gpuprof_ctx_sample, &tick);
 	hrtimer_forward_now(timer, ms_to_ktime(READ_ONCE(gpuprof_timer_ms)));
 	return HRTIMER_RESTART;
@@ -786,9 +805,10 @@ static void gpuprof_ring_running_at(struct gpuprof_run_ring *ring,
  * @max: room in @out
  * @alone: set when no job of no target was running too
  *
- * Called with the data lock held, so the targets stay (ctl.c ends them
- * under it).  Looks at the jobs running now and at the history of ended
- * ones.  Return: the number of targets in @out.
+ * Called with the data lock held, so the targets stay: ctl.c releases
+ * ended ones only after it dropped OA's bindings under that lock.  Looks
+ * at the jobs running now and at the history of ended ones.  Return: the
+ * number of targets in @out.
  */
 int gpuprof_targets_running_at(u64 t_ns, struct gpuprof_target **out,
 			       int max, bool *alone)

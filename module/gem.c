@@ -16,9 +16,9 @@
  * follow could not be seen, and the histograms keep the live bytes of the
  * moment profiling stopped.  A buffer points at its target without a
  * reference: when targets end, ctl.c has the table let go of them
- * (gpuprof_gem_disown_ended()), and "reset" disowns the buffers counted
- * so far, so their release takes nothing from what is counted after
- * (design.rst 3.3 and 3.4).  The table has a lock per bucket (table.c):
+ * (gpuprof_gem_disown_ended()).  A buffer counted before a "reset" of
+ * its target takes nothing off at its release from what is counted after
+ * (target.c, "Histograms"; design.rst 3.3 and 3.4).  The table has a lock per bucket (table.c):
  * a probe takes only its object's.
  */
 #include <linux/hashtable.h>
@@ -35,6 +35,7 @@ struct gpuprof_buf {
 	const void *obj;		/* a key only, never dereferenced */
 	struct gpuprof_target *owner;	/* NULL: no target's */
 	u64 size;
+	u32 gen;			/* the owner's resets when counted */
 };
 
 #define GPUPROF_BUF_BITS 12
@@ -71,9 +72,9 @@ static struct gpuprof_buf *gpuprof_buf_find(struct gpuprof_bucket *b,
 static void gpuprof_buf_free(struct gpuprof_bucket *b, struct gpuprof_buf *buf)
 {
 	if (buf->owner)
-		gpuprof_target_hist_add(buf->owner,
-					gpuprof_size_class(buf->size),
-					-(s64)buf->size, 0);
+		gpuprof_target_mem_sub(buf->owner,
+				       gpuprof_size_class(buf->size),
+				       buf->size, buf->gen);
 	hlist_del(&buf->node);
 	gpuprof_table_update(&gpuprof_bufs, b);
 	kmem_cache_free(gpuprof_buf_cache, buf);
@@ -136,7 +137,7 @@ static int gpuprof_gem_init_probe(struct kprobe *p, struct pt_regs *regs)
 	spin_lock_irqsave(&b->lock, flags);
 	hlist_add_head(&buf->node, &b->head);
 	gpuprof_table_update(&gpuprof_bufs, b);
-	gpuprof_target_hist_add(owner, gpuprof_size_class(size), size, 0);
+	buf->gen = gpuprof_target_mem_add(owner, gpuprof_size_class(size), size);
 	spin_unlock_irqrestore(&b->lock, flags);
 	return 0;
 }
@@ -239,24 +240,6 @@ static void gpuprof_buf_disown_ended(struct gpuprof_bucket *b,
 void gpuprof_gem_disown_ended(void)
 {
 	gpuprof_bufs_walk(gpuprof_buf_disown_ended, NULL);
-}
-
-static void gpuprof_buf_disown(struct gpuprof_bucket *b,
-			       struct gpuprof_buf *buf, void *arg)
-{
-	struct gpuprof_target *t = arg;
-
-	if (!t || buf->owner == t)
-		buf->owner = NULL;
-}
-
-/*
- * "reset": the buffers of @t (NULL: of every target) count no more, so
- * their release does not take from what is counted after.
- */
-void gpuprof_gem_disown(struct gpuprof_target *t)
-{
-	gpuprof_bufs_walk(gpuprof_buf_disown, t);
 }
 
 u32 gpuprof_buffers_live(void)

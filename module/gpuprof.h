@@ -150,6 +150,10 @@ enum gpuprof_mode {
  * @oa: OA counter deltas attributed to the target, data lock
  * @oa_reports: OA reports attributed to it
  * @oa_gen: the OA generation of the stream they came from
+ * @mem_lock: makes a reset and the accounting of one buffer one after
+ *	the other, not interleaved (target.c, "Histograms")
+ * @mem_gen: memory profiling: resets so far; a buffer counted before the
+ *	last one is not taken off at its release
  */
 struct gpuprof_target {
 	struct kref ref;
@@ -176,6 +180,8 @@ struct gpuprof_target {
 	struct gpuprof_oa_deltas oa;
 	u64 oa_reports;
 	unsigned int oa_gen;
+	spinlock_t mem_lock;		/* see @mem_lock above */
+	u32 mem_gen;
 };
 
 enum gpuprof_oa_state {
@@ -290,6 +296,9 @@ void gpuprof_target_hist_add(struct gpuprof_target *t, u32 key, s64 delta,
 			     u64 tick);
 void gpuprof_targets_hist_clear(void);
 void gpuprof_target_reset(struct gpuprof_target *t);
+u32 gpuprof_target_mem_add(struct gpuprof_target *t, u32 key, u64 size);
+void gpuprof_target_mem_sub(struct gpuprof_target *t, u32 key, u64 size,
+			    u32 gen);
 void gpuprof_targets_reset(void);
 
 struct gpuprof_pair {
@@ -346,7 +355,6 @@ int gpuprof_gem_start(void);
 void gpuprof_gem_stop(void);
 u32 gpuprof_buffers_live(void);
 void gpuprof_gem_disown_ended(void);
-void gpuprof_gem_disown(struct gpuprof_target *t);
 
 /* target_files.c: the files of a target directory, in the order made */
 extern const struct gpuprof_file gpuprof_target_files[];

@@ -49,6 +49,12 @@
  * lock, with interrupts off.  Keys that go ("reset", the start of another
  * mode) are freed after an RCU grace period, as a probe may be adding to
  * one.  Reads copy the values under RCU, without a lock (design.rst 3.7).
+ *
+ * Memory profiling counts live bytes, a level: a buffer counted before a
+ * reset must not be taken off after it.  Each target counts its resets
+ * (@mem_gen), each buffer keeps the count it was added under, and its
+ * release takes its bytes off only if no reset came since; the target's
+ * @mem_lock orders a reset against adding and taking off one buffer.
  */
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -65,8 +71,9 @@
  * struct gpuprof_hkey - one key of a histogram
  * @key: timeline id or size class
  * @value: samples, jobs or live bytes; keys whose value is 0 are not shown
- * @tick: time profiling: the last sampling interval this key counted, so
- *	a key gets at most one sample per interval
+ * @tick: time profiling: the newest sampling interval this key counted
+ *	and whether the one before too (gpuprof_hkey_claim()), so a key
+ *	gets at most one sample per interval
  * @rcu: frees the key once no probe can be adding to it
  */
 struct gpuprof_hkey {
@@ -112,6 +119,7 @@ struct gpuprof_target *gpuprof_target_new(const char *name, gfp_t gfp)
 	kref_init(&t->ref);
 	INIT_LIST_HEAD(&t->link);
 	xa_init_flags(&t->hist, XA_FLAGS_LOCK_IRQ);
+	spin_lock_init(&t->mem_lock);
 	mutex_init(&t->node_lock);
 	INIT_WORK(&t->work, gpuprof_target_work);
 	strscpy(t->name, name, sizeof(t->name));
@@ -140,7 +148,7 @@ static void gpuprof_hist_free(struct gpuprof_target *t)
 		call_rcu(&k->rcu, gpuprof_hkey_free_rcu);
 		atomic_dec(&gpuprof_nr_hkeys);
 	}
-	t->nr_keys = 0;
+	WRITE_ONCE(t->nr_keys, 0);
 	xa_unlock_irqrestore(&t->hist, flags);
 }
 
@@ -284,8 +292,9 @@ static void gpuprof_target_remove_nodes(struct gpuprof_target *t)
  *
  * The first step of ending targets ("Targets and their lifetime"), with
  * gpuprof_lock and the data lock held; profiling may be running.  The
- * caller then has every table forget the ended targets, in the same hold
- * of the data lock, and passes @ended to gpuprof_targets_release().
+ * caller then has the client table forget the ended targets in the same
+ * hold of the data lock, and every other table after an RCU grace
+ * period, and passes @ended to gpuprof_targets_release().
  */
 void gpuprof_targets_unlink(bool named_only, struct list_head *ended)
 {
@@ -338,7 +347,7 @@ static struct gpuprof_hkey *gpuprof_hkey_new(struct gpuprof_target *t, u32 key)
 	xa_lock_irqsave(&t->hist, flags);
 	old = __xa_cmpxchg(&t->hist, key, NULL, k, GFP_ATOMIC | __GFP_NOWARN);
 	if (!old)
-		t->nr_keys++;
+		WRITE_ONCE(t->nr_keys, t->nr_keys + 1);
 	xa_unlock_irqrestore(&t->hist, flags);
 	if (!old)
 		return k;
@@ -353,15 +362,28 @@ drop:
 	return NULL;
 }
 
-/* Claim interval @tick for @k: false if it already has a sample of it. */
+/*
+ * Claim interval @tick for @k: false if it already has a sample of it.
+ * @k->tick holds the newest interval claimed, shifted left by one, and in
+ * bit 0 whether the one before it was claimed too.  The timer's walk of
+ * interval T can come after a signal claimed T + 1 (design.rst 3.7), so
+ * the interval before the newest can still be claimed; older ones are
+ * not asked for.
+ */
 static bool gpuprof_hkey_claim(struct gpuprof_hkey *k, u64 tick)
 {
-	s64 old = atomic64_read(&k->tick);
+	s64 old = atomic64_read(&k->tick), new;
+	u64 newest;
 
 	do {
-		if (old >= (s64)tick)
+		newest = (u64)old >> 1;
+		if (tick > newest)
+			new = tick << 1 | (tick == newest + 1 && newest);
+		else if (tick + 1 == newest && !(old & 1))
+			new = old | 1;
+		else
 			return false;
-	} while (!atomic64_try_cmpxchg(&k->tick, &old, tick));
+	} while (!atomic64_try_cmpxchg(&k->tick, &old, new));
 	return true;
 }
 
@@ -401,11 +423,47 @@ out:
 	rcu_read_unlock();
 }
 
+/**
+ * gpuprof_target_mem_add - count a new buffer of @size bytes
+ * @t: its owner
+ * @key: its size class
+ * @size: its size
+ *
+ * Any context.  Return: the reset count to give gpuprof_target_mem_sub()
+ * at the buffer's release.
+ */
+u32 gpuprof_target_mem_add(struct gpuprof_target *t, u32 key, u64 size)
+{
+	unsigned long flags;
+	u32 gen;
+
+	spin_lock_irqsave(&t->mem_lock, flags);
+	gen = t->mem_gen;
+	gpuprof_target_hist_add(t, key, size, 0);
+	spin_unlock_irqrestore(&t->mem_lock, flags);
+	return gen;
+}
+
+/* A buffer goes: take its bytes off, unless @t was reset since @gen. */
+void gpuprof_target_mem_sub(struct gpuprof_target *t, u32 key, u64 size,
+			    u32 gen)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&t->mem_lock, flags);
+	if (gen == t->mem_gen)
+		gpuprof_target_hist_add(t, key, -(s64)size, 0);
+	spin_unlock_irqrestore(&t->mem_lock, flags);
+}
+
 /* "reset": zero @t's histogram and OA counters; data lock held. */
 void gpuprof_target_reset(struct gpuprof_target *t)
 {
 	lockdep_assert_held(&gpuprof_data_lock);
+	spin_lock(&t->mem_lock);
+	t->mem_gen++;
 	gpuprof_hist_free(t);
+	spin_unlock(&t->mem_lock);
 	memset(&t->oa, 0, sizeof(t->oa));
 	t->oa_reports = 0;
 }

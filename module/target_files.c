@@ -280,7 +280,6 @@ static int gpuprof_pctl_run(struct gpuprof_cmd *cmd, void *arg)
 	spin_lock_irq(&gpuprof_data_lock);
 	if (cmd->verb == GPUPROF_VERB_RESET) {
 		gpuprof_target_reset(t);
-		gpuprof_gem_disown(t);
 	} else {
 		t->ctxid = bind ? cmd->ctxid : 0;
 		t->ctxid_bound = bind;

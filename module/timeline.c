@@ -40,8 +40,8 @@ static DEFINE_HASHTABLE(gpuprof_timeline_hash, 8);
 static struct gpuprof_timeline *gpuprof_timeline_by_id[GPUPROF_MAX_TIMELINES];
 static u32 gpuprof_nr_timelines;
 static DEFINE_SPINLOCK(gpuprof_timeline_lock);	/* adding timelines */
-/* The id each CPU found last, tried first: -1 none; read once per fence. */
-static DEFINE_PER_CPU(int, gpuprof_timeline_hint) = -1;
+/* The timeline each CPU found last, tried first; they live until unload. */
+static DEFINE_PER_CPU(struct gpuprof_timeline *, gpuprof_timeline_hint);
 
 /*
  * Copy a name, cut to the limit, with bytes that would break the line
@@ -76,9 +76,10 @@ static struct gpuprof_timeline *gpuprof_timeline_find(const char *d,
 	return NULL;
 }
 
-/* A new timeline; gpuprof_timeline_lock held. */
-static int gpuprof_timeline_add(const char *d, const char *t, u32 hash,
-				bool cut)
+/* A new timeline, or NULL; gpuprof_timeline_lock held. */
+static struct gpuprof_timeline *gpuprof_timeline_add(const char *d,
+						     const char *t, u32 hash,
+						     bool cut)
 {
 	struct gpuprof_timeline *tl;
 
@@ -93,15 +94,15 @@ static int gpuprof_timeline_add(const char *d, const char *t, u32 hash,
 	tl->hash = hash;
 	strscpy(tl->driver, d, sizeof(tl->driver));
 	strscpy(tl->timeline, t, sizeof(tl->timeline));
-	hash_add_rcu(gpuprof_timeline_hash, &tl->node, hash);
 	gpuprof_timeline_by_id[tl->id] = tl;
+	hash_add_rcu(gpuprof_timeline_hash, &tl->node, hash);
 	/* Readers of the file take the count without the lock. */
 	smp_store_release(&gpuprof_nr_timelines, tl->id + 1);
-	return tl->id;
+	return tl;
 
 drop:
 	atomic64_inc(&gpuprof_drops.timelines);
-	return -ENOSPC;
+	return NULL;
 }
 
 /**
@@ -119,17 +120,15 @@ int gpuprof_timeline_id(const char *driver, const char *timeline)
 	unsigned long flags;
 	bool cut;
 	u32 hash;
-	int id;
 
 	/*
 	 * A fence's names are most often those of the fence before: names
 	 * equal to a timeline's stored ones are that timeline, as a stored
 	 * name is already clean and whole (design.rst 3.7).
 	 */
-	id = this_cpu_read(gpuprof_timeline_hint);
-	if (id >= 0 && !strcmp(driver, gpuprof_timeline_by_id[id]->driver) &&
-	    !strcmp(timeline, gpuprof_timeline_by_id[id]->timeline))
-		return id;
+	tl = this_cpu_read(gpuprof_timeline_hint);
+	if (tl && !strcmp(driver, tl->driver) && !strcmp(timeline, tl->timeline))
+		return tl->id;
 
 	cut = gpuprof_copy_name(d, driver, true);
 	cut |= gpuprof_copy_name(t, timeline, false);
@@ -137,18 +136,19 @@ int gpuprof_timeline_id(const char *driver, const char *timeline)
 
 	rcu_read_lock();
 	tl = gpuprof_timeline_find(d, t, hash);
-	id = tl ? tl->id : -ENOENT;
 	rcu_read_unlock();
 	if (!tl) {
 		spin_lock_irqsave(&gpuprof_timeline_lock, flags);
 		/* Another CPU may have added it meanwhile. */
 		tl = gpuprof_timeline_find(d, t, hash);
-		id = tl ? tl->id : gpuprof_timeline_add(d, t, hash, cut);
+		if (!tl)
+			tl = gpuprof_timeline_add(d, t, hash, cut);
 		spin_unlock_irqrestore(&gpuprof_timeline_lock, flags);
 	}
-	if (id >= 0)
-		this_cpu_write(gpuprof_timeline_hint, id);
-	return id;
+	if (!tl)
+		return -ENOSPC;
+	this_cpu_write(gpuprof_timeline_hint, tl);
+	return tl->id;
 }
 
 u32 gpuprof_timelines_count(void)
