@@ -44,18 +44,39 @@ export GPUPROF_PROMTOOL=${GPUPROF_CACHE:-$repo/.deps}/promtool/usr/bin/promtool
 
 # Per kernel: the modules built warning-free, then one VM boot runs every
 # device test (device-suite.sh).
-cd "$repo" || exit 1
-for kver in $kvers; do
-	log=$logs/vm-$kver.log
+# The kernels' device suites run side by side, one VM each: a VM is one
+# single-threaded TCG process, so on two cores two kernels take the time
+# of one.  GPUPROF_KERNELS_AT_ONCE=1 runs them one after the other.
+device_suite() {	# KVER: its suite and log
+	local log=$logs/vm-$1.log rc
+
 	: >"$log"
-	"$sel/scripts/device-suite.sh" "$kver" "$log"
+	"$sel/scripts/device-suite.sh" "$1" "$log"
 	rc=$?
 	# 0 and 1 are the suite's own verdicts, already in its TAP, and so
 	# is a build failure (2); anything else (a kernel warning in dmesg,
 	# a timeout, a failed boot) is one more failure.
 	if [ "$rc" -gt 2 ]; then
-		printf '# program: vm-runner-%s\n# exit: %d\n' "$kver" "$rc" >>"$log"
+		printf '# program: vm-runner-%s\n# exit: %d\n' "$1" "$rc" >>"$log"
+	fi
+}
+
+cd "$repo" || exit 1
+at_once=${GPUPROF_KERNELS_AT_ONCE:-2}
+running=0
+for kver in $kvers; do
+	if [ "$at_once" -le 1 ]; then
+		device_suite "$kver"
+		continue
+	fi
+	# Each line headed by its kernel, as the suites' lines interleave.
+	device_suite "$kver" 2>&1 | sed -u "s/^/[$kver] /" &
+	running=$((running + 1))
+	if [ "$running" -ge "$at_once" ]; then
+		wait -n
+		running=$((running - 1))
 	fi
 done
+wait
 
 "$sel/scripts/tap-summary.sh" "$logs/host.log" "$logs"/vm-*.log
