@@ -548,21 +548,27 @@ static void gpuprof_fence_destroy_probe(void *data, struct dma_fence *fence)
 	gpuprof_fence_end(fence, false);
 }
 
-/* Call @fn on every context of a busy bucket, under the bucket's lock. */
+struct gpuprof_ctxs_walk {
+	void (*fn)(struct gpuprof_ctx *ctx, void *arg);
+	void *arg;
+};
+
+static void gpuprof_ctxs_walk_bucket(struct gpuprof_bucket *b, void *arg)
+{
+	struct gpuprof_ctxs_walk *w = arg;
+	struct gpuprof_ctx *ctx;
+
+	hlist_for_each_entry(ctx, &b->head, node)
+		w->fn(ctx, w->arg);
+}
+
+/* Call @fn on every context, under its bucket's lock. */
 static void gpuprof_ctxs_walk(void (*fn)(struct gpuprof_ctx *ctx, void *arg),
 			      void *arg)
 {
-	unsigned long i, flags;
-	struct gpuprof_bucket *b;
-	struct gpuprof_ctx *ctx;
+	struct gpuprof_ctxs_walk w = { .fn = fn, .arg = arg };
 
-	for_each_set_bit(i, gpuprof_ctxs.busy, 1UL << gpuprof_ctxs.bits) {
-		b = &gpuprof_ctxs.bucket[i];
-		spin_lock_irqsave(&b->lock, flags);
-		hlist_for_each_entry(ctx, &b->head, node)
-			fn(ctx, arg);
-		spin_unlock_irqrestore(&b->lock, flags);
-	}
+	gpuprof_table_walk(&gpuprof_ctxs, gpuprof_ctxs_walk_bucket, &w);
 }
 
 /*

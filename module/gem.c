@@ -81,20 +81,19 @@ static void gpuprof_buf_free(struct gpuprof_bucket *b, struct gpuprof_buf *buf)
 	atomic_dec(&gpuprof_nr_bufs);
 }
 
-/* @obj is gone, or re-initialised without a release we saw. */
-static void gpuprof_obj_gone(const void *obj)
+/* Forget @obj's buffer, if kept: @obj is gone or re-initialised. */
+static void gpuprof_buf_forget_obj(struct gpuprof_bucket *b, const void *obj)
 {
-	struct gpuprof_bucket *b = gpuprof_buf_bucket(obj);
-	struct gpuprof_buf *buf;
-	unsigned long flags;
+	struct gpuprof_buf *buf = gpuprof_buf_find(b, obj);
 
-	spin_lock_irqsave(&b->lock, flags);
-	buf = gpuprof_buf_find(b, obj);
 	if (buf)
 		gpuprof_buf_free(b, buf);
-	spin_unlock_irqrestore(&b->lock, flags);
 }
 
+/*
+ * A buffer for the table, or NULL (counted) past GPUPROF_MAX_BUFFERS or
+ * when the atomic allocation fails.
+ */
 static struct gpuprof_buf *gpuprof_buf_new(void)
 {
 	struct gpuprof_buf *buf = NULL;
@@ -110,8 +109,11 @@ static struct gpuprof_buf *gpuprof_buf_new(void)
 }
 
 /*
- * The creating process's target is looked up before the bucket lock is
- * taken: a process not seen before takes the data lock (client.c).
+ * The creating process's target is looked up, and the buffer allocated,
+ * before the bucket lock is taken (a process not seen before takes the
+ * data lock, client.c); then one hold of the lock forgets what an object
+ * at this address was (freed without a release we saw) and adds the new
+ * one.
  */
 static int gpuprof_gem_init_probe(struct kprobe *p, struct pt_regs *regs)
 {
@@ -119,32 +121,40 @@ static int gpuprof_gem_init_probe(struct kprobe *p, struct pt_regs *regs)
 	u64 size = regs_get_kernel_argument(regs, 2);
 	struct gpuprof_bucket *b = gpuprof_buf_bucket(obj);
 	struct gpuprof_target *owner;
-	struct gpuprof_buf *buf;
+	struct gpuprof_buf *buf = NULL;
 	unsigned long flags;
 
 	if (READ_ONCE(gpuprof.mode) != GPUPROF_MEMORY)
 		return 0;
-	gpuprof_obj_gone(obj);
+	/* Only targets' buffers are tracked. */
 	owner = gpuprof_current_target(&gpuprof_drops.unattributed_buffers);
-	if (!owner)
-		return 0;	/* only target's buffers are tracked */
-	buf = gpuprof_buf_new();
-	if (!buf)
-		return 0;
-	buf->obj = obj;
-	buf->owner = owner;
-	buf->size = size;
+	if (owner)
+		buf = gpuprof_buf_new();
 	spin_lock_irqsave(&b->lock, flags);
-	hlist_add_head(&buf->node, &b->head);
+	gpuprof_buf_forget_obj(b, obj);
+	if (buf) {
+		buf->obj = obj;
+		buf->owner = owner;
+		buf->size = size;
+		hlist_add_head(&buf->node, &b->head);
+		buf->gen = gpuprof_target_mem_add(owner,
+						  gpuprof_size_class(size),
+						  size);
+	}
 	gpuprof_table_update(&gpuprof_bufs, b);
-	buf->gen = gpuprof_target_mem_add(owner, gpuprof_size_class(size), size);
 	spin_unlock_irqrestore(&b->lock, flags);
 	return 0;
 }
 
 static int gpuprof_gem_release_probe(struct kprobe *p, struct pt_regs *regs)
 {
-	gpuprof_obj_gone((const void *)regs_get_kernel_argument(regs, 0));
+	const void *obj = (const void *)regs_get_kernel_argument(regs, 0);
+	struct gpuprof_bucket *b = gpuprof_buf_bucket(obj);
+	unsigned long flags;
+
+	spin_lock_irqsave(&b->lock, flags);
+	gpuprof_buf_forget_obj(b, obj);
+	spin_unlock_irqrestore(&b->lock, flags);
 	return 0;
 }
 
@@ -163,27 +173,31 @@ static struct kprobe *gpuprof_gem_kprobe_ptrs[] = {
 	&gpuprof_gem_kprobes[0], &gpuprof_gem_kprobes[1],
 };
 
-/* Call @fn on every buffer, each under its bucket's lock. */
-static void gpuprof_bufs_walk(void (*fn)(struct gpuprof_bucket *b,
-					 struct gpuprof_buf *buf, void *arg),
-			      void *arg)
+struct gpuprof_bufs_walk {
+	void (*fn)(struct gpuprof_bucket *b, struct gpuprof_buf *buf);
+};
+
+static void gpuprof_bufs_walk_bucket(struct gpuprof_bucket *b, void *arg)
 {
-	struct gpuprof_bucket *b;
+	struct gpuprof_bufs_walk *w = arg;
 	struct gpuprof_buf *buf;
 	struct hlist_node *tmp;
-	unsigned long i, flags;
 
-	for_each_set_bit(i, gpuprof_bufs.busy, 1UL << gpuprof_bufs.bits) {
-		b = &gpuprof_bufs.bucket[i];
-		spin_lock_irqsave(&b->lock, flags);
-		hlist_for_each_entry_safe(buf, tmp, &b->head, node)
-			fn(b, buf, arg);
-		spin_unlock_irqrestore(&b->lock, flags);
-	}
+	hlist_for_each_entry_safe(buf, tmp, &b->head, node)
+		w->fn(b, buf);
+}
+
+/* Call @fn on every buffer, under its bucket's lock; @fn may free it. */
+static void gpuprof_bufs_walk(void (*fn)(struct gpuprof_bucket *b,
+					 struct gpuprof_buf *buf))
+{
+	struct gpuprof_bufs_walk w = { .fn = fn };
+
+	gpuprof_table_walk(&gpuprof_bufs, gpuprof_bufs_walk_bucket, &w);
 }
 
 static void gpuprof_buf_forget(struct gpuprof_bucket *b,
-			       struct gpuprof_buf *buf, void *arg)
+			       struct gpuprof_buf *buf)
 {
 	buf->owner = NULL;
 	gpuprof_buf_free(b, buf);
@@ -195,7 +209,7 @@ static void gpuprof_buf_forget(struct gpuprof_bucket *b,
  */
 static void gpuprof_bufs_forget(void)
 {
-	gpuprof_bufs_walk(gpuprof_buf_forget, NULL);
+	gpuprof_bufs_walk(gpuprof_buf_forget);
 }
 
 /**
@@ -227,7 +241,7 @@ void gpuprof_gem_stop(void)
 }
 
 static void gpuprof_buf_disown_ended(struct gpuprof_bucket *b,
-				     struct gpuprof_buf *buf, void *arg)
+				     struct gpuprof_buf *buf)
 {
 	if (buf->owner && READ_ONCE(buf->owner->ended))
 		buf->owner = NULL;
@@ -239,7 +253,7 @@ static void gpuprof_buf_disown_ended(struct gpuprof_bucket *b,
  */
 void gpuprof_gem_disown_ended(void)
 {
-	gpuprof_bufs_walk(gpuprof_buf_disown_ended, NULL);
+	gpuprof_bufs_walk(gpuprof_buf_disown_ended);
 }
 
 u32 gpuprof_buffers_live(void)

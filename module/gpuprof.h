@@ -319,6 +319,9 @@ void gpuprof_clients_forget(bool all);
 int gpuprof_table_init(struct gpuprof_table *tab, unsigned int bits);
 void gpuprof_table_destroy(struct gpuprof_table *tab);
 void gpuprof_table_update(struct gpuprof_table *tab, struct gpuprof_bucket *b);
+void gpuprof_table_walk(struct gpuprof_table *tab,
+			void (*fn)(struct gpuprof_bucket *b, void *arg),
+			void *arg);
 
 /* timeline.c */
 int gpuprof_timelines_init(void);

@@ -64,3 +64,28 @@ void gpuprof_table_update(struct gpuprof_table *tab, struct gpuprof_bucket *b)
 	if (busy != test_bit(i, tab->busy))
 		assign_bit(i, tab->busy, busy);
 }
+
+/**
+ * gpuprof_table_walk - call @fn on each busy bucket of @tab, under its lock
+ * @tab: the table
+ * @fn: called with the bucket's lock held and interrupts off; it may
+ *	remove entries of that bucket (then calls gpuprof_table_update())
+ * @arg: passed to @fn
+ *
+ * One bucket lock at a time, never two: an entry added to a bucket the
+ * walk has passed is not seen.
+ */
+void gpuprof_table_walk(struct gpuprof_table *tab,
+			void (*fn)(struct gpuprof_bucket *b, void *arg),
+			void *arg)
+{
+	unsigned long i, flags;
+	struct gpuprof_bucket *b;
+
+	for_each_set_bit(i, tab->busy, 1UL << tab->bits) {
+		b = &tab->bucket[i];
+		spin_lock_irqsave(&b->lock, flags);
+		fn(b, arg);
+		spin_unlock_irqrestore(&b->lock, flags);
+	}
+}
