@@ -170,15 +170,22 @@ static int gpuprof_histogram_open(struct inode *inode, struct file *filp)
 	struct gpuprof_pair *pairs;
 	struct gpuprof_snap *snap;
 	size_t len = 0;
+	u64 max_value = 0;
 	u32 i, n;
 
-	/* In key order already; size the text exactly. */
+	/*
+	 * In key order already.  The text is sized from the widest key (the
+	 * last) and the largest value, not line by line: a bound a few bytes
+	 * a line over, for one pass over the pairs less.
+	 */
 	pairs = gpuprof_target_hist_snapshot(t, &n);
 	if (!pairs)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
-		len += gpuprof_u64_len(pairs[i].key) +
-		       gpuprof_u64_len(pairs[i].value) + 2;
+		max_value = max(max_value, pairs[i].value);
+	if (n)
+		len = (size_t)n * (gpuprof_u64_len(pairs[n - 1].key) +
+				   gpuprof_u64_len(max_value) + 2);
 	snap = gpuprof_snap_alloc(len);
 	if (!snap) {
 		kvfree(pairs);
