@@ -300,10 +300,12 @@ void pdr_close(struct pdr_file *f)
 
 static void drop_behind(struct pdr_file *f, uint64_t pos)
 {
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), upto;
+	uint64_t page, upto;
 
+	/* At every record: the cheap test first. */
 	if (!f->mapped || pos < f->dropped + 2 * PDR_DROP_WINDOW)
 		return;
+	page = (uint64_t)sysconf(_SC_PAGESIZE);
 	upto = (pos - PDR_DROP_WINDOW) & ~(page - 1);
 	if (upto <= f->dropped)
 		return;

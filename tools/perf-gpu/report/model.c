@@ -505,9 +505,30 @@ static void count_unsignaled(struct report_model *m, struct report_pair *p)
 	m->total.unsignaled++;
 }
 
-static bool is_drm_sched(const char *driver)
+/* What a fence's driver name says of its fence, looked at once an event. */
+enum fence_kind {
+	FENCE_JOB,		/* a driver's own fence: a job */
+	FENCE_DRM_SCHED,	/* a half of a drm_sched job */
+	FENCE_CONTAINER,	/* fences of other fences: no job of its own */
+};
+
+static enum fence_kind fence_kind(const char *driver)
 {
-	return !strcmp(driver, "drm_sched");
+	/* The first letter only picks the names worth comparing. */
+	switch (driver[0]) {
+	case 'd':
+		if (!strcmp(driver, "drm_sched"))
+			return FENCE_DRM_SCHED;
+		if (!strcmp(driver, "dma_fence_chain") ||
+		    !strcmp(driver, "dma_fence_array"))
+			return FENCE_CONTAINER;
+		break;
+	case 's':
+		if (!strcmp(driver, "stub"))
+			return FENCE_CONTAINER;
+		break;
+	}
+	return FENCE_JOB;
 }
 
 /*
@@ -518,11 +539,12 @@ static bool is_drm_sched(const char *driver)
  * threads submitting at once interleave their inits.
  */
 static struct job *scheduled_half_of(struct report_model *m,
-				     const struct gpu_event *ev)
+				     const struct gpu_event *ev,
+				     enum fence_kind kind)
 {
 	struct job *j;
 
-	if (!is_drm_sched(ev->fence.driver) || !ev->fence.context)
+	if (kind != FENCE_DRM_SCHED || !ev->fence.context)
 		return NULL;
 	j = job_find(m, ev->fence.context - 1, ev->fence.seqno);
 	if (!j || !j->ctx || !j->drm_sched || j->finished_half || j->half ||
@@ -532,10 +554,13 @@ static struct job *scheduled_half_of(struct report_model *m,
 	return j;
 }
 
-static bool is_container(const char *driver)
+/* @src cut to @size with its NUL: no printf at every job. */
+static void copy_comm(char *dst, size_t size, const char *src)
 {
-	return !strcmp(driver, "dma_fence_chain") ||
-	       !strcmp(driver, "dma_fence_array") || !strcmp(driver, "stub");
+	size_t n = strnlen(src, size - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
 }
 
 static void client_name(struct report_client *c, const struct gpu_trace *t,
@@ -547,7 +572,7 @@ static void client_name(struct report_client *c, const struct gpu_trace *t,
 	if (!name)
 		name = ev->comm;
 	if (name)
-		snprintf(c->comm, sizeof(c->comm), "%s", name);
+		copy_comm(c->comm, sizeof(c->comm), name);
 }
 
 static int on_init(struct report_model *m, const struct gpu_trace *t,
@@ -557,10 +582,11 @@ static int on_init(struct report_model *m, const struct gpu_trace *t,
 	struct report_timeline *tl;
 	struct report_client *c;
 	struct report_pair *p;
+	enum fence_kind kind = fence_kind(ev->fence.driver);
 	struct job *j, *sched;
 	struct ctx *cx;
 
-	if (is_container(ev->fence.driver))
+	if (kind == FENCE_CONTAINER)
 		return 0;
 	/* A fence recycled whose end was not seen: that job ended unseen. */
 	j = job_find(m, ev->fence.context, ev->fence.seqno);
@@ -571,7 +597,7 @@ static int on_init(struct report_model *m, const struct gpu_trace *t,
 			return -1;
 	}
 	/* No job, neither counted nor timed: a ghost until its signal. */
-	sched = scheduled_half_of(m, ev);
+	sched = scheduled_half_of(m, ev, kind);
 	if (sched && dequeue(m, sched))
 		return -1;
 	tl = timeline_get(m, ev->fence.driver, ev->fence.timeline);
@@ -599,7 +625,7 @@ static int on_init(struct report_model *m, const struct gpu_trace *t,
 	j->context = ev->fence.context;
 	j->seqno = ev->fence.seqno;
 	j->init = ev->time;
-	j->drm_sched = is_drm_sched(ev->fence.driver);
+	j->drm_sched = kind == FENCE_DRM_SCHED;
 	if (sched) {
 		j->finished_half = true;
 		j->half = sched;
@@ -721,7 +747,7 @@ static int on_signal(struct report_model *m, const struct gpu_event *ev)
 	struct job *j;
 	struct ctx *c;
 
-	if (is_container(ev->fence.driver))
+	if (fence_kind(ev->fence.driver) == FENCE_CONTAINER)
 		return 0;
 	j = job_find(m, ev->fence.context, ev->fence.seqno);
 	if (j && !j->ctx && j->half) {
