@@ -5,7 +5,11 @@
  * the file (mapped) against IGT's i915-perf-reader on it (when
  * installed); and, with --ingest, the module taking the same stream
  * through /dev/gpuprof/oa against the userspace rate (run that in the
- * test VM, where the module can be loaded).
+ * test VM, where the module can be loaded).  The module does then what
+ * it does for a user: profiling on (time mode), a target bound to each
+ * of the simulator's two contexts, so every report of a context is
+ * placed, attributed and summed into its target (the idle ones are
+ * looked up among running jobs and go to no one).
  *
  * The reader is a process of its own: --startup TINY times it on a
  * recording of a few reports, its start-up, and says which share of its
@@ -27,8 +31,10 @@
 #include <unistd.h>
 
 #include "../lib/bench.h"
+#include "../lib/gpuprof.h"
 #include "../lib/kmod.h"
 #include "../../module/oa_decode.h"
+#include "../../tools/perf-gpu/oa/sim.h"
 
 #define ROUNDS 5
 
@@ -99,6 +105,29 @@ static double from_file(const char *path, __u64 *reports)
 	return (now_us() - t) / 1e6;
 }
 
+/*
+ * Profiling on, with one target bound to each simulated context; their
+ * ids in @ids.  0, or -1.
+ */
+static int ingest_targets(int ids[2])
+{
+	char path[64], bind[32];
+	int k;
+
+	if (ctl("module oa_bench_a oa_bench_b\n") || ctl("start\n"))
+		return -1;
+	for (k = 0; k < 2; k++) {
+		ids[k] = find_target(k ? "oa_bench_b" : "oa_bench_a");
+		if (ids[k] < 0)
+			return -1;
+		snprintf(path, sizeof(path), GP "/%d/pctl", ids[k]);
+		snprintf(bind, sizeof(bind), "ctxid %x\n", OA_SIM_CTX(k));
+		if (write_file(path, bind))
+			return -1;
+	}
+	return 0;
+}
+
 /* Seconds for the module to take @len bytes through /dev/gpuprof/oa. */
 static double ingest(const uint8_t *data, size_t len)
 {
@@ -144,6 +173,8 @@ int main(int argc, char **argv)
 {
 	double decoded[ROUNDS], ours[ROUNDS], theirs[ROUNDS], mod[ROUNDS], rate;
 	double startup[ROUNDS];
+	long long placed = 0;
+	int ids[2];
 	const char *tiny = NULL;
 	bool with_ingest = false;
 	__u64 reports = 0;
@@ -182,7 +213,12 @@ int main(int argc, char **argv)
 		if (with_ingest) {
 			if (gpuprof_load(NULL) && errno != EEXIST)
 				return fprintf(stderr, "cannot load gpuprof\n"), 1;
+			if (ingest_targets(ids))
+				return fprintf(stderr, "cannot make the targets\n"), 1;
 			mod[r] = ingest(data, st.st_size);
+			placed = oa_counter(ids[0], "reports") +
+				 oa_counter(ids[1], "reports");
+			ctl("stop\n");
 			gpuprof_unload();
 		}
 	}
@@ -206,10 +242,13 @@ int main(int argc, char **argv)
 			       "under" : "NOT under: the ratio counts start-up; over");
 	} else
 		printf("# i915-perf-reader not run\n");
-	if (with_ingest)
+	if (with_ingest) {
 		printf("BENCH oa_module_ingest_vs_userspace %.3f ratio (module %.0f reports/s / userspace %.0f, aim > 0.5)\n",
 		       reports / median(mod, ROUNDS) / rate,
 		       reports / median(mod, ROUNDS), rate);
+		printf("# the module gave %lld of the %llu reports to the two bound targets (the rest idle)\n",
+		       placed, (unsigned long long)reports);
+	}
 	free(data);
 	return 0;
 }

@@ -21,7 +21,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/gpu_formats.h"
 #include "../lib/corrupt.h"
 #include "../lib/run.h"
@@ -1307,7 +1307,8 @@ TEST_F_TIMEOUT(report, cut_files_give_one_error_line, 1200)
 		TH_LOG("cut at %zu: %s", r.at, r.why);
 	EXPECT_EQ(r.runs, r.errors);
 	EXPECT_EQ(0, check_one(self, self->path, why, sizeof(why))) TH_LOG("%s", why);
-	TH_LOG("%d cuts, %d errors", r.runs, r.errors);
+	TH_LOG("%d cuts, %d errors (dense part: every %zu from %zu)",
+	       r.runs, r.errors, r.stride, r.first);
 	free(file);
 }
 
@@ -1325,7 +1326,8 @@ TEST_F_TIMEOUT(report, flipped_bytes_never_crash, 1200)
 	snprintf(bad, sizeof(bad), "%s/bad.data", self->dir);
 	EXPECT_EQ(0, corrupt_flips(file, len, DENSE, 3, bad, check_cb, self, &r))
 		TH_LOG("flip at %zu: %s", r.at, r.why);
-	TH_LOG("%d flips, %d errors", r.runs, r.errors);
+	TH_LOG("%d flips, %d errors (dense part: every %zu from %zu)",
+	       r.runs, r.errors, r.stride, r.first);
 	free(file);
 }
 

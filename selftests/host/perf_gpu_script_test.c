@@ -18,7 +18,7 @@
 
 #include <i915_drm.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/files.h"
 #include "../lib/fence_format.h"
 #include "../lib/corrupt.h"
@@ -287,7 +287,8 @@ TEST_F_TIMEOUT(script, cut_files_give_one_error_line, 1200)
 	/* Cut short, a file is never whole: every cut is an error. */
 	EXPECT_EQ(r.runs, r.errors);
 	EXPECT_EQ(0, check_one(self, self->path, why, sizeof(why))) TH_LOG("%s", why);
-	TH_LOG("%d cuts, %d errors", r.runs, r.errors);
+	TH_LOG("%d cuts, %d errors (dense part: every %zu from %zu)",
+	       r.runs, r.errors, r.stride, r.first);
 	free(file);
 }
 
@@ -308,7 +309,8 @@ TEST_F_TIMEOUT(script, flipped_bytes_never_crash, 1200)
 	 */
 	EXPECT_EQ(0, corrupt_flips(file, len, DENSE, 3, bad, check_cb, self, &r))
 		TH_LOG("flip at %zu: %s", r.at, r.why);
-	TH_LOG("%d flips, %d errors", r.runs, r.errors);
+	TH_LOG("%d flips, %d errors (dense part: every %zu from %zu)",
+	       r.runs, r.errors, r.stride, r.first);
 	free(file);
 }
 

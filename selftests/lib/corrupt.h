@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "run.h"
@@ -84,8 +85,33 @@ static inline int one_error_line(const char *tool, const char *path,
 struct corrupt_run {
 	int runs, errors;	/* runs, and those that gave the error line */
 	size_t at;		/* where the first bad outcome was */
+	size_t stride, first;	/* the offsets tried: see corrupt_sample() */
 	char why[512];
 };
+
+/*
+ * Which offsets a run tries.  make check takes a sample: every
+ * CORRUPT_SAMPLE-th offset, from a first one that moves on each day, so
+ * a week of runs has tried them all; each run is a process of the
+ * sanitizer build, and every offset of two tools' files took four of
+ * make check's minutes.  GPUPROF_CORRUPT_ALL=1 (make fuzz) tries every
+ * offset; GPUPROF_CORRUPT_FIRST=K repeats the sample a log names.
+ */
+#define CORRUPT_SAMPLE	7
+
+static inline void corrupt_sample(struct corrupt_run *r)
+{
+	const char *first = getenv("GPUPROF_CORRUPT_FIRST");
+
+	memset(r, 0, sizeof(*r));
+	if (getenv("GPUPROF_CORRUPT_ALL")) {
+		r->stride = 1;
+		return;
+	}
+	r->stride = CORRUPT_SAMPLE;
+	r->first = first ? strtoul(first, NULL, 10) % CORRUPT_SAMPLE :
+			   (size_t)(time(NULL) / 86400) % CORRUPT_SAMPLE;
+}
 
 /*
  * A check of one file: 0 clean, 1 one error line, -1 anything else, with
@@ -96,8 +122,9 @@ typedef int (*corrupt_check_fn)(void *ctx, const char *path, char *why,
 
 /*
  * Give @check the @len bytes of @file, written to @path, cut short at
- * every byte below @dense and then at every @len/64th.  0 when every run
- * was clean or one error line; -1 at the first other outcome.
+ * every byte below @dense (of corrupt_sample()'s) and then at every
+ * @len/64th.  0 when every run was clean or one error line; -1 at the
+ * first other outcome.
  */
 static inline int corrupt_cuts(const void *file, size_t len, size_t dense,
 			       const char *path, corrupt_check_fn check,
@@ -106,8 +133,9 @@ static inline int corrupt_cuts(const void *file, size_t len, size_t dense,
 	size_t at;
 	int v;
 
-	memset(r, 0, sizeof(*r));
-	for (at = 0; at < len; at += at < dense ? 1 : (len / 64 ? len / 64 : 1)) {
+	corrupt_sample(r);
+	for (at = r->first; at < len;
+	     at += at < dense ? r->stride : (len / 64 ? len / 64 : 1)) {
 		write_bytes(path, file, at);
 		v = check(ctx, path, r->why, sizeof(r->why));
 		if (v < 0) {
@@ -122,7 +150,8 @@ static inline int corrupt_cuts(const void *file, size_t len, size_t dense,
 
 /*
  * The same with one byte inverted at a time, at every byte below @dense
- * and then every @step-th (@file is restored after each).
+ * and then every @step-th (of corrupt_sample()'s: every @step * stride-th
+ * past @dense); @file is restored after each.
  */
 static inline int corrupt_flips(void *file, size_t len, size_t dense,
 				size_t step, const char *path,
@@ -133,8 +162,9 @@ static inline int corrupt_flips(void *file, size_t len, size_t dense,
 	size_t at;
 	int v;
 
-	memset(r, 0, sizeof(*r));
-	for (at = 0; at < len; at += at < dense ? 1 : step) {
+	corrupt_sample(r);
+	for (at = r->first; at < len;
+	     at += at < dense ? r->stride : step * r->stride) {
 		b[at] ^= 0xff;
 		write_bytes(path, file, len);
 		b[at] ^= 0xff;

@@ -17,6 +17,13 @@
 # Exit status 1 when a target crashed (or leaked, or hung), with the
 # crash files named; a crash ends that target's run, not the others'.
 #
+# Without FUZZ_TARGETS, then also the host tests' runs of perf gpu report
+# and script on files cut at every offset and with every byte flipped
+# (make check tries a sample of the offsets, lib/corrupt.h), one line
+# each:
+#
+#   CORRUPT PROGRAM TEST PASS|FAIL: N cuts|flips, N errors
+#
 # Corpora live in $GPUPROF_CACHE/fuzz/corpus/NAME and grow from run to
 # run; each run first adds the seeds (fuzz/seeds/NAME) and regression
 # inputs (fuzz/regressions/NAME).  Crash files go to
@@ -114,7 +121,30 @@ for t in $targets; do
 		"$(lines_covered "$t" "$corpus")" "$n"
 done
 
+corrupt_failed=0
+if [ -z "${FUZZ_TARGETS:-}" ]; then
+	make -s -C "$sel" out/host/perf_gpu_report_test \
+		out/host/perf_gpu_script_test || exit 1
+	for prog in perf_gpu_report_test perf_gpu_script_test; do
+		for test in cut_files_give_one_error_line flipped_bytes_never_crash; do
+			log=$out/logs/$prog-$test.log
+			verdict=PASS
+			GPUPROF_CORRUPT_ALL=1 GPUPROF_TEST_ONLY=$test \
+			GPUPROF_PERF_GPU=$repo/tools/perf-gpu/out/asan/perf-gpu \
+			ASAN_OPTIONS=abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1 \
+				"$sel/out/host/$prog" >"$log" 2>&1 ||
+				{ verdict=FAIL; corrupt_failed=1; }
+			echo "CORRUPT $prog $test $verdict: $(sed -n \
+				's/.*:\([0-9]* [a-z]*, [0-9]* errors\) (.*/\1/p' "$log")"
+		done
+	done
+fi
+
 echo "FUZZ summary: $(echo $targets | wc -w) targets, ${seconds} s each, $all_execs execs, $all_crashes crashes"
+if [ "$corrupt_failed" != 0 ]; then
+	echo "fuzz: a cut or flipped-byte run failed: see selftests/out/fuzz/logs/perf_gpu_*_test-*.log"
+	exit 1
+fi
 if [ "$all_crashes" -gt 0 ]; then
 	for f in "${crash_files[@]}"; do
 		echo "fuzz: crash: $f (replay: selftests/out/fuzz/$(basename "$(dirname "$f")")-replay $f)"
