@@ -343,6 +343,7 @@ int gpuprof_targets_running_at(u64 t_ns, struct gpuprof_target **out,
 
 /* oa.c */
 void gpuprof_oa_disown_ended(void);
+void gpuprof_oa_bindings_changed(void);
 void gpuprof_oa_forget_learned(void);
 
 /* oa_helper.c */

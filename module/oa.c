@@ -50,6 +50,10 @@ struct gpuprof_oa_in {
 	bool have_prev;
 	struct gpuprof_oa_report prev;
 	int timeline;			/* the OA timeline id, or -1 */
+	/* The last context id looked up, and its bound target or NULL. */
+	u32 bound_ctx;
+	u32 bound_gen;			/* gpuprof_oa_bindings_gen then; 0: none */
+	struct gpuprof_target *bound;
 	struct gpuprof_oa_deltas d;	/* scratch, for one report */
 	u8 prev_report[GPUPROF_OA_REPORT_MAX];
 	u8 chunk[GPUPROF_OA_CHUNK];
@@ -65,6 +69,21 @@ static struct {
 	struct gpuprof_target *target;
 } gpuprof_oa_learned[GPUPROF_OA_LEARNED];
 static u32 gpuprof_oa_learned_next;
+
+/*
+ * Changes, under the data lock, whenever a context id may come to mean
+ * another target: a pctl binding, a binding learned or forgotten, targets
+ * leaving.  A stream keeps the answer for its last context id while this
+ * stays the same (reports come in runs of one context); never 0.
+ */
+static u32 gpuprof_oa_bindings_gen = 1;
+
+void gpuprof_oa_bindings_changed(void)
+{
+	lockdep_assert_held(&gpuprof_data_lock);
+	if (!++gpuprof_oa_bindings_gen)
+		gpuprof_oa_bindings_gen = 1;
+}
 
 /*
  * The target bound to @ctx_id, as the report's platform reads ids
@@ -94,6 +113,7 @@ static void gpuprof_oa_learn(u32 ctx_id, struct gpuprof_target *t)
 	gpuprof_oa_learned[i].target = t;
 	gpuprof_oa_learned_next = (i + 1) % GPUPROF_OA_LEARNED;
 	gpuprof_oa_stats.learned++;
+	gpuprof_oa_bindings_changed();
 }
 
 /*
@@ -104,6 +124,7 @@ void gpuprof_oa_forget_learned(void)
 {
 	lockdep_assert_held(&gpuprof_data_lock);
 	memset(gpuprof_oa_learned, 0, sizeof(gpuprof_oa_learned));
+	gpuprof_oa_bindings_changed();
 }
 
 /* Targets leaving: forget what was learned of them.  Data lock held. */
@@ -116,17 +137,37 @@ void gpuprof_oa_disown_ended(void)
 		if (gpuprof_oa_learned[i].target &&
 		    READ_ONCE(gpuprof_oa_learned[i].target->ended))
 			gpuprof_oa_learned[i].target = NULL;
+	gpuprof_oa_bindings_changed();
+}
+
+/*
+ * gpuprof_oa_bound() through @in's one-entry cache.  A target that ended
+ * since is looked up again: its unlinking comes a lock hold before the
+ * bindings are told (ctl.c).
+ */
+static struct gpuprof_target *gpuprof_oa_bound_cached(struct gpuprof_oa_in *in,
+						      u32 ctx_id, u32 mask)
+{
+	if (in->bound_gen != gpuprof_oa_bindings_gen ||
+	    in->bound_ctx != ctx_id ||
+	    (in->bound && READ_ONCE(in->bound->ended))) {
+		in->bound = gpuprof_oa_bound(ctx_id, mask);
+		in->bound_ctx = ctx_id;
+		in->bound_gen = gpuprof_oa_bindings_gen;
+	}
+	return in->bound;
 }
 
 /* Whom a report of @ctx_id at @t_ns belongs to; data lock held. */
-static int gpuprof_oa_attribute(u32 ctx_id, u32 mask, u64 t_ns,
+static int gpuprof_oa_attribute(struct gpuprof_oa_in *in, u32 ctx_id,
+				u32 mask, u64 t_ns,
 				struct gpuprof_target **who, int max)
 {
 	bool alone;
 	int n;
 
 	if (ctx_id != GPUPROF_OA_NO_CONTEXT) {
-		who[0] = gpuprof_oa_bound(ctx_id, mask);
+		who[0] = gpuprof_oa_bound_cached(in, ctx_id, mask);
 		if (who[0])
 			return 1;
 	}
@@ -146,6 +187,19 @@ static void gpuprof_oa_add(struct gpuprof_target *t,
 	int i;
 
 	acc->deltas++;
+	if (n == 1) {
+		/* The common case, and no division per counter. */
+		acc->timestamp += time_ns;
+		acc->gpu_ticks += d->gpu_ticks;
+		for (i = 0; i < GPUPROF_OA_A_COUNTERS; i++)
+			acc->a[i] += d->a[i];
+		for (i = 0; i < GPUPROF_OA_B_COUNTERS; i++)
+			acc->b[i] += d->b[i];
+		for (i = 0; i < GPUPROF_OA_C_COUNTERS; i++)
+			acc->c[i] += d->c[i];
+		t->oa_gen = gen;
+		return;
+	}
 	acc->timestamp += div_u64(time_ns, n);
 	acc->gpu_ticks += div_u64(d->gpu_ticks, n);
 	for (i = 0; i < GPUPROF_OA_A_COUNTERS; i++)
@@ -196,7 +250,7 @@ static void gpuprof_oa_sample(struct gpuprof_oa_in *in, const void *report)
 		gpuprof_oa_stats.switch_deltas++;
 	if (r.reason & ~(GPUPROF_OA_REASON_TIMER | GPUPROF_OA_REASON_CTX_SWITCH))
 		gpuprof_oa_stats.other_reasons++;
-	n = gpuprof_oa_attribute(r.ctx_id, l->ctx_mask, t_ns, who,
+	n = gpuprof_oa_attribute(in, r.ctx_id, l->ctx_mask, t_ns, who,
 				 ARRAY_SIZE(who));
 	if (!n)
 		gpuprof_oa_stats.unattributed++;

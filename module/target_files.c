@@ -290,6 +290,7 @@ static int gpuprof_pctl_run(struct gpuprof_cmd *cmd, void *arg)
 	} else {
 		t->ctxid = bind ? cmd->ctxid : 0;
 		t->ctxid_bound = bind;
+		gpuprof_oa_bindings_changed();
 	}
 	spin_unlock_irq(&gpuprof_data_lock);
 	return 0;

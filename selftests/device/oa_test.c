@@ -228,6 +228,45 @@ TEST_F(gp, a_bound_context_wins_over_running_jobs)
 }
 
 /*
+ * A binding changed while a stream is open counts from the next report:
+ * the stream's memory of its last context's target goes with it.
+ */
+TEST_F(gp, a_binding_changed_mid_stream_takes_the_next_reports)
+{
+	struct oa_buf b = {};
+	char path_a[64], path_b[64];
+	uint64_t t0 = mono_ns();
+	unsigned int i;
+	int a, c, fd;
+
+	ASSERT_EQ(0, ctl("module oa_first oa_second\n"));
+	ASSERT_EQ(0, ctl("startcp\n"));
+	a = find_target("oa_first");
+	c = find_target("oa_second");
+	snprintf(path_a, sizeof(path_a), GP "/%d/pctl", a);
+	snprintf(path_b, sizeof(path_b), GP "/%d/pctl", c);
+	ASSERT_EQ(0, write_file(path_a, "ctxid 42\n"));
+	oa_header(&b, 0x9a49, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
+	oa_correlation(&b, t0, G0);
+	for (i = 0; i < 5; i++)
+		oa_report(&b, i, G0 + i * TICK_1MS, 0x42, TIMER);
+	fd = open(OA, O_WRONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ((ssize_t)b.len, write(fd, b.data, b.len));
+	EXPECT_EQ(5, oa_counter(a, "reports"));
+	ASSERT_EQ(0, write_file(path_a, "unbind\n"));
+	ASSERT_EQ(0, write_file(path_b, "ctxid 42\n"));
+	b.len = 0;
+	for (i = 5; i < 12; i++)
+		oa_report(&b, i, G0 + i * TICK_1MS, 0x42, TIMER);
+	ASSERT_EQ((ssize_t)b.len, write(fd, b.data, b.len));
+	close(fd);
+	EXPECT_EQ(5, oa_counter(a, "reports"));
+	EXPECT_EQ(7, oa_counter(c, "reports"));
+	free(b.data);
+}
+
+/*
  * i915 uses a gen12 report's context id whatever bit 16 says (6.1 never
  * looks at it there; 6.12 squashes untrusted ids itself), and drops it
  * on gen9 to gen11 when the bit is clear.  The same reports, bit 16
