@@ -86,6 +86,99 @@ static double decode(const uint8_t *data, size_t len, __u64 *reports)
 	return t;
 }
 
+/*
+ * i915-perf-reader's job on a recording, done with our decoder: each
+ * report's context id read, and the counters accumulated once per run of
+ * one context (its first report to the next context's first), not for
+ * every pair.  The peer for a ratio of equal work.
+ */
+struct segments {
+	struct gpuprof_oa_deltas d;
+	const void *first;
+	uint8_t first_copy[GPUPROF_OA_REPORT_MAX];
+	__u32 ctx_id;
+	__u64 segments;
+};
+
+static void on_record_segments(void *arg, const struct gpuprof_oa_stream *s,
+			       const struct gpuprof_oa_record_header *h,
+			       const void *payload)
+{
+	struct segments *g = arg;
+	struct gpuprof_oa_report r;
+
+	if (h->type != GPUPROF_OA_RECORD_SAMPLE)
+		return;
+	gpuprof_oa_report_header(&s->layout, payload, &r);
+	if (g->first && r.ctx_id == g->ctx_id)
+		return;
+	if (g->first) {
+		memset(&g->d, 0, sizeof(g->d));
+		gpuprof_oa_accumulate(&s->layout, g->first, payload, &g->d);
+		g->segments++;
+	}
+	g->ctx_id = r.ctx_id;
+	if ((const uint8_t *)payload >= s->buf &&
+	    (const uint8_t *)payload < s->buf + GPUPROF_OA_RECORD_MAX) {
+		memcpy(g->first_copy, payload, s->layout.size);
+		g->first = g->first_copy;
+	} else {
+		g->first = payload;
+	}
+}
+
+/* Seconds to map @path and do the reader's job; the segments in *@n. */
+static double segments_from_file(const char *path, __u64 *n)
+{
+	static uint8_t buf[GPUPROF_OA_RECORD_MAX];
+	struct gpuprof_oa_stream s;
+	struct segments *g = calloc(1, sizeof(*g));
+	double t = now_us();
+	struct stat st;
+	void *map;
+	int fd = open(path, O_RDONLY);
+
+	if (!g || fd < 0 || fstat(fd, &st))
+		return -1;
+	/* As the reader maps it: pages fault in as they are read. */
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -1;
+	gpuprof_oa_stream_init(&s, buf);
+	*n = gpuprof_oa_stream_feed(&s, map, st.st_size, on_record_segments,
+				    g) ? 0 : g->segments;
+	munmap(map, st.st_size);
+	free(g);
+	return (now_us() - t) / 1e6;
+}
+
+/*
+ * Seconds to map @path and read one word of every 256 bytes (a report's
+ * worth), without decoding: the floor under any reader of the file.
+ */
+static double touch_file(const char *path)
+{
+	double t = now_us();
+	volatile uint32_t sink = 0;
+	struct stat st;
+	uint8_t *map;
+	off_t off;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st))
+		return -1;
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -1;
+	for (off = 0; off + 4 <= st.st_size; off += 256)
+		sink += *(const uint32_t *)(map + off);
+	munmap(map, st.st_size);
+	(void)sink;
+	return (now_us() - t) / 1e6;
+}
+
 /* Seconds to map @path and decode it, as a tool reading a file would. */
 static double from_file(const char *path, __u64 *reports)
 {
@@ -172,7 +265,8 @@ static double igt_reader(const char *path)
 int main(int argc, char **argv)
 {
 	double decoded[ROUNDS], ours[ROUNDS], theirs[ROUNDS], mod[ROUNDS], rate;
-	double startup[ROUNDS];
+	double startup[ROUNDS], seg[ROUNDS], touch[ROUNDS];
+	__u64 nr_segments = 0;
 	long long placed = 0;
 	int ids[2];
 	const char *tiny = NULL;
@@ -180,6 +274,8 @@ int main(int argc, char **argv)
 	__u64 reports = 0;
 	struct stat st;
 	uint8_t *data;
+	off_t off;
+	ssize_t got = 0;
 	int fd, r, n_igt = 0, n_startup = 0;
 
 	for (r = 2; r < argc; r++) {
@@ -193,7 +289,11 @@ int main(int argc, char **argv)
 	if (argc < 2 || (fd = open(argv[1], O_RDONLY)) < 0 || fstat(fd, &st))
 		return fprintf(stderr, "usage: oa_decode_bench RECORDING [--ingest] [--startup TINY]\n"), 1;
 	data = malloc(st.st_size);
-	if (!data || read(fd, data, st.st_size) != st.st_size)
+	/* One read(2) gives at most 2 GiB. */
+	for (off = 0; data && off < st.st_size; off += got)
+		if ((got = read(fd, data + off, st.st_size - off)) <= 0)
+			break;
+	if (!data || off != st.st_size)
 		return fprintf(stderr, "cannot read %s\n", argv[1]), 1;
 	close(fd);
 
@@ -202,6 +302,8 @@ int main(int argc, char **argv)
 		decoded[r] = decode(data, st.st_size, &reports);
 		/* The whole job from the file, as the reader does it. */
 		ours[r] = from_file(argv[1], &reports);
+		seg[r] = segments_from_file(argv[1], &nr_segments);
+		touch[r] = touch_file(argv[1]);
 		theirs[r] = igt_reader(argv[1]);
 		if (theirs[r] > 0)
 			n_igt++;
@@ -232,6 +334,13 @@ int main(int argc, char **argv)
 		       median(ours, ROUNDS) / median(theirs, ROUNDS),
 		       median(ours, ROUNDS), median(theirs, ROUNDS),
 		       st.st_size / 1e6);
+		printf("BENCH oa_segments_time_vs_igt_reader %.3f ratio (the reader's own job, %llu context runs accumulated: ours %.4f s / i915-perf-reader %.4f s)\n",
+		       median(seg, ROUNDS) / median(theirs, ROUNDS),
+		       (unsigned long long)nr_segments, median(seg, ROUNDS),
+		       median(theirs, ROUNDS));
+		printf("# the floor, the file mapped and a word of each report read: %.4f s, %.3f of i915-perf-reader's time\n",
+		       median(touch, ROUNDS),
+		       median(touch, ROUNDS) / median(theirs, ROUNDS));
 		if (n_startup == ROUNDS)
 			printf("# i915-perf-reader start-up (on %s) %.4f s: %.1f %% of its time here (%s 5 %%)\n",
 			       tiny, median(startup, ROUNDS),
