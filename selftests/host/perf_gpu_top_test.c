@@ -668,6 +668,27 @@ TEST_F(top, openmetrics_file_exact_and_well_formed)
 	EXPECT_STREQ("6 families 16 samples\n", self->out);
 }
 
+/*
+ * An exporter is a service: without a terminal, --openmetrics (and
+ * --listen) run headless, the file written, nothing on stdout; the view
+ * alone still needs a terminal.
+ */
+TEST_F(top, openmetrics_runs_headless_without_a_terminal)
+{
+	char path[256], text[8192];
+
+	ASSERT_EQ(0, metrics_root(self));
+	snprintf(path, sizeof(path), "%s/gpu.prom", self->dir);
+	ASSERT_EQ(0, top(self, "-n 1 --openmetrics %s </dev/null", path))
+		TH_LOG("%s", self->out);
+	EXPECT_STREQ("", self->out);
+	ASSERT_LE(0, read_file(path, text, sizeof(text)));
+	EXPECT_STREQ(metrics_expected, text);
+	EXPECT_EQ(1, top(self, "-n 1 </dev/null"));
+	EXPECT_STREQ("perf gpu top: the view needs a terminal on stdin and stdout (use --batch)\n",
+		     self->out);
+}
+
 TEST_F(top, openmetrics_grammar_check_refuses_bad_files)
 {
 	static const char *const bad[] = {

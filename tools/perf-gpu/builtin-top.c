@@ -10,8 +10,9 @@
  * --batch.  Each local sample becomes a live_state, and everything is
  * drawn from a live_state, so a remote machine looks exactly like this
  * one.  --listen serves the samples to --connect; --openmetrics
- * rewrites a file for node_exporter's textfile collector.  A headless
- * exporter or server is --batch with its output sent to /dev/null.
+ * rewrites a file for node_exporter's textfile collector.  Either one
+ * without a terminal (a service: systemd, a container) runs headless,
+ * drawing nothing; with one, the view shows as well.
  *
  * -p narrows what is shown; the device totals, --listen and
  * --openmetrics still cover every client.  The gpuprof module's summary
@@ -70,6 +71,7 @@ struct top {
 	char *gpuprof;		/* the module's summary, or NULL */
 	unsigned long sample;
 	bool tty;
+	bool headless;		/* an exporter or server with no terminal */
 	struct top_term term;
 };
 
@@ -270,6 +272,8 @@ static int print_batch(struct top *t)
 /* -1 error, 1 stop, 0 go on. */
 static int show(struct top *t)
 {
+	if (t->headless)
+		return 0;
 	if (t->tty) {
 		draw(t);
 		return 0;
@@ -322,7 +326,10 @@ static int loop(struct top *t)
 	 * plainly. */
 	if (take_sample(t))
 		return -1;
-	if (!t->o.batch) {
+	if (!t->o.batch && (t->o.listen || t->o.openmetrics) &&
+	    !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))) {
+		t->headless = true;
+	} else if (!t->o.batch) {
 		if (top_term_enter(&t->term))
 			return -1;
 		t->tty = true;
