@@ -28,6 +28,7 @@
  * and removed under the data lock, which the probes take only for a
  * process not in the table, and freed after a grace period.
  */
+#include <linux/cgroup.h>
 #include <linux/fs.h>
 #include <linux/hashtable.h>
 #include <linux/jiffies.h>
@@ -111,6 +112,38 @@ static void gpuprof_learn_path(struct gpuprof_target *t,
 		gpuprof_target_kick(t);
 }
 
+/*
+ * Have @t learn @task's cgroup for its cgroup file, once: a reference
+ * here, the path printed by the target's work.  Data lock held.
+ */
+static void gpuprof_learn_cgroup(struct gpuprof_target *t,
+				 struct task_struct *task)
+{
+	struct cgroup *cgrp;
+
+	if (t->cgrp)
+		return;
+	rcu_read_lock();
+	cgrp = task_dfl_cgroup(task);
+	/* The task's css_set pins it: a plain get is enough. */
+	cgroup_get(cgrp);
+	rcu_read_unlock();
+	t->cgrp = cgrp;
+	gpuprof_target_kick(t);
+}
+
+/* Is @task in @ancestor or below, on the cgroup v2 hierarchy? */
+static bool gpuprof_in_cgroup(struct task_struct *task,
+			      struct cgroup *ancestor)
+{
+	bool in;
+
+	rcu_read_lock();
+	in = cgroup_is_descendant(task_dfl_cgroup(task), ancestor);
+	rcu_read_unlock();
+	return in;
+}
+
 static struct gpuprof_target *gpuprof_match(struct task_struct *task)
 {
 	struct gpuprof_target *t;
@@ -137,6 +170,7 @@ static struct gpuprof_target *gpuprof_match(struct task_struct *task)
 		t->exec_id = READ_ONCE(task->group_leader->self_exec_id);
 		gpuprof_target_publish(t);
 		gpuprof_learn_path(t, task);
+		gpuprof_learn_cgroup(t, task);
 		return t;
 	}
 
@@ -144,11 +178,17 @@ static struct gpuprof_target *gpuprof_match(struct task_struct *task)
 	list_for_each_entry(t, &gpuprof_targets, link) {
 		if (t->tgid)
 			continue;	/* automatic targets match no one else */
-		if (t->by_path) {
-			if (have_id && t->exe_dev == dev && t->exe_ino == ino)
+		if (t->by_cgroup) {
+			if (gpuprof_in_cgroup(task, t->cgrp))
 				return t;
+		} else if (t->by_path) {
+			if (have_id && t->exe_dev == dev && t->exe_ino == ino) {
+				gpuprof_learn_cgroup(t, task);
+				return t;
+			}
 		} else if (!strcmp(comm, t->name)) {
 			gpuprof_learn_path(t, task);
+			gpuprof_learn_cgroup(t, task);
 			return t;
 		}
 	}

@@ -20,6 +20,7 @@
  * targets let go, target.c releases).  The files below need not call up
  * into one another for these (gpuprof.h, "Who calls whom").
  */
+#include <linux/cgroup.h>
 #include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
@@ -112,6 +113,22 @@ static int gpuprof_resolve_exe(struct gpuprof_target *t, const char *name)
 	return 0;
 }
 
+/*
+ * A cgroup NAME names a cgroup v2 directory, from the root the writer's
+ * cgroup namespace sees: keep a reference for matching and print its
+ * path now, so the target's cgroup file keeps it when the cgroup goes.
+ */
+static int gpuprof_resolve_cgroup(struct gpuprof_target *t, const char *path)
+{
+	struct cgroup *cgrp = cgroup_get_from_path(path);
+
+	if (IS_ERR(cgrp))
+		return PTR_ERR(cgrp);
+	t->cgrp = cgrp;		/* put with the target */
+	t->by_cgroup = true;
+	return gpuprof_target_cgroup_path(t, cgrp);
+}
+
 /**
  * gpuprof_end_targets - end targets (target.c, "Targets and their lifetime")
  * @named_only: only those made by "module NAME" ("module"), else all
@@ -175,15 +192,19 @@ static int gpuprof_cmd_module(struct gpuprof_cmd *cmd)
 			/* A full table is a bad command (device.rst). */
 			return err == -ENOSPC ? -EINVAL : err;
 		}
-		new[n]->by_path = strchr(name, '/');
-		if (new[n]->by_path) {
-			err = gpuprof_resolve_exe(new[n], name);
-			if (err) {
+		if (gpuprof_name_cgroup(name)) {
+			err = gpuprof_resolve_cgroup(new[n],
+						     gpuprof_name_cgroup(name));
+		} else {
+			new[n]->by_path = strchr(name, '/');
+			err = new[n]->by_path ?
+			      gpuprof_resolve_exe(new[n], name) : 0;
+		}
+		if (err) {
+			gpuprof_target_put(new[n]);
+			while (n--)
 				gpuprof_target_put(new[n]);
-				while (n--)
-					gpuprof_target_put(new[n]);
-				return err;
-			}
+			return err;
 		}
 		n++;
 	}

@@ -127,11 +127,17 @@ static int gpuprof_parse_number(const char *s, unsigned int base, __u64 max,
 	return 0;
 }
 
-/* Is @name one a target can match: a comm, or a path? */
+/*
+ * Is @name one a target can match: a cgroup ("cgroup:" and an absolute
+ * path), a comm, or a path?
+ */
 static bool gpuprof_name_ok(const char *name)
 {
+	const char *cgroup = gpuprof_name_cgroup(name);
 	size_t len = strlen(name);
 
+	if (cgroup)
+		return cgroup[0] == '/' && len <= GPUPROF_PATH_MAX;
 	if (strchr(name, '/'))
 		return len <= GPUPROF_PATH_MAX;
 	return len <= GPUPROF_COMM_MAX;

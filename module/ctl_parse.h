@@ -10,9 +10,11 @@
 #define _GPUPROF_CTL_PARSE_H
 
 #ifdef __KERNEL__
+#include <linux/string.h>
 #include <linux/types.h>
 #else
 #include <stddef.h>
+#include <string.h>
 #include <linux/types.h>
 #endif
 
@@ -57,6 +59,20 @@ struct gpuprof_cmd {
 	unsigned int interval_ms;
 	__u64 ctxid;
 };
+
+/*
+ * A NAME of "module" naming a cgroup v2 directory: "cgroup:" and an
+ * absolute path (design.rst 3.2).
+ */
+#define GPUPROF_CGROUP_PREFIX	"cgroup:"
+#define GPUPROF_CGROUP_PREFIX_LEN	(sizeof(GPUPROF_CGROUP_PREFIX) - 1)
+
+static inline const char *gpuprof_name_cgroup(const char *name)
+{
+	if (strncmp(name, GPUPROF_CGROUP_PREFIX, GPUPROF_CGROUP_PREFIX_LEN))
+		return NULL;
+	return name + GPUPROF_CGROUP_PREFIX_LEN;
+}
 
 int gpuprof_cmd_parse(char *buf, size_t len, enum gpuprof_cmd_file file,
 		      struct gpuprof_cmd *cmd);

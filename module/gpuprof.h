@@ -72,6 +72,8 @@
 
 #include "../uapi/gpuprof.h"
 #include "ctl_parse.h"
+
+struct cgroup;
 #include "oa_decode.h"
 
 struct gpuprof_target;
@@ -119,7 +121,7 @@ enum gpuprof_mode {
 };
 
 /* The kinds of file in a target directory: gpuprof_target_files[]. */
-#define GPUPROF_TARGET_NR_FILES	5
+#define GPUPROF_TARGET_NR_FILES	6
 
 /**
  * struct gpuprof_target - one numbered directory /dev/gpuprof/N
@@ -139,7 +141,8 @@ enum gpuprof_mode {
  * @node_lock: serialises creating and destroying @nodes
  * @nodes: the target's files, one per gpuprof_target_files[] entry,
  *	created in process context by @work
- * @work: makes the files, and prints @path_file into @path
+ * @work: makes the files, prints @path_file into @path and @cgrp into
+ *	@cgroup
  * @name: the name given to "module", or the comm of an automatic target
  * @exe_dev: with @exe_ino, the executable a path NAME resolved to
  * @exe_ino: see @exe_dev
@@ -147,6 +150,13 @@ enum gpuprof_mode {
  *	data lock, with @path_known
  * @path_known: whether @path is final
  * @path_file: the executable a probe saw, until @work prints its path
+ * @cgrp: a cgroup target's cgroup (from "module", held), or the cgroup
+ *	of the first process a probe matched (set once, data lock, held)
+ * @by_cgroup: @name is "cgroup:PATH": it takes the processes in @cgrp
+ *	and below at their first submission
+ * @cgroup: @cgrp's path, "" if not known yet; written once, under the
+ *	data lock, with @cgroup_known, and kept when the cgroup goes
+ * @cgroup_known: whether @cgroup is final
  * @oa: OA counter deltas attributed to the target, data lock
  * @oa_reports: OA reports attributed to it
  * @oa_gen: the OA generation of the stream they came from
@@ -177,6 +187,10 @@ struct gpuprof_target {
 	char path[GPUPROF_PATH_MAX + 1];
 	bool path_known;
 	struct file *path_file;
+	struct cgroup *cgrp;
+	bool by_cgroup;
+	bool cgroup_known;
+	char cgroup[GPUPROF_PATH_MAX + 1];
 	struct gpuprof_oa_deltas oa;
 	u64 oa_reports;
 	unsigned int oa_gen;
@@ -289,6 +303,7 @@ struct gpuprof_target *gpuprof_target_new(const char *name, gfp_t gfp);
 void gpuprof_target_publish(struct gpuprof_target *t);
 void gpuprof_target_wait_nodes(struct gpuprof_target *t);
 void gpuprof_target_kick(struct gpuprof_target *t);
+int gpuprof_target_cgroup_path(struct gpuprof_target *t, struct cgroup *cgrp);
 void gpuprof_target_put(struct gpuprof_target *t);
 void gpuprof_targets_unlink(bool named_only, struct list_head *ended);
 void gpuprof_targets_release(struct list_head *ended);

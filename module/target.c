@@ -56,9 +56,11 @@
  * release takes its bytes off only if no reset came since; the target's
  * @mem_lock orders a reset against adding and taking off one buffer.
  */
+#include <linux/cgroup.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/kref.h>
+#include <linux/nsproxy.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -161,6 +163,8 @@ static void gpuprof_target_free(struct kref *ref)
 	gpuprof_hist_free(t);
 	if (t->path_file)
 		fput(t->path_file);
+	if (t->cgrp)
+		cgroup_put(t->cgrp);
 	mutex_destroy(&t->node_lock);
 	kmem_cache_free(gpuprof_target_cache, t);
 	atomic_dec(&gpuprof_nr_targets);
@@ -262,6 +266,50 @@ static void gpuprof_target_print_path(struct gpuprof_target *t)
 	fput(exe);
 }
 
+/**
+ * gpuprof_target_cgroup_path - print @cgrp's path into @t's cgroup file
+ * @t: the target
+ * @cgrp: its cgroup, which the caller keeps alive
+ *
+ * In process context: cgroup_path_ns() takes a lock with interrupts on.
+ * The path is as the caller's cgroup namespace sees it: the writer's for
+ * a cgroup NAME, the root's in the work item.  Return: 0, or -errno.
+ */
+int gpuprof_target_cgroup_path(struct gpuprof_target *t, struct cgroup *cgrp)
+{
+	char *buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	int len;
+
+	if (!buf)
+		return -ENOMEM;
+	len = cgroup_path_ns(cgrp, buf, PATH_MAX, current->nsproxy->cgroup_ns);
+	if (len >= 0 && len <= GPUPROF_PATH_MAX) {
+		spin_lock_irq(&gpuprof_data_lock);
+		if (!t->cgroup_known) {
+			strscpy(t->cgroup, buf, sizeof(t->cgroup));
+			t->cgroup_known = true;
+		}
+		spin_unlock_irq(&gpuprof_data_lock);
+	}
+	kfree(buf);
+	if (len < 0)
+		return len;
+	return len > GPUPROF_PATH_MAX ? -ENAMETOOLONG : 0;
+}
+
+/* Print the cgroup of the process a probe matched first. */
+static void gpuprof_target_print_cgroup(struct gpuprof_target *t)
+{
+	struct cgroup *cgrp;
+
+	spin_lock_irq(&gpuprof_data_lock);
+	cgrp = t->cgroup_known ? NULL : t->cgrp;
+	spin_unlock_irq(&gpuprof_data_lock);
+	/* Set once and held until @t goes, and the work holds @t. */
+	if (cgrp && gpuprof_target_cgroup_path(t, cgrp))
+		atomic64_inc(&gpuprof_drops.paths);
+}
+
 static void gpuprof_target_work(struct work_struct *work)
 {
 	struct gpuprof_target *t = container_of(work, struct gpuprof_target,
@@ -269,6 +317,7 @@ static void gpuprof_target_work(struct work_struct *work)
 
 	gpuprof_target_create_nodes(t);
 	gpuprof_target_print_path(t);
+	gpuprof_target_print_cgroup(t);
 	gpuprof_target_put(t);
 }
 

@@ -136,6 +136,26 @@ static int gpuprof_path_open(struct inode *inode, struct file *filp)
 }
 
 /*
+ * The cgroup of a cgroup target, or of the first process a target took;
+ * empty until known.
+ */
+static int gpuprof_cgroup_open(struct inode *inode, struct file *filp)
+{
+	struct gpuprof_target *t = filp->private_data;
+	char path[GPUPROF_PATH_MAX + 1] = "";
+	int err;
+
+	spin_lock_irq(&gpuprof_data_lock);
+	if (t->cgroup_known)
+		strscpy(path, t->cgroup, sizeof(path));
+	spin_unlock_irq(&gpuprof_data_lock);
+	err = gpuprof_snap_open_line(filp, path);
+	if (!err && !path[0])
+		((struct gpuprof_snap *)filp->private_data)->len = 0;
+	return err;
+}
+
+/*
  * @v in decimal at @s, without a NUL; returns the length.  Histograms of
  * thousands of keys are printed at every open: vsnprintf() would cost
  * several times more.
@@ -275,6 +295,8 @@ static const struct file_operations gpuprof_histogram_fops =
 	GPUPROF_SNAP_FOPS(gpuprof_histogram_open);
 static const struct file_operations gpuprof_counters_fops =
 	GPUPROF_SNAP_FOPS(gpuprof_counters_open);
+static const struct file_operations gpuprof_cgroup_fops =
+	GPUPROF_SNAP_FOPS(gpuprof_cgroup_open);
 
 /* pctl: "reset", "ctxid HEX", "unbind" (ctl_parse.c). */
 static int gpuprof_pctl_run(struct gpuprof_cmd *cmd, void *arg)
@@ -332,6 +354,7 @@ const struct gpuprof_file gpuprof_target_files[] = {
 	{ .name = "histogram", .mode = 0444, .fops = &gpuprof_histogram_fops },
 	{ .name = "pctl", .mode = 0200, .fops = &gpuprof_pctl_fops },
 	{ .name = "counters", .mode = 0444, .fops = &gpuprof_counters_fops },
+	{ .name = "cgroup", .mode = 0444, .fops = &gpuprof_cgroup_fops },
 };
 
 /* struct gpuprof_target has room for this many nodes. */

@@ -426,11 +426,16 @@ static bool ctxid_ok(const char *s)
 	return v < GPUPROF_OA_NO_CONTEXT;
 }
 
-/* A NAME with a '/' is a path of at most 200 bytes, else a comm of 15. */
+/*
+ * A NAME "cgroup:" and an absolute path, or with a '/' a path, is of at
+ * most 200 bytes; else a comm of 15.
+ */
 static bool name_ok(const char *name)
 {
 	size_t len = strlen(name);
 
+	if (!strncmp(name, "cgroup:", 7))
+		return name[7] == '/' && len <= GPUPROF_PATH_MAX;
 	return strchr(name, '/') ? len <= GPUPROF_PATH_MAX :
 				   len <= GPUPROF_COMM_MAX;
 }
@@ -567,6 +572,9 @@ static int resolve(const char *name)
 {
 	struct stat st;
 
+	/* The generator's cgroups (sb_name()) are the root and no others. */
+	if (!strncmp(name, "cgroup:", 7))
+		return strcmp(name + 7, "/") ? -ENOENT : 0;
 	if (stat(name, &st))
 		return -errno;
 	return S_ISREG(st.st_mode) ? 0 : -EINVAL;
@@ -604,7 +612,8 @@ static int predict_ctl(const struct cmd *c, bool *limit)
 			if (model.auto_unknown ||
 			    model.nnamed + added + SLACK > GPUPROF_MAX_TARGETS)
 				*limit = true;
-			if (strchr(c->f[i], '/')) {
+			if (strchr(c->f[i], '/') ||
+			    !strncmp(c->f[i], "cgroup:", 7)) {
 				err = resolve(c->f[i]);
 				if (err)
 					return err;
@@ -863,6 +872,10 @@ static void sb_name(struct rng *r, struct sbuf *s)
 	case 11:
 		sb_char(s, '/');
 		sb_random_word(r, s, below(r, 12));
+		break;
+	case 10:	/* cgroups that are not there, or no cgroup NAME */
+		sb_str(s, below(r, 2) ? "cgroup:/fz_" : "cgroup:fz_");
+		sb_random_word(r, s, below(r, 8));
 		break;
 	default:
 		sb_str(s, paths[below(r, npaths)]);
@@ -2178,6 +2191,7 @@ static void list_dir(struct worker *w, int id)
 {
 	static const char *const names[] = {
 		".", "..", "name", "path", "histogram", "pctl", "counters",
+		"cgroup",
 	};
 	char path[64];
 	struct dirent *d;

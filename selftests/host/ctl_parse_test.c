@@ -176,6 +176,21 @@ TEST(module_names)
 	snprintf(text, sizeof(text), "module %sp", path);
 	EXPECT_EQ(-EINVAL, CTL(text));
 
+	/*
+	 * A cgroup: "cgroup:" and an absolute path, 200 bytes in all at
+	 * most; "cgroup:" alone or with a relative path is no name (though
+	 * short enough for a comm).
+	 */
+	EXPECT_EQ(0, CTL("module cgroup:/ cgroup:/system.slice/x.service"));
+	EXPECT_EQ(-EINVAL, CTL("module cgroup:"));
+	EXPECT_EQ(-EINVAL, CTL("module cgroup:a/b"));
+	EXPECT_EQ(-EINVAL, CTL("module cgroup:abc"));
+	memcpy(path, "cgroup:/", 8);
+	snprintf(text, sizeof(text), "module %s", path);
+	EXPECT_EQ(0, CTL(text));
+	snprintf(text, sizeof(text), "module %sp", path);
+	EXPECT_EQ(-EINVAL, CTL(text));
+
 	/* 16 names in one command, not 17. */
 	strcpy(text, "module");
 	for (i = 0; i < GPUPROF_MODULE_MAX_NAMES; i++)

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Targets by cgroup ("module cgroup:/PATH"): the processes in a cgroup v2
+ * directory or below it at their first submission, counted exactly,
+ * others not; a target's cgroup file; a cgroup removed while its target
+ * lives; a cgroup that does not exist.  The test mounts the cgroup v2
+ * hierarchy itself (the VM's init does not) and makes its cgroups at the
+ * root, so their paths in the hierarchy are "/gpuprof_test_*".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../lib/harness.h"
+#include "../lib/gpuprof.h"
+#include "../lib/kmod.h"
+
+FIXTURE(cg) {
+	char root[64];		/* where the hierarchy is mounted */
+	char buf[4096];
+};
+
+FIXTURE_SETUP(cg)
+{
+	strcpy(self->root, "/tmp/gpuprof-cgroup.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->root));
+	ASSERT_EQ(0, mount("none", self->root, "cgroup2", 0, NULL))
+		TH_LOG("mount cgroup2: %s", strerror(errno));
+	ASSERT_EQ(0, gpuprof_load(NULL));
+}
+
+/* rmdir @path, waiting for the cgroup's last exited task to go. */
+static int cg_rmdir(const char *path)
+{
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		if (!rmdir(path) || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			return -errno;
+		sleep_ms(10);
+	}
+	return -EBUSY;
+}
+
+static void cg_path(FIXTURE_DATA(cg) *self, char *out, size_t size,
+		    const char *cgroup)
+{
+	snprintf(out, size, "%s%s", self->root, cgroup);
+}
+
+FIXTURE_TEARDOWN(cg)
+{
+	static const char *const made[] = {
+		"/gpuprof_test_a/sub", "/gpuprof_test_a", "/gpuprof_test_b",
+		"/gpuprof_test_gone",
+	};
+	char path[128];
+	size_t i;
+
+	EXPECT_EQ(0, gpuprof_unload());
+	for (i = 0; i < sizeof(made) / sizeof(made[0]); i++) {
+		cg_path(self, path, sizeof(path), made[i]);
+		EXPECT_EQ(0, cg_rmdir(path)) TH_LOG("rmdir %s", path);
+	}
+	EXPECT_EQ(0, umount(self->root));
+	rmdir(self->root);
+}
+
+static void cg_mkdir(FIXTURE_DATA(cg) *self, const char *cgroup)
+{
+	char path[128];
+
+	cg_path(self, path, sizeof(path), cgroup);
+	if (mkdir(path, 0755) && errno != EEXIST)
+		fprintf(stderr, "# mkdir %s: %s\n", path, strerror(errno));
+}
+
+/*
+ * Run "gpuwork ARGS..." in @cgroup (NULL: where this test runs), moved
+ * there before it execs; its exit status.
+ */
+static int gpuwork_in(FIXTURE_DATA(cg) *self, const char *cgroup,
+		      const char *comm, const char *fences)
+{
+	char procs[160], pid[16];
+	pid_t child;
+	int st, fd;
+
+	child = fork();
+	if (child < 0)
+		return -1;
+	if (child == 0) {
+		if (cgroup) {
+			snprintf(procs, sizeof(procs), "%s%s/cgroup.procs",
+				 self->root, cgroup);
+			snprintf(pid, sizeof(pid), "%d", getpid());
+			fd = open(procs, O_WRONLY);
+			if (fd < 0 || write(fd, pid, strlen(pid)) < 0)
+				_exit(126);
+			close(fd);
+		}
+		execl(gpuwork_path(), "gpuwork", "-n", comm, "fences", fences,
+		      (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(child, &st, 0) != child || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+static long long vgem_jobs(int id)
+{
+	return hist_value(id, timeline_id("vgem", "unbound"));
+}
+
+TEST_F(cg, two_cgroups_count_exactly_their_jobs_and_no_one_elses)
+{
+	int a, b;
+
+	cg_mkdir(self, "/gpuprof_test_a");
+	cg_mkdir(self, "/gpuprof_test_b");
+	ASSERT_EQ(0, ctl("module cgroup:/gpuprof_test_a cgroup:/gpuprof_test_b\n"));
+	ASSERT_EQ(0, ctl("startcp\n"));
+	ASSERT_EQ(0, gpuwork_in(self, "/gpuprof_test_a", "cg_one", "25"));
+	ASSERT_EQ(0, gpuwork_in(self, "/gpuprof_test_b", "cg_two", "7"));
+	ASSERT_EQ(0, gpuwork_in(self, NULL, "cg_three", "5"));
+	ASSERT_EQ(0, ctl("stop\n"));
+
+	a = find_target("cgroup:/gpuprof_test_a");
+	b = find_target("cgroup:/gpuprof_test_b");
+	ASSERT_LT(0, a);
+	ASSERT_LT(0, b);
+	EXPECT_EQ(25, vgem_jobs(a));
+	EXPECT_EQ(7, vgem_jobs(b));
+	/* The third process, in neither, has no directory of its own. */
+	EXPECT_EQ(2, status_num("targets"));
+	ASSERT_LT(0, target_file(a, "cgroup", self->buf, sizeof(self->buf)));
+	EXPECT_STREQ("/gpuprof_test_a\n", self->buf);
+	ASSERT_LT(0, target_file(b, "cgroup", self->buf, sizeof(self->buf)));
+	EXPECT_STREQ("/gpuprof_test_b\n", self->buf);
+}
+
+TEST_F(cg, a_process_below_the_cgroup_belongs_to_it)
+{
+	int a;
+
+	cg_mkdir(self, "/gpuprof_test_a");
+	cg_mkdir(self, "/gpuprof_test_a/sub");
+	ASSERT_EQ(0, ctl("module cgroup:/gpuprof_test_a\n"));
+	ASSERT_EQ(0, ctl("startcp\n"));
+	ASSERT_EQ(0, gpuwork_in(self, "/gpuprof_test_a/sub", "cg_below", "6"));
+	ASSERT_EQ(0, gpuwork_in(self, "/gpuprof_test_a", "cg_in", "3"));
+	ASSERT_EQ(0, ctl("stop\n"));
+	a = find_target("cgroup:/gpuprof_test_a");
+	ASSERT_LT(0, a);
+	EXPECT_EQ(9, vgem_jobs(a));
+}
+
+/* A process target's cgroup file: where its first process was. */
+TEST_F(cg, a_process_target_names_its_process_cgroup)
+{
+	int id;
+
+	cg_mkdir(self, "/gpuprof_test_b");
+	ASSERT_EQ(0, ctl("module cg_named\n"));
+	id = find_target("cg_named");
+	ASSERT_LT(0, id);
+	/* Not known before its first job: an empty file. */
+	EXPECT_EQ(0, target_file(id, "cgroup", self->buf, sizeof(self->buf)));
+	ASSERT_EQ(0, ctl("startcp\n"));
+	ASSERT_EQ(0, gpuwork_in(self, "/gpuprof_test_b", "cg_named", "2"));
+	ASSERT_EQ(0, ctl("stop\n"));
+	EXPECT_EQ(2, vgem_jobs(id));
+	ASSERT_LT(0, target_file(id, "cgroup", self->buf, sizeof(self->buf)));
+	EXPECT_STREQ("/gpuprof_test_b\n", self->buf);
+}
+
+TEST_F(cg, a_removed_cgroup_leaves_its_target_whole)
+{
+	char path[128];
+	int id;
+
+	cg_mkdir(self, "/gpuprof_test_gone");
+	ASSERT_EQ(0, ctl("module cgroup:/gpuprof_test_gone\n"));
+	ASSERT_EQ(0, ctl("startcp\n"));
+	ASSERT_EQ(0, gpuwork_in(self, "/gpuprof_test_gone", "cg_gone", "4"));
+	cg_path(self, path, sizeof(path), "/gpuprof_test_gone");
+	ASSERT_EQ(0, cg_rmdir(path));
+	/* Profiling goes on: other processes are matched against it. */
+	ASSERT_EQ(0, gpuwork_in(self, NULL, "cg_after", "3"));
+	ASSERT_EQ(0, ctl("stop\n"));
+	id = find_target("cgroup:/gpuprof_test_gone");
+	ASSERT_LT(0, id);
+	EXPECT_EQ(4, vgem_jobs(id));
+	ASSERT_LT(0, target_file(id, "cgroup", self->buf, sizeof(self->buf)));
+	EXPECT_STREQ("/gpuprof_test_gone\n", self->buf);
+	EXPECT_EQ(1, status_num("targets"));
+	/* The target ends, and with it its hold on the cgroup. */
+	ASSERT_EQ(0, ctl("module\n"));
+	EXPECT_EQ(0, status_num("targets"));
+}
+
+TEST_F(cg, a_cgroup_that_does_not_exist_is_refused)
+{
+	EXPECT_EQ(-ENOENT, ctl("module cg_ok cgroup:/gpuprof_test_none\n"));
+	/* The command changed nothing: no target, not even the comm one. */
+	EXPECT_EQ(0, status_num("targets"));
+	/* A file is no cgroup. */
+	EXPECT_EQ(-ENOTDIR, ctl("module cgroup:/cgroup.procs\n"));
+	EXPECT_EQ(-EINVAL, ctl("module cgroup:relative\n"));
+	EXPECT_EQ(0, status_num("targets"));
+}
+
+TEST_HARNESS_MAIN
