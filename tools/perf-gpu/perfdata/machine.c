@@ -71,6 +71,7 @@ static void read_cpuinfo(struct perf_machine *m, const char *path)
 	long family = -1, model = -1, stepping = -1;
 	const char *v;
 	FILE *f = fopen(path, "r");
+	int n;
 
 	if (!f)
 		return;
@@ -90,9 +91,13 @@ static void read_cpuinfo(struct perf_machine *m, const char *path)
 	}
 	fclose(f);
 	if (vendor[0] && !strchr(vendor, ',') && family >= 0 && model >= 0 &&
-	    stepping >= 0)
-		snprintf(m->cpuid, sizeof(m->cpuid), "%s,%ld,%ld,%ld", vendor,
-			 family, model, stepping);
+	    stepping >= 0) {
+		n = snprintf(m->cpuid, sizeof(m->cpuid), "%s,%ld,%ld,%ld",
+			     vendor, family, model, stepping);
+		/* A cut cpuid would name another CPU: none rather. */
+		if (n < 0 || (size_t)n >= sizeof(m->cpuid))
+			m->cpuid[0] = '\0';
+	}
 }
 
 static void read_meminfo(struct perf_machine *m, const char *path)
