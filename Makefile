@@ -100,6 +100,10 @@ DOCDIR ?= $(PREFIX)/share/doc/gpuprof
 # (and /etc): right for PREFIX=/usr and PREFIX=/usr/local.
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+# So does systemd for units.  The example metrics unit writes into
+# node_exporter's textfile directory (Debian's prometheus-node-exporter).
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+TEXTFILEDIR ?= /var/lib/prometheus/node-exporter
 
 # The release of KDIR's kernel, from its utsrelease.h: the directory of
 # /lib/modules the module goes to.  Kbuild gets it as KERNELRELEASE, so
@@ -130,6 +134,7 @@ man:
 INSTALLED := $(BINDIR)/perf-gpu $(BINDIR)/gpuprof-oa \
 	     $(UDEVRULESDIR)/70-gpuprof.rules $(SYSUSERSDIR)/gpuprof.conf \
 	     $(DOCDIR)/gpuprof.conf.example \
+	     $(SYSTEMDUNITDIR)/gpuprof-metrics.service \
 	     $(foreach p,$(MAN_PAGES),$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
 MODULE_FILES = $(MODDIR)/gpuprof.ko $(addprefix $(MODDIR)/gpuprof.ko,.gz .xz .zst)
 # modules_install signs with the tree's key and certs/signing_key.x509;
@@ -156,6 +161,11 @@ install: module tools man
 	sed 's|@BINDIR@|$(BINDIR)|' module/modprobe/gpuprof.conf.example \
 		>$(DESTDIR)$(DOCDIR)/gpuprof.conf.example
 	chmod 644 $(DESTDIR)$(DOCDIR)/gpuprof.conf.example
+	install -d $(DESTDIR)$(SYSTEMDUNITDIR)
+	sed 's|@BINDIR@|$(BINDIR)|; s|@TEXTFILEDIR@|$(TEXTFILEDIR)|' \
+		tools/perf-gpu/systemd/gpuprof-metrics.service.in \
+		>$(DESTDIR)$(SYSTEMDUNITDIR)/gpuprof-metrics.service
+	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/gpuprof-metrics.service
 	for p in $(MAN_PAGES); do \
 		s=$${p##*.}; \
 		install -D -m 644 $$p $(DESTDIR)$(MANDIR)/man$$s/$${p##*/} || exit 1; \

@@ -173,6 +173,7 @@ static void expected_files(FIXTURE_DATA(inst) *self, char *buf, size_t size)
 	size_t n = 0, len = 0, i;
 	glob_t g;
 
+	lines[n++] = strdup("644 usr/lib/systemd/system/gpuprof-metrics.service");
 	lines[n++] = strdup("644 usr/lib/sysusers.d/gpuprof.conf");
 	lines[n++] = strdup("644 usr/lib/udev/rules.d/70-gpuprof.rules");
 	lines[n++] = strdup("644 usr/share/doc/gpuprof/gpuprof.conf.example");
@@ -262,6 +263,25 @@ TEST_F_TIMEOUT(inst, staged_install_puts_exactly_the_listed_files, 600)
 			     "od -A n -t x4 -N 4 %1$s/rec.oa && rm %1$s/rec.oa", self->tmp));
 	/* A recording starts with its VERSION record (oa.rst). */
 	EXPECT_STREQ(" 00010000\n", self->out);
+
+	/*
+	 * The metrics unit runs the installed perf-gpu headless into
+	 * node_exporter's textfile directory, and systemd-analyze verify
+	 * finds nothing to say of it (it warns and still exits 0 on a bad
+	 * value: silence is the test).  Verified with its ExecStart pointed
+	 * at the staged program, as the real path is not installed here.
+	 */
+	snprintf(path, sizeof(path), "%s/usr/lib/systemd/system/gpuprof-metrics.service",
+		 self->tmp);
+	ASSERT_LT(0, read_file(path, self->buf, sizeof(self->buf)));
+	EXPECT_NE(NULL, strstr(self->buf,
+			       "\nExecStart=/usr/bin/perf-gpu top --delay 15 --openmetrics /var/lib/prometheus/node-exporter/gpu.prom\n"));
+	EXPECT_NE(NULL, strstr(self->buf, "\nReadWritePaths=/var/lib/prometheus/node-exporter\n"));
+	EXPECT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "{ sed 's|=/usr/bin/perf-gpu |=%1$s/usr/bin/perf-gpu |' %2$s >%1$s/metrics.service && "
+			     "systemd-analyze verify --man=no %1$s/metrics.service; rm %1$s/metrics.service; }",
+			     self->tmp, path));
+	EXPECT_STREQ("", self->out);
 
 	/* Uninstall takes every file, and the directory that is only ours. */
 	snprintf(self->cmd, sizeof(self->cmd), "make uninstall DESTDIR=%s PREFIX=/usr",
