@@ -114,25 +114,33 @@ static int gpuprof_name_open(struct inode *inode, struct file *filp)
 	return gpuprof_snap_open_line(filp, t->name);
 }
 
+/*
+ * A text a target learns after it is made (@known says when it is
+ * final, both under the data lock): one line, or, while unknown, an
+ * empty file rather than an empty line.
+ */
+static int gpuprof_snap_open_learned(struct file *filp, const bool *known,
+				     const char *text)
+{
+	char copy[GPUPROF_PATH_MAX + 1] = "";
+	int err;
+
+	spin_lock_irq(&gpuprof_data_lock);
+	if (*known)
+		strscpy(copy, text, sizeof(copy));
+	spin_unlock_irq(&gpuprof_data_lock);
+	err = gpuprof_snap_open_line(filp, copy);
+	if (!err && !copy[0])
+		((struct gpuprof_snap *)filp->private_data)->len = 0;
+	return err;
+}
+
+/* A comm target learns its path from the first process matched. */
 static int gpuprof_path_open(struct inode *inode, struct file *filp)
 {
 	struct gpuprof_target *t = filp->private_data;
-	char path[GPUPROF_PATH_MAX + 1] = "";
-	int err;
 
-	/* A comm target learns its path from the first process matched. */
-	spin_lock_irq(&gpuprof_data_lock);
-	if (t->path_known)
-		strscpy(path, t->path, sizeof(path));
-	spin_unlock_irq(&gpuprof_data_lock);
-	if (!path[0]) {
-		/* Unknown: an empty file, not an empty line. */
-		err = gpuprof_snap_open_line(filp, "");
-		if (!err)
-			((struct gpuprof_snap *)filp->private_data)->len = 0;
-		return err;
-	}
-	return gpuprof_snap_open_line(filp, path);
+	return gpuprof_snap_open_learned(filp, &t->path_known, t->path);
 }
 
 /*
@@ -142,17 +150,8 @@ static int gpuprof_path_open(struct inode *inode, struct file *filp)
 static int gpuprof_cgroup_open(struct inode *inode, struct file *filp)
 {
 	struct gpuprof_target *t = filp->private_data;
-	char path[GPUPROF_PATH_MAX + 1] = "";
-	int err;
 
-	spin_lock_irq(&gpuprof_data_lock);
-	if (t->cgroup_known)
-		strscpy(path, t->cgroup, sizeof(path));
-	spin_unlock_irq(&gpuprof_data_lock);
-	err = gpuprof_snap_open_line(filp, path);
-	if (!err && !path[0])
-		((struct gpuprof_snap *)filp->private_data)->len = 0;
-	return err;
+	return gpuprof_snap_open_learned(filp, &t->cgroup_known, t->cgroup);
 }
 
 /*

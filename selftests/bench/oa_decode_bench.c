@@ -45,6 +45,21 @@ struct sum {
 	__u64 reports;
 };
 
+/*
+ * Where @payload can be read later: in place, or, for a record assembled
+ * in the parser's buffer (which the next one overwrites), in @copy.
+ */
+static const void *keep_report(const struct gpuprof_oa_stream *s,
+			       const void *payload, uint8_t *copy)
+{
+	if ((const uint8_t *)payload >= s->buf &&
+	    (const uint8_t *)payload < s->buf + GPUPROF_OA_RECORD_MAX) {
+		memcpy(copy, payload, s->layout.size);
+		return copy;
+	}
+	return payload;
+}
+
 static void on_record(void *arg, const struct gpuprof_oa_stream *s,
 		      const struct gpuprof_oa_record_header *h,
 		      const void *payload)
@@ -57,14 +72,7 @@ static void on_record(void *arg, const struct gpuprof_oa_stream *s,
 	gpuprof_oa_report_header(&s->layout, payload, &r);
 	if (sum->prev)
 		gpuprof_oa_accumulate(&s->layout, sum->prev, payload, &sum->d);
-	/* A record assembled in the parser's buffer does not stay there. */
-	if ((const uint8_t *)payload >= s->buf &&
-	    (const uint8_t *)payload < s->buf + GPUPROF_OA_RECORD_MAX) {
-		memcpy(sum->prev_copy, payload, s->layout.size);
-		sum->prev = sum->prev_copy;
-	} else {
-		sum->prev = payload;
-	}
+	sum->prev = keep_report(s, payload, sum->prev_copy);
 	sum->reports++;
 }
 
@@ -118,13 +126,7 @@ static void on_record_segments(void *arg, const struct gpuprof_oa_stream *s,
 		g->segments++;
 	}
 	g->ctx_id = r.ctx_id;
-	if ((const uint8_t *)payload >= s->buf &&
-	    (const uint8_t *)payload < s->buf + GPUPROF_OA_RECORD_MAX) {
-		memcpy(g->first_copy, payload, s->layout.size);
-		g->first = g->first_copy;
-	} else {
-		g->first = payload;
-	}
+	g->first = keep_report(s, payload, g->first_copy);
 }
 
 /* Seconds to map @path and do the reader's job; the segments in *@n. */
