@@ -48,6 +48,12 @@ struct gpuprof_oa_in {
 	bool have_ts;
 	u64 last_ts;			/* 64-bit OA timestamp of the last report */
 	bool have_prev;
+	/*
+	 * The previous report: where it lies in the chunk or the record
+	 * buffer, copied to @prev_report before the next chunk overwrites
+	 * them (gpuprof_oa_keep_prev()).
+	 */
+	const void *prev_at;
 	struct gpuprof_oa_report prev;
 	int timeline;			/* the OA timeline id, or -1 */
 	/* The last context id looked up, and its bound target or NULL. */
@@ -178,28 +184,33 @@ static int gpuprof_oa_attribute(struct gpuprof_oa_in *in, u32 ctx_id,
 	return n;
 }
 
-/* Add 1/@n of @d to @t's counters. */
-static void gpuprof_oa_add(struct gpuprof_target *t,
-			   const struct gpuprof_oa_deltas *d, u64 time_ns,
-			   unsigned int gen, unsigned int n)
+/*
+ * One target takes the report's deltas: accumulated straight into its
+ * counters, no scratch copy.  Its timestamp total holds ns, so the OA
+ * ticks the accumulation adds there are turned into ns.  Data lock held.
+ */
+static void gpuprof_oa_add_one(struct gpuprof_target *t,
+			       const struct gpuprof_oa_layout *l,
+			       const void *prev, const void *report, u64 freq)
+{
+	struct gpuprof_oa_deltas *acc = &t->oa;
+	u64 ns = acc->timestamp;
+
+	acc->timestamp = 0;
+	gpuprof_oa_accumulate(l, prev, report, acc);
+	acc->timestamp = ns + gpuprof_oa_ticks_to_ns(acc->timestamp, freq);
+	t->oa_gen = l->gen;
+}
+
+/* Add 1/@n of @d to @t's counters (@n targets share the report). */
+static void gpuprof_oa_add_share(struct gpuprof_target *t,
+				 const struct gpuprof_oa_deltas *d,
+				 u64 time_ns, unsigned int gen, unsigned int n)
 {
 	struct gpuprof_oa_deltas *acc = &t->oa;
 	int i;
 
 	acc->deltas++;
-	if (n == 1) {
-		/* The common case, and no division per counter. */
-		acc->timestamp += time_ns;
-		acc->gpu_ticks += d->gpu_ticks;
-		for (i = 0; i < GPUPROF_OA_A_COUNTERS; i++)
-			acc->a[i] += d->a[i];
-		for (i = 0; i < GPUPROF_OA_B_COUNTERS; i++)
-			acc->b[i] += d->b[i];
-		for (i = 0; i < GPUPROF_OA_C_COUNTERS; i++)
-			acc->c[i] += d->c[i];
-		t->oa_gen = gen;
-		return;
-	}
 	acc->timestamp += div_u64(time_ns, n);
 	acc->gpu_ticks += div_u64(d->gpu_ticks, n);
 	for (i = 0; i < GPUPROF_OA_A_COUNTERS; i++)
@@ -211,13 +222,49 @@ static void gpuprof_oa_add(struct gpuprof_target *t,
 	t->oa_gen = gen;
 }
 
+/*
+ * The deltas of @report over the previous one go to the @n targets in
+ * @who: computed only when someone takes them.  Data lock held.
+ */
+static void gpuprof_oa_give(struct gpuprof_oa_in *in, const void *report,
+			    struct gpuprof_target **who, int n)
+{
+	const struct gpuprof_oa_layout *l = &in->stream.layout;
+	u64 freq = in->stream.info.timestamp_frequency;
+	struct gpuprof_oa_deltas *d = &in->d;
+	u64 time_ns;
+	int i;
+
+	if (n == 1) {
+		gpuprof_oa_add_one(who[0], l, in->prev_at, report, freq);
+		return;
+	}
+	memset(d, 0, sizeof(*d));
+	gpuprof_oa_accumulate(l, in->prev_at, report, d);
+	time_ns = gpuprof_oa_ticks_to_ns(d->timestamp, freq);
+	for (i = 0; i < n; i++)
+		gpuprof_oa_add_share(who[i], d, time_ns, l->gen, n);
+}
+
+/*
+ * Copy the previous report out of the chunk buffer, which the next chunk
+ * overwrites; at the end of each chunk.
+ */
+static void gpuprof_oa_keep_prev(struct gpuprof_oa_in *in)
+{
+	if (!in->have_prev || in->prev_at == in->prev_report)
+		return;
+	memcpy(in->prev_report, in->prev_at, in->stream.layout.size);
+	in->prev_at = in->prev_report;
+}
+
 static void gpuprof_oa_sample(struct gpuprof_oa_in *in, const void *report)
 {
 	const struct gpuprof_oa_layout *l = &in->stream.layout;
 	struct gpuprof_target *who[16];
-	struct gpuprof_oa_deltas *d = NULL;
 	struct gpuprof_oa_report r;
-	u64 ts, t_ns, time_ns = 0;
+	u64 ts, t_ns;
+	bool same;
 	int n, i;
 
 	gpuprof_oa_report_header(l, report, &r);
@@ -234,19 +281,12 @@ static void gpuprof_oa_sample(struct gpuprof_oa_in *in, const void *report)
 	ts = gpuprof_oa_unwrap(in->last_ts, r.timestamp, l->ts_bits);
 	in->last_ts = ts;
 	gpuprof_oa_clock_to_cpu(&in->clock, ts, &t_ns);
-
 	/* Deltas from the previous report of the same context only. */
-	if (in->have_prev && in->prev.ctx_id == r.ctx_id) {
-		d = &in->d;
-		memset(d, 0, sizeof(*d));
-		gpuprof_oa_accumulate(l, in->prev_report, report, d);
-		time_ns = gpuprof_oa_ticks_to_ns(d->timestamp,
-						 in->stream.info.timestamp_frequency);
-	}
+	same = in->have_prev && in->prev.ctx_id == r.ctx_id;
 
 	spin_lock_irq(&gpuprof_data_lock);
 	gpuprof_oa_stats.reports++;
-	if (in->have_prev && in->prev.ctx_id != r.ctx_id)
+	if (in->have_prev && !same)
 		gpuprof_oa_stats.switch_deltas++;
 	if (r.reason & ~(GPUPROF_OA_REASON_TIMER | GPUPROF_OA_REASON_CTX_SWITCH))
 		gpuprof_oa_stats.other_reasons++;
@@ -254,9 +294,9 @@ static void gpuprof_oa_sample(struct gpuprof_oa_in *in, const void *report)
 				 ARRAY_SIZE(who));
 	if (!n)
 		gpuprof_oa_stats.unattributed++;
+	else if (same)
+		gpuprof_oa_give(in, report, who, n);
 	for (i = 0; i < n; i++) {
-		if (d)
-			gpuprof_oa_add(who[i], d, time_ns, l->gen, n);
 		who[i]->oa_reports++;
 		if (gpuprof.mode == GPUPROF_TIME && in->timeline >= 0 &&
 		    (r.reason & GPUPROF_OA_REASON_TIMER))
@@ -264,7 +304,18 @@ static void gpuprof_oa_sample(struct gpuprof_oa_in *in, const void *report)
 	}
 	spin_unlock_irq(&gpuprof_data_lock);
 
-	memcpy(in->prev_report, report, l->size);
+	/*
+	 * A report assembled in the record buffer is copied now: the next
+	 * record's first bytes go there before this chunk ends.  One in the
+	 * chunk stays where it is until then.
+	 */
+	if ((const u8 *)report >= in->record &&
+	    (const u8 *)report < in->record + sizeof(in->record)) {
+		memcpy(in->prev_report, report, l->size);
+		in->prev_at = in->prev_report;
+	} else {
+		in->prev_at = report;
+	}
 	in->prev = r;
 	in->have_prev = true;
 }
@@ -382,6 +433,7 @@ static ssize_t gpuprof_oa_write(struct file *filp, const char __user *ubuf,
 			ret = -EINVAL;
 			break;
 		}
+		gpuprof_oa_keep_prev(in);
 		done += n;
 	}
 	spin_lock_irq(&gpuprof_data_lock);
