@@ -49,9 +49,9 @@ struct gpuprof_oa_in {
 	u64 last_ts;			/* 64-bit OA timestamp of the last report */
 	bool have_prev;
 	/*
-	 * The previous report: where it lies in the chunk or the record
-	 * buffer, copied to @prev_report before the next chunk overwrites
-	 * them (gpuprof_oa_keep_prev()).
+	 * The previous report: where it lies in @chunk, until the chunk's
+	 * end copies it to @prev_report (gpuprof_oa_keep_prev()); or
+	 * @prev_report already, when it was put together in @record.
 	 */
 	const void *prev_at;
 	struct gpuprof_oa_report prev;

@@ -43,6 +43,16 @@ step 'echo startmp > /dev/gpuprof/ctl'
 step '(sleep 1 | gpuwork -n game buffer 1048576 >/dev/null &) ; sleep 0.5; cat /dev/gpuprof/1/histogram'
 step 'sleep 1; cat /dev/gpuprof/1/histogram; echo "(empty: the buffer went with its process)"'
 step 'echo end > /dev/gpuprof/ctl; cat /dev/gpuprof/status'
+
+echo
+echo "# Containers: a target per cgroup v2 directory (a service, a container)."
+echo "# Two services' programs and one outside both: each service's target"
+echo "# counts exactly its own jobs, whatever the programs are called."
+step 'mkdir -p /tmp/cg && mount -t cgroup2 none /tmp/cg && mkdir /tmp/cg/web.service /tmp/cg/batch.service'
+step 'echo module cgroup:/web.service cgroup:/batch.service > /dev/gpuprof/ctl; echo startcp > /dev/gpuprof/ctl'
+step "sh -c 'echo \$\$ > /tmp/cg/web.service/cgroup.procs; exec gpuwork -n render fences 25'; sh -c 'echo \$\$ > /tmp/cg/batch.service/cgroup.procs; exec gpuwork -n encode fences 7'; gpuwork -n other fences 5"
+step 'echo stop > /dev/gpuprof/ctl; for d in /dev/gpuprof/[0-9]*; do echo "$(cat $d/name) in $(cat $d/cgroup): $(cat $d/histogram)"; done'
+step 'echo end > /dev/gpuprof/ctl; rmdir /tmp/cg/web.service /tmp/cg/batch.service; umount /tmp/cg'
 echo
 echo "# A real GPU scheduler: the kernel's drm_sched, on a mock ring that runs one"
 echo "# job at a time. P1 submits a 400 ms job; P2's four 25 ms jobs, 10 ms later,"
