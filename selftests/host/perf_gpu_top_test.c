@@ -11,6 +11,8 @@
  *   bounds (from its own clock around the two samples): SIGUSR1 takes the
  *   second sample when the test has changed the counters.
  * - --format=json: every line parsed by python3, keys as documented.
+ * - cgroups: PROC/PID/cgroup's v2 line as the CGROUP column, JSON field
+ *   and OpenMetrics label; --by cgroup sums a cgroup's clients.
  * - the terminal view under tmux: rows, sort keys, resizes, q and Ctrl-C,
  *   the terminal restored (stty, alternate screen, cursor).
  * - --openmetrics: the exact file, its grammar (a parser here, and
@@ -123,6 +125,15 @@ static int proc_fd(FIXTURE_DATA(top) *self, int pid, const char *comm, int fd,
 	return put(path, text);
 }
 
+/* PROC/@pid/cgroup: @text as /proc/PID/cgroup gives it. */
+static int proc_cgroup(FIXTURE_DATA(top) *self, int pid, const char *text)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%d/cgroup", self->proc, pid);
+	return put(path, text);
+}
+
 /* An i915 client's fdinfo as i915_drm_client_fdinfo() prints it. */
 static const char *i915(unsigned int id, uint64_t render_ns, uint64_t copy_ns,
 			unsigned int resident_kib)
@@ -179,10 +190,15 @@ static const char *xe(unsigned int id, uint64_t cycles, uint64_t total)
  * Three i915 clients (one with two fds of the same client) and a shell
  * with no DRM fd.  Utilisation 0 (counters still), memory 303 > 101 >
  * 202, comm Xorg < alacritty < glxgears: each sort gives its own order.
+ * 101 and 202 in one cgroup (202's file as a machine with v1 controllers
+ * mounted too gives it: the v2 line is not the first), 303 in none.
  */
 static int basic_root(FIXTURE_DATA(top) *self)
 {
-	return proc_fd(self, 101, "glxgears", 4, i915(7, 1000000, 0, 4096)) ||
+	return proc_cgroup(self, 101, "0::/user.slice/session-2.scope\n") ||
+	       proc_cgroup(self, 202, "12:cpu,cpuacct:/other\n1:name=systemd:/x\n"
+			   "0::/user.slice/session-2.scope\n") ||
+	       proc_fd(self, 101, "glxgears", 4, i915(7, 1000000, 0, 4096)) ||
 	       proc_fd(self, 101, "glxgears", 5, i915(7, 1000000, 0, 4096)) ||
 	       proc_fd(self, 202, "alacritty", 5, i915(8, 5000000, 200, 1024)) ||
 	       proc_fd(self, 303, "Xorg", 6, i915(9, 0, 0, 16384)) ||
@@ -195,21 +211,21 @@ static int basic_root(FIXTURE_DATA(top) *self)
 	"  0 0000:00:02.0     i915           3   0.00%   0.00%   21.00 MiB\n" \
 	"\n"
 #define CLIENTS_HEADER \
-	"    PID COMM             DRIVER   GPU  render    copy     system0\n"
+	"    PID COMM             DRIVER   GPU  render    copy     system0 CGROUP\n"
 
 static const char basic_first[] =
 	"perf gpu top - local - 3 clients on 1 device - sort util - every 0.20s - sample 1\n"
 	"\n" BASIC_DEVICES CLIENTS_HEADER
-	"    101 glxgears         i915       0       -       -    4.00 MiB\n"
-	"    202 alacritty        i915       0       -       -    1.00 MiB\n"
-	"    303 Xorg             i915       0       -       -   16.00 MiB\n"
+	"    101 glxgears         i915       0       -       -    4.00 MiB /user.slice/session-2.scope\n"
+	"    202 alacritty        i915       0       -       -    1.00 MiB /user.slice/session-2.scope\n"
+	"    303 Xorg             i915       0       -       -   16.00 MiB -\n"
 	"\n";
 static const char basic_second[] =
 	"perf gpu top - local - 3 clients on 1 device - sort util - every 0.20s - sample 2\n"
 	"\n" BASIC_DEVICES CLIENTS_HEADER
-	"    101 glxgears         i915       0   0.00%   0.00%    4.00 MiB\n"
-	"    202 alacritty        i915       0   0.00%   0.00%    1.00 MiB\n"
-	"    303 Xorg             i915       0   0.00%   0.00%   16.00 MiB\n"
+	"    101 glxgears         i915       0   0.00%   0.00%    4.00 MiB /user.slice/session-2.scope\n"
+	"    202 alacritty        i915       0   0.00%   0.00%    1.00 MiB /user.slice/session-2.scope\n"
+	"    303 Xorg             i915       0   0.00%   0.00%   16.00 MiB -\n"
 	"\n";
 
 /* perf gpu top --proc-root PROC @args..., stderr joined: its status. */
@@ -275,10 +291,49 @@ TEST_F(top, pid_filter_keeps_one_process_and_device_totals)
 	ASSERT_EQ(0, top(self, "-b -n 1 -p 202")) TH_LOG("%s", self->out);
 	EXPECT_STREQ("perf gpu top - local - 1 of 3 clients on 1 device - sort util - every 1.00s - sample 1\n"
 		     "\n" BASIC_DEVICES CLIENTS_HEADER
-		     "    202 alacritty        i915       0       -       -    1.00 MiB\n"
+		     "    202 alacritty        i915       0       -       -    1.00 MiB /user.slice/session-2.scope\n"
 		     "\n", self->out);
 	ASSERT_EQ(0, top(self, "-b -n 1 -p 999"));
 	EXPECT_STREQ("", pid_order(self));
+}
+
+/*
+ * --by cgroup: a row per cgroup, its clients' values summed (4 + 1 MiB,
+ * render 1 + 5 ms of busy time), the process outside any cgroup a row
+ * of its own; in JSON as "cgroups", each client keeping its "cgroup".
+ */
+TEST_F(top, by_cgroup_sums_the_clients_of_each_cgroup)
+{
+	char path[256];
+
+	ASSERT_EQ(0, basic_root(self));
+	ASSERT_EQ(0, top(self, "-b -n 1 --by cgroup -s mem")) TH_LOG("%s", self->out);
+	EXPECT_STREQ("perf gpu top - local - 3 clients on 1 device in 2 cgroups - sort mem - every 1.00s - sample 1\n"
+		     "\n" BASIC_DEVICES
+		     "CLIENTS  render    copy     system0 CGROUP\n"
+		     "      1       -       -   16.00 MiB -\n"
+		     "      2       -       -    5.00 MiB /user.slice/session-2.scope\n"
+		     "\n", self->out);
+	/* By path when sorted by pid or comm; -p first narrows the clients. */
+	ASSERT_EQ(0, top(self, "-b -n 1 --by cgroup -s comm -p 202"));
+	EXPECT_NE(NULL, strstr(self->out, "in 1 cgroup - sort comm"));
+	EXPECT_NE(NULL, strstr(self->out, "\n      1       -       -    1.00 MiB /user.slice/session-2.scope\n\n"))
+		TH_LOG("%s", self->out);
+	snprintf(path, sizeof(path), "%s/by.json", self->dir);
+	ASSERT_EQ(0, top(self, "-b -n 1 --by cgroup --format=json -s pid >%s", path));
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "python3 -c 'import json,sys\n"
+			     "d = json.loads(open(sys.argv[1]).read())\n"
+			     "print([(c[\"pid\"], c[\"cgroup\"]) for c in d[\"clients\"]])\n"
+			     "for g in d[\"cgroups\"]:\n"
+			     "    print(g[\"cgroup\"], g[\"clients\"], g[\"engines\"][\"render\"][\"busy_ns\"], g[\"memory\"][\"system0\"])' %s",
+			     path)) TH_LOG("%s", self->out);
+	EXPECT_STREQ("[(101, '/user.slice/session-2.scope'), (202, '/user.slice/session-2.scope'), (303, None)]\n"
+		     "None 1 0 16777216\n"
+		     "/user.slice/session-2.scope 2 6000000 5242880\n", self->out);
+	/* A word that is not a grouping: one line, nothing else. */
+	EXPECT_NE(0, top(self, "-b -n 1 --by pod"));
+	EXPECT_STREQ("perf gpu top: unknown grouping 'pod' (client,cgroup)\n", self->out);
 }
 
 /* Wait until @path holds @needle: true, or false after @ms. */
@@ -386,7 +441,7 @@ TEST_F_TIMEOUT(top, utilisation_between_two_samples, 90)
 	EXPECT_NE(NULL, strstr(second, "\n    101 glxgears         i915       0  "))
 		TH_LOG("%s", second);
 	EXPECT_NE(NULL, strstr(second,
-			       "\n    606 xe_app           xe         1       -       -  30.00%           -    4.00 MiB\n\n"))
+			       "\n    606 xe_app           xe         1       -       -  30.00%           -    4.00 MiB -\n\n"))
 		TH_LOG("%s", second);
 	EXPECT_NE(NULL, strstr(second,
 			       "\n  1 0000:04:00.0     xe             1       -       -  30.00%           -    4.00 MiB\n"))
@@ -422,7 +477,7 @@ static const char json_check_py[] =
 	"import json, sys\n"
 	"top = {'time', 'sample', 'source', 'sort', 'devices', 'clients', 'gpuprof'}\n"
 	"dev = {'gpu', 'pdev', 'driver', 'clients', 'engines', 'memory'}\n"
-	"cli = {'id', 'pid', 'comm', 'driver', 'pdev', 'gpu', 'engines', 'memory'}\n"
+	"cli = {'id', 'pid', 'comm', 'driver', 'pdev', 'gpu', 'cgroup', 'engines', 'memory'}\n"
 	"for line in open(sys.argv[1]):\n"
 	"    d = json.loads(line)\n"
 	"    assert set(d) == top, sorted(d)\n"
@@ -437,7 +492,7 @@ static const char json_check_py[] =
 	"        assert int(c['id'], 16) >= 0\n"
 	"        for e in c['engines'].values():\n"
 	"            assert set(e) == {'busy_ns', 'util'}\n"
-	"        print('client', c['pid'], c['comm'], c['driver'], c['pdev'], c['gpu'],\n"
+	"        print('client', c['pid'], c['comm'], c['driver'], c['pdev'], c['gpu'], c['cgroup'],\n"
 	"              [(k, v['busy_ns'], v['util']) for k, v in c['engines'].items()],\n"
 	"              list(c['memory'].items()))\n";
 
@@ -453,14 +508,14 @@ TEST_F(top, json_lines_parse_with_the_documented_keys)
 	EXPECT_STREQ(
 		"sample 1 local pid None\n"
 		"device 0 0000:00:02.0 i915 3 [('render', 0.0), ('copy', 0.0)] [('system0', 22020096)]\n"
-		"client 101 glxgears i915 0000:00:02.0 0 [('render', 1000000, None), ('copy', 0, None)] [('system0', 4194304)]\n"
-		"client 202 alacritty i915 0000:00:02.0 0 [('render', 5000000, None), ('copy', 200, None)] [('system0', 1048576)]\n"
-		"client 303 Xorg i915 0000:00:02.0 0 [('render', 0, None), ('copy', 0, None)] [('system0', 16777216)]\n"
+		"client 101 glxgears i915 0000:00:02.0 0 /user.slice/session-2.scope [('render', 1000000, None), ('copy', 0, None)] [('system0', 4194304)]\n"
+		"client 202 alacritty i915 0000:00:02.0 0 /user.slice/session-2.scope [('render', 5000000, None), ('copy', 200, None)] [('system0', 1048576)]\n"
+		"client 303 Xorg i915 0000:00:02.0 0 None [('render', 0, None), ('copy', 0, None)] [('system0', 16777216)]\n"
 		"sample 2 local pid None\n"
 		"device 0 0000:00:02.0 i915 3 [('render', 0.0), ('copy', 0.0)] [('system0', 22020096)]\n"
-		"client 101 glxgears i915 0000:00:02.0 0 [('render', 1000000, 0.0), ('copy', 0, 0.0)] [('system0', 4194304)]\n"
-		"client 202 alacritty i915 0000:00:02.0 0 [('render', 5000000, 0.0), ('copy', 200, 0.0)] [('system0', 1048576)]\n"
-		"client 303 Xorg i915 0000:00:02.0 0 [('render', 0, 0.0), ('copy', 0, 0.0)] [('system0', 16777216)]\n",
+		"client 101 glxgears i915 0000:00:02.0 0 /user.slice/session-2.scope [('render', 1000000, 0.0), ('copy', 0, 0.0)] [('system0', 4194304)]\n"
+		"client 202 alacritty i915 0000:00:02.0 0 /user.slice/session-2.scope [('render', 5000000, 0.0), ('copy', 200, 0.0)] [('system0', 1048576)]\n"
+		"client 303 Xorg i915 0000:00:02.0 0 None [('render', 0, 0.0), ('copy', 0, 0.0)] [('system0', 16777216)]\n",
 		self->out);
 }
 
@@ -504,7 +559,7 @@ TEST_F(top, gpuprof_summary_from_the_device_root)
 	ASSERT_EQ(0, top(self, "-b -n 1 --device-root %s", root)) TH_LOG("%s", self->out);
 	/* perf gpu report --device's text, cut after 12 lines. */
 	snprintf(expected, sizeof(expected),
-		 "    303 Xorg             i915       0       -       -   16.00 MiB\n"
+		 "    303 Xorg             i915       0       -       -   16.00 MiB -\n"
 		 "\n"
 		 "# %s: coverage profile, 40 jobs in 2 targets\n"
 		 "# unattributed_jobs: 5\n"
@@ -541,7 +596,9 @@ TEST_F(top, gpuprof_summary_from_the_device_root)
  * maxfreq and no pdev (msm).  A comm that needs escaping. */
 static int metrics_root(FIXTURE_DATA(top) *self)
 {
-	return proc_fd(self, 101, "glxgears", 4, i915(7, 1500000000, 7, 4096)) ||
+	return proc_cgroup(self, 101, "0::/user.slice\n") ||
+	       proc_cgroup(self, 606, "0::/system.slice/a \"b\".service\n") ||
+	       proc_fd(self, 101, "glxgears", 4, i915(7, 1500000000, 7, 4096)) ||
 	       proc_fd(self, 505, "q\"b\\s\nx", 3,
 		       "drm-driver:\tamdgpu\ndrm-pdev:\t0000:03:00.0\ndrm-client-id:\t12\n"
 		       "drm-engine-gfx:\t2000 ns\ndrm-engine-capacity-gfx:\t2\n"
@@ -552,10 +609,10 @@ static int metrics_root(FIXTURE_DATA(top) *self)
 		       "drm-maxfreq-gpu:\t800000000 Hz\ndrm-resident-memory:\t256 KiB\n");
 }
 
-#define L101 "{pid=\"101\",comm=\"glxgears\",driver=\"i915\",pdev=\"0000:00:02.0\",client_id=\"7\","
-#define L505 "{pid=\"505\",comm=\"q\\\"b\\\\s\\nx\",driver=\"amdgpu\",pdev=\"0000:03:00.0\",client_id=\"12\","
-#define L606 "{pid=\"606\",comm=\"xe_app\",driver=\"xe\",pdev=\"0000:04:00.0\",client_id=\"3\","
-#define L707 "{pid=\"707\",comm=\"msm_app\",driver=\"msm\",pdev=\"\",client_id=\"5\","
+#define L101 "{pid=\"101\",comm=\"glxgears\",cgroup=\"/user.slice\",driver=\"i915\",pdev=\"0000:00:02.0\",client_id=\"7\","
+#define L505 "{pid=\"505\",comm=\"q\\\"b\\\\s\\nx\",cgroup=\"\",driver=\"amdgpu\",pdev=\"0000:03:00.0\",client_id=\"12\","
+#define L606 "{pid=\"606\",comm=\"xe_app\",cgroup=\"/system.slice/a \\\"b\\\".service\",driver=\"xe\",pdev=\"0000:04:00.0\",client_id=\"3\","
+#define L707 "{pid=\"707\",comm=\"msm_app\",cgroup=\"\",driver=\"msm\",pdev=\"\",client_id=\"5\","
 
 static const char metrics_expected[] =
 	"# HELP gpu_client_engine_busy_seconds_total Time the engine spent on the client's work (DRM fdinfo drm-engine-<engine>).\n"
@@ -1071,14 +1128,14 @@ static bool have_tmux(void)
 	return run_cmd(out, sizeof(out), "tmux -V") == 0;
 }
 
-/* The rows at 120 columns: five engines and two regions, 107 wide. */
-#define WIDE_HEADER "    PID COMM             DRIVER   GPU  render    copy   video video-enhance compute     system0      local0"
-#define WIDE_101 "    101 glxgears         i915       0   0.00%   0.00%   0.00%         0.00%   0.00%    4.00 MiB    1.00 MiB"
-#define WIDE_202 "    202 alacritty        i915       0   0.00%   0.00%   0.00%         0.00%   0.00%    1.00 MiB    1.00 MiB"
-#define WIDE_303 "    303 Xorg             i915       0   0.00%   0.00%   0.00%         0.00%   0.00%   16.00 MiB    1.00 MiB"
+/* The rows at 120 columns: five engines, two regions and the cgroup. */
+#define WIDE_HEADER "    PID COMM             DRIVER   GPU  render    copy   video video-enhance compute     system0      local0 CGROUP"
+#define WIDE_101 "    101 glxgears         i915       0   0.00%   0.00%   0.00%         0.00%   0.00%    4.00 MiB    1.00 MiB -"
+#define WIDE_202 "    202 alacritty        i915       0   0.00%   0.00%   0.00%         0.00%   0.00%    1.00 MiB    1.00 MiB -"
+#define WIDE_303 "    303 Xorg             i915       0   0.00%   0.00%   0.00%         0.00%   0.00%   16.00 MiB    1.00 MiB -"
 /* In the first sample, no utilisation yet. */
-#define FIRST_101 "    101 glxgears         i915       0       -       -       -             -       -    4.00 MiB    1.00 MiB"
-#define FIRST_202 "    202 alacritty        i915       0       -       -       -             -       -    1.00 MiB    1.00 MiB"
+#define FIRST_101 "    101 glxgears         i915       0       -       -       -             -       -    4.00 MiB    1.00 MiB -"
+#define FIRST_202 "    202 alacritty        i915       0       -       -       -             -       -    1.00 MiB    1.00 MiB -"
 #define WIDE_DEVICES "GPU PDEV             DRIVER   CLIENTS  render    copy   video video-enhance compute     system0      local0"
 #define WIDE_DEVICE0 "  0 0000:03:00.0     i915           3   0.00%   0.00%   0.00%         0.00%   0.00%   21.00 MiB    3.00 MiB"
 
@@ -1179,6 +1236,15 @@ TEST_F_TIMEOUT(top, tmux_keys_and_resizes_redraw_at_once, 120)
 	snprintf(rows, sizeof(rows), "\n%s\n%s\n", FIRST_101, FIRST_202);
 	EXPECT_TRUE(wait_pane(self, rows, 5000)) TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out, "- sample 1\n"));
+
+	/* g: the clients grouped by cgroup (none known: one row), g again back. */
+	ASSERT_EQ(0, tmux(self, self->out, "send-keys -t top g"));
+	EXPECT_TRUE(wait_pane(self, "\nCLIENTS  render    copy   video video-enhance compute     system0      local0 CGROUP\n"
+			      "      3       -       -       -             -       -   21.00 MiB    3.00 MiB -\n", 5000))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "3 clients on 1 device in 1 cgroup - sort pid"));
+	ASSERT_EQ(0, tmux(self, self->out, "send-keys -t top g"));
+	EXPECT_TRUE(wait_pane(self, rows, 5000)) TH_LOG("%s", self->out);
 
 	/* Ctrl-C: SIGINT, and the terminal put back all the same. */
 	ASSERT_EQ(0, tmux(self, self->out, "send-keys -t top C-c"));

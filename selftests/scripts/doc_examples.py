@@ -313,9 +313,11 @@ def host_fixture(dst):
     if r.returncode:
         raise RuntimeError("%s: %s" % (rec, r.stdout.strip()))
     put(os.path.join(dst, "proc/2001/comm"), "glmark2\n")
+    put(os.path.join(dst, "proc/2001/cgroup"), "0::/user.slice/bench.scope\n")
     put(os.path.join(dst, "proc/2001/fdinfo/5"),
         I915_FDINFO % (7, 36000000, 65536, 49152))
     put(os.path.join(dst, "proc/1500/comm"), "kwin_wayland\n")
+    put(os.path.join(dst, "proc/1500/cgroup"), "0::/user.slice/session-2.scope\n")
     put(os.path.join(dst, "proc/1500/fdinfo/9"),
         I915_FDINFO % (3, 12000000, 16384, 16384))
     put(os.path.join(dst, "sys/class/drm/card0/metrics/"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * perf gpu top [-d SECS] [-n N] [-p PID] [-s util|mem|pid|comm]
- *		[-b [--format=text|json]] [--proc-root DIR] [--device-root DIR]
+ *		[--by client|cgroup] [-b [--format=text|json]] [--proc-root DIR] [--device-root DIR]
  *		[--listen [ADDR:]PORT] [--openmetrics FILE] | [--connect HOST:PORT]
  *
  * The GPU clients of this machine (DRM fdinfo, drm/clients.h) or of
@@ -15,9 +15,11 @@
  * drawing nothing; with one, the view shows as well.
  *
  * -p narrows what is shown; the device totals, --listen and
- * --openmetrics still cover every client.  The gpuprof module's summary
+ * --openmetrics still cover every client.  --by cgroup shows a row per
+ * cgroup (v2, of each client's process) summing its clients.  The gpuprof module's summary
  * (top/device.h) is this machine's, so --connect does not show one.
- * Keys: q quits, u/m/p/c sort, space samples now (so does SIGUSR1).
+ * Keys: q quits, u/m/p/c sort, g groups by cgroup or not, space samples
+ * now (so does SIGUSR1).
  */
 #include <errno.h>
 #include <math.h>
@@ -48,10 +50,10 @@
 
 /* Lines of the module's report shown: the view is about the clients. */
 #define GPUPROF_LINES	12
-#define KEYS_HINT	"keys: q quit, u util, m mem, p pid, c comm, space refresh"
+#define KEYS_HINT	"keys: q quit, u util, m mem, p pid, c comm, g cgroups, space refresh"
 
 struct top_opts {
-	const char *delay, *sort, *format, *proc_root, *device_root;
+	const char *delay, *sort, *by, *format, *proc_root, *device_root;
 	const char *connect, *listen, *openmetrics;
 	int iterations, pid;
 	bool batch;
@@ -61,6 +63,7 @@ struct top {
 	struct top_opts o;
 	double delay_s;
 	enum top_sort sort;
+	enum top_by by;
 	bool json;
 	struct gpu_clients clients;
 	bool have_clients;
@@ -108,6 +111,10 @@ static int check_opts(struct top *t)
 	if (o->sort && top_sort_parse(o->sort, &t->sort)) {
 		pr_err("unknown sort key '%s' (util,mem,pid,comm)\n",
 		       o->sort);
+		return -1;
+	}
+	if (o->by && top_by_parse(o->by, &t->by)) {
+		pr_err("unknown grouping '%s' (client,cgroup)\n", o->by);
 		return -1;
 	}
 	if (o->format && strcmp(o->format, "text") && strcmp(o->format, "json")) {
@@ -209,7 +216,8 @@ static int take_sample(struct top *t)
 	}
 	t->sample++;
 	top_view_free(&t->view);
-	if (top_view_build(&t->view, &t->state, t->o.pid, t->sort)) {
+	if (top_view_build(&t->view, &t->state, t->o.pid, t->sort) ||
+	    (t->by == TOP_BY_CGROUP && top_view_group(&t->view, t->sort))) {
 		pr_err("out of memory\n");
 		return -1;
 	}
@@ -221,6 +229,7 @@ static void fill_info(const struct top *t, struct top_text_info *info,
 {
 	info->source = t->o.connect ? t->o.connect : "local";
 	info->sort = t->sort;
+	info->by = t->by;
 	info->delay_s = t->delay_s;
 	info->sample = t->sample;
 	info->gpuprof = t->gpuprof;
@@ -288,6 +297,13 @@ static int key(struct top *t, int k)
 		return 1;
 	if (k == ' ')
 		return 2;
+	if (k == 'g') {
+		t->by = t->by == TOP_BY_CGROUP ? TOP_BY_CLIENT : TOP_BY_CGROUP;
+		if (t->by == TOP_BY_CGROUP && top_view_group(&t->view, t->sort))
+			t->by = TOP_BY_CLIENT;	/* out of memory: stay put */
+		draw(t);
+		return 0;
+	}
 	if (!top_sort_key(k, &t->sort)) {
 		top_view_sort(&t->view, t->sort);
 		draw(t);
@@ -390,6 +406,8 @@ int cmd_top(int argc, const char **argv)
 		OPT_INTEGER('p', "pid", &t.o.pid, "show only the clients of this process"),
 		OPT_STRING('s', "sort", &t.o.sort, "key",
 			   "sort clients by util, mem, pid or comm (default util)"),
+		OPT_STRING(0, "by", &t.o.by, "client|cgroup",
+			   "a row per client (default), or per cgroup summing its clients"),
 		OPT_BOOLEAN('b', "batch", &t.o.batch,
 			    "print each refresh to stdout instead of the terminal view"),
 		OPT_STRING(0, "format", &t.o.format, "text|json",

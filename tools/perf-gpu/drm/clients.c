@@ -597,6 +597,40 @@ static void compute_util(struct gpu_clients *s)
 	}
 }
 
+/* PID/cgroup's v2 path into c->cgroup; "" when unreadable or none. */
+static void read_cgroup(int root, struct gpu_client *c)
+{
+	char path[32], buf[4096];
+	ssize_t n;
+
+	c->cgroup[0] = '\0';
+	snprintf(path, sizeof(path), "%d/cgroup", (int)c->pid);
+	n = file_read_small(root, path, buf, sizeof(buf));
+	if (n > 0)
+		cgroup_path_from_proc(buf, n, c->cgroup, sizeof(c->cgroup));
+}
+
+/*
+ * Each client's cgroup: the previous scan's when the client was there
+ * with the same process, else read (one small file per new client, not
+ * per client and scan: the scan's cost is its system calls).
+ */
+static void resolve_cgroups(struct gpu_clients *s, int root)
+{
+	const struct gpu_client *p;
+	unsigned int i;
+
+	for (i = 0; i < s->nr_clients; i++) {
+		struct gpu_client *c = &s->clients[i];
+
+		p = find_in(s->prev, s->nr_prev, c->id);
+		if (p && p->pid == c->pid && same_key(c, p))
+			memcpy(c->cgroup, p->cgroup, sizeof(c->cgroup));
+		else
+			read_cgroup(root, c);
+	}
+}
+
 static struct gpu_device *device_of(struct gpu_clients *s,
 				    const struct drm_fdinfo *fi)
 {
@@ -733,9 +767,11 @@ int gpu_clients_scan(struct gpu_clients *s, int32_t pid)
 	s->scan_ns = scan_time(s);
 	memset(&s->stats, 0, sizeof(s->stats));
 	ret = scan(s, root, pid);
-	close(root);
 	if (!ret)
 		ret = sort_clients(s);
+	if (!ret)
+		resolve_cgroups(s, root);
+	close(root);
 	if (ret) {
 		s->scan_ns = s->prev_scan_ns;
 		s->prev_scan_ns = prev_ns;

@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "drm/fdinfo.h"
+#include "util/cgroup.h"
 
 /*
  * The most of one fdinfo text read: far above what any driver prints.  A
@@ -52,6 +53,14 @@ struct gpu_client {
 	/* Per engine of fi, in its order: since the previous scan. */
 	uint32_t util_x100[DRM_FDINFO_MAX];
 	bool has_util;			/* false in the client's first scan */
+	/*
+	 * The cgroup v2 path of pid (/proc/PID/cgroup), "" when unknown.
+	 * Read when the client first shows or its pid changes, then kept:
+	 * a process moved to another cgroup while it holds the client is
+	 * seen in its old one until then (what moves live processes is
+	 * rare: runtimes place a process before it execs).
+	 */
+	char cgroup[CGROUP_PATH_MAX];
 };
 
 struct gpu_client_ref;		/* internal to drm/clients.c */

@@ -456,6 +456,9 @@ static int add_client(struct live_state *st, const struct gpu_client *c)
 			strlen(fi->driver));
 	err |= set_text(st, LIVE_CLIENT, c->id, "PDEV", fi->pdev,
 			strlen(fi->pdev));
+	/* Absent when unknown ("" removes a key). */
+	err |= set_text(st, LIVE_CLIENT, c->id, "CGROUP", c->cgroup,
+			strnlen(c->cgroup, sizeof(c->cgroup)));
 	for (i = 0; i < fi->nr_engines && !err; i++)
 		if (fi->engine[i].has_busy)
 			err = set_u64(st, LIVE_CLIENT, c->id,

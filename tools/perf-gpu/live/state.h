@@ -6,13 +6,14 @@
  *
  * An object is a TYPE, a 64-bit ID and KEY=VALUE attributes, values as
  * text.  Types and their keys:
- *   CLIENT  NAME (comm), PID, DRIVER, PDEV, ENGINE.<e> (busy ns, when the
+ *   CLIENT  NAME (comm), PID, DRIVER, PDEV, CGROUP (the process's cgroup
+ *           v2 path, absent when unknown), ENGINE.<e> (busy ns, when the
  *           driver gives ns), UTIL.<e> (utilisation since the previous
  *           sample, hundredths of a percent), MEM.<region> (bytes)
  *   ENGINE  NAME (<pdev>/<e>), UTIL (summed over clients, x100)
  *   HEAP    NAME (<pdev>/<region>), SIZE (bytes held by all clients)
  * Keys and values have no spaces or '=' in keys; a value is one word
- * (spaces in a comm are sent as '_').  The state is sorted by (type, id).
+ * (spaces in a comm or a cgroup path are sent as '_').  The state is sorted by (type, id).
  */
 #ifndef PERF_GPU_LIVE_STATE_H
 #define PERF_GPU_LIVE_STATE_H

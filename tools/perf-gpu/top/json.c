@@ -59,10 +59,37 @@ static void device(FILE *out, const struct top_view *v, unsigned int g)
 	putc('}', out);
 }
 
-static void client(FILE *out, const struct top_view *v, const struct top_row *r)
+/* "cgroup": the path, or null when unknown. */
+static void cgroup(FILE *out, const struct top_row *r)
+{
+	fputs(",\"cgroup\":", out);
+	if (*r->cgroup)
+		report_json_string(out, r->cgroup);
+	else
+		fputs("null", out);
+}
+
+/* "engines": busy ns and utilisation of each engine column. */
+static void engines(FILE *out, const struct top_view *v, const struct top_row *r)
 {
 	unsigned int i;
 
+	fputs(",\"engines\":{", out);
+	for (i = 0; i < v->nr_engines; i++) {
+		if (i)
+			putc(',', out);
+		report_json_string(out, v->engines[i]);
+		fputs(":{\"busy_ns\":", out);
+		value(out, &r->busy_ns[i]);
+		fputs(",\"util\":", out);
+		percent(out, &r->util[i]);
+		putc('}', out);
+	}
+	putc('}', out);
+}
+
+static void client(FILE *out, const struct top_view *v, const struct top_row *r)
+{
 	fprintf(out, "{\"id\":\"%llx\",\"pid\":", (unsigned long long)r->id);
 	if (r->pid >= 0)
 		fprintf(out, "%lld", (long long)r->pid);
@@ -78,19 +105,19 @@ static void client(FILE *out, const struct top_view *v, const struct top_row *r)
 		fprintf(out, ",\"gpu\":%d", r->gpu);
 	else
 		fputs(",\"gpu\":null", out);
-	fputs(",\"engines\":{", out);
-	for (i = 0; i < v->nr_engines; i++) {
-		if (i)
-			putc(',', out);
-		report_json_string(out, v->engines[i]);
-		fputs(":{\"busy_ns\":", out);
-		value(out, &r->busy_ns[i]);
-		fputs(",\"util\":", out);
-		percent(out, &r->util[i]);
-		putc('}', out);
-	}
-	putc('}', out);
+	cgroup(out, r);
+	engines(out, v, r);
 	memory(out, v, r);
+	putc('}', out);
+}
+
+/* A row of --by cgroup: the sums over the cgroup's clients. */
+static void group(FILE *out, const struct top_view *v, const struct top_row *g)
+{
+	fprintf(out, "{\"clients\":%u", g->nr_clients);
+	cgroup(out, g);
+	engines(out, v, g);
+	memory(out, v, g);
 	putc('}', out);
 }
 
@@ -126,7 +153,17 @@ void top_json_write(FILE *out, const struct top_view *v,
 			putc(',', out);
 		client(out, v, &v->clients[i]);
 	}
-	fputs("],\"gpuprof\":", out);
+	putc(']', out);
+	if (info->by == TOP_BY_CGROUP) {
+		fputs(",\"cgroups\":[", out);
+		for (i = 0; i < v->nr_cgroups; i++) {
+			if (i)
+				putc(',', out);
+			group(out, v, &v->cgroups[i]);
+		}
+		putc(']', out);
+	}
+	fputs(",\"gpuprof\":", out);
 	if (info->gpuprof && *info->gpuprof)
 		one_line(out, info->gpuprof);
 	else

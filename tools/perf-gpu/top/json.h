@@ -8,9 +8,11 @@
  *    "devices": [{"gpu": N, "pdev": S, "driver": S, "clients": N,
  *                 "engines": {E: UTIL|null}, "memory": {R: BYTES|null}}],
  *    "clients": [{"id": "HEX", "pid": N|null, "comm": S, "driver": S,
- *                 "pdev": S, "gpu": N|null,
+ *                 "pdev": S, "gpu": N|null, "cgroup": PATH|null,
  *                 "engines": {E: {"busy_ns": N|null, "util": UTIL|null}},
  *                 "memory": {R: BYTES|null}}],
+ *    "cgroups": [{"clients": N, "cgroup": PATH|null, "engines": ...,
+ *                 "memory": ...}]       (with --by cgroup only: sums)
  *    "gpuprof": perf gpu report --device's JSON document, or null}
  *
  * UTIL is a percentage with two decimals (100 = one engine instance busy

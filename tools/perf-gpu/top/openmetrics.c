@@ -45,7 +45,11 @@ static void label(FILE *out, const char *name, const char *value)
 	label_value(out, value);
 }
 
-/* NAME{pid=...,comm=...,driver=...,pdev=...,client_id=... without the '}'. */
+/*
+ * NAME{pid=...,comm=...,cgroup=...,driver=...,pdev=...,client_id=...
+ * without the '}'; cgroup "" when unknown (Prometheus takes an empty
+ * label as no label).
+ */
 static void client_labels(FILE *out, const char *metric,
 			  const struct gpu_client *cl)
 {
@@ -55,6 +59,7 @@ static void client_labels(FILE *out, const char *metric,
 	fprintf(out, "%s{pid=", metric);
 	label_value(out, num);
 	label(out, "comm", cl->comm);
+	label(out, "cgroup", cl->cgroup);
 	label(out, "driver", cl->fi.driver);
 	label(out, "pdev", cl->fi.pdev);
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)cl->fi.client_id);

@@ -10,7 +10,7 @@
  * comment.  Label values escape backslash, double quote and newline;
  * bytes that are not UTF-8 (a comm may hold any) become '?'.
  *
- * Families, each sample labelled pid, comm, driver, pdev, client_id
+ * Families, each sample labelled pid, comm, cgroup, driver, pdev, client_id
  * (drm-client-id: one process may hold several clients of one device,
  * and series must differ) and engine or region/kind:
  *   gpu_client_engine_busy_seconds_total   counter  drm-engine-<e>

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "top/text.h"
+#include "util/cgroup.h"
 
 /* Widths of the fixed columns; both tables' left parts are 37 wide so
  * the engine and region columns line up under each other. */
@@ -66,8 +67,9 @@ static int region_width(const char *name)
 	return n > BYTES_W ? n : BYTES_W;
 }
 
-/* The engine and region column headers. */
-static void column_names(FILE *out, const struct top_view *v)
+/* The engine and region column headers, and @last (NULL for none). */
+static void column_names(FILE *out, const struct top_view *v,
+			 const char *last)
 {
 	char name[LIVE_KEY_MAX];
 	unsigned int i;
@@ -78,12 +80,19 @@ static void column_names(FILE *out, const struct top_view *v)
 	for (i = 0; i < v->nr_regions; i++)
 		fprintf(out, " %*s", region_width(v->regions[i]),
 			clean(name, sizeof(name), v->regions[i]));
+	if (last)
+		fprintf(out, " %s", last);
 	fputc('\n', out);
 }
 
-/* A row's engine and region cells. */
-static void cells(FILE *out, const struct top_view *v, const struct top_row *r)
+/*
+ * A row's engine and region cells, and its cgroup when @cgroup: last,
+ * as it has no width (container paths are long; the terminal cuts).
+ */
+static void cells(FILE *out, const struct top_view *v, const struct top_row *r,
+		  bool cgroup)
 {
+	char path[CGROUP_PATH_MAX];
 	char buf[32];
 	unsigned int i;
 
@@ -101,6 +110,8 @@ static void cells(FILE *out, const struct top_view *v, const struct top_row *r)
 			snprintf(buf, sizeof(buf), "-");
 		fprintf(out, " %*s", region_width(v->regions[i]), buf);
 	}
+	if (cgroup)
+		fprintf(out, " %s", *r->cgroup ? clean(path, sizeof(path), r->cgroup) : "-");
 	fputc('\n', out);
 }
 
@@ -113,9 +124,13 @@ static void title(FILE *out, const struct top_view *v,
 		clean(src, sizeof(src), info->source));
 	if (v->nr_clients != v->nr_all_clients)
 		fprintf(out, "%u of ", v->nr_clients);
-	fprintf(out, "%u client%s on %u device%s - sort %s - every %.2fs - sample %lu\n",
+	fprintf(out, "%u client%s on %u device%s",
 		v->nr_all_clients, v->nr_all_clients == 1 ? "" : "s",
-		v->nr_devices, v->nr_devices == 1 ? "" : "s",
+		v->nr_devices, v->nr_devices == 1 ? "" : "s");
+	if (info->by == TOP_BY_CGROUP)
+		fprintf(out, " in %u cgroup%s", v->nr_cgroups,
+			v->nr_cgroups == 1 ? "" : "s");
+	fprintf(out, " - sort %s - every %.2fs - sample %lu\n",
 		top_sort_name(info->sort), info->delay_s, info->sample);
 }
 
@@ -126,7 +141,7 @@ static void devices(FILE *out, const struct top_view *v)
 
 	fprintf(out, "%*s %-*s %-*s %*s", GPU_W, "GPU", PDEV_W, "PDEV",
 		DRIVER_W, "DRIVER", CLIENTS_W, "CLIENTS");
-	column_names(out, v);
+	column_names(out, v, NULL);
 	for (i = 0; i < v->nr_devices; i++) {
 		const struct top_row *d = &v->devices[i];
 
@@ -134,7 +149,7 @@ static void devices(FILE *out, const struct top_view *v)
 			*d->pdev ? clean(pdev, sizeof(pdev), d->pdev) : "-",
 			DRIVER_W, *d->driver ? clean(driver, sizeof(driver), d->driver) : "-",
 			CLIENTS_W, d->nr_clients);
-		cells(out, v, d);
+		cells(out, v, d, false);
 	}
 }
 
@@ -145,7 +160,7 @@ static void clients(FILE *out, const struct top_view *v)
 
 	fprintf(out, "%*s %-*s %-*s %*s", PID_W, "PID", COMM_W, "COMM",
 		DRIVER_W, "DRIVER", GPU_W, "GPU");
-	column_names(out, v);
+	column_names(out, v, "CGROUP");
 	for (i = 0; i < v->nr_clients; i++) {
 		const struct top_row *r = &v->clients[i];
 
@@ -160,7 +175,20 @@ static void clients(FILE *out, const struct top_view *v)
 		fprintf(out, "%*s %-*s %-*s %*s", PID_W, pid, COMM_W,
 			clean(comm, sizeof(comm), r->comm), DRIVER_W,
 			clean(driver, sizeof(driver), r->driver), GPU_W, gpu);
-		cells(out, v, r);
+		cells(out, v, r, true);
+	}
+}
+
+/* --by cgroup: a row per cgroup in place of the clients. */
+static void cgroups(FILE *out, const struct top_view *v)
+{
+	unsigned int i;
+
+	fprintf(out, "%*s", CLIENTS_W, "CLIENTS");
+	column_names(out, v, "CGROUP");
+	for (i = 0; i < v->nr_cgroups; i++) {
+		fprintf(out, "%*u", CLIENTS_W, v->cgroups[i].nr_clients);
+		cells(out, v, &v->cgroups[i], true);
 	}
 }
 
@@ -190,7 +218,10 @@ void top_text_write(FILE *out, const struct top_view *v,
 	fputc('\n', out);
 	devices(out, v);
 	fputc('\n', out);
-	clients(out, v);
+	if (info->by == TOP_BY_CGROUP)
+		cgroups(out, v);
+	else
+		clients(out, v);
 	if (info->gpuprof) {
 		fputc('\n', out);
 		gpuprof(out, info->gpuprof);

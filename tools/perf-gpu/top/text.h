@@ -10,12 +10,18 @@
  *   GPU PDEV             DRIVER   CLIENTS   render    copy      system0
  *     0 0000:00:02.0     i915           2   25.00%   0.00%     8.00 MiB
  *
- *       PID COMM             DRIVER   GPU   render    copy      system0
- *       101 glxgears         i915       0   12.50%   0.00%     4.00 MiB
+ *       PID COMM             DRIVER   GPU   render    copy      system0 CGROUP
+ *       101 glxgears         i915       0   12.50%   0.00%     4.00 MiB /user.slice
+ *
+ * With --by cgroup, a row per cgroup (top/view.h) in place of the
+ * clients' rows:
+ *
+ *   CLIENTS   render    copy      system0 CGROUP
+ *         2   25.00%   0.00%     8.00 MiB /system.slice/x.service
  *
  * Engines show utilisation since the previous sample, "-" where there is
  * none yet (a client's first sample) or the client has no such engine;
- * regions show bytes in binary units.  The device rows are the sums over
+ * regions show bytes in binary units; CGROUP is "-" when unknown.  The device rows are the sums over
  * all of a device's clients, also with -p.
  */
 #ifndef PERF_GPU_TOP_TEXT_H
@@ -30,6 +36,7 @@
 struct top_text_info {
 	const char *source;	/* "local", or the HOST:PORT of --connect */
 	enum top_sort sort;
+	enum top_by by;
 	double delay_s;
 	unsigned long sample;	/* 1 for the first */
 	const char *gpuprof;	/* the module's summary lines, or NULL */

@@ -34,6 +34,17 @@ const char *top_sort_name(enum top_sort sort)
 	return sort_names[sort];
 }
 
+int top_by_parse(const char *s, enum top_by *by)
+{
+	if (!strcmp(s, "client"))
+		*by = TOP_BY_CLIENT;
+	else if (!strcmp(s, "cgroup"))
+		*by = TOP_BY_CGROUP;
+	else
+		return -1;
+	return 0;
+}
+
 int top_sort_key(int key, enum top_sort *sort)
 {
 	switch (key) {
@@ -189,6 +200,7 @@ static int device(struct top_view *v, const char *pdev, size_t len)
 	more[v->nr_devices].pdev = copy;
 	more[v->nr_devices].driver = "";
 	more[v->nr_devices].comm = "";
+	more[v->nr_devices].cgroup = "";
 	more[v->nr_devices].pid = -1;
 	more[v->nr_devices].gpu = -1;
 	return v->nr_devices++;
@@ -291,6 +303,8 @@ static void fill_client(struct top_view *v, struct top_row *r,
 	r->driver = s ? s : "";
 	s = live_object_get(o, "PDEV");
 	r->pdev = s ? s : "";
+	s = live_object_get(o, "CGROUP");
+	r->cgroup = s ? s : "";
 	r->gpu = device_of(v, r->pdev);
 	for (j = 0; j < o->nr_attrs; j++) {
 		const char *k = o->attrs[j].key, *val = o->attrs[j].value;
@@ -371,8 +385,11 @@ int top_view_build(struct top_view *v, const struct live_state *st,
 	if (v->nr_devices > 1)
 		qsort(v->devices, v->nr_devices, sizeof(*v->devices), cmp_pdev);
 	per = 2 * v->nr_engines + v->nr_regions;
-	/* One more block than needed: calloc(0) may give NULL. */
-	v->values = calloc((size_t)(nr_clients + v->nr_devices) * per + 1,
+	/*
+	 * A block per client, device and cgroup (no more cgroups than
+	 * clients); one more than needed: calloc(0) may give NULL.
+	 */
+	v->values = calloc((size_t)(2 * nr_clients + v->nr_devices) * per + 1,
 			   sizeof(*v->values));
 	v->clients = calloc(nr_clients + 1, sizeof(*v->clients));
 	if (!v->values || !v->clients)
@@ -416,11 +433,19 @@ static int cmp_u64_desc(uint64_t a, uint64_t b)
 	return a < b ? 1 : a > b ? -1 : 0;
 }
 
-/* Ties go by pid, then id: the order never depends on the sort used. */
+/*
+ * Ties go by pid, then cgroup, then id: the order never depends on the
+ * sort used.
+ */
 static int cmp_tail(const struct top_row *a, const struct top_row *b)
 {
+	int c;
+
 	if (a->pid != b->pid)
 		return a->pid < b->pid ? -1 : 1;
+	c = strcmp(a->cgroup, b->cgroup);
+	if (c)
+		return c;
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
@@ -461,6 +486,75 @@ void top_view_sort(struct top_view *v, enum top_sort sort)
 
 	if (v->nr_clients)
 		qsort(v->clients, v->nr_clients, sizeof(*v->clients), cmp[sort]);
+	if (v->nr_cgroups)
+		qsort(v->cgroups, v->nr_cgroups, sizeof(*v->cgroups),
+		      sort == TOP_SORT_COMM ? cmp_pid : cmp[sort]);
+}
+
+/* A value of a client added into its cgroup's. */
+static void add_value(struct top_value *sum, const struct top_value *v)
+{
+	if (!v->has)
+		return;
+	sum->v += v->v;
+	sum->has = true;
+}
+
+/* The row of @cgroup among the first @nr of v->cgroups, or -1. */
+static int cgroup_row(const struct top_view *v, const char *cgroup)
+{
+	unsigned int i;
+
+	for (i = 0; i < v->nr_cgroups; i++)
+		if (!strcmp(v->cgroups[i].cgroup, cgroup))
+			return i;
+	return -1;
+}
+
+int top_view_group(struct top_view *v, enum top_sort sort)
+{
+	unsigned int i, j, first = v->nr_all_clients + v->nr_devices;
+	struct top_row *g;
+	int k;
+
+	free(v->cgroups);
+	v->nr_cgroups = 0;
+	v->cgroups = calloc(v->nr_clients + 1, sizeof(*v->cgroups));
+	if (!v->cgroups)
+		return -1;
+	/* Each a fresh block: clear what an earlier grouping summed. */
+	memset(v->values + (size_t)first * (2 * v->nr_engines + v->nr_regions),
+	       0, (size_t)v->nr_clients * (2 * v->nr_engines + v->nr_regions) *
+	       sizeof(*v->values));
+	for (i = 0; i < v->nr_clients; i++) {
+		const struct top_row *r = &v->clients[i];
+
+		k = cgroup_row(v, r->cgroup);
+		if (k < 0) {
+			k = v->nr_cgroups++;
+			g = &v->cgroups[k];
+			g->id = k;
+			g->pid = -1;
+			g->comm = "";
+			g->driver = "";
+			g->pdev = "";
+			g->cgroup = r->cgroup;
+			g->gpu = -1;
+			place(v, g, first + k);
+		}
+		g = &v->cgroups[k];
+		g->nr_clients++;
+		g->util_sum += r->util_sum;
+		g->mem_sum += r->mem_sum;
+		for (j = 0; j < v->nr_engines; j++) {
+			add_value(&g->util[j], &r->util[j]);
+			add_value(&g->busy_ns[j], &r->busy_ns[j]);
+		}
+		for (j = 0; j < v->nr_regions; j++)
+			add_value(&g->mem[j], &r->mem[j]);
+	}
+	top_view_sort(v, sort);
+	return 0;
 }
 
 void top_view_free(struct top_view *v)
@@ -471,6 +565,7 @@ void top_view_free(struct top_view *v)
 		free((char *)v->devices[i].pdev);
 	free(v->devices);
 	free(v->clients);
+	free(v->cgroups);
 	free(v->values);
 	free(v->engines);
 	free(v->regions);
