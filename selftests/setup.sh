@@ -191,26 +191,40 @@ install_second_source() {
 		--no-install-recommends "linux-source-6.12=$ver"
 }
 
-# promtool, the Prometheus project's checker of the metrics format, for
-# the OpenMetrics test of perf gpu top: Debian ships it in the prometheus
-# package, which would also install and start a server; so the package is
-# only downloaded and unpacked into the cache, not installed.
-install_promtool() {
-	local dst=$cache/promtool tmp
-	[ -x "$dst/usr/bin/promtool" ] && return 0
+# The Prometheus stack, for the tests of perf gpu top's metrics: promtool
+# (the Prometheus project's checker of the metrics format), and the two
+# servers of the fleet pipeline, prometheus and node_exporter (its textfile
+# collector serves the file top writes; prometheus_test runs both on
+# loopback).  Debian's packages would also install and start the servers as
+# system services, so they are only downloaded and the three programs (Go,
+# linked to libc alone) unpacked into the cache, not installed.
+prom_bins="promtool prometheus prometheus-node-exporter"
+
+install_prometheus() {
+	local dst=$cache/prometheus tmp b missing=
+	for b in $prom_bins; do
+		[ -x "$dst/usr/bin/$b" ] || missing=1
+	done
+	[ -z "$missing" ] && return 0
 	[ "$(id -u)" = 0 ] || return 0
-	log "unpacking promtool from Debian's prometheus package into $dst"
+	log "unpacking $prom_bins from Debian's packages into $dst"
 	apt_update
 	tmp=$(mktemp -d)
 	# apt downloads as its own user, _apt, which must be able to write.
 	chown _apt "$tmp" 2>/dev/null || chmod 777 "$tmp"
-	if (cd "$tmp" && apt-get download -q prometheus >/dev/null) &&
+	if (cd "$tmp" && apt-get download -q prometheus \
+		prometheus-node-exporter >/dev/null) &&
 	   dpkg-deb -x "$tmp"/prometheus_*.deb "$tmp/x" &&
-	   [ -x "$tmp/x/usr/bin/promtool" ]; then
+	   dpkg-deb -x "$tmp"/prometheus-node-exporter_*.deb "$tmp/x"; then
 		mkdir -p "$dst/usr/bin"
-		mv "$tmp/x/usr/bin/promtool" "$dst/usr/bin/promtool"
+		for b in $prom_bins; do
+			mv "$tmp/x/usr/bin/$b" "$dst/usr/bin/$b" ||
+				log "no /usr/bin/$b in the packages"
+		done
+		# Where earlier versions of this script put promtool alone.
+		rm -rf "$cache/promtool"
 	else
-		log "could not unpack promtool; its test will skip"
+		log "could not unpack the Prometheus programs; their tests will skip"
 	fi
 	rm -rf "$tmp"
 }
@@ -218,7 +232,7 @@ install_promtool() {
 install_packages
 install_second_kernel
 install_second_source
-install_promtool
+install_prometheus
 extract_source
 build_libs
 install_harness

@@ -25,7 +25,10 @@ mkdir -p "$logs"
 
 "$sel/scripts/build-tests.sh" "$logs" || exit 1
 export GPUPROF_PERF_GPU=$repo/tools/perf-gpu/out/asan/perf-gpu
-export GPUPROF_PROMTOOL=${GPUPROF_CACHE:-$repo/.deps}/promtool/usr/bin/promtool
+prom=${GPUPROF_CACHE:-$repo/.deps}/prometheus/usr/bin
+export GPUPROF_PROMTOOL=$prom/promtool
+export GPUPROF_PROMETHEUS=$prom/prometheus
+export GPUPROF_NODE_EXPORTER=$prom/prometheus-node-exporter
 
 t_all=$SECONDS
 reports=()

@@ -24,8 +24,12 @@ mkdir -p "$logs"
 # Tests run the sanitizer build of the tools; the VM runner passes GPUPROF_*
 # variables on to the guest.
 export GPUPROF_PERF_GPU=$repo/tools/perf-gpu/out/asan/perf-gpu
-# Unpacked by setup.sh (the perf gpu top test checks its metrics with it).
-export GPUPROF_PROMTOOL=${GPUPROF_CACHE:-$repo/.deps}/promtool/usr/bin/promtool
+# Unpacked by setup.sh: promtool checks perf gpu top's metrics; the two
+# servers carry them to a query in prometheus_test.
+prom=${GPUPROF_CACHE:-$repo/.deps}/prometheus/usr/bin
+export GPUPROF_PROMTOOL=$prom/promtool
+export GPUPROF_PROMETHEUS=$prom/prometheus
+export GPUPROF_NODE_EXPORTER=$prom/prometheus-node-exporter
 
 # Host unit tests, and the kernel coding style and the layering of
 # tools/perf-gpu (scripts/layers.sh) as two more tests.
