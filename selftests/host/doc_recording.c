@@ -14,7 +14,10 @@
  * report every millisecond (Tiger Lake timestamps at 19.2 MHz, GPU clock
  * at 1100 MHz, A0 counting the clock while a job runs) carrying the
  * context id of the job running, 0x10 for glmark2 and 0x20 for
- * kwin_wayland.
+ * kwin_wayland.  Samples carry cgroup ids, as perf gpu record's do:
+ * glmark2 in /user.slice/bench.scope, kwin_wayland in
+ * /user.slice/session-2.scope, the interrupt handler (pid 0) in the root;
+ * CGROUP records name the three.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -68,6 +71,27 @@ static struct rec *add(int type, unsigned int ev, int32_t pid, uint64_t time)
 static void comm(int32_t pid, const char *name)
 {
 	snprintf(add(R_COMM, 0, pid, T0)->comm, 16, "%s", name);
+}
+
+/* The cgroups of the processes, as a machine with systemd has them. */
+static const struct {
+	int32_t pid;
+	uint64_t id;
+	const char *path;
+} cgroups[] = {
+	{ 0, 1, "/" },
+	{ 1500, 4141, "/user.slice/session-2.scope" },
+	{ 2001, 4242, "/user.slice/bench.scope" },
+};
+
+static uint64_t cgroup_of(int32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(cgroups) / sizeof(cgroups[0]); i++)
+		if (cgroups[i].pid == pid)
+			return cgroups[i].id;
+	return 0;
 }
 
 /* A job of @pid on i915/rcs0, context @ctx: init at @init, signal at @end. */
@@ -182,11 +206,14 @@ int main(int argc, char **argv)
 	if (!w)
 		return perror(argv[1]), 1;
 	err = perf_data_set_tracing_data(w, tracing, tracing_len);
+	for (i = 0; i < sizeof(cgroups) / sizeof(cgroups[0]) && !err; i++)
+		err = perf_data_write_cgroup(w, cgroups[i].id, cgroups[i].path, T0);
 	for (i = 0; i < nr_recs && !err; i++) {
 		struct rec *r = &recs[i];
 		struct perf_data_sample s = {
 			.event = r->ev, .pid = r->pid, .tid = r->pid,
 			.time = r->time, .raw = r->payload, .raw_size = r->len,
+			.cgroup = cgroup_of(r->pid),
 		};
 
 		if (r->type == R_SAMPLE)

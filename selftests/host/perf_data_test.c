@@ -83,9 +83,10 @@ static struct perf_data_writer *create(struct __test_metadata *_metadata,
 static int sample(struct perf_data_writer *w, unsigned int ev, int32_t pid,
 		  uint32_t cpu, uint64_t time, const void *raw, ssize_t len)
 {
+	/* Each process in a cgroup of its own: 0x1000 + pid. */
 	struct perf_data_sample s = {
 		.event = ev, .pid = pid, .tid = pid, .cpu = cpu, .time = time,
-		.raw = raw, .raw_size = len,
+		.raw = raw, .raw_size = len, .cgroup = 0x1000 + pid,
 	};
 
 	return len < 0 ? (int)len : perf_data_write_sample(w, &s);
@@ -356,12 +357,15 @@ TEST_F(pd, bad_arguments)
 	EXPECT_EQ(-EINVAL, sample(w, EV_OA, 1, 0, 1, big, 1));
 	EXPECT_EQ(-EINVAL, sample(w, EV_OA, 1, 0, 1, NULL, 32));
 	/*
-	 * perf_event_header.size is 16 bits: 8 header + 44 fields + 65476
-	 * raw bytes is 65528, the largest multiple of 8 it holds; one raw
-	 * byte more pads to 65536.
+	 * perf_event_header.size is 16 bits: 8 header + 44 fields + 65468
+	 * raw bytes + 8 of cgroup is 65528, the largest multiple of 8 it
+	 * holds; one raw byte more pads to 65536.
 	 */
-	EXPECT_EQ(0, sample(w, EV_OA, 1, 0, 1, big, 65476));
-	EXPECT_EQ(-E2BIG, sample(w, EV_OA, 1, 0, 1, big, 65477));
+	EXPECT_EQ(0, sample(w, EV_OA, 1, 0, 1, big, 65468));
+	EXPECT_EQ(-E2BIG, sample(w, EV_OA, 1, 0, 1, big, 65469));
+	/* A cgroup needs a path. */
+	EXPECT_EQ(-EINVAL, perf_data_write_cgroup(w, 7, "", 1));
+	EXPECT_EQ(-EINVAL, perf_data_write_cgroup(w, 7, NULL, 1));
 	EXPECT_EQ(0, perf_data_close(w));
 	/* Without tracing data perf could not name the events: refused. */
 	w = perf_data_create(self->path, &ev, 1);
@@ -533,12 +537,12 @@ TEST_F(pd, file_layout)
 	data_size = u64_at(file + 48);
 	EXPECT_EQ(attrs + 3 * 144, data_off);
 	/*
-	 * COMMs 64 + 56; OA 344 x 3; fence: payload 24 + 5 + 9 = 38, raw
-	 * 44 (4 + 44 = 48), record 8 + 40 + 4 + 44 = 96; fdinfo: 32 + 5 +
-	 * 13 + 29 = 79, raw 84, record 136; the second: 32 + 5 + 13 + 47 =
-	 * 97, raw 100, record 152.
+	 * COMMs 64 + 56; OA 352 x 3; fence: payload 24 + 5 + 9 = 38, raw
+	 * 44 (4 + 44 = 48), record 8 + 40 + 4 + 44 + 8 (cgroup) = 104;
+	 * fdinfo: 32 + 5 + 13 + 29 = 79, raw 84, record 144; the second:
+	 * 32 + 5 + 13 + 47 = 97, raw 100, record 160.
 	 */
-	EXPECT_EQ(64 + 56 + 3 * 344 + 96 + 136 + 152, data_size);
+	EXPECT_EQ(64 + 56 + 3 * 352 + 104 + 144 + 160, data_size);
 	EXPECT_EQ(0, u64_at(file + 56));		/* event_types */
 	EXPECT_EQ(0, u64_at(file + 64));
 	EXPECT_EQ(bits0, u64_at(file + 72));
@@ -570,7 +574,8 @@ TEST_F(pd, file_layout)
 	/* The third: the first OA sample. */
 	p += 64 + 56;
 	EXPECT_EQ(PERF_RECORD_SAMPLE, u32_at(p));
-	EXPECT_EQ(344, u32_at(p + 4) >> 16);
+	EXPECT_EQ(352, u32_at(p + 4) >> 16);
+	EXPECT_EQ(0x1000 + 1200, u64_at(p + 352 - 8));	/* cgroup, last */
 	EXPECT_EQ(1, u64_at(p + 8));			/* id */
 	EXPECT_EQ(1000100000, u64_at(p + 24));		/* time */
 	EXPECT_EQ(292, u32_at(p + 48));			/* raw size */
@@ -1000,6 +1005,58 @@ TEST_F(pd, real_tracepoint_from_tracefs)
 	EXPECT_GT(strstr(self->out, "gpu_oa:oa_report"), strstr(self->out, name));
 	tep_free(tep);
 	free(fmt);
+}
+
+/*
+ * CGROUP records name the ids samples carry: the project's reader gives
+ * each sample its id and each record its path, and stock perf report
+ * --sort cgroup sums the samples under the paths.
+ */
+TEST_F(pd, cgroup_records_name_the_samples_cgroups)
+{
+	struct perf_data_writer *w;
+	struct pdr_record r;
+	struct pdr_sample smp;
+	struct pdr_file f;
+	const char *path;
+	uint64_t pos, id;
+	size_t len;
+	int n = 0;
+
+	w = create(_metadata, self);
+	ASSERT_NE(NULL, w);
+	ASSERT_EQ(0, perf_data_write_cgroup(w, 0x1000 + 1200, "/system.slice/gl.service",
+					    1000000000));
+	ASSERT_EQ(0, perf_data_write_cgroup(w, 0x1000 + 1300, "/user.slice", 1000000000));
+	ASSERT_EQ(0, write_records(w, self));
+	ASSERT_EQ(0, perf_data_close(w));
+
+	ASSERT_EQ(0, pdr_open(&f, self->path)) TH_LOG("%s", f.err);
+	pos = f.data_offset;
+	ASSERT_EQ(1, pdr_next_record(&f, &pos, &r));
+	ASSERT_EQ(PERF_RECORD_CGROUP, r.type);
+	ASSERT_EQ(0, pdr_parse_cgroup(&f, &r, &id, &path, &len));
+	EXPECT_EQ(0x1000 + 1200, id);
+	EXPECT_EQ(strlen("/system.slice/gl.service"), len);
+	EXPECT_EQ(0, strncmp(path, "/system.slice/gl.service", len));
+	while (pdr_next_record(&f, &pos, &r) == 1) {
+		if (r.type != PERF_RECORD_SAMPLE)
+			continue;
+		ASSERT_EQ(0, pdr_parse_sample(&f, &r, &smp));
+		EXPECT_TRUE(smp.has_cgroup);
+		EXPECT_EQ(0x1000 + (uint64_t)smp.pid, smp.cgroup);
+		n++;
+	}
+	EXPECT_EQ(6, n);
+	pdr_close(&f);
+
+	if (!have_perf())
+		SKIP(return, "no %s", perf_bin());
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s report --stdio --sort cgroup -i %s 2>&1 | grep '%%'",
+			     perf_bin(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "%  /system.slice/gl.service\n")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "%  /user.slice\n")) TH_LOG("%s", self->out);
 }
 
 /* Samples in @path by the project's reader; -1 if it refuses the file. */

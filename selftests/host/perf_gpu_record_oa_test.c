@@ -102,7 +102,7 @@ static int add_fakes(struct record_store *st)
 
 	for (i = 0; i < 3 && !err; i++)
 		err = record_store_add_sample(st, 0, 42, 42, 1,
-					      START_CPU + (5 + 10 * i) * MS,
+					      START_CPU + (5 + 10 * i) * MS, 0,
 					      raw, sizeof(raw));
 	return err;
 }

@@ -36,7 +36,7 @@
 
 /* EV_DELIVERED last: a file has it only when the builder used it. */
 enum { EV_INIT, EV_SIG, EV_DESTROY, EV_VBL, EV_MARK, EV_OA, EV_DELIVERED, NR_EV };
-enum { R_SAMPLE, R_COMM, R_LOST };
+enum { R_SAMPLE, R_COMM, R_LOST, R_CGROUP };
 
 /* One record, kept until the file is written in time order. */
 struct rec {
@@ -48,7 +48,9 @@ struct rec {
 	uint8_t *payload;
 	size_t len;
 	uint64_t lost;
+	uint64_t cgroup;	/* samples: their process's; R_CGROUP: the id */
 	char comm[16];
+	char path[64];		/* R_CGROUP */
 };
 
 struct builder {
@@ -56,6 +58,9 @@ struct builder {
 	size_t n, alloc;
 	struct gpu_synth_ids ids;
 	bool delivered;		/* an EV_DELIVERED sample was added */
+	/* Processes put in cgroups (b_in_cgroup); others have none. */
+	struct { int32_t pid; uint64_t id; } cg[8];
+	unsigned int nr_cg;
 };
 
 static struct rec *b_new(struct builder *b, int type, uint64_t time)
@@ -85,6 +90,9 @@ static void b_sample(struct builder *b, unsigned int ev, int32_t pid,
 	r->ev = ev;
 	r->pid = pid;
 	r->tid = tid;
+	for (unsigned int i = 0; i < b->nr_cg; i++)
+		if (b->cg[i].pid == pid)
+			r->cgroup = b->cg[i].id;
 	r->payload = malloc(len);
 	if (!r->payload)
 		abort();
@@ -98,6 +106,22 @@ static void b_comm(struct builder *b, int32_t pid, const char *name, uint64_t ti
 
 	r->pid = r->tid = pid;
 	snprintf(r->comm, sizeof(r->comm), "%s", name);
+}
+
+/* @pid's samples from now on carry cgroup @id. */
+static void b_in_cgroup(struct builder *b, int32_t pid, uint64_t id)
+{
+	b->cg[b->nr_cg].pid = pid;
+	b->cg[b->nr_cg++].id = id;
+}
+
+/* A CGROUP record naming @id. */
+static void b_cgroup(struct builder *b, uint64_t id, const char *path, uint64_t time)
+{
+	struct rec *r = b_new(b, R_CGROUP, time);
+
+	r->cgroup = id;
+	snprintf(r->path, sizeof(r->path), "%s", path);
 }
 
 static void b_lost(struct builder *b, unsigned int ev, uint64_t n, uint64_t time)
@@ -227,10 +251,13 @@ static int b_write(struct builder *b, const char *path, const void *tracing,
 		struct perf_data_sample s = {
 			.event = r->ev, .pid = r->pid, .tid = r->tid,
 			.time = r->time, .raw = r->payload, .raw_size = r->len,
+			.cgroup = r->cgroup,
 		};
 
 		if (r->type == R_SAMPLE)
 			err = perf_data_write_sample(w, &s);
+		else if (r->type == R_CGROUP)
+			err = perf_data_write_cgroup(w, r->cgroup, r->path, r->time);
 		else if (r->type == R_COMM)
 			err = perf_data_write_comm(w, r->pid, r->tid, r->comm, r->time);
 		else
@@ -694,7 +721,7 @@ TEST_F(report, sched_queued_apart_from_running)
 			     "%s report -i %s --format=csv --pid 1000 | tail -1",
 			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
 	EXPECT_STREQ("1000,p1,drm_sched,gfx,1,0,400000000,80.00,400000000,400000000,"
-		     "400000000,400000000,0,0,400000000,400000000\n", self->out);
+		     "400000000,400000000,0,0,400000000,400000000,\n", self->out);
 }
 
 /*
@@ -1088,11 +1115,78 @@ TEST_F(report, sort_orders)
 		     "[p[\"timeline\"] for p in d[\"pairs\"]]");
 	EXPECT_EQ(1, run_cmd(self->out, sizeof(self->out), "%s report -i %s --sort size",
 			     perf_gpu_path(), self->path));
-	EXPECT_STREQ("perf gpu report: unknown sort key 'size' (busy,jobs,latency,pid,comm)\n",
+	EXPECT_STREQ("perf gpu report: unknown sort key 'size' (busy,jobs,latency,pid,comm,cgroup)\n",
 		     self->out);
 	EXPECT_EQ(1, run_cmd(self->out, sizeof(self->out), "%s report -i %s --format=xml",
 			     perf_gpu_path(), self->path));
 	EXPECT_STREQ("perf gpu report: unknown format 'xml' (text,csv,json)\n", self->out);
+}
+
+/*
+ * Cgroups: 100 and 101 in /a (id 10), their jobs overlapping (busy the
+ * union, 15 ms, not the sum, 20); 200 in id 20, which no CGROUP record
+ * names; 300 in none (an older recording's samples).  --sort cgroup and
+ * --cgroup choose and group rows, never change figures.
+ */
+TEST_F(report, cgroups_group_filter_and_union_busy_time)
+{
+	b_cgroup(&self->b, 10, "/a", T0);
+	b_cgroup(&self->b, 11, "/ab", T0);
+	b_in_cgroup(&self->b, 100, 10);
+	b_in_cgroup(&self->b, 101, 10);
+	b_in_cgroup(&self->b, 200, 20);
+	b_comm(&self->b, 100, "one", T0);
+	b_comm(&self->b, 101, "two", T0);
+	b_comm(&self->b, 200, "unnamed", T0);
+	b_comm(&self->b, 300, "old", T0);
+	b_init(&self->b, 100, 100, "i915", "rcs0", 1, 1, T0);
+	b_init(&self->b, 101, 101, "i915", "bcs0", 2, 1, T0 + 5 * MS);
+	b_signal(&self->b, "i915", "rcs0", 1, 1, T0 + 10 * MS);
+	b_signal(&self->b, "i915", "bcs0", 2, 1, T0 + 15 * MS);
+	b_init(&self->b, 200, 200, "i915", "rcs0", 3, 1, T0 + 20 * MS);
+	b_signal(&self->b, "i915", "rcs0", 3, 1, T0 + 24 * MS);
+	b_init(&self->b, 300, 300, "i915", "rcs0", 4, 1, T0 + 30 * MS);
+	b_signal(&self->b, "i915", "rcs0", 4, 1, T0 + 31 * MS);
+	WRITE_FILE();
+
+	EXPECT_QUERY("[(\'/a\', 10, 2, 2, 15000000), (None, 20, 1, 1, 4000000)]", "",
+		     "[(g[\"cgroup\"], g[\"id\"], g[\"clients\"], g[\"jobs\"], g[\"busy_ns\"]) for g in d[\"cgroups\"]]");
+	EXPECT_QUERY("[(100, \'/a\'), (101, \'/a\'), (200, None), (300, None)]", "--sort pid",
+		     "[(c[\"pid\"], c[\"cgroup\"]) for c in d[\"clients\"]]");
+	/* A subtree: /a holds its clients, not /ab's nor the others. */
+	EXPECT_QUERY("[100, 101] [\'/a\']", "--cgroup /a --sort pid",
+		     "[c[\"pid\"] for c in d[\"clients\"]], [g[\"cgroup\"] for g in d[\"cgroups\"]]");
+	EXPECT_QUERY("[]", "--cgroup /ab", "[c[\"pid\"] for c in d[\"clients\"]]");
+	EXPECT_QUERY("[100, 101]", "--cgroup / --sort pid", "[c[\"pid\"] for c in d[\"clients\"]]");
+	/* Filters choose rows: the totals stay the whole recording's. */
+	EXPECT_QUERY("4", "--cgroup /a", "d[\"totals\"][\"jobs\"]");
+
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s report -i %s --sort cgroup --format=csv | grep -v '^# '",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_STREQ("cgroup,clients,jobs,unsignaled,busy_ns,share_pct,latency_p50_ns,"
+		     "latency_p90_ns,latency_p99_ns,latency_max_ns,queue_p50_ns,queue_p99_ns,"
+		     "run_p50_ns,run_p99_ns\n"
+		     "/a,2,2,0,15000000,48.38,10000000,10000000,10000000,10000000,0,0,10000000,10000000\n"
+		     "#20,1,1,0,4000000,12.90,4000000,4000000,4000000,4000000,0,0,4000000,4000000\n",
+		     self->out);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s report -i %s --sort cgroup --totals | grep -A6 '^Clients'",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "  10.00 ms /a\n    101 two")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "   1.00 ms -\n        total")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s report -i %s --sort cgroup --totals | grep -A3 '^Cgroups'",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "\n      2        2          0    15.00 ms  48.38%"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "    4.00 ms #20\n")) TH_LOG("%s", self->out);
+
+	/* A relative path is no cgroup: one line, status 1. */
+	EXPECT_EQ(1, run_cmd(self->out, sizeof(self->out), "%s report -i %s --cgroup a",
+			     perf_gpu_path(), self->path));
+	EXPECT_STREQ("perf gpu report: --cgroup: 'a' is not a cgroup path (it starts with /)\n",
+		     self->out);
 }
 
 TEST_F(report, csv_header_and_one_row_per_pair)
@@ -1110,7 +1204,7 @@ TEST_F(report, csv_header_and_one_row_per_pair)
 			   "(\"p50\", \"p90\", \"p99\", \"max\")] + "
 			   "[str(d[\"pairs\"][0][s][k]) for s in (\"queue_ns\", \"run_ns\") "
 			   "for k in (\"p50\", \"p99\")])"));
-	snprintf(beta, sizeof(beta), "%.200s", self->out);
+	snprintf(beta, sizeof(beta), "%.*s", (int)strcspn(self->out, "\n"), self->out);
 	/* The writer describes the CPUs it runs on, as cpuinfo names them. */
 	perf_machine_read(&mach, "/proc/cpuinfo", "/proc/meminfo");
 	snprintf(cpu, sizeof(cpu), "# CPU: %s, %ld of %ld CPUs online\n",
@@ -1125,10 +1219,10 @@ TEST_F(report, csv_header_and_one_row_per_pair)
 		 "# recording: %s, span 1000000000 ns, 64 events, 0 lost\n"
 		 "pid,comm,driver,timeline,jobs,unsignaled,busy_ns,share_pct,"
 		 "latency_p50_ns,latency_p90_ns,latency_p99_ns,latency_max_ns,"
-		 "queue_p50_ns,queue_p99_ns,run_p50_ns,run_p99_ns\n"
+		 "queue_p50_ns,queue_p99_ns,run_p50_ns,run_p99_ns,cgroup\n"
 		 "100,zeta,i915,rcs0,20,1,200000000,20.00,10000000,10000000,10000000,10000000,"
-		 "0,0,10000000,10000000\n"
-		 "200,beta,i915,bcs0,10,0,110000000,11.00,%s",
+		 "0,0,10000000,10000000,\n"
+		 "200,beta,i915,bcs0,10,0,110000000,11.00,%s,\n",
 		 u.nodename, u.release, u.machine, cpu, self->path, beta);
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s --format=csv",
 			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
@@ -1138,7 +1232,7 @@ TEST_F(report, csv_header_and_one_row_per_pair)
 			     "script -qec '%s report -i %s --format=csv' /dev/null",
 			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out, "\n100,zeta,i915,rcs0,20,1,200.00 ms,20.00%,"
-			       "10.00 ms,10.00 ms,10.00 ms,10.00 ms,0 ns,0 ns,10.00 ms,10.00 ms\r\n"))
+			       "10.00 ms,10.00 ms,10.00 ms,10.00 ms,0 ns,0 ns,10.00 ms,10.00 ms,\r\n"))
 		TH_LOG("%s", self->out);
 }
 
@@ -1180,7 +1274,7 @@ TEST_F(report, empty_recording)
 		 "# recording: %s, span 0 ns, 0 events, 0 lost\n"
 		 "pid,comm,driver,timeline,jobs,unsignaled,busy_ns,share_pct,"
 		 "latency_p50_ns,latency_p90_ns,latency_p99_ns,latency_max_ns,"
-		 "queue_p50_ns,queue_p99_ns,run_p50_ns,run_p99_ns\n", self->path);
+		 "queue_p50_ns,queue_p99_ns,run_p50_ns,run_p99_ns,cgroup\n", self->path);
 	EXPECT_STREQ(want, self->out);
 }
 

@@ -3,7 +3,8 @@
  * perf gpu record's decoding of the kernel's ring records: each record
  * built here byte by byte the way kernel/events/core.c writes it for
  * PERF_DATA_SAMPLE_TYPE with sample_id_all (a COMM's name padded to 8
- * bytes, then pid/tid, time, cpu, identifier), and its fields read back.
+ * bytes, then pid/tid, time, cpu, identifier; a sample's raw payload,
+ * then its cgroup id), and its fields read back.
  * A COMM's time is what orders a process's exec name and its later
  * prctl(PR_SET_NAME) read from two CPUs' rings.
  */
@@ -154,8 +155,10 @@ TEST(a_sample_has_its_fields_and_raw_payload)
 	put64(&r, 1);		/* period */
 	put32(&r, sizeof(raw));
 	put(&r, raw, sizeof(raw));
+	put64(&r, 0x4d2);	/* PERF_SAMPLE_CGROUP */
 	end(&r);
 	ASSERT_EQ(0, ring_parse_sample(&r.event, &s));
+	EXPECT_EQ(0x4d2, s.cgroup);
 	EXPECT_EQ(99, s.id);
 	EXPECT_EQ(300, s.pid);
 	EXPECT_EQ(301, s.tid);
@@ -163,8 +166,41 @@ TEST(a_sample_has_its_fields_and_raw_payload)
 	EXPECT_EQ(1, s.cpu);
 	EXPECT_EQ(sizeof(raw), s.raw_size);
 	EXPECT_EQ(0, memcmp(raw, s.raw, sizeof(raw)));
+	r.event.header.size -= 8;	/* no cgroup after the payload */
+	EXPECT_EQ(-1, ring_parse_sample(&r.event, &s));
 	r.event.header.size -= 1;	/* the payload cut short */
 	EXPECT_EQ(-1, ring_parse_sample(&r.event, &s));
+}
+
+/* A cgroup made while recording: id, path padded to 8, the trailer. */
+static void cgroup_record(struct rec *r, uint64_t id, const char *path)
+{
+	size_t n = (strlen(path) + 1 + 7) & ~(size_t)7;
+	char padded[64] = "";
+
+	begin(r, PERF_RECORD_CGROUP);
+	put64(r, id);
+	memcpy(padded, path, strlen(path));
+	put(r, padded, n);
+	put_sample_id(r, 0, 777, 0, 77);
+	end(r);
+}
+
+TEST(a_cgroup_record_has_its_id_path_and_time)
+{
+	struct ring_cgroup c;
+	struct rec r;
+
+	cgroup_record(&r, 4242, "/system.slice/x.service");
+	ASSERT_EQ(0, ring_parse_cgroup(&r.event, &c));
+	EXPECT_EQ(4242, c.id);
+	EXPECT_STREQ("/system.slice/x.service", c.path);
+	EXPECT_EQ(777, c.time);
+	memset(r.bytes + 16, 'x', 24);	/* the NUL overwritten */
+	EXPECT_EQ(-1, ring_parse_cgroup(&r.event, &c));
+	cgroup_record(&r, 4242, "/");
+	r.event.header.size = 8 + 8 + 32;	/* no path at all */
+	EXPECT_EQ(-1, ring_parse_cgroup(&r.event, &c));
 }
 
 TEST_HARNESS_MAIN

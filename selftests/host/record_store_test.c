@@ -89,7 +89,7 @@ static int run_order(const enum step order[3], char *out, size_t size,
 			err = record_store_set_comm(st, PID, PID, "gpuworkA", 200);
 			break;
 		case SAMPLE:
-			err = record_store_add_sample(st, 0, PID, PID, 0, 300,
+			err = record_store_add_sample(st, 0, PID, PID, 0, 300, 0,
 						      raw, sizeof(raw));
 			break;
 		}
@@ -157,16 +157,16 @@ TEST(rounds_keep_renames_and_count_what_came_late)
 	w = perf_data_create_stream(path, &ev, 1, "formats", 7, 1, argv);
 	ASSERT_NE(NULL, w);
 	ASSERT_EQ(0, record_store_set_comm(st, PID, PID, "gpuworkA", 200));
-	ASSERT_EQ(0, record_store_add_sample(st, 0, PID, PID, 0, 300, raw,
+	ASSERT_EQ(0, record_store_add_sample(st, 0, PID, PID, 0, 300, 0, raw,
 					     sizeof(raw)));
-	ASSERT_EQ(0, record_store_add_sample(st, 0, PID, PID, 0, 1500, raw,
+	ASSERT_EQ(0, record_store_add_sample(st, 0, PID, PID, 0, 1500, 0, raw,
 					     sizeof(raw)));
 	/* Round 1 up to 1000: one sample written, one kept. */
 	EXPECT_EQ(1, record_store_flush(st, w, 1000));
 	ASSERT_EQ(0, perf_data_round(w));
 	ASSERT_EQ(0, record_store_set_comm(st, PID, PID, "renamed", 1200));
 	/* Read after round 1, older than what it wrote: left out. */
-	ASSERT_EQ(0, record_store_add_sample(st, 0, PID, PID, 0, 250, raw,
+	ASSERT_EQ(0, record_store_add_sample(st, 0, PID, PID, 0, 250, 0, raw,
 					     sizeof(raw)));
 	EXPECT_EQ(0, record_store_write(st, w));
 	EXPECT_EQ(1, record_store_late(st));

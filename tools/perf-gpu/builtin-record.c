@@ -36,6 +36,7 @@
 #include "perfdata/tracefs.h"
 #include "perfdata/tracing-data.h"
 #include "perfdata/write.h"
+#include "record/cgroups.h"
 #include "record/events.h"
 #include "record/fdinfo.h"
 #include "record/oa.h"
@@ -310,9 +311,12 @@ static int create_evlist(struct record *rec)
 
 		/*
 		 * One event also reports the kernel's thread names, so that
-		 * a thread gone before its samples are read is named.
+		 * a thread gone before its samples are read is named, and
+		 * the cgroups made while recording (those made before are
+		 * read from the cgroup tree: record/cgroups.h).
 		 */
 		attr.comm = i == 0;
+		attr.cgroup = i == 0;
 		evsel = perf_evsel__new(&attr);
 		if (!evsel)
 			return -ENOMEM;
@@ -442,7 +446,21 @@ static int process_sample(struct record *rec, const union perf_event *event)
 		return 0;
 	}
 	return record_store_add_sample(rec->store, ev, s.pid, s.tid, s.cpu,
-				       s.time, s.raw, s.raw_size);
+				       s.time, s.cgroup, s.raw, s.raw_size);
+}
+
+/* A cgroup made while recording (the kernel's, on the event with comm). */
+static int process_cgroup(struct record *rec, const union perf_event *event)
+{
+	struct ring_cgroup c;
+
+	if (ring_parse_cgroup(event, &c)) {
+		if (rec->verbose)
+			pr_err("a CGROUP record of %u bytes that does not parse\n",
+			       event->header.size);
+		return 0;
+	}
+	return record_store_add_cgroup(rec->store, c.id, c.path, c.time);
 }
 
 static int process_lost(struct record *rec, const union perf_event *event)
@@ -525,6 +543,9 @@ static int drain(struct record *rec)
 				break;
 			case PERF_RECORD_COMM:
 				err = err ?: process_comm(rec, event);
+				break;
+			case PERF_RECORD_CGROUP:
+				err = err ?: process_cgroup(rec, event);
 				break;
 			}
 			perf_mmap__consume(map);
@@ -786,6 +807,26 @@ static int start_stream(struct record *rec, int argc, const char **argv)
 	}
 	rec->output_empty = false;	/* the writer has it now */
 	return 0;
+}
+
+static int add_cgroup(void *arg, uint64_t id, const char *path)
+{
+	return record_store_add_cgroup(arg, id, path, 0);
+}
+
+/*
+ * The cgroups of now, named in the file before any sample (time 0):
+ * read after the events are open, so that one made in between is named
+ * by the kernel if not here.  No cgroup2 mount: nothing to name, and the
+ * samples' ids stay unnamed (perf report shows them as unknown).
+ */
+static int name_cgroups(struct record *rec)
+{
+	int err = cgroups_for_each(add_cgroup, rec->store);
+
+	if (err)
+		pr_err("cgroups: %s\n", strerror(-err));
+	return err ? -1 : 0;
 }
 
 /* The rest of the records, and the file closed. */
@@ -1069,7 +1110,7 @@ int cmd_record(int argc, const char **argv)
 	/* Signals first: the command may exit as soon as it is started. */
 	install_signals();
 	if (setup_target(&rec, argc, argv) || create_evlist(&rec) ||
-	    open_events(&rec) || read_ids(&rec) ||
+	    open_events(&rec) || read_ids(&rec) || name_cgroups(&rec) ||
 	    start_stream(&rec, full_argc, full_argv) ||
 	    record_oa_start(&rec.oa, rec.output, rec.store))
 		goto out;

@@ -8,9 +8,9 @@
  * made are in report/model.h; this file selects, sorts and prints them
  * as text, CSV or JSON.
  *
- * Filters (--pid, --comm, --timeline) choose rows, never figures: a
- * client's row is its totals whatever the timeline filter, and the
- * totals and OA attribution are those of the whole recording.  With a
+ * Filters (--pid, --comm, --cgroup, --timeline) choose rows, never
+ * figures: a client's row is its totals whatever the timeline filter,
+ * and the totals and OA attribution are those of the whole recording.  With a
  * timeline filter, the clients shown are those with a job on one of
  * those timelines; with a client filter, the timelines shown are those
  * where one of those clients had a job.
@@ -19,9 +19,10 @@
  *   file, first_ns, last_ns, span_ns, events,
  *   lost {total, unknown, events {NAME: N}}, notes [TEXT],
  *   totals {JOBS},
- *   clients [{pid, comm, JOBS, oa OA}],
+ *   clients [{pid, comm, cgroup, JOBS, oa OA}],
+ *   cgroups [{cgroup, id, clients, JOBS}],
  *   timelines [{driver, timeline, JOBS, oa OA}],
- *   pairs [{pid, comm, driver, timeline, JOBS}],
+ *   pairs [{pid, comm, cgroup, driver, timeline, JOBS}],
  *   frames [{crtc, vblanks, intervals, mean_interval_ns,
  *            median_interval_ns, p99_interval_ns, max_interval_ns,
  *            missed, flips, flip_intervals, median_flip_interval_ns,
@@ -37,6 +38,16 @@
  * recording's metric set, in the order chosen, from the summed deltas:
  * a u64 counter an integer, a double one a number printed with "%f" as
  * i915-perf-reader does, null if not finite); ranges [{..., oa OA}] too.
+ *
+ * A client's cgroup is the one (v2) its first job was submitted from
+ * (the sample's PERF_SAMPLE_CGROUP id, named by the file's CGROUP
+ * records; cgroup null when the samples carry none or the file does not
+ * name it).  A cgroup's figures are those of its clients' jobs together
+ * (busy time their union); cgroups are shown when one of their clients
+ * is.  --sort cgroup groups as perf report's does: a Cgroups table in
+ * text (also with --cgroup), and in CSV the rows are the cgroups,
+ *   cgroup,clients,jobs,unsignaled,busy_ns,...
+ * CSV's pairs table ends with the client's cgroup column.
  *
  * --oa-metrics in CSV: the table is the OA rows instead of the pairs,
  *   row,pid,comm,driver,timeline,range,reports,gpu_time_ns,
@@ -61,9 +72,11 @@
 #include "report/ranges.h"
 #include "util/debug.h"
 #include "util/gpuprof-dev.h"
+#include "util/cgroup.h"
 #include "util/output.h"
 
-enum sort_key { SORT_BUSY, SORT_JOBS, SORT_LATENCY, SORT_PID, SORT_COMM };
+enum sort_key { SORT_BUSY, SORT_JOBS, SORT_LATENCY, SORT_PID, SORT_COMM,
+		SORT_CGROUP };
 
 /* A comma-separated option value, split. */
 struct name_list {
@@ -75,6 +88,7 @@ struct name_list {
 struct report {
 	const char *input;
 	const char *sort_str, *pid_str, *comm_str, *timeline_str, *format_str;
+	const char *cgroup_str;		/* --cgroup: a subtree; NULL: all */
 	const char *device;
 	const char *range_str;
 	const char *oa_metrics_str;	/* --oa-metrics; NULL: none */
@@ -95,7 +109,9 @@ struct report {
 	struct report_client **clients;
 	struct report_timeline **tls;
 	struct report_pair **pairs;
-	uint32_t nr_clients, nr_tls, nr_pairs;
+	struct report_cgroup **cgroups;
+	uint32_t nr_clients, nr_tls, nr_pairs, nr_cgroups;
+	bool show_cgroups;		/* --sort cgroup or --cgroup: text */
 	FILE *out;
 };
 
@@ -140,13 +156,41 @@ static int check_pids(const struct name_list *l)
 	return 0;
 }
 
+/* The path of a cgroup, NULL when the file does not name it. */
+static const char *cgroup_path(const struct report *r,
+			       const struct report_cgroup *cg)
+{
+	return cg ? gpu_trace_cgroup_path(r->trace, cg->id) : NULL;
+}
+
+/* A client's cgroup path for text and CSV: "" when none or unnamed. */
+static const char *client_cgroup(const struct report *r,
+				 const struct report_client *c)
+{
+	const char *path = cgroup_path(r, c->cgroup);
+
+	return path ? path : "";
+}
+
+static bool cgroup_selected(const struct report *r,
+			    const struct report_cgroup *cg)
+{
+	const char *path;
+
+	if (!r->cgroup_str)
+		return true;
+	path = cgroup_path(r, cg);
+	return path && cgroup_path_within(path, r->cgroup_str);
+}
+
 static bool client_selected(const struct report *r, const struct report_client *c)
 {
 	char pid[16];
 
 	snprintf(pid, sizeof(pid), "%d", c->pid);
 	return (!r->pids.nr || in_list(&r->pids, pid)) &&
-	       (!r->comms.nr || in_list(&r->comms, c->comm));
+	       (!r->comms.nr || in_list(&r->comms, c->comm)) &&
+	       (!r->cgroup_str || (c->cgroup && cgroup_selected(r, c->cgroup)));
 }
 
 /* A timeline by its name, or driver/name. */
@@ -189,12 +233,33 @@ static int cmp_jobs(const struct report_jobs *a, const struct report_jobs *b)
 	}
 }
 
+/* The report of the sort: cgroup paths are the trace's. */
+static const struct report *sort_report;
+
+/* By path; cgroups the file does not name after those it does, by id. */
+static int cmp_cgroup(const struct report_cgroup *a, const struct report_cgroup *b)
+{
+	const char *pa = cgroup_path(sort_report, a), *pb = cgroup_path(sort_report, b);
+
+	if (a == b)
+		return 0;
+	if (!a || !b)
+		return a ? -1 : 1;	/* no cgroup last */
+	if (pa && pb)
+		return strcmp(pa, pb);
+	if (pa || pb)
+		return pa ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
 static int cmp_client(const struct report_client *a, const struct report_client *b)
 {
 	int d = cmp_jobs(&a->jobs, &b->jobs);
 
 	if (!d && sort_key == SORT_COMM)
 		d = strcmp(a->comm, b->comm);
+	if (!d && sort_key == SORT_CGROUP)
+		d = cmp_cgroup(a->cgroup, b->cgroup);
 	if (!d)
 		d = a->pid < b->pid ? -1 : a->pid > b->pid;
 	return d;
@@ -211,6 +276,14 @@ static int cmp_timeline(const struct report_timeline *a,
 	if (!d)
 		d = a->id < b->id ? -1 : a->id > b->id;
 	return d;
+}
+
+static int qcmp_cgroup(const void *a, const void *b)
+{
+	const struct report_cgroup *x = *(struct report_cgroup *const *)a;
+	const struct report_cgroup *y = *(struct report_cgroup *const *)b;
+
+	return cmp_jobs(&x->jobs, &y->jobs) ?: cmp_cgroup(x, y);
 }
 
 static int qcmp_client(const void *a, const void *b)
@@ -231,7 +304,8 @@ static int qcmp_pair(const void *a, const void *b)
 	const struct report_pair *q = *(struct report_pair *const *)b;
 	int d = cmp_jobs(&p->jobs, &q->jobs);
 
-	if (!d && (sort_key == SORT_PID || sort_key == SORT_COMM))
+	if (!d && (sort_key == SORT_PID || sort_key == SORT_COMM ||
+		   sort_key == SORT_CGROUP))
 		d = cmp_client(p->client, q->client);
 	if (!d)
 		d = cmp_timeline(p->timeline, q->timeline);
@@ -270,7 +344,8 @@ static int select_rows(struct report *r)
 	r->clients = calloc(m->nr_clients + 1, sizeof(*r->clients));
 	r->tls = calloc(m->nr_timelines + 1, sizeof(*r->tls));
 	r->pairs = calloc(m->nr_pairs + 1, sizeof(*r->pairs));
-	if (!r->clients || !r->tls || !r->pairs)
+	r->cgroups = calloc(m->nr_cgroups + 1, sizeof(*r->cgroups));
+	if (!r->clients || !r->tls || !r->pairs || !r->cgroups)
 		return -1;
 	for (i = 0; i < m->nr_clients; i++)
 		if (client_selected(r, m->clients[i]) &&
@@ -283,7 +358,15 @@ static int select_rows(struct report *r)
 	for (i = 0; i < m->nr_pairs; i++)
 		if (pair_selected(r, m->pairs[i]))
 			r->pairs[r->nr_pairs++] = m->pairs[i];
+	/* A cgroup is shown when one of its clients is: its figures all. */
+	for (i = 0; i < m->nr_cgroups; i++)
+		m->cgroups[i]->nr_shown = 0;
+	for (i = 0; i < r->nr_clients; i++)
+		if (r->clients[i]->cgroup && !r->clients[i]->cgroup->nr_shown++)
+			r->cgroups[r->nr_cgroups++] = r->clients[i]->cgroup;
 	sort_key = r->sort;
+	sort_report = r;
+	qsort(r->cgroups, r->nr_cgroups, sizeof(*r->cgroups), qcmp_cgroup);
 	qsort(r->clients, r->nr_clients, sizeof(*r->clients), qcmp_client);
 	qsort(r->tls, r->nr_tls, sizeof(*r->tls), qcmp_timeline);
 	qsort(r->pairs, r->nr_pairs, sizeof(*r->pairs), qcmp_pair);
@@ -329,7 +412,8 @@ static uint64_t lost_total(const struct report *r)
 /* Slot @n of a function's buffers hb[8][32]: one per number printed. */
 #define H(n, v, u) human(hb[n], sizeof(hb[0]), (v), (u))
 
-static void text_jobs(struct report *r, const struct report_jobs *j, bool unmatched)
+static void text_jobs_cells(struct report *r, const struct report_jobs *j,
+			    bool unmatched)
 {
 	char hb[8][32];
 
@@ -345,11 +429,17 @@ static void text_jobs(struct report *r, const struct report_jobs *j, bool unmatc
 		H(4, report_sketch_quantile(&j->latency, 990), UNIT_NS),
 		H(5, j->latency.max, UNIT_NS));
 	/* Queued and running apart (report/model.h), after the latency. */
-	fprintf(r->out, " %10s %10s %10s %10s\n",
+	fprintf(r->out, " %10s %10s %10s %10s",
 		H(0, report_sketch_quantile(&j->queue, 500), UNIT_NS),
 		H(1, report_sketch_quantile(&j->queue, 990), UNIT_NS),
 		H(2, report_sketch_quantile(&j->run, 500), UNIT_NS),
 		H(3, report_sketch_quantile(&j->run, 990), UNIT_NS));
+}
+
+static void text_jobs(struct report *r, const struct report_jobs *j, bool unmatched)
+{
+	text_jobs_cells(r, j, unmatched);
+	fputc('\n', r->out);
 }
 
 static const char jobs_head[] =
@@ -441,17 +531,66 @@ static void text_header(struct report *r)
 	}
 }
 
+/* A cgroup's path for text, "-" when none, "#ID" when unnamed. */
+static const char *text_cgroup(char *buf, size_t size, const struct report *r,
+			       const struct report_cgroup *cg)
+{
+	const char *path = cgroup_path(r, cg);
+
+	if (path)
+		return path;
+	if (!cg)
+		return "-";
+	snprintf(buf, size, "#%llu", (unsigned long long)cg->id);
+	return buf;
+}
+
+/* The jobs head with @last as one more column, the path (no width). */
+static void text_head(struct report *r, const char *head, const char *last)
+{
+	if (!last) {
+		fputs(head, r->out);
+		return;
+	}
+	fprintf(r->out, "%.*s %s\n", (int)strlen(head) - 1, head, last);
+}
+
 static void text_clients(struct report *r)
 {
+	char buf[32];
 	uint32_t i;
 
-	fprintf(r->out, "\nClients\n    PID COMM           %s", jobs_head);
+	fprintf(r->out, "\nClients\n    PID COMM           ");
+	text_head(r, jobs_head, r->show_cgroups ? "CGROUP" : NULL);
 	for (i = 0; i < r->nr_clients; i++) {
 		fprintf(r->out, "%7d %-15s", r->clients[i]->pid, r->clients[i]->comm);
-		text_jobs(r, &r->clients[i]->jobs, false);
+		text_jobs_cells(r, &r->clients[i]->jobs, false);
+		if (r->show_cgroups)
+			fprintf(r->out, " %s", text_cgroup(buf, sizeof(buf), r,
+							   r->clients[i]->cgroup));
+		fputc('\n', r->out);
 	}
 	fprintf(r->out, "%7s %-15s", "", "total");
 	text_jobs(r, &r->m.total, false);
+}
+
+/* --sort cgroup, --cgroup: the cgroups of the clients shown, summed. */
+static void text_cgroups(struct report *r)
+{
+	char buf[32];
+	uint32_t i;
+
+	if (!r->show_cgroups)
+		return;
+	fprintf(r->out, "\nCgroups\nCLIENTS");
+	text_head(r, jobs_head, "CGROUP");
+	if (!r->nr_cgroups)
+		fprintf(r->out, "   (no cgroup: the recording's samples carry none)\n");
+	for (i = 0; i < r->nr_cgroups; i++) {
+		fprintf(r->out, "%7u", r->cgroups[i]->nr_clients);
+		text_jobs_cells(r, &r->cgroups[i]->jobs, false);
+		fprintf(r->out, " %s\n", text_cgroup(buf, sizeof(buf), r, r->cgroups[i]));
+	}
 }
 
 static void text_timelines(struct report *r)
@@ -702,10 +841,12 @@ static void print_text(struct report *r)
 	if (r->totals_only) {
 		/* perf gpu stat: what the command did, in one screen. */
 		text_clients(r);
+		text_cgroups(r);
 		text_ranges(r);
 		return;
 	}
 	text_clients(r);
+	text_cgroups(r);
 	text_timelines(r);
 	text_pairs(r);
 	text_frames(r);
@@ -927,6 +1068,44 @@ static void csv_oa_metrics(struct report *r)
 	}
 }
 
+static const char csv_jobs_head[] =
+	"jobs,unsignaled,busy_ns,share_pct,"
+	"latency_p50_ns,latency_p90_ns,latency_p99_ns,latency_max_ns,"
+	"queue_p50_ns,queue_p99_ns,run_p50_ns,run_p99_ns";
+
+/* The columns of csv_jobs_head, each after a comma. */
+static void csv_jobs(struct report *r, const struct report_jobs *j)
+{
+	csv_num(r, j->jobs, UNIT_NONE);
+	csv_num(r, j->unsignaled, UNIT_NONE);
+	csv_num(r, j->busy_ns, UNIT_NS);
+	csv_num(r, share_x100(r, j->busy_ns), UNIT_PERCENT_X100);
+	csv_num(r, report_sketch_quantile(&j->latency, 500), UNIT_NS);
+	csv_num(r, report_sketch_quantile(&j->latency, 900), UNIT_NS);
+	csv_num(r, report_sketch_quantile(&j->latency, 990), UNIT_NS);
+	csv_num(r, j->latency.max, UNIT_NS);
+	csv_num(r, report_sketch_quantile(&j->queue, 500), UNIT_NS);
+	csv_num(r, report_sketch_quantile(&j->queue, 990), UNIT_NS);
+	csv_num(r, report_sketch_quantile(&j->run, 500), UNIT_NS);
+	csv_num(r, report_sketch_quantile(&j->run, 990), UNIT_NS);
+}
+
+/* --sort cgroup: a row per cgroup, the sums over its clients. */
+static void csv_cgroups(struct report *r)
+{
+	char buf[32];
+	uint32_t i;
+
+	fprintf(r->out, "cgroup,clients,%s\n", csv_jobs_head);
+	for (i = 0; i < r->nr_cgroups; i++) {
+		report_csv_field(r->out, text_cgroup(buf, sizeof(buf), r,
+						     r->cgroups[i]));
+		fprintf(r->out, ",%u", r->cgroups[i]->nr_clients);
+		csv_jobs(r, &r->cgroups[i]->jobs);
+		putc('\n', r->out);
+	}
+}
+
 static void print_csv(struct report *r)
 {
 	uint32_t i;
@@ -936,12 +1115,13 @@ static void print_csv(struct report *r)
 		csv_oa_metrics(r);
 		return;
 	}
-	fprintf(r->out, "pid,comm,driver,timeline,jobs,unsignaled,busy_ns,share_pct,"
-		"latency_p50_ns,latency_p90_ns,latency_p99_ns,latency_max_ns,"
-		"queue_p50_ns,queue_p99_ns,run_p50_ns,run_p99_ns\n");
+	if (r->sort == SORT_CGROUP) {
+		csv_cgroups(r);
+		return;
+	}
+	fprintf(r->out, "pid,comm,driver,timeline,%s,cgroup\n", csv_jobs_head);
 	for (i = 0; i < r->nr_pairs; i++) {
 		const struct report_pair *p = r->pairs[i];
-		const struct report_jobs *j = &p->jobs;
 
 		fprintf(r->out, "%d,", p->client->pid);
 		report_csv_field(r->out, p->client->comm);
@@ -949,18 +1129,9 @@ static void print_csv(struct report *r)
 		report_csv_field(r->out, p->timeline->driver);
 		putc(',', r->out);
 		report_csv_field(r->out, p->timeline->name);
-		csv_num(r, j->jobs, UNIT_NONE);
-		csv_num(r, j->unsignaled, UNIT_NONE);
-		csv_num(r, j->busy_ns, UNIT_NS);
-		csv_num(r, share_x100(r, j->busy_ns), UNIT_PERCENT_X100);
-		csv_num(r, report_sketch_quantile(&j->latency, 500), UNIT_NS);
-		csv_num(r, report_sketch_quantile(&j->latency, 900), UNIT_NS);
-		csv_num(r, report_sketch_quantile(&j->latency, 990), UNIT_NS);
-		csv_num(r, j->latency.max, UNIT_NS);
-		csv_num(r, report_sketch_quantile(&j->queue, 500), UNIT_NS);
-		csv_num(r, report_sketch_quantile(&j->queue, 990), UNIT_NS);
-		csv_num(r, report_sketch_quantile(&j->run, 500), UNIT_NS);
-		csv_num(r, report_sketch_quantile(&j->run, 990), UNIT_NS);
+		csv_jobs(r, &p->jobs);
+		putc(',', r->out);
+		report_csv_field(r->out, client_cgroup(r, p->client));
 		putc('\n', r->out);
 	}
 }
@@ -1073,6 +1244,19 @@ static void json_oa(struct report *r, const char *key, const struct report_oa *o
 	fputc('}', r->out);
 }
 
+/* "cgroup": the path, null when the client has none or it is unnamed. */
+static void json_cgroup(struct report *r, const struct report_cgroup *cg)
+{
+	const char *path = cgroup_path(r, cg);
+
+	json_key(r, "cgroup");
+	if (path)
+		report_json_string(r->out, path);
+	else
+		fputs("null", r->out);
+	fputs(", ", r->out);
+}
+
 static void json_client_id(struct report *r, const struct report_client *c)
 {
 	json_key(r, "pid");
@@ -1080,6 +1264,7 @@ static void json_client_id(struct report *r, const struct report_client *c)
 	json_key(r, "comm");
 	report_json_string(r->out, c->comm);
 	fputs(", ", r->out);
+	json_cgroup(r, c->cgroup);
 }
 
 static void json_timeline_id(struct report *r, const struct report_timeline *tl)
@@ -1154,6 +1339,18 @@ static void json_entities(struct report *r)
 		json_jobs(r, &r->clients[i]->jobs);
 		fputs(", ", r->out);
 		json_oa(r, "oa", &r->clients[i]->oa);
+		fputc('}', r->out);
+	}
+	fputs("],\n ", r->out);
+	json_key(r, "cgroups");
+	fputc('[', r->out);
+	for (i = 0; i < r->nr_cgroups; i++) {
+		fprintf(r->out, "%s\n  {", i ? "," : "");
+		json_cgroup(r, r->cgroups[i]);
+		json_key(r, "id");
+		fprintf(r->out, "%llu, ", (unsigned long long)r->cgroups[i]->id);
+		json_u64(r, "clients", r->cgroups[i]->nr_clients, true);
+		json_jobs(r, &r->cgroups[i]->jobs);
 		fputc('}', r->out);
 	}
 	fputs("],\n ", r->out);
@@ -1317,7 +1514,7 @@ static int parse_sort(struct report *r)
 	static const struct { const char *name; enum sort_key key; } keys[] = {
 		{ "busy", SORT_BUSY }, { "jobs", SORT_JOBS },
 		{ "latency", SORT_LATENCY }, { "pid", SORT_PID },
-		{ "comm", SORT_COMM },
+		{ "comm", SORT_COMM }, { "cgroup", SORT_CGROUP },
 	};
 	size_t i;
 
@@ -1331,7 +1528,7 @@ static int parse_sort(struct report *r)
 			return 0;
 		}
 	}
-	pr_err("unknown sort key '%s' (busy,jobs,latency,pid,comm)\n",
+	pr_err("unknown sort key '%s' (busy,jobs,latency,pid,comm,cgroup)\n",
 	       r->sort_str);
 	return -1;
 }
@@ -1424,6 +1621,7 @@ static void cleanup(struct report *r)
 	free(r->clients);
 	free(r->tls);
 	free(r->pairs);
+	free(r->cgroups);
 	free(r->pids.copy);
 	free(r->pids.names);
 	free(r->comms.copy);
@@ -1438,9 +1636,11 @@ int cmd_report(int argc, const char **argv)
 	const struct option options[] = {
 		OPT_STRING('i', "input", &r.input, "file", "input file name"),
 		OPT_STRING('s', "sort", &r.sort_str, "key",
-			   "sort by busy (default), jobs, latency (p99), pid or comm"),
+			   "sort by busy (default), jobs, latency (p99), pid, comm or cgroup (rows per cgroup)"),
 		OPT_STRING(0, "pid", &r.pid_str, "pid[,pid...]", "only these processes"),
 		OPT_STRING(0, "comm", &r.comm_str, "comm[,comm...]", "only these process names"),
+		OPT_STRING(0, "cgroup", &r.cgroup_str, "path",
+			   "only the clients in this cgroup (v2) or below it"),
 		OPT_STRING(0, "timeline", &r.timeline_str, "name[,name...]",
 			   "only these timelines (name or driver/name)"),
 		OPT_STRING(0, "format", &r.format_str, "text|csv|json", "output format"),
@@ -1479,6 +1679,12 @@ int cmd_report(int argc, const char **argv)
 	    split_list(r.comm_str, &r.comms) ||
 	    split_list(r.timeline_str, &r.timelines) || check_pids(&r.pids))
 		goto out;
+	if (r.cgroup_str && r.cgroup_str[0] != '/') {
+		pr_err("--cgroup: '%s' is not a cgroup path (it starts with /)\n",
+		       r.cgroup_str);
+		goto out;
+	}
+	r.show_cgroups = r.cgroup_str || r.sort == SORT_CGROUP;
 	r.human = isatty(STDOUT_FILENO);
 	tep_set_loglevel(r.verbose ? TEP_LOG_WARNING : TEP_LOG_NONE);
 	ret = run(&r) ? 1 : 0;

@@ -18,6 +18,7 @@
 #include "perfdata/gpu-trace.h"
 #include "perfdata/trace-print.h"
 #include "perfdata/tracing-data-read.h"
+#include "util/array.h"
 
 #define COMM_LEN		16
 #define MAX_FIELDS		12
@@ -98,6 +99,11 @@ struct comm {
 	char name[COMM_LEN];
 };
 
+struct trace_cgroup {
+	uint64_t id;
+	char *path;
+};
+
 struct gpu_trace {
 	struct pdr_file file;
 	struct tep_handle *tep;
@@ -110,6 +116,9 @@ struct gpu_trace {
 	/* Thread names, open addressing by tid; @comm_mask + 1 slots. */
 	struct comm *comms;
 	size_t nr_comms, comm_mask;
+	/* Cgroup paths by id, in the order first named (a few hundred). */
+	struct trace_cgroup *cgroups;
+	size_t nr_cgroups, alloc_cgroups;
 	char *scratch;
 	size_t scratch_used;
 	char err[200];
@@ -322,6 +331,51 @@ static int on_comm(struct gpu_trace *t, const struct pdr_record *r)
 	return 0;
 }
 
+static struct trace_cgroup *cgroup_find(const struct gpu_trace *t, uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_cgroups; i++)
+		if (t->cgroups[i].id == id)
+			return &t->cgroups[i];
+	return NULL;
+}
+
+/* A cgroup named again (at the start, then by the kernel) takes the new path. */
+static int on_cgroup(struct gpu_trace *t, const struct pdr_record *r)
+{
+	struct trace_cgroup *cg;
+	const char *path;
+	uint64_t id;
+	size_t len;
+	char *copy;
+
+	if (pdr_parse_cgroup(&t->file, r, &id, &path, &len))
+		return -1;
+	copy = strndup(path, len);
+	cg = cgroup_find(t, id);
+	if (!cg && copy &&
+	    !ARRAY_RESERVE(t->cgroups, t->alloc_cgroups, t->nr_cgroups + 1)) {
+		cg = &t->cgroups[t->nr_cgroups++];
+		cg->id = id;
+		cg->path = NULL;
+	}
+	if (!cg || !copy) {
+		free(copy);
+		return pdr_error(&t->file, r->offset, "out of memory");
+	}
+	free(cg->path);
+	cg->path = copy;
+	return 0;
+}
+
+const char *gpu_trace_cgroup_path(const struct gpu_trace *t, uint64_t id)
+{
+	const struct trace_cgroup *cg = cgroup_find(t, id);
+
+	return cg ? cg->path : NULL;
+}
+
 static int on_lost(struct gpu_trace *t, const struct pdr_record *r)
 {
 	const struct pdr_attr *a;
@@ -509,6 +563,7 @@ static int on_sample(struct gpu_trace *t, const struct pdr_record *r,
 	ev->pid = s.pid;
 	ev->tid = s.tid;
 	ev->cpu = s.cpu;
+	ev->cgroup = s.has_cgroup ? s.cgroup : 0;
 	ev->comm = gpu_trace_comm(t, s.tid);
 	ev->offset = r->offset;
 	read_fields(t, &s, a, ev);
@@ -538,6 +593,10 @@ int gpu_trace_next(struct gpu_trace *t, struct gpu_event *ev)
 			break;
 		case PERF_RECORD_LOST:
 			if (on_lost(t, &r))
+				return fail(t);
+			break;
+		case PERF_RECORD_CGROUP:
+			if (on_cgroup(t, &r))
 				return fail(t);
 			break;
 		default:
@@ -618,6 +677,9 @@ void gpu_trace_close(struct gpu_trace *t)
 	free(t->attrs);
 	free(t->info);
 	free(t->comms);
+	while (t->nr_cgroups)
+		free(t->cgroups[--t->nr_cgroups].path);
+	free(t->cgroups);
 	free(t->scratch);
 	pdr_close(&t->file);
 	free(t);

@@ -9,8 +9,8 @@
  * file gives one error with its byte offset, never a read out of bounds.
  *
  * COMM records name threads (the newest name wins, as perf gpu record
- * writes them before each thread's first sample); LOST records are
- * counted per event.  Other tracepoints come out as GPU_EV_OTHER with
+ * writes them before each thread's first sample); CGROUP records name
+ * the cgroup ids samples carry; LOST records are counted per event.  Other tracepoints come out as GPU_EV_OTHER with
  * their name, for --range=EVENT1,EVENT2; so does a known event whose
  * format lacks a field this layer reads (another kernel's), with the
  * reason in its gpu_trace_event_info.note.  Samples of attrs that are
@@ -44,6 +44,7 @@ struct gpu_event {
 	uint64_t time;		/* CLOCK_MONOTONIC ns */
 	int32_t pid, tid;
 	uint32_t cpu;
+	uint64_t cgroup;	/* the thread's cgroup id, 0 if not sampled */
 	const char *comm;	/* the thread's name, NULL if never named */
 	uint64_t offset;	/* of the record in the file, for errors */
 	/*
@@ -147,6 +148,9 @@ uint64_t gpu_trace_lost_unknown(const struct gpu_trace *t);
 
 /* The newest name of thread @tid so far, or NULL. */
 const char *gpu_trace_comm(const struct gpu_trace *t, int32_t tid);
+
+/* The path of cgroup @id from the CGROUP records so far, or NULL. */
+const char *gpu_trace_cgroup_path(const struct gpu_trace *t, uint64_t id);
 
 /* The numbers of perf's header features read below (perf's own names). */
 enum {

@@ -371,12 +371,15 @@ static bool take(struct cursor *c, void *out, uint64_t len)
 	return true;
 }
 
-/* The sample_type bits up to RAW that are read in order; READ is not. */
-#define SUPPORTED_BEFORE_RAW \
-	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
-	 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
-	 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
-	 PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW)
+/*
+ * The fields between RAW and CGROUP in a sample: they are not read, so
+ * with any of them the cgroup's place is unknown and it is not read.
+ */
+#define BETWEEN_RAW_AND_CGROUP \
+	(PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | \
+	 PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC | \
+	 PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR | \
+	 PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_WEIGHT_STRUCT)
 
 /* Which attr a sample is of, before its sample_type is known. */
 static const struct pdr_attr *sample_attr(struct pdr_file *f,
@@ -462,6 +465,10 @@ int pdr_parse_sample(struct pdr_file *f, const struct pdr_record *r,
 		s->raw_offset = c.offset;
 		take(&c, NULL, u[0]);
 	}
+	if (!(t & BETWEEN_RAW_AND_CGROUP)) {
+		FIELD(PERF_SAMPLE_CGROUP, &s->cgroup, 8);
+		s->has_cgroup = !!(t & PERF_SAMPLE_CGROUP);
+	}
 #undef FIELD
 	return 0;
 }
@@ -480,6 +487,26 @@ int pdr_parse_comm(struct pdr_file *f, const struct pdr_record *r,
 	if (*len == room - 8)
 		return pdr_error(f, r->offset + 16, "COMM name is not terminated");
 	memcpy(tid, r->body + 4, 4);
+	return 0;
+}
+
+/* The id, the path (NUL-terminated, padded), the sample_id trailer. */
+int pdr_parse_cgroup(struct pdr_file *f, const struct pdr_record *r,
+		     uint64_t *id, const char **path, size_t *len)
+{
+	size_t room = r->size - 8u;
+
+	if (room < 9)
+		return pdr_error(f, r->offset, "CGROUP record of %u bytes has no path",
+				 r->size);
+	*path = (const char *)r->body + 8;
+	*len = strnlen(*path, room - 8);
+	if (*len == room - 8)
+		return pdr_error(f, r->offset + 16, "CGROUP path is not terminated");
+	if (!*len || **path != '/')
+		return pdr_error(f, r->offset + 16, "CGROUP path '%.*s' does not start with /",
+				 (int)(*len > 64 ? 64 : *len), *path);
+	memcpy(id, r->body, 8);
 	return 0;
 }
 

@@ -61,6 +61,8 @@ struct pdr_sample {
 	const uint8_t *raw;
 	uint32_t raw_size;
 	uint64_t raw_offset;	/* in the file, for error messages */
+	uint64_t cgroup;	/* PERF_SAMPLE_CGROUP, when has_cgroup */
+	bool has_cgroup;
 };
 
 /* One record of the data section. */
@@ -113,6 +115,14 @@ int pdr_parse_sample(struct pdr_file *f, const struct pdr_record *r,
  */
 int pdr_parse_comm(struct pdr_file *f, const struct pdr_record *r,
 		   int32_t *tid, const char **name, size_t *len);
+
+/*
+ * Decode a PERF_RECORD_CGROUP: the cgroup's id, and its path, *@len
+ * bytes at *@path (not NUL-terminated; it starts with '/').  0, or -1
+ * with the error set.
+ */
+int pdr_parse_cgroup(struct pdr_file *f, const struct pdr_record *r,
+		     uint64_t *id, const char **path, size_t *len);
 
 /*
  * Decode a PERF_RECORD_LOST: the sample id of the events lost and how

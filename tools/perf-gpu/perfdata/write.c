@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -398,7 +399,7 @@ static size_t padded_raw(uint32_t raw_size)
 size_t perf_data_sample_bytes(uint32_t raw_size)
 {
 	return sizeof(struct perf_event_header) + 5 * 8 + 4 +
-	       padded_raw(raw_size);
+	       padded_raw(raw_size) + 8;
 }
 
 /* The kernel's comm is at most 15 characters (TASK_COMM_LEN). */
@@ -416,6 +417,18 @@ size_t perf_data_comm_bytes(const char *comm)
 size_t perf_data_lost_bytes(void)
 {
 	return sizeof(struct perf_event_header) + 16 + ID_TRAILER_SIZE;
+}
+
+/* The path with its NUL, padded to 8, as the kernel writes it. */
+static size_t cgroup_path_padded(const char *path)
+{
+	return (strlen(path) + 1 + 7) / 8 * 8;
+}
+
+size_t perf_data_cgroup_bytes(const char *path)
+{
+	return sizeof(struct perf_event_header) + 8 +
+	       cgroup_path_padded(path) + ID_TRAILER_SIZE;
 }
 
 int perf_data_write_sample(struct perf_data_writer *w,
@@ -455,6 +468,7 @@ int perf_data_write_sample(struct perf_data_writer *w,
 	emit_u32(w, raw_size);
 	emit(w, s->raw, s->raw_size);
 	emit_zeros(w, raw_size - s->raw_size);
+	emit_u64(w, s->cgroup);
 
 	w->last_time = s->time;
 	if (!w->any_sample)
@@ -504,6 +518,28 @@ int perf_data_write_lost(struct perf_data_writer *w, unsigned int event,
 	emit_u64(w, sample_id(event));
 	emit_u64(w, lost);
 	emit_id_trailer(w, -1, -1, time, 0, event);
+	w->last_time = time;
+	return w->err;
+}
+
+int perf_data_write_cgroup(struct perf_data_writer *w, uint64_t id,
+			   const char *path, uint64_t time)
+{
+	size_t len, size;
+	int err;
+
+	if (!path || !*path || strnlen(path, PATH_MAX) >= PATH_MAX)
+		return -EINVAL;
+	len = strlen(path);
+	size = perf_data_cgroup_bytes(path);
+	err = check_record(w, time, size);
+	if (err)
+		return err;
+	emit_header(w, PERF_RECORD_CGROUP, 0, size);
+	emit_u64(w, id);
+	emit(w, path, len);
+	emit_zeros(w, cgroup_path_padded(path) - len);
+	emit_id_trailer(w, -1, -1, time, 0, 0);
 	w->last_time = time;
 	return w->err;
 }

@@ -2,8 +2,9 @@
 /*
  * Writing a perf.data file (PERFILE2, the file mode, not the pipe mode)
  * of tracepoint events that stock perf script and perf report read: one
- * attr per event, samples with the raw tracepoint payload, COMM and LOST
- * records, and at the end the features, HEADER_TRACING_DATA among them.
+ * attr per event, samples with the raw tracepoint payload and the cgroup
+ * id, COMM, CGROUP and LOST records, and at the end the features,
+ * HEADER_TRACING_DATA among them.
  *
  * The file is written under a temporary name beside @path and renamed to
  * @path by perf_data_close() once complete, so @path never holds a short
@@ -72,13 +73,16 @@ int perf_data_set_version(struct perf_data_writer *w, const char *version);
  * A sample of event @event (an index into the events given to
  * perf_data_create()).  @time is CLOCK_MONOTONIC in ns, as the kernel
  * stamps perf samples with use_clockid; @raw the tracepoint payload, its
- * first u16 the event's id (common_type).
+ * first u16 the event's id (common_type); @cgroup the id of the cgroup
+ * (v2) the thread was in, as the kernel's PERF_SAMPLE_CGROUP gives it, 0
+ * when unknown (a sample made in userspace).
  */
 struct perf_data_sample {
 	unsigned int event;
 	int32_t pid, tid;
 	uint32_t cpu;
 	uint64_t time;
+	uint64_t cgroup;
 	const void *raw;
 	uint32_t raw_size;
 };
@@ -99,14 +103,22 @@ int perf_data_write_comm(struct perf_data_writer *w, int32_t pid,
 /* @lost records of event @event were lost (PERF_RECORD_LOST). */
 int perf_data_write_lost(struct perf_data_writer *w, unsigned int event,
 			 uint64_t lost, uint64_t time);
+/*
+ * Cgroup @id is @path (PERF_RECORD_CGROUP: what perf report --sort
+ * cgroup shows for samples of that id); -EINVAL for a NULL or empty
+ * path or one of PATH_MAX bytes or more.
+ */
+int perf_data_write_cgroup(struct perf_data_writer *w, uint64_t id,
+			   const char *path, uint64_t time);
 
 /*
- * The bytes each of the three writes above adds to the data section,
- * for a payload of @raw_size and a name @comm.
+ * The bytes each of the writes above adds to the data section, for a
+ * payload of @raw_size, a name @comm and a cgroup @path.
  */
 size_t perf_data_sample_bytes(uint32_t raw_size);
 size_t perf_data_comm_bytes(const char *comm);
 size_t perf_data_lost_bytes(void);
+size_t perf_data_cgroup_bytes(const char *path);
 
 /*
  * Write the features and the file header and rename the file to its
@@ -120,12 +132,15 @@ void perf_data_abort(struct perf_data_writer *w);
 
 /*
  * What the file's attrs carry, for readers and the tests: the sample
- * layout is id, pid, tid, time, cpu, reserved, period, raw size, raw;
- * COMM and LOST end with pid, tid, time, cpu, reserved, id.
+ * layout is id, pid, tid, time, cpu, reserved, period, raw size, raw,
+ * cgroup; COMM, CGROUP and LOST end with pid, tid, time, cpu, reserved,
+ * id.  Files of perf gpu before the cgroup have no cgroup in samples:
+ * readers go by each attr's sample_type.
  */
 #define PERF_DATA_SAMPLE_TYPE \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
-	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW)
+	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW | \
+	 PERF_SAMPLE_CGROUP)
 
 /* perf's own record type ending a round (PERF_RECORD_FINISHED_ROUND). */
 #define PERF_DATA_FINISHED_ROUND 68

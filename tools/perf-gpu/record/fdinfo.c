@@ -127,7 +127,8 @@ static int emit(struct record_fdinfo *f, struct record_store *st, pid_t pid,
 	if (n < 0)
 		return 0;	/* cannot happen with the sizes above */
 	f->samples++;
-	return record_store_add_sample(st, f->event, pid, pid, 0, now, buf, n);
+	return record_store_add_sample(st, f->event, pid, pid, 0, now, 0, buf,
+				       n);
 }
 
 static int scan_pid(struct record_fdinfo *f, struct record_store *st,

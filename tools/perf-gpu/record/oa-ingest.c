@@ -89,7 +89,7 @@ static void send_point(struct record_oa_ingest *in, uint64_t cpu, uint64_t gpu,
 		return;
 	}
 	in->err = record_store_add_sample(in->st, in->oa->corr_event, 0, 0,
-					  0, cpu, buf, n);
+					  0, cpu, 0, buf, n);
 }
 
 /* The pending point, when no bound came for it. */
@@ -264,13 +264,13 @@ static void place(struct record_oa_ingest *in, const struct waiting *w)
 	if (w->device_len) {
 		in->err = record_store_add_sample(in->st, in->oa->device_event,
 						  0, 0, 0, time ? time - 1 : 0,
-						  p, w->device_len);
+						  0, p, w->device_len);
 		if (in->err)
 			return;
 	}
 	in->oa->reports++;
 	in->err = record_store_add_sample(in->st, in->oa->event, w->pid,
-					  w->pid, 0, time, p + w->device_len,
+					  w->pid, 0, time, 0, p + w->device_len,
 					  w->report_len);
 }
 

@@ -11,10 +11,14 @@
 
 _Static_assert(PERF_DATA_SAMPLE_TYPE ==
 	       (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-		PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW),
+		PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW |
+		PERF_SAMPLE_CGROUP),
 	       "the layouts below are those of PERF_DATA_SAMPLE_TYPE");
 
-/* A sample's fixed fields, in PERF_DATA_SAMPLE_TYPE's order. */
+/*
+ * A sample's fixed fields, in PERF_DATA_SAMPLE_TYPE's order; after the
+ * raw data (padded so that size and data end 8-aligned), the cgroup id.
+ */
 struct sample_head {
 	uint64_t id;
 	uint32_t pid, tid;
@@ -60,8 +64,10 @@ int ring_parse_sample(const union perf_event *event, struct ring_sample *s)
 	if (event->header.size < head + sizeof(h))
 		return -1;
 	memcpy(&h, record_bytes(event) + head, sizeof(h));
-	if (h.raw_size > event->header.size - head - sizeof(h))
+	if (h.raw_size > event->header.size - head - sizeof(h) - 8)
 		return -1;
+	/* The padding is the kernel's: the cgroup is the record's last u64. */
+	memcpy(&s->cgroup, record_bytes(event) + event->header.size - 8, 8);
 	s->id = h.id;
 	s->pid = h.pid;
 	s->tid = h.tid;
@@ -92,6 +98,24 @@ int ring_parse_comm(const union perf_event *event, struct ring_comm *c)
 	c->pid = event->comm.pid;
 	c->tid = event->comm.tid;
 	c->comm = event->comm.comm;
+	c->time = sid.time;
+	return 0;
+}
+
+/* The id, then the path, NUL-terminated and padded to 8, then the trailer. */
+int ring_parse_cgroup(const union perf_event *event, struct ring_cgroup *c)
+{
+	const size_t path = offsetof(struct perf_record_cgroup, path);
+	struct sample_id sid;
+	size_t max;
+
+	if (sample_id_of(event, path, &sid))
+		return -1;
+	max = event->header.size - path - sizeof(sid);
+	if (!max || !memchr(event->cgroup.path, '\0', max))
+		return -1;
+	c->id = event->cgroup.id;
+	c->path = event->cgroup.path;
 	c->time = sid.time;
 	return 0;
 }

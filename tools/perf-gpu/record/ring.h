@@ -2,8 +2,8 @@
 /*
  * The records perf gpu record reads from the kernel's ring buffers, as
  * the kernel lays them out for events opened with PERF_DATA_SAMPLE_TYPE
- * and sample_id_all: a sample, and the side-band COMM and LOST records
- * with their sample_id trailer (pid/tid, time, cpu, identifier; the
+ * and sample_id_all: a sample, and the side-band COMM, CGROUP and LOST
+ * records with their sample_id trailer (pid/tid, time, cpu, identifier; the
  * last 32 bytes of the record).
  */
 #ifndef PERF_GPU_RECORD_RING_H
@@ -20,6 +20,14 @@ struct ring_sample {
 	uint32_t cpu;
 	const void *raw;	/* inside the record */
 	uint32_t raw_size;
+	uint64_t cgroup;	/* the thread's cgroup (v2) id */
+};
+
+/* A cgroup made while recording: its id and path (kernel's namespace). */
+struct ring_cgroup {
+	uint64_t id;
+	const char *path;	/* NUL-terminated, inside the record */
+	uint64_t time;
 };
 
 struct ring_comm {
@@ -37,5 +45,6 @@ struct ring_lost {
 int ring_parse_sample(const union perf_event *event, struct ring_sample *s);
 int ring_parse_comm(const union perf_event *event, struct ring_comm *c);
 int ring_parse_lost(const union perf_event *event, struct ring_lost *l);
+int ring_parse_cgroup(const union perf_event *event, struct ring_cgroup *c);
 
 #endif

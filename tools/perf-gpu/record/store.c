@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,12 +18,16 @@
 #include "util/array.h"
 #include "util/file.h"
 
-enum { REC_SAMPLE, REC_LOST, REC_COMM };
+enum { REC_SAMPLE, REC_LOST, REC_COMM, REC_CGROUP };
 
 struct rec {
 	uint64_t time;
 	uint64_t seq;		/* read order: ties keep it */
-	/* REC_SAMPLE: in st->raw; REC_LOST: count; REC_COMM: in st->raw */
+	uint64_t cgroup;	/* REC_SAMPLE, REC_CGROUP: the cgroup id */
+	/*
+	 * REC_SAMPLE: in st->raw; REC_LOST: count; REC_COMM, REC_CGROUP:
+	 * the name, the path, NUL-terminated, in st->raw
+	 */
 	uint64_t raw_off;
 	uint32_t raw_size;
 	uint32_t cpu;
@@ -207,7 +212,8 @@ static struct rec *new_rec(struct record_store *st)
 
 int record_store_add_sample(struct record_store *st, unsigned int event,
 			    int32_t pid, int32_t tid, uint32_t cpu,
-			    uint64_t time, const void *raw, uint32_t raw_size)
+			    uint64_t time, uint64_t cgroup, const void *raw,
+			    uint32_t raw_size)
 {
 	struct thread_name *t = note_thread(st, pid, tid);
 	struct rec *r;
@@ -225,6 +231,7 @@ int record_store_add_sample(struct record_store *st, unsigned int event,
 	r->tid = tid;
 	r->cpu = cpu;
 	r->time = time;
+	r->cgroup = cgroup;
 	r->raw_off = st->raw_len;
 	r->raw_size = raw_size;
 	memcpy(st->raw + st->raw_len, raw, raw_size);
@@ -253,6 +260,31 @@ int record_store_add_lost(struct record_store *st, unsigned int event,
 	st->lost += lost;
 	note_time(st, time);
 	st->bytes += perf_data_lost_bytes();
+	return 0;
+}
+
+int record_store_add_cgroup(struct record_store *st, uint64_t id,
+			    const char *path, uint64_t time)
+{
+	size_t len = strlen(path) + 1;
+	struct rec *r;
+
+	if (len == 1 || len > PATH_MAX)
+		return -EINVAL;
+	if (ARRAY_RESERVE(st->raw, st->raw_alloc, st->raw_len + len))
+		return -ENOMEM;
+	r = new_rec(st);
+	if (!r)
+		return -ENOMEM;
+	r->kind = REC_CGROUP;
+	r->cgroup = id;
+	r->time = time;
+	r->raw_off = st->raw_len;
+	r->raw_size = len;
+	memcpy(st->raw + st->raw_len, path, len);
+	st->raw_len += len;
+	note_time(st, time);
+	st->bytes += perf_data_cgroup_bytes(path);
 	return 0;
 }
 
@@ -317,7 +349,7 @@ static int write_rec(struct record_store *st, struct perf_data_writer *w,
 {
 	struct perf_data_sample smp = {
 		.event = r->event, .pid = r->pid, .tid = r->tid,
-		.cpu = r->cpu, .time = r->time,
+		.cpu = r->cpu, .time = r->time, .cgroup = r->cgroup,
 		.raw = st->raw + r->raw_off, .raw_size = r->raw_size,
 	};
 	struct thread_name *t;
@@ -330,6 +362,10 @@ static int write_rec(struct record_store *st, struct perf_data_writer *w,
 		return perf_data_write_comm(w, r->pid, r->tid,
 					    (const char *)st->raw + r->raw_off,
 					    r->time);
+	case REC_CGROUP:
+		return perf_data_write_cgroup(w, r->cgroup,
+					      (const char *)st->raw + r->raw_off,
+					      r->time);
 	}
 	t = find_thread(st, r->tid);
 	if (t && !t->written) {

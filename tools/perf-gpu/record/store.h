@@ -18,12 +18,22 @@ void record_store_free(struct record_store *st);
 
 /*
  * Keep a sample of event @event (an index into the events the file will
- * have).  The first sample of a thread also reads its name from /proc,
- * while it most likely still runs.  0 or -ENOMEM.
+ * have), of a thread in cgroup @cgroup (an id, 0 when unknown).  The
+ * first sample of a thread also reads its name from /proc, while it
+ * most likely still runs.  0 or -ENOMEM.
  */
 int record_store_add_sample(struct record_store *st, unsigned int event,
 			    int32_t pid, int32_t tid, uint32_t cpu,
-			    uint64_t time, const void *raw, uint32_t raw_size);
+			    uint64_t time, uint64_t cgroup, const void *raw,
+			    uint32_t raw_size);
+
+/*
+ * Cgroup @id is @path (a PERF_RECORD_CGROUP, from the kernel or made from
+ * the cgroup tree at the start).  0, -EINVAL for an empty path or one
+ * longer than PATH_MAX, or -ENOMEM.
+ */
+int record_store_add_cgroup(struct record_store *st, uint64_t id,
+			    const char *path, uint64_t time);
 
 /*
  * The kernel's name for a thread (a PERF_RECORD_COMM, at exec or

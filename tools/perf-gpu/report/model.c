@@ -63,6 +63,7 @@ struct report_model_state {
 	struct job *free_jobs;
 	struct ctx *free_ctxs;
 	size_t alloc_clients, alloc_timelines, alloc_pairs, alloc_crtcs;
+	size_t alloc_cgroups;
 
 	/* Pairs and clients with a job running, for OA attribution. */
 	struct report_pair **run_pairs;
@@ -242,6 +243,43 @@ static struct report_client *client_get(struct report_model *m, int32_t pid)
 	st->clients.b[at] = c;
 	st->clients.nr++;
 	return c;
+}
+
+/*
+ * A cgroup by id: a few per recording (containers, services), looked up
+ * once per client, so a search from the newest is enough.
+ */
+static struct report_cgroup *cgroup_get(struct report_model *m, uint64_t id)
+{
+	struct report_cgroup *cg;
+	uint32_t i;
+
+	for (i = m->nr_cgroups; i-- > 0;)
+		if (m->cgroups[i]->id == id)
+			return m->cgroups[i];
+	cg = calloc(1, sizeof(*cg));
+	if (!cg)
+		return NULL;
+	if (ARRAY_PUSH(m->cgroups, m->nr_cgroups, m->st->alloc_cgroups, cg)) {
+		free(cg);
+		return NULL;
+	}
+	cg->id = id;
+	jobs_init(&cg->jobs);
+	return cg;
+}
+
+/* A client is in the cgroup of its first job that says one. */
+static int client_cgroup(struct report_model *m, struct report_client *c,
+			 uint64_t id)
+{
+	if (c->cgroup || !id)
+		return 0;
+	c->cgroup = cgroup_get(m, id);
+	if (!c->cgroup)
+		return -1;
+	c->cgroup->nr_clients++;
+	return 0;
 }
 
 static struct report_timeline *timeline_get(struct report_model *m,
@@ -501,6 +539,8 @@ static void count_unsignaled(struct report_model *m, struct report_pair *p)
 {
 	p->jobs.unsignaled++;
 	p->client->jobs.unsignaled++;
+	if (p->client->cgroup)
+		p->client->cgroup->jobs.unsignaled++;
 	p->timeline->jobs.unsignaled++;
 	m->total.unsignaled++;
 }
@@ -603,7 +643,7 @@ static int on_init(struct report_model *m, const struct gpu_trace *t,
 	tl = timeline_get(m, ev->fence.driver, ev->fence.timeline);
 	c = tl ? client_get(m, ev->pid) : NULL;
 	p = c ? pair_get(m, c, tl) : NULL;
-	if (!p)
+	if (!p || client_cgroup(m, c, ev->cgroup))
 		return -1;
 	client_name(c, t, ev);
 	if (table_grow(&st->jobs, job_next, job_hash))
@@ -678,12 +718,13 @@ static void settle_rest(struct report_model *m, struct report_busy *b)
 /*
  * Settle every busy time with the starts of the jobs running in its
  * scope: (busy time, start) for each running job and each of its four
- * scopes, sorted, then one settle per busy time.
+ * or five scopes (the cgroup when its client has one), sorted, then one
+ * settle per busy time.
  */
 static int busy_pass(struct report_model *m)
 {
 	struct report_model_state *st = m->st;
-	size_t n = 0, i, j, want = m->jobs_in_flight * 4;
+	size_t n = 0, i, j, want = m->jobs_in_flight * 5;
 	struct scope_start *rs;
 	struct job *q;
 	struct ctx *c;
@@ -711,6 +752,9 @@ static int busy_pass(struct report_model *m)
 				rs[n++] = (struct scope_start){ &p->client->jobs.busy, s };
 				rs[n++] = (struct scope_start){ &p->timeline->jobs.busy, s };
 				rs[n++] = (struct scope_start){ &m->total.busy, s };
+				if (p->client->cgroup)
+					rs[n++] = (struct scope_start){
+						&p->client->cgroup->jobs.busy, s };
 			}
 		}
 	}
@@ -728,6 +772,8 @@ static int busy_pass(struct report_model *m)
 		settle_rest(m, &m->clients[k]->jobs.busy);
 	for (k = 0; k < m->nr_timelines; k++)
 		settle_rest(m, &m->timelines[k]->jobs.busy);
+	for (k = 0; k < m->nr_cgroups; k++)
+		settle_rest(m, &m->cgroups[k]->jobs.busy);
 	settle_rest(m, &m->total.busy);
 	return 0;
 }
@@ -742,6 +788,7 @@ static int on_signal(struct report_model *m, const struct gpu_event *ev)
 {
 	struct report_model_state *st = m->st;
 	struct report_job_run run;
+	struct report_cgroup *cg;
 	struct report_timeline *tl;
 	struct report_pair *p;
 	struct job *j;
@@ -791,14 +838,17 @@ static int on_signal(struct report_model *m, const struct gpu_event *ev)
 		run.start = run.init;
 	c->last_signal = run.end;
 	/* Before a scope runs out of room: settle all. */
+	cg = p->client->cgroup;
 	if ((report_busy_full(&p->jobs.busy) ||
 	     report_busy_full(&p->client->jobs.busy) ||
 	     report_busy_full(&p->timeline->jobs.busy) ||
+	     (cg && report_busy_full(&cg->jobs.busy)) ||
 	     report_busy_full(&m->total.busy)) && busy_pass(m))
 		return -1;
 	if (add_run(&p->jobs, run.start, run.end) ||
 	    add_run(&p->client->jobs, run.start, run.end) ||
 	    add_run(&p->timeline->jobs, run.start, run.end) ||
+	    (cg && add_run(&cg->jobs, run.start, run.end)) ||
 	    add_run(&m->total, run.start, run.end) ||
 	    report_sketch_add(&p->jobs.latency, run.end - run.init) ||
 	    report_sketch_add(&p->jobs.queue, run.queued ? run.start - run.init : 0) ||
@@ -1301,9 +1351,13 @@ int report_model_finish(struct report_model *m)
 		jobs_finish(&p->jobs);
 		if (merge_sketches(&p->client->jobs, &p->jobs) ||
 		    merge_sketches(&p->timeline->jobs, &p->jobs) ||
+		    (p->client->cgroup &&
+		     merge_sketches(&p->client->cgroup->jobs, &p->jobs)) ||
 		    merge_sketches(&m->total, &p->jobs))
 			return -1;
 	}
+	for (i = 0; i < m->nr_cgroups; i++)
+		jobs_finish(&m->cgroups[i]->jobs);
 	for (i = 0; i < m->nr_clients; i++) {
 		jobs_finish(&m->clients[i]->jobs);
 		oa_finish(m, &m->clients[i]->oa);
@@ -1360,6 +1414,11 @@ void report_model_free(struct report_model *m)
 		free(m->timelines[i]->name);
 		free(m->timelines[i]);
 	}
+	for (i = 0; i < m->nr_cgroups; i++) {
+		jobs_free(&m->cgroups[i]->jobs);
+		free(m->cgroups[i]);
+	}
+	free(m->cgroups);
 	for (i = 0; i < m->nr_crtcs; i++) {
 		report_sketch_free(&m->crtcs[i].interval);
 		report_sketch_free(&m->crtcs[i].flip_interval);

@@ -130,9 +130,22 @@ struct report_oa_unit {
 	char metric_set[128], uuid[40];
 };
 
+/*
+ * The clients of one cgroup (v2), by the cgroup id their first job's
+ * sample carries (PERF_SAMPLE_CGROUP): their jobs together, busy time
+ * the union of theirs.  The path is the trace's (gpu_trace_cgroup_path()).
+ */
+struct report_cgroup {
+	uint64_t id;
+	uint32_t nr_clients;
+	uint32_t nr_shown;		/* for the report: its clients shown */
+	struct report_jobs jobs;
+};
+
 struct report_client {
 	int32_t pid;
 	char comm[16];			/* the newest name seen, "" if none */
+	struct report_cgroup *cgroup;	/* NULL: the samples carry none */
 	struct report_jobs jobs;
 	struct report_oa oa;
 	/* Internal: running jobs, place in the running list, hash chain. */
@@ -220,7 +233,8 @@ struct report_model {
 	struct report_timeline **timelines;
 	struct report_pair **pairs;
 	struct report_crtc *crtcs;
-	uint32_t nr_clients, nr_timelines, nr_pairs, nr_crtcs;
+	struct report_cgroup **cgroups;
+	uint32_t nr_clients, nr_timelines, nr_pairs, nr_crtcs, nr_cgroups;
 	struct report_jobs total;	/* every job */
 	uint64_t jobs_in_flight;
 
