@@ -47,11 +47,21 @@ step 'echo end > /dev/gpuprof/ctl; cat /dev/gpuprof/status'
 echo
 echo "# Containers: a target per cgroup v2 directory (a service, a container)."
 echo "# Two services' programs and one outside both: each service's target"
-echo "# counts exactly its own jobs, whatever the programs are called."
-step 'mkdir -p /tmp/cg && mount -t cgroup2 none /tmp/cg && mkdir /tmp/cg/web.service /tmp/cg/batch.service'
+echo "# counts exactly its own jobs, whatever the programs are called; and"
+echo "# perf gpu record -a, which samples each job's cgroup, splits them alike."
+echo "# (+pids: what systemd writes at boot; it gives new cgroups the perf state"
+echo "# their processes' samples name them by.)"
+step 'mkdir -p /tmp/cg && mount -t cgroup2 none /tmp/cg && echo +pids > /tmp/cg/cgroup.subtree_control && mkdir /tmp/cg/web.service /tmp/cg/batch.service'
 step 'echo module cgroup:/web.service cgroup:/batch.service > /dev/gpuprof/ctl; echo startcp > /dev/gpuprof/ctl'
-step "sh -c 'echo \$\$ > /tmp/cg/web.service/cgroup.procs; exec gpuwork -n render fences 25'; sh -c 'echo \$\$ > /tmp/cg/batch.service/cgroup.procs; exec gpuwork -n encode fences 7'; gpuwork -n other fences 5"
+cat > /tmp/demo-cg.sh <<'EOF'
+sh -c 'echo $$ > /tmp/cg/web.service/cgroup.procs; exec gpuwork -n render fences 25'
+sh -c 'echo $$ > /tmp/cg/batch.service/cgroup.procs; exec gpuwork -n encode fences 7'
+gpuwork -n other fences 5
+EOF
+step 'cat /tmp/demo-cg.sh'
+step 'perf gpu record -a -o /tmp/demo.cg.data -- sh /tmp/demo-cg.sh 2>/dev/null'
 step 'echo stop > /dev/gpuprof/ctl; for d in /dev/gpuprof/[0-9]*; do echo "$(cat $d/name) in $(cat $d/cgroup): $(cat $d/histogram)"; done'
+step "perf gpu report -i /tmp/demo.cg.data --sort cgroup --format=csv | grep -v '^# ' | cut -d, -f1-5"
 step 'echo end > /dev/gpuprof/ctl; rmdir /tmp/cg/web.service /tmp/cg/batch.service; umount /tmp/cg'
 echo
 echo "# A real GPU scheduler: the kernel's drm_sched, on a mock ring that runs one"
