@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Fuzz target: the DRM fdinfo (drm-usage-stats) parser of perf gpu
- * record and top (tools/perf-gpu/drm/fdinfo.c; design.rst 6.2).
+ * record and top (tools/perf-gpu/drm/fdinfo.c; design.rst 6.2), and the
+ * two other procfs texts perf gpu reads: /proc/PID/cgroup (top's cgroup
+ * of a client, util/cgroup.c) and /proc/self/mountinfo (record's
+ * cgroup2 mount, record/cgroups.c).
  *
  * Input: the text of /proc/PID/fdinfo/FD, in a buffer of exactly its
  * size and without a NUL after it, as the parser is allowed to get it.
@@ -12,13 +15,17 @@
  * the counts are within their bounds; engine and region names are unique
  * and found by name; the stats string is "key=value" pairs of printable
  * text; the identity-only parse finds the same driver, pdev and client
- * id; parsing again gives the same result.
+ * id; parsing again gives the same result.  A cgroup path found is
+ * whole in its buffer, starts with '/' and holds no newline or NUL; a
+ * mount found has an absolute mount point and root.
  */
 #include <ctype.h>
 #include <string.h>
 
 #include "fuzz.h"
 #include "../../tools/perf-gpu/drm/fdinfo.h"
+#include "../../tools/perf-gpu/record/cgroups.h"
+#include "../../tools/perf-gpu/util/cgroup.h"
 
 static void check_name(const char *name, size_t size, bool may_be_empty)
 {
@@ -89,6 +96,28 @@ static void check_same(const struct drm_fdinfo *a, const struct drm_fdinfo *b)
 	FUZZ_CHECK(!strcmp(a->stats, b->stats));
 }
 
+static void check_proc_texts(const char *text, size_t size)
+{
+	char path[CGROUP_PATH_MAX], mount[64], root[64];
+	size_t len;
+
+	memset(path, 0xa5, sizeof(path));
+	if (cgroup_path_from_proc(text, size, path, sizeof(path))) {
+		FUZZ_CHECK(!path[0]);
+	} else {
+		len = strnlen(path, sizeof(path));
+		FUZZ_CHECK(len < sizeof(path) && path[0] == '/');
+		FUZZ_CHECK(!memchr(path, '\n', len));
+		FUZZ_CHECK(cgroup_path_within(path, "/"));
+		FUZZ_CHECK(cgroup_path_within(path, path));
+	}
+	if (!cgroups_find_mount(text, size, mount, root, sizeof(mount))) {
+		FUZZ_CHECK(strnlen(mount, sizeof(mount)) < sizeof(mount));
+		FUZZ_CHECK(strnlen(root, sizeof(root)) < sizeof(root));
+		FUZZ_CHECK(mount[0] == '/' && root[0] == '/');
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct drm_fdinfo *fi = malloc(sizeof(*fi));
@@ -121,6 +150,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(!id->has_client_id || id->client_id == fi->client_id);
 	FUZZ_CHECK(!id->nr_engines && !id->nr_regions && !id->stats[0]);
 	FUZZ_CHECK(id->malformed <= fi->malformed);
+	check_proc_texts(text, size);
 
 	free(text);
 	free(id);

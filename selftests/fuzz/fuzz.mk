@@ -36,7 +36,7 @@ FUZZ_COV_perf_data := $(addprefix perfdata/,read.o tracing-data-read.o \
 		      $(addprefix report/,model.o busy.o sketch.o ranges.o)
 FUZZ_OBJS_perf_data := $(PERF_GPU_MAIN_OBJS)
 
-FUZZ_COV_fdinfo := drm/fdinfo.o
+FUZZ_COV_fdinfo := drm/fdinfo.o util/cgroup.o record/cgroups.o
 
 FUZZ_COV_live_proto := $(addprefix live/,line.o server.o client.o state.o)
 

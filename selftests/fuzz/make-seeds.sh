@@ -21,7 +21,8 @@
 #               hands out the simulator's records the same way), after
 #               the target's byte of report size and read sizes
 #   perf_data   perf.data files from the perf.data writer
-#               (fuzz/perf_data_seeds.c); with --vm, one recorded by
+#               (fuzz/perf_data_seeds.c; old-*: the writer's before its
+#               samples had a cgroup, kept); with --vm, one recorded by
 #               perf gpu record in the test VM (Debian's 6.12 kernel:
 #               its real tracefs formats, vgem fences, simulated OA)
 #   fdinfo      the drm-usage-stats texts of host/drm_fdinfo_test.c
@@ -46,12 +47,18 @@ make -s -C "$sel" out/fuzz/perf_data_seeds out/host/live_serve
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-fresh() {	# NAME: an empty seed directory (the --vm files kept)
+# NAME: an empty seed directory (the --vm files kept, and old-*: files of
+# an older writer, kept by hand so that readers stay fuzzed on them).
+fresh() {
 	local d=$seeds/$1 f
 	mkdir -p "$d"
 	for f in "$d"/*; do
 		[ -e "$f" ] || continue
-		case ${f##*/} in vm-*) [ $vm = 0 ] || rm -f "$f" ;; *) rm -f "$f" ;; esac
+		case ${f##*/} in
+		vm-*) [ $vm = 0 ] || rm -f "$f" ;;
+		old-*) ;;
+		*) rm -f "$f" ;;
+		esac
 	done
 }
 

@@ -13,6 +13,9 @@
  *                change of context and a LOST record of gpu_oa:oa_report,
  *                begin/end marks on gpuprof:gpuprof_mark and ftrace:print,
  *                fdinfo snapshots
+ *   cgroups.data CGROUP records, and jobs of three processes whose
+ *                samples carry cgroup ids: two in one named cgroup, one
+ *                in an id no record names
  */
 #include <errno.h>
 #include <stdint.h>
@@ -50,6 +53,38 @@ static int fence(struct perf_data_writer *w, unsigned int ev, int32_t pid,
 		n = fence_class_payload(p, FENCE_DESTROY_ID, pid, "i915",
 					timeline, ctx, seqno);
 	return raw_sample(w, ev, pid, time, p, n);
+}
+
+/* A fence sample of a process in cgroup @cgroup. */
+static int fence_in(struct perf_data_writer *w, unsigned int ev, int32_t pid,
+		    uint64_t cgroup, uint32_t ctx, uint32_t seqno, uint64_t time)
+{
+	uint8_t p[256];
+	struct perf_data_sample s = {
+		.event = ev, .pid = pid, .tid = pid, .time = time,
+		.cgroup = cgroup, .raw = p,
+	};
+
+	s.raw_size = ev == EV_INIT ?
+		     fence_init_payload(p, pid, "i915", "rcs0", ctx, seqno) :
+		     fence_payload(p, pid, "i915", "rcs0", ctx, seqno);
+	return perf_data_write_sample(w, &s);
+}
+
+static int write_cgroups(struct perf_data_writer *w)
+{
+	int err = 0;
+
+	err |= perf_data_write_cgroup(w, 1, "/", T0);
+	err |= perf_data_write_cgroup(w, 10, "/system.slice/a.service", T0);
+	err |= fence_in(w, EV_INIT, 300, 10, 1, 1, T0 + 1 * MS);
+	err |= fence_in(w, EV_INIT, 301, 10, 2, 1, T0 + 2 * MS);
+	err |= fence_in(w, EV_INIT, 400, 99, 3, 1, T0 + 2 * MS);
+	err |= fence_in(w, EV_SIG, 0, 1, 1, 1, T0 + 3 * MS);
+	err |= fence_in(w, EV_SIG, 0, 1, 2, 1, T0 + 4 * MS);
+	err |= perf_data_write_cgroup(w, 11, "/system.slice/b.service", T0 + 4 * MS);
+	err |= fence_in(w, EV_SIG, 0, 1, 3, 1, T0 + 5 * MS);
+	return err;
 }
 
 static int write_jobs(struct perf_data_writer *w)
@@ -178,7 +213,8 @@ int main(int argc, char **argv)
 	if (!tracing)
 		return perror("tracing data"), 1;
 	err = write_file(argv[1], "jobs.data", write_jobs) ||
-	      write_file(argv[1], "frames.data", write_frames);
+	      write_file(argv[1], "frames.data", write_frames) ||
+	      write_file(argv[1], "cgroups.data", write_cgroups);
 	free(tracing);
 	return err ? 1 : 0;
 }
