@@ -154,25 +154,43 @@ static long long vgem_jobs(int id)
 	return hist_value(id, timeline_id("vgem", "unbound"));
 }
 
+/* Cgroups a and b, each a target, profiling in coverage mode: 0 or -1. */
+static int two_cgroup_targets(FIXTURE_DATA(cg) *self)
+{
+	cg_mkdir(self, "/gpuprof_test_a");
+	cg_mkdir(self, "/gpuprof_test_b");
+	if (ctl("module cgroup:/gpuprof_test_a cgroup:/gpuprof_test_b\n") ||
+	    ctl("startcp\n"))
+		return -1;
+	return 0;
+}
+
+/*
+ * The two targets, in *@a and *@b, counted 25 and 7 jobs: 0, or -1 with
+ * what differs on stderr.
+ */
+static int counted_25_and_7(int *a, int *b)
+{
+	*a = find_target("cgroup:/gpuprof_test_a");
+	*b = find_target("cgroup:/gpuprof_test_b");
+	if (*a <= 0 || *b <= 0 || vgem_jobs(*a) != 25 || vgem_jobs(*b) != 7) {
+		fprintf(stderr, "# targets %d and %d: %lld and %lld jobs, not 25 and 7\n",
+			*a, *b, *a > 0 ? vgem_jobs(*a) : -1, *b > 0 ? vgem_jobs(*b) : -1);
+		return -1;
+	}
+	return 0;
+}
+
 TEST_F(cg, two_cgroups_count_exactly_their_jobs_and_no_one_elses)
 {
 	int a, b;
 
-	cg_mkdir(self, "/gpuprof_test_a");
-	cg_mkdir(self, "/gpuprof_test_b");
-	ASSERT_EQ(0, ctl("module cgroup:/gpuprof_test_a cgroup:/gpuprof_test_b\n"));
-	ASSERT_EQ(0, ctl("startcp\n"));
+	ASSERT_EQ(0, two_cgroup_targets(self));
 	ASSERT_EQ(0, gpuwork_in(self, "/gpuprof_test_a", "cg_one", "25"));
 	ASSERT_EQ(0, gpuwork_in(self, "/gpuprof_test_b", "cg_two", "7"));
 	ASSERT_EQ(0, gpuwork_in(self, NULL, "cg_three", "5"));
 	ASSERT_EQ(0, ctl("stop\n"));
-
-	a = find_target("cgroup:/gpuprof_test_a");
-	b = find_target("cgroup:/gpuprof_test_b");
-	ASSERT_LT(0, a);
-	ASSERT_LT(0, b);
-	EXPECT_EQ(25, vgem_jobs(a));
-	EXPECT_EQ(7, vgem_jobs(b));
+	ASSERT_EQ(0, counted_25_and_7(&a, &b));
 	/* The third process, in neither, has no directory of its own. */
 	EXPECT_EQ(2, status_num("targets"));
 	ASSERT_LT(0, target_file(a, "cgroup", self->buf, sizeof(self->buf)));
@@ -264,10 +282,7 @@ TEST_F(cg, record_and_report_by_cgroup_agree_with_the_device)
 	int a, b;
 
 	ASSERT_NE(NULL, mkdtemp(dir));
-	cg_mkdir(self, "/gpuprof_test_a");
-	cg_mkdir(self, "/gpuprof_test_b");
-	ASSERT_EQ(0, ctl("module cgroup:/gpuprof_test_a cgroup:/gpuprof_test_b\n"));
-	ASSERT_EQ(0, ctl("startcp\n"));
+	ASSERT_EQ(0, two_cgroup_targets(self));
 	/* System-wide for as long as the three run, each moved before exec. */
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
 			     "%s record -a -o %s/perf.data -- sh -c \""
@@ -278,12 +293,7 @@ TEST_F(cg, record_and_report_by_cgroup_agree_with_the_device)
 			     self->root, gpuwork_path(), gpuwork_path()))
 		TH_LOG("%s", self->out);
 	ASSERT_EQ(0, ctl("stop\n"));
-	a = find_target("cgroup:/gpuprof_test_a");
-	b = find_target("cgroup:/gpuprof_test_b");
-	ASSERT_LT(0, a);
-	ASSERT_LT(0, b);
-	EXPECT_EQ(25, vgem_jobs(a));
-	EXPECT_EQ(7, vgem_jobs(b));
+	ASSERT_EQ(0, counted_25_and_7(&a, &b));
 
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
 			     "%s report -i %s/perf.data --sort cgroup --format=csv",

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "../lib/clock.h"
 #include "../../tools/perf-gpu/live/proto.h"
 
 /*
@@ -100,14 +101,6 @@ static int set_generation(struct live_state *st, int k)
 		}
 	}
 	return err;
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
 TEST(stuck_client_never_blocks_publish)

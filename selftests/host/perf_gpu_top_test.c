@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "../lib/clock.h"
 #include "../lib/files.h"
 #include "../lib/run.h"
 
@@ -65,21 +66,6 @@ FIXTURE_TEARDOWN(top)
 	run_cmd(out, sizeof(out), "tmux -L %s kill-server 2>/dev/null",
 		self->tmux_sock);
 	run_cmd(out, sizeof(out), "rm -rf '%s'", self->dir);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
 }
 
 /*
@@ -340,13 +326,13 @@ TEST_F(top, by_cgroup_sums_the_clients_of_each_cgroup)
 static bool wait_file(const char *path, const char *needle, unsigned int ms)
 {
 	static char buf[OUT_SIZE];
-	uint64_t end = now_ns() + ms * 1000000ull;
+	uint64_t end = mono_ns() + ms * 1000000ull;
 
 	do {
 		if (read_file(path, buf, sizeof(buf)) >= 0 && strstr(buf, needle))
 			return true;
 		sleep_ms(10);
-	} while (now_ns() < end);
+	} while (mono_ns() < end);
 	return false;
 }
 
@@ -365,14 +351,14 @@ static pid_t spawn(const char *cmd)
 /* @pid's exit status; -1 after @ms, the process then killed. */
 static int wait_exit(pid_t pid, unsigned int ms)
 {
-	uint64_t end = now_ns() + ms * 1000000ull;
+	uint64_t end = mono_ns() + ms * 1000000ull;
 	int st;
 
 	do {
 		if (waitpid(pid, &st, WNOHANG) == pid)
 			return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 		sleep_ms(10);
-	} while (now_ns() < end);
+	} while (mono_ns() < end);
 	kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);
 	return -1;
@@ -414,19 +400,19 @@ TEST_F_TIMEOUT(top, utilisation_between_two_samples, 90)
 	/* A long delay: only SIGUSR1 takes the second sample. */
 	snprintf(cmd, sizeof(cmd), "exec %s top --proc-root %s --batch -n 2 -d 600 >%s 2>&1",
 		 perf_gpu_path(), self->proc, path);
-	t0 = now_ns();
+	t0 = mono_ns();
 	pid = spawn(cmd);
 	ASSERT_LT(0, pid);
 	ASSERT_TRUE(wait_file(path, "    606 xe_app", 20000));
-	t1 = now_ns();
+	t1 = mono_ns();
 	/* 250 ms of render; 300 of 1000 cycles. */
 	ASSERT_EQ(0, proc_fd(self, 101, "glxgears", 4, i915(7, 251000000, 0, 4096)));
 	ASSERT_EQ(0, proc_fd(self, 606, "xe_app", 5, xe(3, 600, 2000)));
 	sleep_ms(500);
-	t2 = now_ns();
+	t2 = mono_ns();
 	ASSERT_EQ(0, kill(pid, SIGUSR1));
 	ASSERT_TRUE(wait_file(path, "sample 2", 20000));
-	t3 = now_ns();
+	t3 = mono_ns();
 	ASSERT_EQ(0, wait_exit(pid, 20000));
 	ASSERT_LE(0, read_file(path, self->out, sizeof(self->out)));
 	second = strstr(self->out, "sample 2");
@@ -1015,14 +1001,14 @@ static int tmux(FIXTURE_DATA(top) *self, char *out, const char *fmt, ...)
 static bool wait_pane(FIXTURE_DATA(top) *self, const char *needle,
 		      unsigned int ms)
 {
-	uint64_t end = now_ns() + ms * 1000000ull;
+	uint64_t end = mono_ns() + ms * 1000000ull;
 
 	do {
 		if (tmux(self, self->out, "capture-pane -p -t top") == 0 &&
 		    strstr(self->out, needle))
 			return true;
 		sleep_ms(20);
-	} while (now_ns() < end);
+	} while (mono_ns() < end);
 	return false;
 }
 

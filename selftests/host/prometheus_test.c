@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "../lib/clock.h"
 #include "../lib/files.h"
 #include "../lib/procs.h"
 #include "../lib/run.h"
@@ -86,13 +87,6 @@ static uint64_t wall_ns(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
 }
 
 /*

@@ -31,6 +31,7 @@
 #include <drm.h>
 
 #include "kselftest_harness.h"
+#include "../lib/clock.h"
 #include "../lib/asan.h"
 #include "../lib/fake_sysfs.h"
 #include "../lib/paths.h"
@@ -55,14 +56,6 @@ static const char *xe_shim_path(void)
 
 	return beside_exe(path, sizeof(path), "GPUPROF_XE_SHIM",
 			  "../libxe_shim.so");
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC + ts.tv_nsec;
 }
 
 /* A property chain of up to 20 links, linked in order. */

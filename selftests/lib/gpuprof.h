@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "files.h"
 
 #define GP "/dev/gpuprof"
@@ -57,14 +58,6 @@ static inline int status_str(const char *key, char *out, size_t size)
 		return 0;
 	}
 	return -1;
-}
-
-static inline void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts))
-		;
 }
 
 static inline int is_number(const char *s)

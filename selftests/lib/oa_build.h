@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "../../uapi/gpuprof_oa.h"
+#include "clock.h"
 
 struct oa_buf {
 	uint8_t *data;
@@ -149,14 +150,6 @@ static inline void oa_report_pec(struct oa_buf *b, uint32_t i, uint64_t ts,
 	r[4 + 32] = 7ull * i;
 	r[4 + 63] = (1ull << 33) * i;
 	oa_record(b, GPUPROF_OA_RECORD_SAMPLE, r, sizeof(r));
-}
-
-static inline uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
 #endif

@@ -473,36 +473,42 @@ int pdr_parse_sample(struct pdr_file *f, const struct pdr_record *r,
 	return 0;
 }
 
-/* pid, tid, the name and its NUL; the sample_id trailer after it. */
-int pdr_parse_comm(struct pdr_file *f, const struct pdr_record *r,
-		   int32_t *tid, const char **name, size_t *len)
+/*
+ * The NUL-terminated string (@what) at byte 8 of the body of a COMM or
+ * CGROUP record (@type) (after pid and tid, or the id), the sample_id trailer
+ * after it: its start and length, or -1 with the error set.
+ */
+static int record_string(struct pdr_file *f, const struct pdr_record *r,
+			 const char *type, const char *what, const char **s,
+			 size_t *len)
 {
 	size_t room = r->size - 8u;
 
-	*name = (const char *)r->body + 8;
+	*s = (const char *)r->body + 8;
 	if (room < 9)
-		return pdr_error(f, r->offset, "COMM record of %u bytes has no name",
-				 r->size);
-	*len = strnlen(*name, room - 8);
+		return pdr_error(f, r->offset, "%s record of %u bytes has no %s",
+				 type, r->size, what);
+	*len = strnlen(*s, room - 8);
 	if (*len == room - 8)
-		return pdr_error(f, r->offset + 16, "COMM name is not terminated");
+		return pdr_error(f, r->offset + 16, "%s %s is not terminated",
+				 type, what);
+	return 0;
+}
+
+int pdr_parse_comm(struct pdr_file *f, const struct pdr_record *r,
+		   int32_t *tid, const char **name, size_t *len)
+{
+	if (record_string(f, r, "COMM", "name", name, len))
+		return -1;
 	memcpy(tid, r->body + 4, 4);
 	return 0;
 }
 
-/* The id, the path (NUL-terminated, padded), the sample_id trailer. */
 int pdr_parse_cgroup(struct pdr_file *f, const struct pdr_record *r,
 		     uint64_t *id, const char **path, size_t *len)
 {
-	size_t room = r->size - 8u;
-
-	if (room < 9)
-		return pdr_error(f, r->offset, "CGROUP record of %u bytes has no path",
-				 r->size);
-	*path = (const char *)r->body + 8;
-	*len = strnlen(*path, room - 8);
-	if (*len == room - 8)
-		return pdr_error(f, r->offset + 16, "CGROUP path is not terminated");
+	if (record_string(f, r, "CGROUP", "path", path, len))
+		return -1;
 	if (!*len || **path != '/')
 		return pdr_error(f, r->offset + 16, "CGROUP path '%.*s' does not start with /",
 				 (int)(*len > 64 ? 64 : *len), *path);

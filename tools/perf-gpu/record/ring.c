@@ -79,21 +79,30 @@ int ring_parse_sample(const union perf_event *event, struct ring_sample *s)
 }
 
 /*
- * The name starts at perf_record_comm's comm member, but its length is
- * the record's: libperf's struct declares 16 bytes, the kernel writes
- * the name padded to 8 (so 8 bytes for a name of up to 7 characters),
- * then the trailer.
+ * The NUL-terminated string from byte @at of @event up to its sample_id
+ * trailer, which goes in *@sid: 0, or -1 when the record is too short
+ * or the string not terminated.  A COMM's name starts at
+ * perf_record_comm's comm member, but its length is the record's:
+ * libperf's struct declares 16 bytes, the kernel writes the name padded
+ * to 8 (so 8 bytes for a name of up to 7 characters); a CGROUP's path
+ * likewise.
  */
-int ring_parse_comm(const union perf_event *event, struct ring_comm *c)
+static int record_string(const union perf_event *event, size_t at,
+			 struct sample_id *sid)
 {
-	const size_t name = offsetof(struct perf_record_comm, comm);
-	struct sample_id sid;
 	size_t max;
 
-	if (sample_id_of(event, name, &sid))
+	if (sample_id_of(event, at, sid))
 		return -1;
-	max = event->header.size - name - sizeof(sid);
-	if (!memchr(event->comm.comm, '\0', max))
+	max = event->header.size - at - sizeof(*sid);
+	return max && memchr(record_bytes(event) + at, '\0', max) ? 0 : -1;
+}
+
+int ring_parse_comm(const union perf_event *event, struct ring_comm *c)
+{
+	struct sample_id sid;
+
+	if (record_string(event, offsetof(struct perf_record_comm, comm), &sid))
 		return -1;
 	c->pid = event->comm.pid;
 	c->tid = event->comm.tid;
@@ -102,17 +111,11 @@ int ring_parse_comm(const union perf_event *event, struct ring_comm *c)
 	return 0;
 }
 
-/* The id, then the path, NUL-terminated and padded to 8, then the trailer. */
 int ring_parse_cgroup(const union perf_event *event, struct ring_cgroup *c)
 {
-	const size_t path = offsetof(struct perf_record_cgroup, path);
 	struct sample_id sid;
-	size_t max;
 
-	if (sample_id_of(event, path, &sid))
-		return -1;
-	max = event->header.size - path - sizeof(sid);
-	if (!max || !memchr(event->cgroup.path, '\0', max))
+	if (record_string(event, offsetof(struct perf_record_cgroup, path), &sid))
 		return -1;
 	c->id = event->cgroup.id;
 	c->path = event->cgroup.path;
