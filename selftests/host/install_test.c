@@ -61,6 +61,9 @@ static const char *repo(void)
 	return path;
 }
 
+static int unit_shown_in_admin_guide(struct __test_metadata *_metadata,
+				     const char *unit);
+
 /* @s with every @from replaced by @to, into @buf. */
 static const char *subst(char *buf, size_t size, const char *s,
 			 const char *from, const char *to)
@@ -282,6 +285,7 @@ TEST_F_TIMEOUT(inst, staged_install_puts_exactly_the_listed_files, 600)
 			     "systemd-analyze verify --man=no %1$s/metrics.service; rm %1$s/metrics.service; }",
 			     self->tmp, path));
 	EXPECT_STREQ("", self->out);
+	EXPECT_EQ(0, unit_shown_in_admin_guide(_metadata, self->buf));
 
 	/* Uninstall takes every file, and the directory that is only ours. */
 	snprintf(self->cmd, sizeof(self->cmd), "make uninstall DESTDIR=%s PREFIX=/usr",
@@ -291,6 +295,38 @@ TEST_F_TIMEOUT(inst, staged_install_puts_exactly_the_listed_files, 600)
 	EXPECT_STREQ("", self->out);
 	snprintf(path, sizeof(path), "%s/usr/share/doc/gpuprof", self->tmp);
 	EXPECT_NE(0, access(path, F_OK));
+}
+
+/*
+ * Every line of the installed unit @unit from "[Unit]" on, as the admin
+ * guide's "Fleets" shows it (indented four spaces in a literal block):
+ * 0, or the number of lines the guide lacks.
+ */
+static int unit_shown_in_admin_guide(struct __test_metadata *_metadata,
+				     const char *unit)
+{
+	static char guide[1 << 17];
+	char want[512];
+	const char *p = strstr(unit, "[Unit]"), *nl;
+	int missing = 0;
+
+	snprintf(want, sizeof(want), "%s/Documentation/admin-guide.rst", repo());
+	if (read_file(want, guide, sizeof(guide)) <= 0 || !p)
+		return -1;
+	for (; *p; p = nl + 1) {
+		nl = strchrnul(p, '\n');
+		if (nl > p) {
+			snprintf(want, sizeof(want), "\n    %.*s\n", (int)(nl - p), p);
+			if (!strstr(guide, want)) {
+				TH_LOG("admin-guide.rst lacks the unit's line %.*s",
+				       (int)(nl - p), p);
+				missing++;
+			}
+		}
+		if (!*nl)
+			break;
+	}
+	return missing;
 }
 
 /*
