@@ -86,12 +86,12 @@ build_libs() {
 		return 0
 	log "building libperf, libapi and libsubcmd"
 	rm -rf "$prefix"
-	make -s -C "$src/tools/lib/perf" prefix="$prefix" libdir_relative=lib \
+	make -s -j"$(nproc)" -C "$src/tools/lib/perf" prefix="$prefix" libdir_relative=lib \
 		install_lib install_headers install_pkgconfig >/dev/null
 	install -m 644 "$src/tools/lib/api/libapi.a" "$prefix/lib/"
 	# Static only: perf-gpu must not depend on a library outside the system.
 	rm -f "$prefix"/lib/libperf.so*
-	make -s -C "$src/tools/lib/subcmd" prefix="$prefix" \
+	make -s -j"$(nproc)" -C "$src/tools/lib/subcmd" prefix="$prefix" \
 		libdir_relative=lib install >/dev/null
 	touch "$prefix/.built-$srcver"
 }

@@ -8,9 +8,11 @@
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 logs=$1
 
-if ! make -s -C "$repo" tools ||
-   ! make -s -C "$repo/tools/perf-gpu" SANITIZE=1 ||
-   ! make -s -C "$repo/selftests"; then
+# Every build writes under its own out/ directory: all CPUs at once.
+j=-j$(nproc)
+if ! make -s $j -C "$repo" tools ||
+   ! make -s $j -C "$repo/tools/perf-gpu" SANITIZE=1 ||
+   ! make -s $j -C "$repo/selftests"; then
 	printf '# program: build\n# exit: 1\n' >"$logs/build.log"
 	"$repo/selftests/scripts/tap-summary.sh" "$logs/build.log"
 	exit 1

@@ -34,12 +34,7 @@ export GPUPROF_NODE_EXPORTER=$prom/prometheus-node-exporter
 # Host unit tests, and the kernel coding style and the layering of
 # tools/perf-gpu (scripts/layers.sh) as two more tests.
 {
-	for t in "$sel"/out/host/*_test; do
-		[ -x "$t" ] || continue
-		echo "# program: $(basename "$t")"
-		ASAN_OPTIONS=abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1 "$t"
-		echo "# exit: $?"
-	done
+	"$sel/scripts/host-tests.sh"
 	echo "# program: lint"
 	if "$sel/scripts/lint.sh"; then echo "ok 1 checkpatch"; else echo "not ok 1 checkpatch"; fi
 	if "$sel/scripts/layers.sh"; then echo "ok 2 layers"; else echo "not ok 2 layers"; fi
