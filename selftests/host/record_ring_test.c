@@ -201,6 +201,11 @@ TEST(a_cgroup_record_has_its_id_path_and_time)
 	cgroup_record(&r, 4242, "/");
 	r.event.header.size = 8 + 8 + 32;	/* no path at all */
 	EXPECT_EQ(-1, ring_parse_cgroup(&r.event, &c));
+	/* A path not from the root, or empty: not a cgroup's. */
+	cgroup_record(&r, 4242, "relative");
+	EXPECT_EQ(-1, ring_parse_cgroup(&r.event, &c));
+	cgroup_record(&r, 4242, "");
+	EXPECT_EQ(-1, ring_parse_cgroup(&r.event, &c));
 }
 
 TEST_HARNESS_MAIN

@@ -115,7 +115,9 @@ int ring_parse_cgroup(const union perf_event *event, struct ring_cgroup *c)
 {
 	struct sample_id sid;
 
-	if (record_string(event, offsetof(struct perf_record_cgroup, path), &sid))
+	/* A path from the hierarchy's root: "/" at least. */
+	if (record_string(event, offsetof(struct perf_record_cgroup, path), &sid) ||
+	    event->cgroup.path[0] != '/')
 		return -1;
 	c->id = event->cgroup.id;
 	c->path = event->cgroup.path;

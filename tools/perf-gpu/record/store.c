@@ -148,6 +148,30 @@ static void note_time(struct record_store *st, uint64_t time)
 }
 
 /*
+ * A record whose payload is @size bytes of @text (a name, a path),
+ * copied into st->raw; NULL out of memory.
+ */
+static struct rec *new_text_rec(struct record_store *st, int kind,
+				uint64_t time, const char *text, size_t size)
+{
+	struct rec *r;
+
+	if (ARRAY_RESERVE(st->raw, st->raw_alloc, st->raw_len + size))
+		return NULL;
+	r = new_rec(st);
+	if (!r)
+		return NULL;
+	r->kind = kind;
+	r->time = time;
+	r->raw_off = st->raw_len;
+	r->raw_size = size;
+	memcpy(st->raw + st->raw_len, text, size);
+	st->raw_len += size;
+	note_time(st, time);
+	return r;
+}
+
+/*
  * A rename of a thread the file names already (a streamed recording
  * wrote its first samples): a COMM record of its own, at its time, as
  * perf record writes one, so samples before it keep the old name.
@@ -155,24 +179,16 @@ static void note_time(struct record_store *st, uint64_t time)
 static int add_rename(struct record_store *st, struct thread_name *t,
 		      const char *comm, uint64_t time)
 {
+	char name[16] = "";
 	struct rec *r;
 
-	if (ARRAY_RESERVE(st->raw, st->raw_alloc, st->raw_len + 16))
-		return -ENOMEM;
-	r = new_rec(st);
+	strncpy(name, comm, 15);
+	r = new_text_rec(st, REC_COMM, time, name, sizeof(name));
 	if (!r)
 		return -ENOMEM;
-	r->kind = REC_COMM;
 	r->pid = t->pid;
 	r->tid = t->tid;
-	r->time = time;
-	r->raw_off = st->raw_len;
-	r->raw_size = 16;
-	memset(st->raw + st->raw_len, 0, 16);
-	strncpy((char *)st->raw + st->raw_len, comm, 15);
-	st->raw_len += 16;
 	st->bytes += perf_data_comm_bytes(comm);
-	note_time(st, time);
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	t->comm_time = time;
 	return 0;
@@ -271,19 +287,10 @@ int record_store_add_cgroup(struct record_store *st, uint64_t id,
 
 	if (len == 1 || len > PATH_MAX)
 		return -EINVAL;
-	if (ARRAY_RESERVE(st->raw, st->raw_alloc, st->raw_len + len))
-		return -ENOMEM;
-	r = new_rec(st);
+	r = new_text_rec(st, REC_CGROUP, time, path, len);
 	if (!r)
 		return -ENOMEM;
-	r->kind = REC_CGROUP;
 	r->cgroup = id;
-	r->time = time;
-	r->raw_off = st->raw_len;
-	r->raw_size = len;
-	memcpy(st->raw + st->raw_len, path, len);
-	st->raw_len += len;
-	note_time(st, time);
 	st->bytes += perf_data_cgroup_bytes(path);
 	return 0;
 }

@@ -500,7 +500,7 @@ static void add_value(struct top_value *sum, const struct top_value *v)
 	sum->has = true;
 }
 
-/* The row of @cgroup among the first @nr of v->cgroups, or -1. */
+/* The row of @cgroup in v->cgroups, or -1. */
 static int cgroup_row(const struct top_view *v, const char *cgroup)
 {
 	unsigned int i;
