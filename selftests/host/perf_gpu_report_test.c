@@ -1157,6 +1157,10 @@ TEST_F(report, cgroups_group_filter_and_union_busy_time)
 	EXPECT_QUERY("[100, 101] [\'/a\']", "--cgroup /a --sort pid",
 		     "[c[\"pid\"] for c in d[\"clients\"]], [g[\"cgroup\"] for g in d[\"cgroups\"]]");
 	EXPECT_QUERY("[]", "--cgroup /ab", "[c[\"pid\"] for c in d[\"clients\"]]");
+	/* A client filter like --comm: only the timelines its clients used. */
+	EXPECT_QUERY("[]", "--cgroup /ab", "[t[\"timeline\"] for t in d[\"timelines\"]]");
+	EXPECT_QUERY("[\'bcs0\', \'rcs0\']", "--cgroup /a",
+		     "sorted(t[\"timeline\"] for t in d[\"timelines\"])");
 	EXPECT_QUERY("[100, 101]", "--cgroup / --sort pid", "[c[\"pid\"] for c in d[\"clients\"]]");
 	/* Filters choose rows: the totals stay the whole recording's. */
 	EXPECT_QUERY("4", "--cgroup /a", "d[\"totals\"][\"jobs\"]");

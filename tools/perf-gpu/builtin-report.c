@@ -172,14 +172,18 @@ static const char *client_cgroup(const struct report *r,
 	return path ? path : "";
 }
 
-static bool cgroup_selected(const struct report *r,
-			    const struct report_cgroup *cg)
+/* --pid, --comm or --cgroup: some clients' rows only. */
+static bool has_client_filter(const struct report *r)
 {
-	const char *path;
+	return r->pids.nr || r->comms.nr || r->cgroup_str;
+}
 
-	if (!r->cgroup_str)
-		return true;
-	path = cgroup_path(r, cg);
+/* In the --cgroup subtree: a cgroup the file names, at or below it. */
+static bool in_cgroup_filter(const struct report *r,
+			     const struct report_cgroup *cg)
+{
+	const char *path = cgroup_path(r, cg);
+
 	return path && cgroup_path_within(path, r->cgroup_str);
 }
 
@@ -190,7 +194,7 @@ static bool client_selected(const struct report *r, const struct report_client *
 	snprintf(pid, sizeof(pid), "%d", c->pid);
 	return (!r->pids.nr || in_list(&r->pids, pid)) &&
 	       (!r->comms.nr || in_list(&r->comms, c->comm)) &&
-	       (!r->cgroup_str || (c->cgroup && cgroup_selected(r, c->cgroup)));
+	       (!r->cgroup_str || in_cgroup_filter(r, c->cgroup));
 }
 
 /* A timeline by its name, or driver/name. */
@@ -338,7 +342,8 @@ static bool timeline_has_pair(const struct report *r,
 static int select_rows(struct report *r)
 {
 	const struct report_model *m = &r->m;
-	bool client_filter = r->pids.nr || r->comms.nr;
+	bool client_filter = has_client_filter(r);
+	bool *shown;
 	uint32_t i;
 
 	r->clients = calloc(m->nr_clients + 1, sizeof(*r->clients));
@@ -359,11 +364,18 @@ static int select_rows(struct report *r)
 		if (pair_selected(r, m->pairs[i]))
 			r->pairs[r->nr_pairs++] = m->pairs[i];
 	/* A cgroup is shown when one of its clients is: its figures all. */
-	for (i = 0; i < m->nr_cgroups; i++)
-		m->cgroups[i]->nr_shown = 0;
-	for (i = 0; i < r->nr_clients; i++)
-		if (r->clients[i]->cgroup && !r->clients[i]->cgroup->nr_shown++)
-			r->cgroups[r->nr_cgroups++] = r->clients[i]->cgroup;
+	shown = calloc(m->nr_cgroups + 1, sizeof(*shown));
+	if (!shown)
+		return -1;
+	for (i = 0; i < r->nr_clients; i++) {
+		struct report_cgroup *cg = r->clients[i]->cgroup;
+
+		if (cg && !shown[cg->index]) {
+			shown[cg->index] = true;
+			r->cgroups[r->nr_cgroups++] = cg;
+		}
+	}
+	free(shown);
 	sort_key = r->sort;
 	sort_report = r;
 	qsort(r->cgroups, r->nr_cgroups, sizeof(*r->cgroups), qcmp_cgroup);
@@ -776,7 +788,7 @@ static void text_oa(struct report *r)
 		fprintf(r->out, "%7d %-15s", r->clients[i]->pid, r->clients[i]->comm);
 		text_oa_row(r, &r->clients[i]->oa);
 	}
-	if (!r->pids.nr && !r->comms.nr) {
+	if (!has_client_filter(r)) {
 		fprintf(r->out, "%7s %-15s", "-", "unattributed");
 		text_oa_row(r, &m->oa_unattributed);
 	}

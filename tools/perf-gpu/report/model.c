@@ -265,6 +265,7 @@ static struct report_cgroup *cgroup_get(struct report_model *m, uint64_t id)
 		return NULL;
 	}
 	cg->id = id;
+	cg->index = m->nr_cgroups - 1;
 	jobs_init(&cg->jobs);
 	return cg;
 }

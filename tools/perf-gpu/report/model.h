@@ -137,8 +137,8 @@ struct report_oa_unit {
  */
 struct report_cgroup {
 	uint64_t id;
+	unsigned int index;		/* in order of first sight, from 0 */
 	uint32_t nr_clients;
-	uint32_t nr_shown;		/* for the report: its clients shown */
 	struct report_jobs jobs;
 };
 
