@@ -362,10 +362,16 @@ static void fill_device(struct top_view *v, const struct live_object *o)
 	}
 }
 
+/* The values of a row: utilisation and busy ns per engine, then regions. */
+static unsigned int values_per_row(const struct top_view *v)
+{
+	return 2 * v->nr_engines + v->nr_regions;
+}
+
 /* Point @r's value arrays at the @i-th block of v->values. */
 static void place(struct top_view *v, struct top_row *r, unsigned int i)
 {
-	unsigned int per = 2 * v->nr_engines + v->nr_regions;
+	unsigned int per = values_per_row(v);
 
 	r->util = v->values + (size_t)i * per;
 	r->busy_ns = r->util + v->nr_engines;
@@ -384,7 +390,7 @@ int top_view_build(struct top_view *v, const struct live_state *st,
 		nr_clients += st->obj[i].type == LIVE_CLIENT;
 	if (v->nr_devices > 1)
 		qsort(v->devices, v->nr_devices, sizeof(*v->devices), cmp_pdev);
-	per = 2 * v->nr_engines + v->nr_regions;
+	per = values_per_row(v);
 	/*
 	 * A block per client, device and cgroup (no more cgroups than
 	 * clients); one more than needed: calloc(0) may give NULL.
@@ -523,9 +529,8 @@ int top_view_group(struct top_view *v, enum top_sort sort)
 	if (!v->cgroups)
 		return -1;
 	/* Each a fresh block: clear what an earlier grouping summed. */
-	memset(v->values + (size_t)first * (2 * v->nr_engines + v->nr_regions),
-	       0, (size_t)v->nr_clients * (2 * v->nr_engines + v->nr_regions) *
-	       sizeof(*v->values));
+	memset(v->values + (size_t)first * values_per_row(v), 0,
+	       (size_t)v->nr_clients * values_per_row(v) * sizeof(*v->values));
 	for (i = 0; i < v->nr_clients; i++) {
 		const struct top_row *r = &v->clients[i];
 
