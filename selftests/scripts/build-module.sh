@@ -39,5 +39,5 @@ while read -r f; do
 	mkdir -p "$out/$(dirname "$f")"
 	ln -s "$repo/$dir/$f" "$out/$f"
 done
-make -s -j"$(nproc)" -C "$kdir" M="$out" modules >&2
+make -s -C "$kdir" M="$out" modules >&2
 ls "$out"/*.ko
