@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -612,8 +613,8 @@ TEST_F(clients, come_and_go)
 /*
  * Processes and fds gone between listing and reading (a pid directory
  * without fdinfo, a dangling fdinfo entry, a link without its text),
- * texts that cannot be read (a directory), a FIFO, a missing comm,
- * non-DRM fds, malformed lines: counted, never fatal or blocking.
+ * texts that cannot be read (a directory, a FIFO: no pread), a missing
+ * comm, non-DRM fds, malformed lines: counted, never fatal or blocking.
  */
 TEST_F(clients, vanished_and_unreadable)
 {
@@ -641,8 +642,8 @@ TEST_F(clients, vanished_and_unreadable)
 	ASSERT_EQ(0, scan_at(&self->s, SEC, 0));
 	EXPECT_EQ(2, self->s.nr_clients);
 	EXPECT_EQ(2, self->s.stats.processes);
-	EXPECT_EQ(3, self->s.stats.unreadable);
-	EXPECT_EQ(7, self->s.stats.fds);
+	EXPECT_EQ(4, self->s.stats.unreadable);
+	EXPECT_EQ(6, self->s.stats.fds);
 	EXPECT_EQ(2, self->s.stats.drm_fds);
 	EXPECT_EQ(2, self->s.stats.malformed_lines);
 	c = client(&self->s, "i915", 1);
@@ -651,6 +652,103 @@ TEST_F(clients, vanished_and_unreadable)
 	c = client(&self->s, "v3d", 4);
 	ASSERT_NE(NULL, c);
 	EXPECT_EQ(0, c->fi.nr_engines);
+}
+
+/* The files this process has open. */
+static int open_files(void)
+{
+	struct dirent *d;
+	DIR *dir = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)))
+		n += d->d_name[0] != '.';
+	closedir(dir);
+	return n - 1;		/* less the listing's own */
+}
+
+/* @path's text replaced by a new file renamed over it (a new inode). */
+static void i915_renamed(int pid, int fd, unsigned int id)
+{
+	char tmp[512], path[512];
+
+	i915(pid, 99, id, 0, 0);
+	snprintf(tmp, sizeof(tmp), "%s/%d/fdinfo/99", root, pid);
+	snprintf(path, sizeof(path), "%s/%d/fdinfo/%d", root, pid, fd);
+	if (rename(tmp, path)) {
+		perror(path);
+		abort();
+	}
+}
+
+/*
+ * The fdinfo of DRM fds and the comm of their process stay open between
+ * scans and are read again in place: a text rewritten is seen, a file
+ * renamed over one (another inode in the listing) is opened anew, and
+ * what the listing no longer shows is closed, as is everything at
+ * gpu_clients_free().  Non-DRM fds are not held.  With room for one file
+ * only, the scans find the same and hold at most that one (which one
+ * depends on the listing's order).
+ */
+#define EXPECT_HELD(n) do {						\
+	if (max >= (n)) {						\
+		EXPECT_EQ(base + (n), open_files());			\
+	} else {							\
+		EXPECT_GE(base + (int)max, open_files());		\
+	}								\
+} while (0)
+
+static void held_files(struct __test_metadata *_metadata,
+		       struct gpu_clients *s, unsigned int max)
+{
+	int base = open_files();
+	const struct gpu_client *c;
+
+	s->held.max = max;
+	proc(1200, "first");
+	i915(1200, 3, 1, 0, 0);
+	i915(1200, 4, 2, 0, 0);
+	fdinfo(1200, 5, GENERIC);
+	ASSERT_EQ(0, scan_at(s, SEC, 0));
+	ASSERT_EQ(2, s->nr_clients);
+	EXPECT_HELD(3);
+
+	i915(1200, 3, 1, SEC / 2, 0);		/* in place */
+	i915_renamed(1200, 4, 3);
+	put_file("second\n", "%s/1200/comm", root);
+	ASSERT_EQ(0, scan_at(s, 2 * SEC, 0));
+	ASSERT_EQ(2, s->nr_clients);
+	c = client(s, "i915", 1);
+	ASSERT_NE(NULL, c);
+	EXPECT_EQ(5000, util(c, "render"));
+	EXPECT_STREQ("second", c->comm);
+	EXPECT_EQ(NULL, client(s, "i915", 2));
+	EXPECT_NE(NULL, client(s, "i915", 3));
+	EXPECT_HELD(3);
+
+	rm("%s/1200/fdinfo/3", root);
+	ASSERT_EQ(0, scan_at(s, 3 * SEC, 0));
+	ASSERT_EQ(1, s->nr_clients);
+	EXPECT_NE(NULL, client(s, "i915", 3));
+	EXPECT_HELD(2);
+
+	ASSERT_EQ(0, scan_at(s, 4 * SEC, 0));
+	EXPECT_HELD(2);
+	gpu_clients_free(s);
+	EXPECT_EQ(base, open_files());
+	ASSERT_EQ(0, gpu_clients_init(s, root));
+}
+
+TEST_F(clients, held_files_follow_the_listing)
+{
+	held_files(_metadata, &self->s, self->s.held.max);
+}
+
+TEST_F(clients, held_files_within_their_limit)
+{
+	held_files(_metadata, &self->s, 1);
 }
 
 /* With PID/fd present its links decide which texts are read at all. */

@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -146,6 +147,22 @@ static int check_opts(struct top *t)
 	return 0;
 }
 
+/*
+ * The scans hold the fdinfo of every DRM client open between samples
+ * (drm/clients.c): the soft limit of open files goes up to the hard one
+ * (top polls, it never calls select(), which stops at fd 1023).  Left as
+ * it is when that fails: fewer files are held, the scan costs more.
+ */
+static void raise_open_files(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 static int open_sources(struct top *t)
 {
 	char host[256] = "perf-gpu";
@@ -158,6 +175,7 @@ static int open_sources(struct top *t)
 		t->remote = live_client_connect(t->o.connect, host);
 		return t->remote ? 0 : -1;
 	}
+	raise_open_files();
 	if (gpu_clients_init(&t->clients, t->o.proc_root)) {
 		pr_err("out of memory\n");
 		return -1;

@@ -3,9 +3,16 @@
  * The GPU clients of a machine from DRM fdinfo (see drm/clients.h).
  *
  * A scan walks PROC_ROOT/PID/fdinfo with getdents64 and reads each text
- * with one openat/read/close into a buffer kept between scans: at 2000
- * processes of 4 DRM fds each the system calls are the cost, not the
- * parsing.  On a real /proc the fd's link (PID/fd/N) tells a DRM fd
+ * into a buffer kept between scans: at 2000 processes of 4 DRM fds each
+ * the system calls are the cost, not the parsing.  So the fdinfo files
+ * of DRM clients, and the comm of their processes, stay open from one
+ * scan to the next (util/fdcache.c): read again with one pread() at
+ * offset 0, which a seq_file answers with a new text, where a first read
+ * takes openat, read and close.  A held file is used while the listing
+ * shows its name on the same inode; the fdinfo directory itself is
+ * opened anew each scan, so that its access check (ptrace read access to
+ * the process) is made each time, as it was without the cache.  On a
+ * real /proc the fd's link (PID/fd/N) tells a DRM fd not yet held
  * without reading its fdinfo; a fake proc root of tests has only fdinfo
  * texts and comm, and there the text decides (it has drm-driver).
  *
@@ -28,6 +35,7 @@
 
 #include "drm/clients.h"
 #include "util/array.h"
+#include "util/fdcache.h"
 #include "util/file.h"
 
 #define DENTS_SIZE	(32 << 10)
@@ -49,6 +57,7 @@ int gpu_clients_init(struct gpu_clients *s, const char *proc_root)
 		return -1;
 	}
 	s->text_size = GPU_CLIENTS_TEXT_MAX;
+	fdcache_init(&s->held, fdcache_max_files());
 	return 0;
 }
 
@@ -62,6 +71,7 @@ void gpu_clients_free(struct gpu_clients *s)
 	free(s->dents);
 	free(s->hash);
 	free(s->order);
+	fdcache_free(&s->held);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -176,30 +186,37 @@ static int hash_grow(struct gpu_clients *s)
 }
 
 /*
- * Read @name of @dir into s->text: its length, or -1.  One read(2): an
- * fdinfo file is a seq_file of one record, which gives all of it up to
- * the count asked, as a regular file of a fake root does; not reading
- * again until 0 saves a system call per fd.
+ * The text of @fd into s->text: its length, or -1.  One pread(2) at
+ * offset 0: an fdinfo file is a seq_file of one record, which builds its
+ * text anew at offset 0 and gives all of it up to the count asked, as a
+ * regular file of a fake root does; not reading again until 0 saves a
+ * system call per fd.
  */
-static ssize_t read_text(struct gpu_clients *s, int dir, const char *name)
+static ssize_t read_text(struct gpu_clients *s, int fd)
 {
 	ssize_t len;
 	char *nl;
-	int fd;
 
-	fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return -1;
 	do
-		len = read(fd, s->text, s->text_size);
+		len = pread(fd, s->text, s->text_size, 0);
 	while (len < 0 && errno == EINTR);
-	close(fd);
 	if ((size_t)len == s->text_size) {
 		/* Cut: drop the partial last line rather than misread it. */
 		nl = memrchr(s->text, '\n', len);
 		len = nl ? nl - s->text + 1 : 0;
 	}
 	return len;
+}
+
+/* The keys of a process's files held open: its comm, its fds' fdinfo. */
+static uint64_t comm_key(int32_t pid)
+{
+	return (uint64_t)(uint32_t)pid << 32;
+}
+
+static uint64_t fdinfo_key(int32_t pid, int fd)
+{
+	return (uint64_t)(uint32_t)pid << 32 | ((uint32_t)fd + 1);
 }
 
 /*
@@ -219,15 +236,36 @@ static int drm_link(int fd_dir, const char *name)
 	return !strncmp(link, "/dev/dri/", 9) || !strncmp(link, "/dev/accel/", 11);
 }
 
-/* PID/comm, its newline dropped; "" when unreadable (it may be gone). */
-static void read_comm(int root, const char *pid, char comm[16])
+/*
+ * PID/comm, its newline dropped; "" when unreadable (it may be gone).
+ * Held open while the process has clients, and known by the inode of
+ * its PID directory (@dir_ino, 0 when not listed: not held).
+ */
+static void read_comm(struct gpu_clients *s, int root, const char *pid,
+		      int32_t pid_nr, uint64_t dir_ino, char comm[16])
 {
+	uint64_t key = comm_key(pid_nr);
 	char path[32], buf[32];
 	ssize_t n;
+	int fd;
 
 	comm[0] = '\0';
-	snprintf(path, sizeof(path), "%s/comm", pid);
-	n = file_read_small(root, path, buf, sizeof(buf));
+	fd = dir_ino ? fdcache_get(&s->held, key, dir_ino) : -1;
+	if (fd < 0) {
+		snprintf(path, sizeof(path), "%s/comm", pid);
+		fd = openat(root, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0)
+			return;
+		if (!dir_ino || !fdcache_put(&s->held, key, dir_ino, fd)) {
+			n = pread(fd, buf, sizeof(buf), 0);
+			close(fd);
+			goto got;
+		}
+	}
+	n = pread(fd, buf, sizeof(buf), 0);
+	if (n <= 0)
+		fdcache_drop(&s->held, key);
+got:
 	if (n <= 0)
 		return;
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\0'))
@@ -242,6 +280,10 @@ struct process {
 	int root;
 	const char *name;	/* the pid as /proc names it */
 	int32_t pid;
+	uint64_t dir_ino;	/* of PID/, as listed; 0 if not */
+	int info_dir;		/* PID/fdinfo */
+	int fd_dir;		/* PID/fd (O_PATH) once needed; -1 none */
+	bool fd_dir_tried;
 	char comm[16];
 	bool have_comm;
 };
@@ -258,7 +300,7 @@ static int add_fd(struct gpu_clients *s, struct process *p, int fd,
 
 	c->id = client_id(&c->fi, p->pid, fd);
 	if (!p->have_comm) {
-		read_comm(p->root, p->name, p->comm);
+		read_comm(s, p->root, p->name, p->pid, p->dir_ino, p->comm);
 		p->have_comm = true;
 	}
 	slot = hash_slot(s, c);
@@ -291,21 +333,48 @@ static bool has_driver_key(const char *text, size_t len)
 	return memmem(text, len, "drm-driver:", 11) != NULL;
 }
 
-static int scan_fd(struct gpu_clients *s, struct process *p, int info_dir,
-		   int fd_dir, const char *name)
+/*
+ * One fd of the process, as its fdinfo directory lists it (@d).  The
+ * fdinfo of a DRM client is held open for the next scans while the
+ * listing shows it on the same inode; on a real /proc its link is then
+ * not read again either, as its text says what it is.
+ */
+/*
+ * PID/fd, opened when a first fd not held needs its link read: a fake
+ * proc root has none (the fdinfo texts then decide alone).
+ */
+static int fd_dir_of(struct process *p)
+{
+	char path[32];
+
+	if (!p->fd_dir_tried) {
+		snprintf(path, sizeof(path), "%s/fd", p->name);
+		p->fd_dir = openat(p->root, path,
+				   O_PATH | O_DIRECTORY | O_CLOEXEC);
+		p->fd_dir_tried = true;
+	}
+	return p->fd_dir;
+}
+
+static int scan_fd(struct gpu_clients *s, struct process *p,
+		   const struct dirent64 *d)
 {
 	struct drm_fdinfo *fi = &s->clients[s->nr_clients].fi;
 	const char *q;
+	uint64_t key;
+	bool held = true;
 	ssize_t len;
-	int fd = 0;
+	int fd = 0, f;
 
-	for (q = name; *q; q++) {
+	for (q = d->d_name; *q; q++) {
 		if (*q < '0' || *q > '9' || fd > 100000000)
 			return 0;	/* ".", "..", or not an fd */
 		fd = fd * 10 + (*q - '0');
 	}
-	if (fd_dir >= 0) {
-		switch (drm_link(fd_dir, name)) {
+	key = fdinfo_key(p->pid, fd);
+	f = fdcache_get(&s->held, key, d->d_ino);
+	if (f < 0 && fd_dir_of(p) >= 0) {
+		switch (drm_link(p->fd_dir, d->d_name)) {
 		case 0:
 			return 0;
 		case -1:
@@ -313,51 +382,65 @@ static int scan_fd(struct gpu_clients *s, struct process *p, int info_dir,
 			return 0;
 		}
 	}
-	len = read_text(s, info_dir, name);
+	if (f < 0) {
+		f = openat(p->info_dir, d->d_name,
+			   O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		if (f < 0) {
+			s->stats.unreadable++;
+			return 0;
+		}
+		held = fdcache_put(&s->held, key, d->d_ino, f);
+	}
+	len = read_text(s, f);
+	if (!held)
+		close(f);
 	if (len < 0) {
+		fdcache_drop(&s->held, key);
 		s->stats.unreadable++;
 		return 0;
 	}
 	s->stats.fds++;
-	if (!has_driver_key(s->text, len))
+	if (has_driver_key(s->text, len))
+		drm_fdinfo_parse_identity(s->text, len, fi);
+	if (!has_driver_key(s->text, len) || !drm_fdinfo_is_client(fi)) {
+		/* Not a client (now): not worth holding. */
+		fdcache_drop(&s->held, key);
 		return 0;
-	drm_fdinfo_parse_identity(s->text, len, fi);
-	if (!drm_fdinfo_is_client(fi))
-		return 0;
+	}
 	s->stats.drm_fds++;
 	return add_fd(s, p, fd, len);
 }
 
 /* 0, or -1 out of memory.  A process gone or denied only counts. */
 static int scan_process(struct gpu_clients *s, int root, const char *name,
-			int32_t pid)
+			int32_t pid, uint64_t dir_ino)
 {
-	struct process p = { .root = root, .name = name, .pid = pid };
+	struct process p = {
+		.root = root, .name = name, .pid = pid, .dir_ino = dir_ino,
+		.fd_dir = -1,
+	};
 	char path[32];
-	int info_dir, fd_dir, ret = 0;
 	long n, off;
+	int ret = 0;
 
 	s->stats.processes++;
 	snprintf(path, sizeof(path), "%s/fdinfo", name);
-	info_dir = openat(root, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (info_dir < 0) {
+	p.info_dir = openat(root, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (p.info_dir < 0) {
 		s->stats.unreadable++;
 		return 0;
 	}
-	/* No PID/fd (a fake proc root): the fdinfo texts decide alone. */
-	snprintf(path, sizeof(path), "%s/fd", name);
-	fd_dir = openat(root, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	while (!ret && (n = getdents64(info_dir, s->dents, DENTS_SIZE)) > 0) {
+	while (!ret && (n = getdents64(p.info_dir, s->dents, DENTS_SIZE)) > 0) {
 		for (off = 0; !ret && off < n;) {
 			struct dirent64 *d = (struct dirent64 *)(s->dents + off);
 
 			off += d->d_reclen;
-			ret = scan_fd(s, &p, info_dir, fd_dir, d->d_name);
+			ret = scan_fd(s, &p, d);
 		}
 	}
-	if (fd_dir >= 0)
-		close(fd_dir);
-	close(info_dir);
+	if (p.fd_dir >= 0)
+		close(p.fd_dir);
+	close(p.info_dir);
 	return ret;
 }
 
@@ -378,10 +461,16 @@ static int32_t pid_of(const char *name)
 	return pid;
 }
 
-/* The processes' names are copied out: scan_process reuses s->dents. */
+/* A process as /proc lists it. */
+struct proc_entry {
+	char name[12];		/* <= 10 digits */
+	uint64_t ino;
+};
+
+/* The processes are copied out: scan_process reuses s->dents. */
 static int scan_all(struct gpu_clients *s, int root)
 {
-	char (*names)[12] = NULL;
+	struct proc_entry *procs = NULL;
 	size_t nr = 0, alloc = 0, i;
 	long n, off;
 	int ret = 0;
@@ -393,16 +482,18 @@ static int scan_all(struct gpu_clients *s, int root)
 			off += d->d_reclen;
 			if (!pid_of(d->d_name))
 				continue;
-			if (ARRAY_RESERVE(names, alloc, nr + 1)) {
-				free(names);
+			if (ARRAY_RESERVE(procs, alloc, nr + 1)) {
+				free(procs);
 				return -1;
 			}
-			strcpy(names[nr++], d->d_name);	/* <= 10 digits */
+			strcpy(procs[nr].name, d->d_name);
+			procs[nr++].ino = d->d_ino;
 		}
 	}
 	for (i = 0; !ret && i < nr; i++)
-		ret = scan_process(s, root, names[i], pid_of(names[i]));
-	free(names);
+		ret = scan_process(s, root, procs[i].name,
+				   pid_of(procs[i].name), procs[i].ino);
+	free(procs);
 	return ret;
 }
 
@@ -749,7 +840,7 @@ static int scan(struct gpu_clients *s, int root, int32_t pid)
 	if (pid <= 0)
 		return scan_all(s, root);
 	snprintf(name, sizeof(name), "%d", pid);
-	return scan_process(s, root, name, pid);
+	return scan_process(s, root, name, pid, 0);
 }
 
 int gpu_clients_scan(struct gpu_clients *s, int32_t pid)
@@ -766,7 +857,10 @@ int gpu_clients_scan(struct gpu_clients *s, int32_t pid)
 	s->prev_scan_ns = s->scan_ns;
 	s->scan_ns = scan_time(s);
 	memset(&s->stats, 0, sizeof(s->stats));
+	fdcache_begin(&s->held);
 	ret = scan(s, root, pid);
+	/* The files of clients and processes gone are closed. */
+	fdcache_end(&s->held);
 	if (!ret)
 		ret = sort_clients(s);
 	if (!ret)

@@ -33,6 +33,7 @@
 
 #include "drm/fdinfo.h"
 #include "util/cgroup.h"
+#include "util/fdcache.h"
 
 /*
  * The most of one fdinfo text read: far above what any driver prints.  A
@@ -114,6 +115,12 @@ struct gpu_clients {
 	unsigned int hash_size;
 	size_t alloc_devices;
 	struct gpu_client_ref *order;	/* for sorting clients by id */
+	/*
+	 * The fdinfo files of DRM clients and their processes' comm, held
+	 * open between scans (drm/clients.c); its max may be lowered after
+	 * gpu_clients_init() (tests; 0 holds none).
+	 */
+	struct fdcache held;
 };
 
 /* @proc_root NULL for "/proc".  0, or -1 out of memory. */
