@@ -26,7 +26,8 @@ sed -n "s/^vm: booted in \([0-9.]*\) s (accel \([a-z]*\).*/BENCH vm_boot_to_shel
 # 10 us reports for the VM's ingest, 64 s (about 2.6 GB) against
 # i915-perf-reader, whose start-up (timed on 1 ms of reports) must be a
 # small share of its time for the ratio to compare decoding (under 5 %:
-# 16 s was not enough).
+# 16 s was not enough; 1.3 % at 64 s since the bench keeps its copy of
+# the file out of the reader's fork, whose page tables each fork copied).
 bench=${GPUPROF_CACHE:-$repo/.deps}/bench
 rec=$bench/oa.rec
 mkdir -p "$bench"
