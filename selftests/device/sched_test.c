@@ -123,11 +123,14 @@ TEST_F(sched, queued_time_is_not_sampled)
 	       s1, s2, run2);
 	/*
 	 * 40 and run2 by the jobs' lengths; a tick the host delays loses
-	 * samples, a late wake-up adds one; queued, P2 would get ~49.
+	 * samples, a late wake-up adds one; queued, P2 would get ~49.  A
+	 * stalled VM stretches run2 (the signals come late) without ticks
+	 * to sample it (9 samples for 14 intervals seen in CI): below, P2
+	 * is held to its jobs' own 100 ms at most.
 	 */
 	EXPECT_LE(34, s1);
 	EXPECT_GE(46, s1);
-	EXPECT_LE(run2 - 3, s2);
+	EXPECT_LE((run2 < 10 ? run2 : 10) - 3, s2);
 	EXPECT_GE(run2 + 3, s2);
 	EXPECT_GT(25, s2);
 }
