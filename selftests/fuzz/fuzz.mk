@@ -67,7 +67,7 @@ $(FUZZ_COV_TOOLS_LIBS) &: FORCE
 FUZZ_REPLAYS := $(FUZZ_TARGETS:%=$(OUT)/fuzz/%-replay)
 
 .PHONY: fuzz
-all: $(FUZZ_REPLAYS)
+tests: $(FUZZ_REPLAYS)
 fuzz: $(FUZZ_REPLAYS) $(FUZZ_TARGETS:%=$(OUT)/fuzz/%) \
       $(FUZZ_TARGETS:%=$(OUT)/fuzz/cov/%/replay)
 $(OUT)/host/fuzz_replay_test: | $(FUZZ_REPLAYS)

@@ -12,7 +12,7 @@ logs=$1
 j=-j$(nproc)
 if ! make -s $j -C "$repo" tools ||
    ! make -s $j -C "$repo/tools/perf-gpu" SANITIZE=1 ||
-   ! make -s $j -C "$repo/selftests"; then
+   ! make -s $j -C "$repo/selftests" tests; then
 	printf '# program: build\n# exit: 1\n' >"$logs/build.log"
 	"$repo/selftests/scripts/tap-summary.sh" "$logs/build.log"
 	exit 1

@@ -32,14 +32,21 @@ export GPUPROF_PROMETHEUS=$prom/prometheus
 export GPUPROF_NODE_EXPORTER=$prom/prometheus-node-exporter
 
 # Host unit tests, and the kernel coding style and the layering of
-# tools/perf-gpu (scripts/layers.sh) as two more tests.
-{
-	"$sel/scripts/host-tests.sh"
+# tools/perf-gpu (scripts/layers.sh) as two more tests.  The style check
+# (checkpatch.pl, one process) runs beside the host programs, its lines
+# printed after theirs.
+lint() {
 	echo "# program: lint"
 	if "$sel/scripts/lint.sh"; then echo "ok 1 checkpatch"; else echo "not ok 1 checkpatch"; fi
 	if "$sel/scripts/layers.sh"; then echo "ok 2 layers"; else echo "not ok 2 layers"; fi
 	echo "# exit: 0"
-} 2>&1 | tee "$logs/host.log"
+}
+lint >"$logs/lint.out" 2>&1 &
+lint_pid=$!
+"$sel/scripts/host-tests.sh" 2>&1 | tee "$logs/host.log"
+wait "$lint_pid"
+tee -a "$logs/host.log" <"$logs/lint.out"
+rm -f "$logs/lint.out"
 
 # Per kernel: the modules built warning-free, then one VM boot runs every
 # device test (device-suite.sh).

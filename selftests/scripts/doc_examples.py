@@ -21,6 +21,8 @@ in the HTML and man output):
     .. test: host           run here, by selftests/host/doc_examples_test
     .. test: device         run in the test VM with gpuprof.ko freshly
                             loaded, by selftests/device/doc_examples_test
+                            ("run device" loads $GPUPROF_KO before each
+                            example and unloads it after, when set)
     .. test: none: REASON   not run, for REASON (a real i915, an install
                             as root on the machine itself, ...)
 
@@ -78,6 +80,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DOCS = os.path.join(REPO, "Documentation")
@@ -372,6 +375,21 @@ def run_example(ex, workdir, env, log):
     return ok
 
 
+def module_reload(ko, load, log):
+    """Load @ko, or unload it (retried for 3 s while a file of it is open)."""
+    argv = ["insmod", ko] if load else ["rmmod", "gpuprof"]
+    for _ in range(1 if load else 30):
+        r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True)
+        if r.returncode == 0:
+            return True
+        if load or "in use" not in r.stdout:
+            break
+        time.sleep(0.1)
+    log.append("# %s: %s" % (" ".join(argv), r.stdout.strip()))
+    return False
+
+
 def cmd_run(kind, ids):
     examples, errors = scan()
     for e in errors:
@@ -385,6 +403,7 @@ def cmd_run(kind, ids):
             return 1
         chosen = [known[i] for i in ids]
     env = tool_env()
+    ko = os.environ.get("GPUPROF_KO") if kind == "device" else None
     passed = failed = 0
     template = None
     try:
@@ -398,7 +417,14 @@ def cmd_run(kind, ids):
                     shutil.rmtree(work)
                     shutil.copytree(template, work, symlinks=True)
                 log = []
-                if run_example(ex, work, env, log):
+                if ko and not module_reload(ko, True, log):
+                    print("\n".join(log))
+                    return 1
+                ok = run_example(ex, work, env, log)
+                if ko and not module_reload(ko, False, log):
+                    print("\n".join(log))
+                    return 1
+                if ok:
                     passed += 1
                     print("pass %s" % ex.id)
                 else:

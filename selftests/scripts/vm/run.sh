@@ -118,7 +118,9 @@ if [ -z "$kroot" ] && grep -qx 'CONFIG_PVH=y' "/boot/config-$kver" 2>/dev/null; 
 fi
 
 # KVM if it works, else TCG.  Nested KVM has been seen to hang here, so a
-# short trial boot decides, and the verdict is cached per kernel.
+# short trial boot decides, and the verdict is cached per kernel.  A
+# kernel that found KVM hanging decides for the others: what hangs is the
+# host's KVM, and each probe costs its whole time limit.
 accel=${GPUPROF_VM_ACCEL:-}
 verdict=$cache/accel-$kver
 if [ -z "$accel" ]; then
@@ -129,6 +131,11 @@ if [ -z "$accel" ]; then
 	else
 		{
 			flock 9
+			if [ ! -s "$verdict" ] &&
+			   grep -qsx tcg "$cache"/accel-*; then
+				echo "vm: KVM hung for another kernel here, using TCG" >&2
+				echo tcg >"$verdict"
+			fi
 			if [ ! -s "$verdict" ]; then
 				echo "vm: probing KVM (once per kernel, verdict in $verdict)" >&2
 				probe=$cache/kvm-probe-$kver
