@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tools/perf-gpu/util/fdcache.c: files held by key and inode from one
+ * pass to the next.  Each file held is a pipe's read end, so a test can
+ * tell from /proc/self/fd which are still open.
+ */
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "../../tools/perf-gpu/util/fdcache.h"
+
+/* A new fd of our own (a pipe's read end; its write end closed). */
+static int new_fd(void)
+{
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	close(p[1]);
+	return p[0];
+}
+
+static bool is_open(int fd)
+{
+	return fcntl(fd, F_GETFD) >= 0;
+}
+
+TEST(held_until_a_pass_leaves_it)
+{
+	struct fdcache c;
+	int a = new_fd(), b = new_fd();
+
+	fdcache_init(&c, 10);
+	fdcache_begin(&c);
+	ASSERT_TRUE(fdcache_put(&c, 1, 100, a));
+	ASSERT_TRUE(fdcache_put(&c, 2, 200, b));
+	/* Held already: the caller keeps (and closes) the second fd. */
+	EXPECT_FALSE(fdcache_put(&c, 1, 100, b));
+	fdcache_end(&c);
+	EXPECT_EQ(2, c.nr);
+
+	fdcache_begin(&c);
+	EXPECT_EQ(a, fdcache_get(&c, 1, 100));
+	fdcache_end(&c);
+	EXPECT_TRUE(is_open(a));
+	EXPECT_FALSE(is_open(b));	/* not used in that pass */
+	EXPECT_EQ(-1, fdcache_get(&c, 2, 200));
+	EXPECT_EQ(1, c.nr);
+	fdcache_free(&c);
+	EXPECT_FALSE(is_open(a));
+}
+
+TEST(another_inode_or_a_drop_closes)
+{
+	struct fdcache c;
+	int a = new_fd(), b = new_fd();
+
+	fdcache_init(&c, 10);
+	fdcache_begin(&c);
+	ASSERT_TRUE(fdcache_put(&c, 1, 100, a));
+	ASSERT_TRUE(fdcache_put(&c, 2, 200, b));
+	EXPECT_EQ(-1, fdcache_get(&c, 1, 101));
+	EXPECT_FALSE(is_open(a));
+	fdcache_drop(&c, 2);
+	EXPECT_FALSE(is_open(b));
+	EXPECT_EQ(0, c.nr);
+	/* The keys can be held again, in the same pass. */
+	a = new_fd();
+	ASSERT_TRUE(fdcache_put(&c, 1, 101, a));
+	EXPECT_EQ(a, fdcache_get(&c, 1, 101));
+	fdcache_drop(&c, 3);		/* never held: nothing */
+	fdcache_end(&c);
+	EXPECT_EQ(1, c.nr);
+	fdcache_free(&c);
+	EXPECT_FALSE(is_open(a));
+}
+
+TEST(at_most_max_and_never_key_zero)
+{
+	struct fdcache c;
+	int a = new_fd(), b = new_fd(), z = new_fd();
+
+	fdcache_init(&c, 1);
+	fdcache_begin(&c);
+	EXPECT_FALSE(fdcache_put(&c, 0, 1, z));
+	ASSERT_TRUE(fdcache_put(&c, 1, 1, a));
+	EXPECT_FALSE(fdcache_put(&c, 2, 1, b));
+	EXPECT_EQ(-1, fdcache_get(&c, 2, 1));
+	fdcache_end(&c);
+	EXPECT_TRUE(is_open(b));	/* declined: still the caller's */
+	EXPECT_TRUE(is_open(z));
+	fdcache_free(&c);
+	EXPECT_FALSE(is_open(a));
+	close(b);
+	close(z);
+
+	fdcache_init(&c, 0);
+	a = new_fd();
+	fdcache_begin(&c);
+	EXPECT_FALSE(fdcache_put(&c, 1, 1, a));
+	fdcache_end(&c);
+	fdcache_free(&c);
+	EXPECT_TRUE(is_open(a));
+	close(a);
+}
+
+/*
+ * Many files over many passes, some dropped each pass (tombstones), the
+ * table growing and shrinking: every lookup finds its own fd.
+ */
+TEST(many_passes_with_drops_and_growth)
+{
+	enum { N = 700, PASSES = 6 };
+	static int fd[N];
+	struct fdcache c;
+	unsigned int i, pass, live;
+
+	fdcache_init(&c, N);
+	for (pass = 0; pass < PASSES; pass++) {
+		fdcache_begin(&c);
+		live = 0;
+		/* Pass p keeps the keys up to N >> p, the rest left. */
+		for (i = 0; i < (unsigned int)N >> pass; i++) {
+			int f = fdcache_get(&c, i + 1, 7);
+
+			if (pass) {
+				ASSERT_EQ(fd[i], f) TH_LOG("pass %u key %u", pass, i + 1);
+			} else {
+				ASSERT_EQ(-1, f);
+				fd[i] = new_fd();
+				ASSERT_TRUE(fdcache_put(&c, i + 1, 7, fd[i]));
+			}
+			/* Every third dropped and held again at once. */
+			if (i % 3 == 2) {
+				fdcache_drop(&c, i + 1);
+				ASSERT_FALSE(is_open(fd[i]));
+				fd[i] = new_fd();
+				ASSERT_TRUE(fdcache_put(&c, i + 1, 7, fd[i]));
+			}
+			live++;
+		}
+		fdcache_end(&c);
+		ASSERT_EQ(live, c.nr);
+		for (i = live; i < (unsigned int)N >> (pass ? pass - 1 : 0); i++) {
+			ASSERT_FALSE(is_open(fd[i])) TH_LOG("pass %u key %u", pass, i + 1);
+		}
+		for (i = 0; i < live; i++) {
+			ASSERT_TRUE(is_open(fd[i]));
+		}
+		EXPECT_GE(c.size, 2 * c.nr);
+	}
+	fdcache_free(&c);
+	for (i = 0; i < (unsigned int)N >> (PASSES - 1); i++) {
+		EXPECT_FALSE(is_open(fd[i]));
+	}
+}
+
+/*
+ * Half the files dropped in a pass: the others, further along the same
+ * probe sequences, are still found in that pass (a drop leaves a
+ * tombstone, not a hole).
+ */
+TEST(drops_leave_the_others_found)
+{
+	enum { N = 500 };
+	static int fd[N];
+	struct fdcache c;
+	unsigned int i;
+
+	fdcache_init(&c, N);
+	fdcache_begin(&c);
+	for (i = 0; i < N; i++) {
+		fd[i] = new_fd();
+		ASSERT_TRUE(fdcache_put(&c, i + 1, 1, fd[i]));
+	}
+	for (i = 0; i < N; i += 2)
+		fdcache_drop(&c, i + 1);
+	for (i = 1; i < N; i += 2) {
+		ASSERT_EQ(fd[i], fdcache_get(&c, i + 1, 1)) TH_LOG("key %u", i + 1);
+	}
+	fdcache_end(&c);
+	EXPECT_EQ(N / 2, c.nr);
+	fdcache_free(&c);
+}
+
+TEST_HARNESS_MAIN
