@@ -2,9 +2,14 @@
 /*
  * tools/perf-gpu/util/fdcache.c: files held by key and inode from one
  * pass to the next.  Each file held is a pipe's read end, so a test can
- * tell from /proc/self/fd which are still open.
+ * tell from /proc/self/fd which are still open.  And the premise of
+ * holding procfs texts (drm/clients.c), on the running kernel: a
+ * seq_file read again at offset 0 builds its text anew.
  */
 #include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -182,6 +187,50 @@ TEST(drops_leave_the_others_found)
 	fdcache_end(&c);
 	EXPECT_EQ(N / 2, c.nr);
 	fdcache_free(&c);
+}
+
+/* What one pread() at offset 0 of @fd gives, NUL-terminated. */
+static const char *text_at_0(int fd, char *buf, size_t size)
+{
+	ssize_t n = pread(fd, buf, size - 1, 0);
+
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+/*
+ * PID/fdinfo/N held open follows its fd (its pos: moves with lseek on
+ * the fd), and PID/comm held open follows a rename of the thread.
+ */
+TEST(procfs_texts_held_are_built_anew)
+{
+	char path[64], buf[512], name[16];
+	int fd, info, comm;
+
+	fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	info = open(path, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, info);
+	EXPECT_EQ(0, strncmp(text_at_0(info, buf, sizeof(buf)), "pos:\t0\n", 7))
+		TH_LOG("%s", buf);
+	ASSERT_EQ(3, lseek(fd, 3, SEEK_SET));
+	EXPECT_EQ(0, strncmp(text_at_0(info, buf, sizeof(buf)), "pos:\t3\n", 7))
+		TH_LOG("%s", buf);
+	close(fd);
+	/* The fd gone: the held text says so, it does not repeat itself. */
+	EXPECT_GT(0, pread(info, buf, sizeof(buf), 0));
+	close(info);
+
+	ASSERT_EQ(0, prctl(PR_GET_NAME, name));
+	comm = open("/proc/thread-self/comm", O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, comm);
+	ASSERT_EQ(0, prctl(PR_SET_NAME, "fdcache-held"));
+	EXPECT_STREQ("fdcache-held\n", text_at_0(comm, buf, sizeof(buf)));
+	ASSERT_EQ(0, prctl(PR_SET_NAME, "fdcache-again"));
+	EXPECT_STREQ("fdcache-again\n", text_at_0(comm, buf, sizeof(buf)));
+	close(comm);
+	prctl(PR_SET_NAME, name);
 }
 
 TEST_HARNESS_MAIN
