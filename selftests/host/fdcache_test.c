@@ -31,16 +31,21 @@ static bool is_open(int fd)
 	return fcntl(fd, F_GETFD) >= 0;
 }
 
+/* A cache with room for 10 holding @a (key 1, inode 100), @b (2, 200). */
+static bool hold_two(struct fdcache *c, int a, int b)
+{
+	fdcache_init(c, 10);
+	fdcache_begin(c);
+	return fdcache_put(c, 1, 100, a) && fdcache_put(c, 2, 200, b);
+}
+
 TEST(held_until_a_pass_leaves_it)
 {
 	struct fdcache c;
 	int a = new_fd(), b = new_fd();
 
-	fdcache_init(&c, 10);
-	fdcache_begin(&c);
-	ASSERT_TRUE(fdcache_put(&c, 1, 100, a));
-	ASSERT_TRUE(fdcache_put(&c, 2, 200, b));
-	/* Held already: the caller keeps (and closes) the second fd. */
+	ASSERT_TRUE(hold_two(&c, a, b));
+	/* Key 1 held already: declined, @b not taken for it. */
 	EXPECT_FALSE(fdcache_put(&c, 1, 100, b));
 	fdcache_end(&c);
 	EXPECT_EQ(2, c.nr);
@@ -61,10 +66,7 @@ TEST(another_inode_or_a_drop_closes)
 	struct fdcache c;
 	int a = new_fd(), b = new_fd();
 
-	fdcache_init(&c, 10);
-	fdcache_begin(&c);
-	ASSERT_TRUE(fdcache_put(&c, 1, 100, a));
-	ASSERT_TRUE(fdcache_put(&c, 2, 200, b));
+	ASSERT_TRUE(hold_two(&c, a, b));
 	EXPECT_EQ(-1, fdcache_get(&c, 1, 101));
 	EXPECT_FALSE(is_open(a));
 	fdcache_drop(&c, 2);

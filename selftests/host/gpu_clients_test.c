@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -749,6 +750,75 @@ TEST_F(clients, held_files_follow_the_listing)
 TEST_F(clients, held_files_within_their_limit)
 {
 	held_files(_metadata, &self->s, 1);
+}
+
+/* The highest fd this process has open. */
+static int highest_fd(void)
+{
+	struct dirent *d;
+	DIR *dir = opendir("/proc/self/fd");
+	int n = -1, fd;
+
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir))) {
+		fd = atoi(d->d_name);
+		if (d->d_name[0] != '.' && fd != dirfd(dir) && fd > n)
+			n = fd;
+	}
+	closedir(dir);
+	return n;
+}
+
+/*
+ * Out of files (RLIMIT_NOFILE reached, the held files among them): the
+ * scan gives the held ones back, holds half as many from then on, and
+ * still finds every client.
+ */
+TEST_F(clients, out_of_files_gives_back_the_held_ones)
+{
+	struct rlimit old, low;
+	int *fill, nr_fill, limit, top;
+	unsigned int k;
+
+	proc(1300, "many");
+	for (k = 0; k < 4; k++)
+		i915(1300, 3 + k, 1 + k, 0, 0);
+	ASSERT_EQ(0, scan_at(&self->s, SEC, 0));
+	ASSERT_EQ(4, self->s.nr_clients);
+	ASSERT_EQ(5, self->s.held.nr);		/* four texts and the comm */
+
+	/*
+	 * No fd free under the limit, the gaps below the highest filled:
+	 * the next open is EMFILE.
+	 */
+	top = highest_fd();
+	ASSERT_LE(0, top);
+	fill = calloc(top + 2, sizeof(*fill));
+	ASSERT_NE(NULL, fill);
+	for (nr_fill = 0; nr_fill <= top + 1; nr_fill++) {
+		fill[nr_fill] = dup(0);
+		ASSERT_LE(0, fill[nr_fill]);
+		if (fill[nr_fill] > top)
+			break;
+	}
+	ASSERT_GE(top + 1, nr_fill);
+	limit = fill[nr_fill];
+	close(fill[nr_fill]);
+	ASSERT_EQ(0, getrlimit(RLIMIT_NOFILE, &old));
+	low = old;
+	low.rlim_cur = limit;
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &low));
+	ASSERT_GT(0, dup(0));
+	EXPECT_EQ(0, scan_at(&self->s, 2 * SEC, 0)) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(4, self->s.nr_clients);
+	EXPECT_EQ(2, self->s.held.max);
+	EXPECT_GE(2, self->s.held.nr);
+	EXPECT_EQ(0, self->s.stats.unreadable);
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &old));
+	for (k = 0; k < (unsigned int)nr_fill; k++)
+		close(fill[k]);
+	free(fill);
 }
 
 /* With PID/fd present its links decide which texts are read at all. */

@@ -7,11 +7,13 @@
  * the system calls are the cost, not the parsing.  So the fdinfo files
  * of DRM clients, and the comm of their processes, stay open from one
  * scan to the next (util/fdcache.c): read again with one pread() at
- * offset 0, which a seq_file answers with a new text, where a first read
- * takes openat, read and close.  A held file is used while the listing
- * shows its name on the same inode; the fdinfo directory itself is
- * opened anew each scan, so that its access check (ptrace read access to
- * the process) is made each time, as it was without the cache.  On a
+ * offset 0, which a seq_file answers with a new text, where opening,
+ * reading and closing took three system calls.  A held file is used
+ * while the listing shows its name on the same inode; the fdinfo
+ * directory itself is opened anew each scan, so that its access check
+ * (ptrace read access to the process) is made each time, as it was
+ * without the cache.  Each held file keeps a seq_file buffer (a page)
+ * in the kernel: util/fdcache.c bounds how many.  On a
  * real /proc the fd's link (PID/fd/N) tells a DRM fd not yet held
  * without reading its fdinfo; a fake proc root of tests has only fdinfo
  * texts and comm, and there the text decides (it has drm-driver).
@@ -186,20 +188,27 @@ static int hash_grow(struct gpu_clients *s)
 }
 
 /*
- * The text of @fd into s->text: its length, or -1.  One pread(2) at
- * offset 0: an fdinfo file is a seq_file of one record, which builds its
- * text anew at offset 0 and gives all of it up to the count asked, as a
- * regular file of a fake root does; not reading again until 0 saves a
- * system call per fd.
+ * What one pread(2) at offset 0 of @fd gives: an fdinfo or comm file is
+ * a seq_file of one record, which builds its text anew at offset 0 and
+ * gives all of it up to the count asked, as a regular file of a fake
+ * root does; not reading again until 0 saves a system call per file.
  */
-static ssize_t read_text(struct gpu_clients *s, int fd)
+static ssize_t pread_small(int fd, char *buf, size_t size)
 {
 	ssize_t len;
-	char *nl;
 
 	do
-		len = pread(fd, s->text, s->text_size, 0);
+		len = pread(fd, buf, size, 0);
 	while (len < 0 && errno == EINTR);
+	return len;
+}
+
+/* The text of @fd into s->text: its length, or -1. */
+static ssize_t read_text(struct gpu_clients *s, int fd)
+{
+	ssize_t len = pread_small(fd, s->text, s->text_size);
+	char *nl;
+
 	if ((size_t)len == s->text_size) {
 		/* Cut: drop the partial last line rather than misread it. */
 		nl = memrchr(s->text, '\n', len);
@@ -257,12 +266,12 @@ static void read_comm(struct gpu_clients *s, int root, const char *pid,
 		if (fd < 0)
 			return;
 		if (!dir_ino || !fdcache_put(&s->held, key, dir_ino, fd)) {
-			n = pread(fd, buf, sizeof(buf), 0);
+			n = pread_small(fd, buf, sizeof(buf));
 			close(fd);
 			goto got;
 		}
 	}
-	n = pread(fd, buf, sizeof(buf), 0);
+	n = pread_small(fd, buf, sizeof(buf));
 	if (n <= 0)
 		fdcache_drop(&s->held, key);
 got:
@@ -334,12 +343,6 @@ static bool has_driver_key(const char *text, size_t len)
 }
 
 /*
- * One fd of the process, as its fdinfo directory lists it (@d).  The
- * fdinfo of a DRM client is held open for the next scans while the
- * listing shows it on the same inode; on a real /proc its link is then
- * not read again either, as its text says what it is.
- */
-/*
  * PID/fd, opened when a first fd not held needs its link read: a fake
  * proc root has none (the fdinfo texts then decide alone).
  */
@@ -356,6 +359,16 @@ static int fd_dir_of(struct process *p)
 	return p->fd_dir;
 }
 
+/*
+ * One fd of the process, as its fdinfo directory lists it (@d).  The
+ * fdinfo of a DRM client is held open for the next scans while the
+ * listing shows it on the same inode, and on a real /proc its link is
+ * then not read again.  What keeps a held text right there is the
+ * kernel: each read at offset 0 looks fd N up anew, so an fd closed and
+ * opened again under the same number (which /proc lists on the same
+ * inode) gives the new file's text, a client or not.  The inode tells a
+ * fake root's file renamed over, and a reused pid's new directory.
+ */
 static int scan_fd(struct gpu_clients *s, struct process *p,
 		   const struct dirent64 *d)
 {
@@ -400,15 +413,18 @@ static int scan_fd(struct gpu_clients *s, struct process *p,
 		return 0;
 	}
 	s->stats.fds++;
-	if (has_driver_key(s->text, len))
-		drm_fdinfo_parse_identity(s->text, len, fi);
-	if (!has_driver_key(s->text, len) || !drm_fdinfo_is_client(fi)) {
-		/* Not a client (now): not worth holding. */
-		fdcache_drop(&s->held, key);
-		return 0;
-	}
+	if (!has_driver_key(s->text, len))
+		goto not_client;
+	drm_fdinfo_parse_identity(s->text, len, fi);
+	if (!drm_fdinfo_is_client(fi))
+		goto not_client;
 	s->stats.drm_fds++;
 	return add_fd(s, p, fd, len);
+
+not_client:
+	/* Not a client (now): not worth holding. */
+	fdcache_drop(&s->held, key);
+	return 0;
 }
 
 /* 0, or -1 out of memory.  A process gone or denied only counts. */
@@ -849,6 +865,14 @@ int gpu_clients_scan(struct gpu_clients *s, int32_t pid)
 	int root, ret;
 
 	root = open(s->proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0 && (errno == EMFILE || errno == ENFILE) && s->held.nr) {
+		/* Out of files: give back those held, hold half as many. */
+		unsigned int max = s->held.nr / 2;
+
+		fdcache_free(&s->held);
+		fdcache_init(&s->held, max);
+		root = open(s->proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
 	if (root < 0)
 		return -1;
 	/* The last scan becomes the previous one; undone on failure. */

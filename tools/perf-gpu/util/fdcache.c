@@ -15,8 +15,12 @@
 #include "util/fdcache.h"
 
 #define MIN_SLOTS	64u
-/* Files the process keeps for everything else it opens. */
-#define RESERVE_FILES	256u
+/*
+ * The most files held, whatever the limit: each held procfs text keeps a
+ * seq_file buffer of a page in the kernel besides its struct file, so
+ * 16384 files are some 64 MiB.
+ */
+#define MAX_FILES	16384u
 
 struct fdcache_slot {
 	uint64_t key;		/* 0: empty */
@@ -31,16 +35,14 @@ void fdcache_init(struct fdcache *c, unsigned int max)
 	c->max = max;
 }
 
+/* Half the process's files at most: the other half for all else. */
 unsigned int fdcache_max_files(void)
 {
 	struct rlimit rl;
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY)
-		return 1u << 16;
-	if (rl.rlim_cur <= 2 * RESERVE_FILES)
-		return rl.rlim_cur / 2;
-	return rl.rlim_cur - RESERVE_FILES > 1u << 20 ? 1u << 20 :
-	       rl.rlim_cur - RESERVE_FILES;
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur / 2 >= MAX_FILES)
+		return MAX_FILES;
+	return rl.rlim_cur / 2;
 }
 
 static uint64_t slot_hash(uint64_t key)
@@ -187,7 +189,7 @@ void fdcache_end(struct fdcache *c)
 		if (c->slots[i].key && c->slots[i].pass != c->pass)
 			close_slot(c, &c->slots[i]);
 	/* Out of memory, the tombstones stay till a later pass. */
-	if (c->size)
+	if (c->size && (c->used != c->nr || slots_for(c->nr) != c->size))
 		rebuild(c, slots_for(c->nr));
 }
 

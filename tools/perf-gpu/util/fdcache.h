@@ -34,7 +34,10 @@ struct fdcache {
 /* An empty cache of at most @max files (0: hold none). */
 void fdcache_init(struct fdcache *c, unsigned int max);
 
-/* The most files a process should hold: its RLIMIT_NOFILE less a reserve. */
+/*
+ * The most files a process should hold: half its RLIMIT_NOFILE, and at
+ * most 16384 (each procfs text held keeps a page of kernel memory).
+ */
 unsigned int fdcache_max_files(void);
 
 void fdcache_begin(struct fdcache *c);
