@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -229,6 +230,13 @@ int main(void)
 	const char *tmp = getenv("TMPDIR");
 	char fake[4096], real[4200];
 	double ms, ms_floor, ms_real;
+	struct rlimit rl;
+
+	/* As perf gpu top does: the scan holds files open between scans. */
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 
 	if (!access("/dev/shm", W_OK))
 		tmp = "/dev/shm";

@@ -15,8 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -819,6 +822,70 @@ TEST_F(clients, out_of_files_gives_back_the_held_ones)
 	for (k = 0; k < (unsigned int)nr_fill; k++)
 		close(fill[k]);
 	free(fill);
+}
+
+/*
+ * A text renamed over again and again while scans run (as the fake roots
+ * of top's tests are written): no scan reads a version older than the
+ * one before the newest at its start.  A file held under the inode the
+ * listing gave, not the one it was opened on, fails here on a filesystem
+ * that reuses freed inode numbers (ext4): a rename between listing and
+ * open leaves the held file under a number that comes back later.
+ */
+TEST_F(clients, renamed_over_while_scanned_is_never_stale)
+{
+	char tmp[512], path[512], text[512];
+	volatile uint64_t *done;
+	unsigned int scans = 0;
+	uint64_t seq, before, t;
+	const struct gpu_client *c;
+	pid_t kid;
+
+	done = mmap(NULL, sizeof(*done), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, done);
+	*done = 0;
+	proc(1400, "renamed");
+	i915(1400, 3, 1, 0, 0);
+	snprintf(tmp, sizeof(tmp), "%s/1400/fdinfo/3.new", root);
+	snprintf(path, sizeof(path), "%s/1400/fdinfo/3", root);
+	kid = fork();
+	ASSERT_LE(0, kid);
+	if (!kid) {
+		for (seq = 1; seq < 200000; seq++) {
+			snprintf(text, sizeof(text), GENERIC
+				 "drm-driver:\ti915\ndrm-pdev:\t0000:00:02.0\n"
+				 "drm-client-id:\t1\ndrm-engine-render:\t%llu ns\n",
+				 (unsigned long long)seq);
+			put_file(text, "%s", tmp);
+			if (rename(tmp, path))
+				_exit(1);
+			__atomic_store_n(done, seq, __ATOMIC_RELEASE);
+		}
+		_exit(0);
+	}
+	/* A scan every 2 ms, dozens of versions written in between. */
+	for (t = 1; scans < 500; t++) {
+		usleep(2000);
+		before = __atomic_load_n(done, __ATOMIC_ACQUIRE);
+		if (before >= 199990)
+			break;
+		ASSERT_EQ(0, scan_at(&self->s, t * SEC, 0));
+		c = client(&self->s, "i915", 1);
+		if (!c)
+			continue;	/* the name between two renames */
+		scans++;
+		ASSERT_LE(before ? before - 1 : 0, c->fi.engine[0].busy_ns)
+			TH_LOG("scan %u read version %llu, %llu written before it began",
+			       scans, (unsigned long long)c->fi.engine[0].busy_ns,
+			       (unsigned long long)before);
+	}
+	kill(kid, SIGKILL);
+	waitpid(kid, NULL, 0);
+	TH_LOG("%u scans, %llu versions written", scans,
+	       (unsigned long long)*done);
+	EXPECT_LT(100, scans);
+	EXPECT_LT(10 * scans, *done);
 }
 
 /* With PID/fd present its links decide which texts are read at all. */

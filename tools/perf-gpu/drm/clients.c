@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -343,6 +344,20 @@ static bool has_driver_key(const char *text, size_t len)
 }
 
 /*
+ * Hold @fd under @key by the inode it is open on, not the one the
+ * listing gave: the name may have been renamed over in between, and the
+ * listed inode, held by no one, can come back under a later file of the
+ * name (filesystems reuse freed numbers), which would then pass for the
+ * held one.  An inode held open is never reused.
+ */
+static bool hold(struct gpu_clients *s, uint64_t key, int fd)
+{
+	struct stat st;
+
+	return !fstat(fd, &st) && fdcache_put(&s->held, key, st.st_ino, fd);
+}
+
+/*
  * PID/fd, opened when a first fd not held needs its link read: a fake
  * proc root has none (the fdinfo texts then decide alone).
  */
@@ -402,7 +417,7 @@ static int scan_fd(struct gpu_clients *s, struct process *p,
 			s->stats.unreadable++;
 			return 0;
 		}
-		held = fdcache_put(&s->held, key, d->d_ino, f);
+		held = hold(s, key, f);
 	}
 	len = read_text(s, f);
 	if (!held)

@@ -5,9 +5,11 @@
  * close.  Made for procfs texts: a seq_file (PID/fdinfo/N, PID/comm)
  * builds its text anew on each read at offset 0, so a held file gives
  * what a fresh open would.  A file is held under a 64-bit key (non-zero)
- * and the inode number it was opened on, as a directory listing gives
- * it (d_ino): a name listed with another inode (a file renamed over it)
- * is opened again.
+ * and the number of the inode it is open on: a name that a directory
+ * listing shows on another inode (d_ino; a file renamed over it) is
+ * opened again.  The caller takes the number from fstat() of the open
+ * file, not from the listing: a listed inode that no one holds open can
+ * be freed, and its number come back on a later file of the name.
  *
  * A pass starts with fdcache_begin(); the files not looked up or added
  * in it are closed by fdcache_end().  At most @max files are held: past
