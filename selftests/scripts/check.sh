@@ -43,29 +43,21 @@ lint() {
 }
 lint >"$logs/lint.out" 2>&1 &
 lint_pid=$!
-# The kernels' modules build beside them too (one make each, mostly one
-# CPU), their lines in each kernel's log; the suites below take them.
-for kver in $kvers; do
-	: >"$logs/vm-$kver.log"
-	GPUPROF_SUITE_BUILD=only "$sel/scripts/device-suite.sh" "$kver" \
-		"$logs/vm-$kver.log" >/dev/null 2>&1 &
-	build_pids+=($!)
-done
 "$sel/scripts/host-tests.sh" 2>&1 | tee "$logs/host.log"
 wait "$lint_pid"
 tee -a "$logs/host.log" <"$logs/lint.out"
 rm -f "$logs/lint.out"
-wait "${build_pids[@]}"
 
-# Per kernel: one VM boot runs every device test (device-suite.sh), with
-# the modules built warning-free above.
+# Per kernel: the modules built warning-free, then one VM boot runs every
+# device test (device-suite.sh).
 # The kernels' device suites run side by side, one VM each: a VM is one
 # single-threaded TCG process, so on two cores two kernels take the time
 # of one.  GPUPROF_KERNELS_AT_ONCE=1 runs them one after the other.
-device_suite() {	# KVER: its suite and log, its modules built above
+device_suite() {	# KVER: its suite and log
 	local log=$logs/vm-$1.log rc
 
-	GPUPROF_SUITE_BUILD=done "$sel/scripts/device-suite.sh" "$1" "$log"
+	: >"$log"
+	"$sel/scripts/device-suite.sh" "$1" "$log"
 	rc=$?
 	# 0 and 1 are the suite's own verdicts, already in its TAP, and so
 	# is a build failure (2); anything else (a kernel warning in dmesg,

@@ -13,8 +13,7 @@
 # VM boots, default KVER installed on the host), GPUPROF_VM_TIMEOUT
 # (seconds, default 1200), GPUPROF_VM_APPEND, GPUPROF_DEVICE_TESTS (the
 # test programs' names, default every one), GPUPROF_VM_JOBS (how many VMs
-# share the programs, default 1), GPUPROF_SUITE_BUILD (below), and what
-# the tests read.
+# share the programs, default 1), and what the tests read.
 set -u
 
 kver=$1
@@ -46,42 +45,16 @@ build_module() {	# DIR NAME; prints the module's path
 	return 1
 }
 
-# The modules' paths, built already: Kbuild compiles nothing again.
-built_modules() {
-	ko=$(build_ko . 2>/dev/null) &&
-	fencegen=$(build_ko selftests/fencegen 2>/dev/null) &&
-	schedmock=$(build_ko selftests/schedmock 2>/dev/null) &&
-	vkms=$(build_ko vkms 2>/dev/null)
-}
-
-# GPUPROF_SUITE_BUILD=only builds (check.sh runs that beside the host
-# tests), =done takes the modules of such a run, whose lines are in LOG.
-case ${GPUPROF_SUITE_BUILD:-} in
-done)
-	if ! grep -q '^# exit: 0$' "$log"; then
-		cat "$log"
-		exit 2
-	fi
-	if ! built_modules; then
-		echo "not ok 1 the modules built for $kver are there" >>"$log"
-		cat "$log"
-		exit 2
-	fi
-	;;
-*)
-	printf '# kernel %s\n# program: build-%s\n' "$kver" "$kver" >>"$log"
-	ko=$(build_module . gpuprof.ko) &&
-	fencegen=$(build_module selftests/fencegen gpuprof_fencegen.ko) &&
-	schedmock=$(build_module selftests/schedmock gpuprof_schedmock.ko) &&
-	vkms=$(build_module vkms gpuprof_vkms.ko)
-	rc=$?
-	echo "# exit: $rc" >>"$log"
-	[ "${GPUPROF_SUITE_BUILD:-}" = only ] && exit $((rc ? 2 : 0))
-	[ $rc = 0 ] || { cat "$log"; exit 2; }
-	;;
-esac
+printf '# kernel %s\n# program: build-%s\n' "$kver" "$kver" >>"$log"
+ko=$(build_module . gpuprof.ko) &&
+fencegen=$(build_module selftests/fencegen gpuprof_fencegen.ko) &&
+schedmock=$(build_module selftests/schedmock gpuprof_schedmock.ko) &&
+vkms=$(build_module vkms gpuprof_vkms.ko)
+rc=$?
+echo "# exit: $rc" >>"$log"
 # The log so far: the build's lines, then the VM's as they come.
 cat "$log"
+[ $rc = 0 ] || exit 2
 
 tests=()
 for t in ${GPUPROF_DEVICE_TESTS:-$(cd "$sel/out/device" && echo *_test)}; do
