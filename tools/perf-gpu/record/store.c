@@ -148,11 +148,11 @@ static void note_time(struct record_store *st, uint64_t time)
 }
 
 /*
- * A record whose payload is @size bytes of @text (a name, a path),
- * copied into st->raw; NULL out of memory.
+ * A record whose payload is @size bytes at @data (a sample's raw data, a
+ * name, a path), copied into st->raw; NULL out of memory.
  */
-static struct rec *new_text_rec(struct record_store *st, int kind,
-				uint64_t time, const char *text, size_t size)
+static struct rec *new_payload_rec(struct record_store *st, int kind,
+				   uint64_t time, const void *data, size_t size)
 {
 	struct rec *r;
 
@@ -165,7 +165,7 @@ static struct rec *new_text_rec(struct record_store *st, int kind,
 	r->time = time;
 	r->raw_off = st->raw_len;
 	r->raw_size = size;
-	memcpy(st->raw + st->raw_len, text, size);
+	memcpy(st->raw + st->raw_len, data, size);
 	st->raw_len += size;
 	note_time(st, time);
 	return r;
@@ -183,7 +183,7 @@ static int add_rename(struct record_store *st, struct thread_name *t,
 	struct rec *r;
 
 	strncpy(name, comm, 15);
-	r = new_text_rec(st, REC_COMM, time, name, sizeof(name));
+	r = new_payload_rec(st, REC_COMM, time, name, sizeof(name));
 	if (!r)
 		return -ENOMEM;
 	r->pid = t->pid;
@@ -236,24 +236,15 @@ int record_store_add_sample(struct record_store *st, unsigned int event,
 
 	if (!t)
 		return -ENOMEM;
-	if (ARRAY_RESERVE(st->raw, st->raw_alloc, st->raw_len + raw_size))
-		return -ENOMEM;
-	r = new_rec(st);
+	r = new_payload_rec(st, REC_SAMPLE, time, raw, raw_size);
 	if (!r)
 		return -ENOMEM;
-	r->kind = REC_SAMPLE;
 	r->event = event;
 	r->pid = pid;
 	r->tid = tid;
 	r->cpu = cpu;
-	r->time = time;
 	r->cgroup = cgroup;
-	r->raw_off = st->raw_len;
-	r->raw_size = raw_size;
-	memcpy(st->raw + st->raw_len, raw, raw_size);
-	st->raw_len += raw_size;
 	st->samples++;
-	note_time(st, time);
 	st->bytes += perf_data_sample_bytes(raw_size);
 	/* Its name, written before its first sample: as long as any. */
 	if (!t->counted)
@@ -287,7 +278,7 @@ int record_store_add_cgroup(struct record_store *st, uint64_t id,
 
 	if (len == 1 || len > PATH_MAX)
 		return -EINVAL;
-	r = new_text_rec(st, REC_CGROUP, time, path, len);
+	r = new_payload_rec(st, REC_CGROUP, time, path, len);
 	if (!r)
 		return -ENOMEM;
 	r->cgroup = id;
