@@ -24,6 +24,8 @@ packages="
 	python3-docutils man-db
 	dkms udev systemd
 	clang libclang-rt-14-dev
+	qemu-system-gui xvfb xauth kmscube glmark2-es2-drm
+	libgl1-mesa-dri libegl-dev libgles-dev libgbm-dev
 "
 
 log() { echo "setup: $*" >&2; }

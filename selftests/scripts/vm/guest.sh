@@ -46,10 +46,24 @@ mnt debugfs /sys/kernel/debug
 # minimal Debian has no iproute2).
 busybox ip link set lo up || log "cannot bring lo up"
 
+# A virgl VM (run.sh's GPUPROF_VM_GPU=virgl): virtio_gpu first, so that
+# the 3D GPU is card0 and renderD128, where Mesa's programs look first.
+case " $(cat /proc/cmdline) " in
+*" gpuprof_gpu=virgl "*)
+	modprobe virtio_gpu || log "modprobe virtio_gpu failed"
+	i=0
+	while [ ! -e /dev/dri/renderD128 ] && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	;;
+esac
+nodes() { set -- /dev/dri/renderD*; [ -e "$1" ] && echo $# || echo 0; }
+before=$(nodes)
 modprobe vgem || log "modprobe vgem failed"
 # devtmpfs creates the nodes asynchronously from the module load.
 i=0
-while [ ! -e /dev/dri/renderD128 ] && [ $i -lt 100 ]; do
+while [ "$(nodes)" = "$before" ] && [ $i -lt 100 ]; do
 	sleep 0.05
 	i=$((i + 1))
 done

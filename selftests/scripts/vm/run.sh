@@ -15,7 +15,10 @@
 # GPUPROF_VM_ACCEL=kvm|tcg (skip the KVM probe), GPUPROF_VM_APPEND (more
 # kernel parameters, e.g. "slub_debug=FZP"), GPUPROF_VM_QEMU_ARGS (more
 # QEMU arguments, word-split, e.g. "-device virtio-gpu-pci"),
-# GPUPROF_VM_SHARE (a directory the guest may write, at its path); GPUPROF_*
+# GPUPROF_VM_SHARE (a directory the guest may write, at its path),
+# GPUPROF_VM_GPU=virgl (a 3D virtio-gpu: QEMU's GL display on an Xvfb of
+# its own, the host's Mesa rendering; virtio_gpu is loaded before vgem, so
+# it is card0 and renderD128); GPUPROF_*
 # variables are passed on to COMMAND, which also gets GPUPROF_IN_VM=1 and
 # GPUPROF_VM_CPU (kvm, tcg/multi or tcg/single).
 set -eu
@@ -248,11 +251,47 @@ append+=" gpuprof_guest=$here/guest.sh"
 # shellcheck disable=SC2206
 extra_qemu_opts=(${GPUPROF_VM_QEMU_ARGS:-})
 
+# A virgl GPU (design.rst 8): QEMU renders the guest's GL through
+# virglrenderer on the host's Mesa, which needs a GL display: an Xvfb of
+# our own (GLX on llvmpipe), on the first free display number.  The window
+# is never looked at; the guest's scanout goes to it.
+xpid=
+display_opts=(-display none)
+case ${GPUPROF_VM_GPU:-} in
+'') ;;
+virgl)
+	command -v Xvfb >/dev/null || {
+		echo "vm: GPUPROF_VM_GPU=virgl needs Xvfb (selftests/setup.sh installs it)" >&2
+		exit 126
+	}
+	xfd=$results/xvfb.display
+	rm -f "$xfd"
+	Xvfb -displayfd 4 -screen 0 1280x1024x24 +extension GLX -nolisten tcp \
+		4>"$xfd" >"$results/xvfb.log" 2>&1 &
+	xpid=$!
+	for _ in $(seq 100); do
+		[ -s "$xfd" ] && break
+		sleep 0.05
+	done
+	if [ ! -s "$xfd" ]; then
+		echo "vm: Xvfb did not start:" >&2
+		sed 's/^/vm: xvfb: /' "$results/xvfb.log" >&2
+		kill "$xpid" 2>/dev/null
+		exit 126
+	fi
+	export DISPLAY=:$(head -n 1 "$xfd")
+	display_opts=(-display sdl,gl=on -device virtio-vga-gl)
+	append+=" gpuprof_gpu=virgl"
+	;;
+*) echo "vm: GPUPROF_VM_GPU must be virgl or unset" >&2; exit 2 ;;
+esac
+
 qpid=
 tails=()
 # shellcheck disable=SC2317 # called from the trap
 cleanup() {
 	[ -n "$qpid" ] && kill "$qpid" 2>/dev/null
+	[ -n "$xpid" ] && kill "$xpid" 2>/dev/null
 	[ ${#tails[@]} -gt 0 ] && kill "${tails[@]}" 2>/dev/null
 	return 0
 }
@@ -260,7 +299,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 t0=${EPOCHREALTIME/./}
-qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot \
+qemu-system-x86_64 -nodefaults -no-user-config "${display_opts[@]}" -no-reboot \
 	"${accel_opts[@]}" -m 2G -smp 2 \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" \
 	-serial "file:$results/console.log" -monitor none \
