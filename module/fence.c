@@ -59,6 +59,7 @@ struct gpuprof_ctx {
 	struct list_head jobs;		/* in flight, oldest first */
 	struct list_head halves;	/* drm_sched halves, not signaled */
 	u64 context;
+	bool emits;			/* its driver numbers fences at emit */
 };
 
 /*
@@ -82,6 +83,7 @@ struct gpuprof_job {
 	struct gpuprof_job *pair;
 	const spinlock_t *lock;		/* compared, never taken */
 	u64 seqno;
+	bool emitted;			/* dma_fence_emit seen */
 };
 
 /*
@@ -179,16 +181,23 @@ static struct gpuprof_job *gpuprof_ctx_head(struct gpuprof_ctx *ctx)
 }
 
 /*
- * The job after @job on @ctx that runs with it, or NULL: jobs run in
- * order, so the running ones lead the list, each with a start.
+ * The running job after @job on @ctx, or NULL.  Jobs run in order, so
+ * the running ones lead the list, each with a start; on a context whose
+ * fences are numbered at emit, they run in the order of their emits,
+ * and a job initialised earlier and not emitted yet (a page flip's
+ * fence) may stand before them.
  */
 static struct gpuprof_job *gpuprof_next_running(struct gpuprof_ctx *ctx,
 						struct gpuprof_job *job)
 {
-	if (list_is_last(&job->link, &ctx->jobs))
-		return NULL;
-	job = list_next_entry(job, link);
-	return job->start_ns ? job : NULL;
+	while (!list_is_last(&job->link, &ctx->jobs)) {
+		job = list_next_entry(job, link);
+		if (job->start_ns)
+			return job;
+		if (!ctx->emits)
+			return NULL;
+	}
+	return NULL;
 }
 
 /* The first running job of @ctx, or NULL. */
@@ -196,7 +205,26 @@ static struct gpuprof_job *gpuprof_first_running(struct gpuprof_ctx *ctx)
 {
 	struct gpuprof_job *job = gpuprof_ctx_head(ctx);
 
-	return job && job->start_ns ? job : NULL;
+	if (!job || job->start_ns)
+		return job;
+	return ctx->emits ? gpuprof_next_running(ctx, job) : NULL;
+}
+
+/*
+ * The job of @ctx to run next when the running one ends: the head, or on
+ * a context numbered at emit the oldest job emitted, if it has no start.
+ */
+static struct gpuprof_job *gpuprof_next_to_run(struct gpuprof_ctx *ctx)
+{
+	struct gpuprof_job *job;
+
+	list_for_each_entry(job, &ctx->jobs, link) {
+		if (job->kind != GPUPROF_JOB_FENCE || job->start_ns)
+			return NULL;
+		if (!ctx->emits || job->emitted)
+			return job;
+	}
+	return NULL;
 }
 
 /* A new job of @kind for @fence.  NULL when the table is full. */
@@ -269,7 +297,8 @@ static void gpuprof_run_add(struct gpuprof_target *owner, u64 start_ns,
 static void gpuprof_job_free(struct gpuprof_bucket *b, struct gpuprof_ctx *ctx,
 			     struct gpuprof_job *job, u64 now)
 {
-	bool was_head = gpuprof_ctx_head(ctx) == job;
+	bool was_running = gpuprof_ctx_head(ctx) == job ||
+			   gpuprof_first_running(ctx) == job;
 	struct gpuprof_job *next;
 
 	if (job->start_ns && job->owner)
@@ -278,9 +307,8 @@ static void gpuprof_job_free(struct gpuprof_bucket *b, struct gpuprof_ctx *ctx,
 		job->pair->pair = NULL;
 	list_del(&job->link);
 	gpuprof_job_release(job);
-	next = gpuprof_ctx_head(ctx);
-	if (was_head && next && next->kind == GPUPROF_JOB_FENCE &&
-	    !next->start_ns)
+	next = was_running ? gpuprof_next_to_run(ctx) : NULL;
+	if (next)
 		next->start_ns = now;
 	gpuprof_ctx_put(b, ctx);
 }
@@ -393,9 +421,10 @@ static void gpuprof_job_add(struct dma_fence *fence, enum gpuprof_job_kind kind,
 	job->timeline = timeline;
 	/*
 	 * Alone on its context a plain fence runs now; else from the
-	 * previous signal.  A drm_sched job is queued until its half says.
+	 * previous signal.  A drm_sched job is queued until its half says,
+	 * a fence numbered at emit until its emit.
 	 */
-	if (kind == GPUPROF_JOB_FENCE && list_empty(&ctx->jobs))
+	if (kind == GPUPROF_JOB_FENCE && list_empty(&ctx->jobs) && !ctx->emits)
 		job->start_ns = ktime_get_ns();
 	half = kind == GPUPROF_JOB_SCHED ? gpuprof_half_find(ctx, fence) : NULL;
 	if (half) {
@@ -531,6 +560,45 @@ static void gpuprof_fence_end(struct dma_fence *fence, bool signaled)
 	spin_unlock_irqrestore(&b->lock, flags);
 }
 
+/**
+ * DOC: Fences numbered at emit
+ *
+ * virtio_gpu initialises a fence with seqno 0 when it builds a command
+ * and numbers it at dma_fence_emit, when it queues the command to the
+ * host; a page flip's fence is initialised in the committing task and
+ * emitted by the commit's worker a frame later.  Such a fence is queued
+ * from its init to its emit and runs from max(its emit, the previous
+ * emitted job's signal): its context is marked at the first emit seen,
+ * and from then on its jobs run in the order of their emits.  The probe
+ * has the fence itself, so the job is found by its address whatever the
+ * seqno says (design.rst 3.3).
+ */
+static void gpuprof_fence_emit_probe(void *data, struct dma_fence *fence)
+{
+	enum gpuprof_mode mode = READ_ONCE(gpuprof.mode);
+	struct gpuprof_bucket *b;
+	struct gpuprof_job *job;
+	struct gpuprof_ctx *ctx;
+	unsigned long flags;
+
+	if (mode != GPUPROF_TIME && mode != GPUPROF_COVERAGE)
+		return;
+	b = gpuprof_table_bucket(&gpuprof_ctxs, fence->context);
+	spin_lock_irqsave(&b->lock, flags);
+	ctx = gpuprof_ctx_find(b, fence->context);
+	job = ctx ? gpuprof_job_find(&ctx->jobs, fence) : NULL;
+	if (job && job->kind == GPUPROF_JOB_FENCE && !job->emitted) {
+		struct gpuprof_job *running = gpuprof_first_running(ctx);
+
+		ctx->emits = true;
+		job->emitted = true;
+		/* Running alone, or started at its init before ctx was known. */
+		if (!running || running == job)
+			job->start_ns = ktime_get_ns();
+	}
+	spin_unlock_irqrestore(&b->lock, flags);
+}
+
 static void gpuprof_fence_signaled_probe(void *data, struct dma_fence *fence)
 {
 	gpuprof_fence_end(fence, true);
@@ -612,6 +680,7 @@ struct gpuprof_probe {
 static struct gpuprof_probe gpuprof_probes[] = {
 	{ "dma_fence_signaled", gpuprof_fence_signaled_probe },
 	{ "dma_fence_destroy", gpuprof_fence_destroy_probe },
+	{ "dma_fence_emit", gpuprof_fence_emit_probe },
 	{ "dma_fence_init", gpuprof_fence_init_probe },
 };
 

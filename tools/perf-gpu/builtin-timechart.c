@@ -12,8 +12,10 @@
  * them (report/model.h): the scheduled half (c, s) is no job, and the
  * finished half (c + 1, s) is drawn queued from its init to the
  * scheduled half's signal, running from then to its own signal (by the
- * rule above when that signal is missing).  A
- * signal whose init is not in the recording (the job was submitted
+ * rule above when that signal is missing).  A job numbered at its
+ * dma_fence_emit (virtio_gpu, perfdata/fence-number.h) is drawn queued
+ * from its init to its emit, running from max(its emit, the previous
+ * signal on its context).  A signal whose init is not in the recording (the job was submitted
  * before it started) has no known start and is not drawn; nor is an
  * init never signaled.  The page says how many of each.
  *
@@ -128,6 +130,7 @@ struct timechart_cmd {
 	struct tc_map sched_cand;	/* drm_sched inits that may be a scheduled half */
 	struct tc_map finished_of;	/* scheduled half: its finished half */
 	struct tc_map started;		/* finished half: its scheduled signal */
+	struct tc_map emitted;		/* numbered at emit: the emit's time */
 	struct tc_map last_signal;	/* context: its last signal */
 	struct timeline *timelines;
 	size_t nr_timelines, alloc_timelines;
@@ -260,8 +263,12 @@ static int on_fence_init(struct timechart_cmd *c, const struct gpu_event *ev)
 
 	if (client < 0)
 		return client;
-	if (tc_map_put(&c->init_time, fence_key(ev), ev->time) ||
+	if (tc_map_put(&c->init_time, fence_key(ev), ev->fence.submitted) ||
 	    tc_map_put(&c->init_client, fence_key(ev), client))
+		return -ENOMEM;
+	/* Numbered at emit: queued from its init to then. */
+	if (ev->fence.submitted < ev->time &&
+	    tc_map_put(&c->emitted, fence_key(ev), ev->time))
 		return -ENOMEM;
 	return pair_sched_half(c, ev, client);
 }
@@ -288,8 +295,11 @@ static int on_fence_signaled(struct timechart_cmd *c, const struct gpu_event *ev
 	init = start;
 	queued = tc_map_del(&c->started, key, &start);
 	/* Fences of one context signal in order: it waited for the last. */
-	if (!queued && had_prev && prev > start)
-		start = prev;
+	if (!queued) {
+		queued = tc_map_del(&c->emitted, key, &start);
+		if (had_prev && prev > start)
+			start = prev;
+	}
 	if (start > end)
 		start = end;
 	if (init > start)
@@ -958,6 +968,7 @@ static void cleanup(struct timechart_cmd *c)
 	tc_map_free(&c->sched_cand);
 	tc_map_free(&c->finished_of);
 	tc_map_free(&c->started);
+	tc_map_free(&c->emitted);
 	tc_map_free(&c->last_signal);
 	tc_map_free(&c->timeline_of_hash);
 	tc_map_free(&c->vblank_track);

@@ -15,6 +15,7 @@
 #include <traceevent/event-parse.h>
 
 #include "../../../uapi/gpuprof_oa.h"
+#include "perfdata/fence-number.h"
 #include "perfdata/gpu-trace.h"
 #include "perfdata/trace-print.h"
 #include "perfdata/tracing-data-read.h"
@@ -85,11 +86,24 @@ static const struct kind_desc kinds[] = {
 	    { "stats", F_STRING } } },
 };
 
+/* What a dma_fence event does to an init held for its number. */
+enum fence_end { END_NONE, END_EMIT, END_SIGNAL, END_DESTROY };
+
+/*
+ * An init held until its emit numbers it (perfdata/fence-number.h), its
+ * strings copied: the record's and the thread's name may be gone by then.
+ */
+struct held_init {
+	struct gpu_event ev;
+	char strings[];
+};
+
 /* One attr of the file. */
 struct trace_attr {
 	struct tep_event *tep;		/* NULL: not a tracepoint */
 	const struct kind_desc *desc;	/* NULL: OTHER */
 	bool has_fence;			/* an OTHER dma_fence event with the fields */
+	enum fence_end end;		/* what it does to a fence held unnumbered */
 	struct tep_format_field *f[MAX_FIELDS];
 };
 
@@ -121,8 +135,15 @@ struct gpu_trace {
 	size_t nr_cgroups, alloc_cgroups;
 	char *scratch;
 	size_t scratch_used;
+	/* Fences numbered at emit. */
+	struct fence_number *numbering;
+	struct held_init *out;		/* given out last, freed at the next */
+	uint64_t replay;		/* a record to read again, or NO_REPLAY */
+	uint64_t unemitted;		/* held inits destroyed unemitted */
 	char err[200];
 };
+
+#define NO_REPLAY UINT64_MAX
 
 /* Stop, and keep the error as gpu_trace_error() gives it. */
 static int fail(struct gpu_trace *t)
@@ -207,6 +228,8 @@ static void map_attr(struct gpu_trace *t, size_t i)
 			return;
 		a->desc = &kinds[k];
 		info->kind = kinds[k].kind;
+		if (info->kind == GPU_EV_FENCE_SIGNALED)
+			a->end = END_SIGNAL;
 		return;
 	}
 	/* dma_fence_destroy and the others of the class: fence fields too. */
@@ -214,6 +237,10 @@ static void map_attr(struct gpu_trace *t, size_t i)
 	    !find_fields(a->tep, fence_fields, f, info->note, sizeof(info->note))) {
 		memcpy(a->f, f, sizeof(f));
 		a->has_fence = true;
+		if (!strcmp(a->tep->name, "dma_fence_emit"))
+			a->end = END_EMIT;
+		else if (!strcmp(a->tep->name, "dma_fence_destroy"))
+			a->end = END_DESTROY;
 	}
 	info->note[0] = '\0';
 }
@@ -256,7 +283,10 @@ struct gpu_trace *gpu_trace_open(const char *path)
 	if (!t)
 		return NULL;
 	t->scratch = malloc(SCRATCH_SIZE);
-	if (!t->scratch) {
+	t->numbering = fence_number_new();
+	if (!t->scratch || !t->numbering) {
+		free(t->scratch);
+		fence_number_free(t->numbering, NULL);
 		free(t);
 		return NULL;
 	}
@@ -265,6 +295,7 @@ struct gpu_trace *gpu_trace_open(const char *path)
 	else
 		t->opened = true;
 	t->pos = t->file.data_offset;
+	t->replay = NO_REPLAY;
 	return t;
 }
 
@@ -444,6 +475,7 @@ static void read_fence(struct gpu_trace *t, const struct pdr_sample *s,
 	ev->fence.timeline = string(t, s, a->f[1]);
 	ev->fence.context = number(s, a->f[2]);
 	ev->fence.seqno = number(s, a->f[3]);
+	ev->fence.submitted = s->time;
 }
 
 static void read_mark(struct gpu_trace *t, const struct pdr_sample *s,
@@ -548,7 +580,8 @@ static int on_sample(struct gpu_trace *t, const struct pdr_record *r,
 		return -1;
 	i = s.attr - t->file.attrs;
 	a = &t->attrs[i];
-	t->info[i].samples++;
+	if (r->offset != t->replay)
+		t->info[i].samples++;
 	if (!a->tep)
 		return 0;
 	if (!s.raw)
@@ -570,20 +603,112 @@ static int on_sample(struct gpu_trace *t, const struct pdr_record *r,
 	return 1;
 }
 
+/* ---- Fences numbered at emit (perfdata/fence-number.h). ---- */
+
+static bool is_container(const char *driver)
+{
+	return !strcmp(driver, "dma_fence_chain") ||
+	       !strcmp(driver, "dma_fence_array") || !strcmp(driver, "stub");
+}
+
+/* A copy of @ev whose strings live as long as it does; NULL, no memory. */
+static struct held_init *held_new(const struct gpu_event *ev)
+{
+	size_t ld = strlen(ev->fence.driver) + 1;
+	size_t lt = strlen(ev->fence.timeline) + 1;
+	size_t lc = ev->comm ? strlen(ev->comm) + 1 : 0;
+	struct held_init *h = malloc(sizeof(*h) + ld + lt + lc);
+
+	if (!h)
+		return NULL;
+	h->ev = *ev;
+	h->ev.fence.driver = memcpy(h->strings, ev->fence.driver, ld);
+	h->ev.fence.timeline = memcpy(h->strings + ld, ev->fence.timeline, lt);
+	h->ev.comm = lc ? memcpy(h->strings + ld + lt, ev->comm, lc) : NULL;
+	return h;
+}
+
+/* Give out @h as the event, until the next call. */
+static int give_held(struct gpu_trace *t, struct held_init *h,
+		     struct gpu_event *ev)
+{
+	t->out = h;
+	*ev = h->ev;
+	return 1;
+}
+
+/*
+ * What the reader gives out for the sample @ev read at @at: 1 with @ev
+ * (the sample, or an init it numbered, the sample read again next), 0
+ * when the sample is an init held for its number, -1 out of memory.
+ */
+static int number_fence(struct gpu_trace *t, const struct trace_attr *a,
+			struct gpu_event *ev, uint64_t at)
+{
+	struct held_init *h;
+	void *evicted;
+
+	if (at == t->replay) {
+		t->replay = NO_REPLAY;
+		return 1;
+	}
+	if (ev->kind == GPU_EV_FENCE_INIT && !ev->fence.seqno &&
+	    !is_container(ev->fence.driver)) {
+		h = held_new(ev);
+		if (!h || fence_number_hold(t->numbering, ev->fence.context,
+					    ev->tid, h, &evicted)) {
+			free(h);
+			return pdr_error(&t->file, ev->offset, "out of memory");
+		}
+		return evicted ? give_held(t, evicted, ev) : 0;
+	}
+	if (a->end == END_NONE || (a->end != END_EMIT && ev->fence.seqno))
+		return 1;
+	h = fence_number_take(t->numbering, ev->fence.context, ev->tid);
+	if (!h)
+		return 1;
+	if (a->end == END_DESTROY) {
+		/* Never emitted, never ran: no job. */
+		free(h);
+		t->unemitted++;
+		return 1;
+	}
+	if (a->end == END_EMIT) {
+		/* Its number, and its start: it reached the GPU's queue. */
+		h->ev.fence.seqno = ev->fence.seqno;
+		h->ev.time = ev->time;
+	}
+	/* The sample itself comes next. */
+	t->replay = at;
+	t->pos = at;
+	return give_held(t, h, ev);
+}
+
 int gpu_trace_next(struct gpu_trace *t, struct gpu_event *ev)
 {
+	struct held_init *h;
 	struct pdr_record r;
+	uint64_t at;
 	int ret;
 
+	free(t->out);
+	t->out = NULL;
+	if (t->done && !t->err[0] &&
+	    (h = fence_number_take_oldest(t->numbering)))
+		/* Held to the end: initialised, never emitted nor ended. */
+		return give_held(t, h, ev);
 	if (t->done)
 		return t->err[0] ? -1 : 0;
 	for (;;) {
+		at = t->pos;
 		ret = pdr_next_record(&t->file, &t->pos, &r);
 		if (ret <= 0)
 			break;
 		switch (r.type) {
 		case PERF_RECORD_SAMPLE:
 			ret = on_sample(t, &r, ev);
+			if (ret > 0)
+				ret = number_fence(t, &t->attrs[ev->attr], ev, at);
 			if (ret)
 				return ret < 0 ? fail(t) : 1;
 			break;
@@ -606,9 +731,14 @@ int gpu_trace_next(struct gpu_trace *t, struct gpu_event *ev)
 	}
 	if (ret < 0)
 		return fail(t);
-	/* At the end: later calls return 0 again. */
+	/* At the end: later calls give what is held, then 0. */
 	t->done = true;
-	return 0;
+	return gpu_trace_next(t, ev);
+}
+
+uint64_t gpu_trace_unemitted(const struct gpu_trace *t)
+{
+	return t->unemitted;
 }
 
 const char *gpu_trace_error(const struct gpu_trace *t)
@@ -681,6 +811,8 @@ void gpu_trace_close(struct gpu_trace *t)
 		free(t->cgroups[--t->nr_cgroups].path);
 	free(t->cgroups);
 	free(t->scratch);
+	free(t->out);
+	fence_number_free(t->numbering, free);
 	pdr_close(&t->file);
 	free(t);
 }

@@ -54,9 +54,17 @@ struct gpu_event {
 	 * example dma_fence_destroy) has @fence filled too.
 	 */
 	union {
+		/*
+		 * A fence numbered at emit (perfdata/fence-number.h) comes
+		 * out as its init at the emit's place and time, with the
+		 * emit's seqno: @time is when it reached the GPU's queue,
+		 * @submitted when it was initialised (@time for every other
+		 * fence event).
+		 */
 		struct {
 			const char *driver, *timeline;
 			uint32_t context, seqno;
+			uint64_t submitted;
 		} fence;
 		struct {
 			int32_t crtc;
@@ -134,6 +142,12 @@ struct gpu_trace *gpu_trace_open(const char *path);
  * an error (gpu_trace_error() says what and where).
  */
 int gpu_trace_next(struct gpu_trace *t, struct gpu_event *ev);
+
+/*
+ * Fences initialised unnumbered and destroyed without an emit (never
+ * queued to the GPU, so no job) so far.
+ */
+uint64_t gpu_trace_unemitted(const struct gpu_trace *t);
 
 /* NULL when all is well, else "offset N: PROBLEM". */
 const char *gpu_trace_error(const struct gpu_trace *t);

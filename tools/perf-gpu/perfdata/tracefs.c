@@ -89,3 +89,23 @@ char *tracefs_read_format(const char *system, const char *event, size_t *len)
 	}
 	return buf;
 }
+
+int tracefs_field(const char *system, const char *event, const char *name,
+		  unsigned int *offset, unsigned int *size)
+{
+	char want[80], *fmt, *p;
+	size_t len;
+	int ret = -1;
+
+	fmt = tracefs_read_format(system, event, &len);
+	if (!fmt)
+		return -1;
+	/* "field:unsigned int seqno;\toffset:20;\tsize:4;..." */
+	snprintf(want, sizeof(want), " %s;", name);
+	p = strstr(fmt, want);
+	if (p && (p = strstr(p, "offset:")) &&
+	    sscanf(p, "offset:%u;%*[ \t]size:%u;", offset, size) == 2)
+		ret = 0;
+	free(fmt);
+	return ret;
+}

@@ -25,6 +25,14 @@ int tracefs_for_each_event(const char *system,
  */
 char *tracefs_read_format(const char *system, const char *event, size_t *len);
 
+/*
+ * Where field @name of @system:@event lies in a sample's raw data: its
+ * offset and size from the format file.  0, or -1 when the event or the
+ * field is not there.
+ */
+int tracefs_field(const char *system, const char *event, const char *name,
+		  unsigned int *offset, unsigned int *size);
+
 /* The tracing systems a GPU recording takes by default. */
 extern const char *const gpu_trace_systems[];
 

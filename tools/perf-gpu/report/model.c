@@ -37,7 +37,8 @@ struct job {
 	 */
 	struct job *half;
 	uint32_t context, seqno;
-	uint64_t init;
+	uint64_t init;		/* ready to run: its init, or its emit */
+	uint64_t submitted;	/* its init */
 	uint64_t run_from;	/* the scheduled half's signal, if started */
 	bool drm_sched;		/* a fence of drm_sched */
 	bool finished_half;	/* paired with a scheduled half at its init */
@@ -666,6 +667,8 @@ static int on_init(struct report_model *m, const struct gpu_trace *t,
 	j->context = ev->fence.context;
 	j->seqno = ev->fence.seqno;
 	j->init = ev->time;
+	j->submitted = ev->fence.submitted < ev->time ? ev->fence.submitted :
+			ev->time;
 	j->drm_sched = kind == FENCE_DRM_SCHED;
 	if (sched) {
 		j->finished_half = true;
@@ -826,10 +829,11 @@ static int on_signal(struct report_model *m, const struct gpu_event *ev)
 	run.pair = p;
 	run.context = c->context;
 	run.seqno = j->seqno;
-	run.init = j->init;
+	run.init = j->submitted;
 	run.start = run_start(j);
 	run.end = ev->time;
-	run.queued = j->started;
+	/* Queued: till drm_sched's scheduled signal, or till its emit. */
+	run.queued = j->started || j->submitted < j->init;
 	/* A file out of time order must not give negative times. */
 	if (run.end < run.start)
 		run.start = run.end;

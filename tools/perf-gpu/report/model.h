@@ -34,13 +34,18 @@
  * 0, as have the jobs of other drivers.  For OA attribution too, a
  * paired job runs from its scheduled half's signal.
  *
+ * Fences numbered at emit.  A job of a driver that numbers its fences
+ * at dma_fence_emit (virtio_gpu) comes from the reader as its init at
+ * the emit (perfdata/gpu-trace.h): it is ready to run from its emit,
+ * queued from its init to then.
+ *
  * Figures.  jobs: signaled jobs whose init is in the file.  busy_ns: the
  * length of the union of their running intervals (report/busy.h), exact
  * when no event was lost (a job whose predecessor's signal was lost gets
  * a start the settling of busy time did not expect).  latency:
  * init to signal; queue: init to the start of running (0 but for paired
- * drm_sched jobs); run: the running interval; each in a sketch
- * (report/sketch.h).  Signals without their init (unmatched) and inits
+ * drm_sched jobs and jobs numbered at emit); run: the running interval;
+ * each in a sketch (report/sketch.h).  Signals without their init (unmatched) and inits
  * never signaled (unsignaled) are counted, not timed.  share of a busy
  * time: over the recording's span, from its first to its last sample.
  *
