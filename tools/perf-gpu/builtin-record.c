@@ -37,6 +37,7 @@
 #include "perfdata/tracing-data.h"
 #include "perfdata/write.h"
 #include "record/cgroups.h"
+#include "record/command-filter.h"
 #include "record/events.h"
 #include "record/fdinfo.h"
 #include "record/oa.h"
@@ -79,6 +80,8 @@ struct record {
 
 	pid_t pid;			/* -p */
 	struct workload workload;	/* -- CMD; pid -1 when none */
+	/* -p or a command without -a: what of all CPUs' events is theirs */
+	struct command_filter *filter;
 	bool child_done;
 	int child_status;
 
@@ -297,15 +300,6 @@ static int create_evlist(struct record *rec)
 			.clockid = CLOCK_MONOTONIC,
 			.watermark = 1,
 			.wakeup_watermark = rec->mmap_pages * getpagesize() / 4,
-			/* Everything the command and its children do. */
-			.inherit = rec->workload.pid > 0 || rec->pid > 0,
-			/*
-			 * A command's events start at its exec, not at the
-			 * fork and pipe dance before it.
-			 */
-			.disabled = rec->workload.pid > 0 && !rec->system_wide,
-			.enable_on_exec = rec->workload.pid > 0 &&
-					  !rec->system_wide,
 		};
 		struct perf_evsel *evsel;
 
@@ -317,6 +311,8 @@ static int create_evlist(struct record *rec)
 		 */
 		attr.comm = i == 0;
 		attr.cgroup = i == 0;
+		/* A command's processes: its forks, wherever they run. */
+		attr.task = i == 0 && rec->filter;
 		evsel = perf_evsel__new(&attr);
 		if (!evsel)
 			return -ENOMEM;
@@ -463,6 +459,18 @@ static int process_cgroup(struct record *rec, const union perf_event *event)
 	return record_store_add_cgroup(rec->store, c.id, c.path, c.time);
 }
 
+/* A thread made or gone, for the filter of a command's recording. */
+static int process_task(struct record *rec, const union perf_event *event)
+{
+	struct ring_task t;
+
+	if (ring_parse_task(event, &t))
+		return 0;
+	return record_store_add_task(rec->store,
+				     event->header.type == PERF_RECORD_FORK,
+				     t.pid, t.ppid, t.tid, t.time);
+}
+
 static int process_lost(struct record *rec, const union perf_event *event)
 {
 	struct ring_lost l;
@@ -546,6 +554,10 @@ static int drain(struct record *rec)
 				break;
 			case PERF_RECORD_CGROUP:
 				err = err ?: process_cgroup(rec, event);
+				break;
+			case PERF_RECORD_FORK:
+			case PERF_RECORD_EXIT:
+				err = err ?: process_task(rec, event);
 				break;
 			}
 			perf_mmap__consume(map);
@@ -643,6 +655,9 @@ static int record_loop(struct record *rec)
 		pass_ns = record_oa_now();
 		err = drain(rec);
 		err = err ?: stream_round(rec, prev_pass_ns);
+		/* Kept whole: only what the command's filter keeps. */
+		if (!err && !rec->streaming)
+			err = record_store_prune(rec->store, prev_pass_ns);
 		err = err ?: record_oa_poll(&rec->oa);
 		err = err ?: record_fdinfo_tick(&rec->fdinfo, rec->store,
 						record_oa_now(), 0);
@@ -660,7 +675,9 @@ static int record_loop(struct record *rec)
 	/* Whatever the last moments put in the rings. */
 	perf_evlist__disable(rec->evlist);
 	err = drain(rec);
-	return err ?: add_pending_lost(rec);
+	err = err ?: add_pending_lost(rec);
+	/* Before the OA simulator reads the jobs: only the command's. */
+	return err ?: record_store_prune(rec->store, UINT64_MAX);
 }
 
 static void install_signals(void)
@@ -886,36 +903,45 @@ static void report(const struct record *rec)
 		       (unsigned long long)rec->unknown);
 }
 
-/* The target: CPUs and threads to open the events on. */
+/*
+ * The target: the events are opened on every CPU for any task, -p and
+ * a command too: their jobs end in interrupts, kworkers and drm_sched's
+ * thread.  For those, the command filter keeps what is theirs
+ * (record/command-filter.h).
+ */
 static int setup_target(struct record *rec, int argc, const char **argv)
 {
+	pid_t root = -1;
 	int err;
 
 	rec->cpus = perf_cpu_map__new(NULL);
-	if (!rec->cpus)
+	rec->threads = perf_thread_map__new_dummy();
+	if (!rec->cpus || !rec->threads)
 		return -ENOMEM;
 	if (rec->pid > 0) {
-		pid_t *tids;
-		int n = proc_threads(rec->pid, &tids);
-
-		if (n <= 0) {
+		if (!proc_alive(rec->pid)) {
 			pr_err("no process with pid %d\n", rec->pid);
 			return -1;
 		}
-		rec->threads = perf_thread_map__new_array(n, tids);
-		free(tids);
+		root = rec->pid;
 	} else if (argc && !rec->system_wide) {
 		err = workload_prepare(&rec->workload, argv);
 		if (err) {
 			pr_err("cannot start %s: %s\n", argv[0], strerror(-err));
 			return -1;
 		}
-		rec->threads = perf_thread_map__new_array(1, &rec->workload.pid);
-	} else {
-		/* System-wide: every CPU, any task. */
-		rec->threads = perf_thread_map__new_dummy();
+		root = rec->workload.pid;
 	}
-	return rec->threads ? 0 : -ENOMEM;
+	if (root > 0) {
+		struct record_store_filter f;
+
+		rec->filter = command_filter_new(root, &rec->events);
+		if (!rec->filter)
+			return -ENOMEM;
+		command_filter_store(rec->filter, &f);
+		record_store_set_filter(rec->store, &f);
+	}
+	return 0;
 }
 
 static int parse_args(struct record *rec, int *argcp, const char ***argvp)
@@ -1058,6 +1084,7 @@ static void cleanup(struct record *rec)
 	}
 	perf_cpu_map__put(rec->cpus);
 	perf_thread_map__put(rec->threads);
+	command_filter_free(rec->filter);
 	record_events_free(&rec->events);
 	record_store_free(rec->store);
 	if (rec->writer)

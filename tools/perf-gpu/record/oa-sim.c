@@ -46,22 +46,13 @@ struct collect {
 };
 
 /* The offset of "unsigned int NAME;" in a tracefs format, or -1. */
+/* The offset of a dma_fence field in the raw data, -1 if none. */
 static int field_offset(const char *system, const char *event,
 			const char *name)
 {
-	char want[64], *fmt, *p;
-	size_t len;
-	int off = -1;
+	unsigned int off, size;
 
-	fmt = tracefs_read_format(system, event, &len);
-	if (!fmt)
-		return -1;
-	snprintf(want, sizeof(want), " %s;", name);
-	p = strstr(fmt, want);
-	if (p && (p = strstr(p, "offset:")) && sscanf(p, "offset:%d", &off) != 1)
-		off = -1;
-	free(fmt);
-	return off;
+	return tracefs_field(system, event, name, &off, &size) ? -1 : (int)off;
 }
 
 static int event_index(const struct record_events *evs, const char *name)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Processes and threads from /proc, for perf gpu record -p.
+ * Processes and threads from /proc, for perf gpu record -p and the
+ * filter of a command's recording.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,39 +11,7 @@
 #include <unistd.h>
 
 #include "record/proc.h"
-#include "util/array.h"
 #include "util/file.h"
-
-int proc_threads(pid_t pid, pid_t **tids)
-{
-	char path[64];
-	struct dirent *d;
-	pid_t *t = NULL;
-	size_t alloc = 0;
-	int n = 0;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	dir = opendir(path);
-	if (!dir)
-		return errno == ENOENT ? -ESRCH : -errno;
-	while ((d = readdir(dir))) {
-		if (d->d_name[0] < '0' || d->d_name[0] > '9')
-			continue;
-		if (ARRAY_PUSH(t, n, alloc, atoi(d->d_name))) {
-			free(t);
-			closedir(dir);
-			return -ENOMEM;
-		}
-	}
-	closedir(dir);
-	if (!n) {
-		free(t);
-		return -ESRCH;
-	}
-	*tids = t;
-	return n;
-}
 
 bool proc_alive(pid_t pid)
 {
@@ -55,4 +23,21 @@ bool proc_alive(pid_t pid)
 	/* "pid (comm) S ...": the comm may hold spaces and parentheses. */
 	paren = strrchr(buf, ')');
 	return !paren || (paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X');
+}
+
+bool proc_is_kernel_thread(pid_t tid)
+{
+	char path[64], stat[512], *p;
+	unsigned long flags = 0;
+
+	if (tid <= 0)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
+	if (file_read_small(AT_FDCWD, path, stat, sizeof(stat)) <= 0)
+		return false;
+	/* After the comm, which may hold anything: state, then 5 numbers. */
+	p = strrchr(stat, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
+		return false;
+	return flags & 0x00200000;	/* PF_KTHREAD */
 }

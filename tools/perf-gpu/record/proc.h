@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What perf gpu record -p needs to know of a process from /proc.
+ * What perf gpu record needs to know of a process from /proc.
  */
 #ifndef PERF_GPU_RECORD_PROC_H
 #define PERF_GPU_RECORD_PROC_H
@@ -8,13 +8,14 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-/*
- * The thread ids of process @pid, in a malloc'ed array in *@tids.
- * Their number, or -errno (-ESRCH when there is no such process).
- */
-int proc_threads(pid_t pid, pid_t **tids);
-
 /* Whether @pid still runs: exists and is not a zombie. */
 bool proc_alive(pid_t pid);
+
+/*
+ * Whether thread @tid is a kernel thread (PF_KTHREAD in its stat); pid 0,
+ * the idle task (an interrupt on an idle CPU), counts as one.  A thread
+ * gone is not.
+ */
+bool proc_is_kernel_thread(pid_t tid);
 
 #endif

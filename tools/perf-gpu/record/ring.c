@@ -136,3 +136,16 @@ int ring_parse_lost(const union perf_event *event, struct ring_lost *l)
 	l->time = sid.time;
 	return 0;
 }
+
+int ring_parse_task(const union perf_event *event, struct ring_task *t)
+{
+	struct sample_id sid;
+
+	if (sample_id_of(event, sizeof(struct perf_record_fork), &sid))
+		return -1;
+	t->pid = event->fork.pid;
+	t->ppid = event->fork.ppid;
+	t->tid = event->fork.tid;
+	t->time = event->fork.time;
+	return 0;
+}

@@ -36,6 +36,12 @@ struct ring_comm {
 	uint64_t time;
 };
 
+/* A PERF_RECORD_FORK or PERF_RECORD_EXIT: a thread made or gone. */
+struct ring_task {
+	int32_t pid, ppid, tid;
+	uint64_t time;
+};
+
 struct ring_lost {
 	uint64_t id, lost;
 	uint64_t time;
@@ -45,6 +51,7 @@ struct ring_lost {
 int ring_parse_sample(const union perf_event *event, struct ring_sample *s);
 int ring_parse_comm(const union perf_event *event, struct ring_comm *c);
 int ring_parse_lost(const union perf_event *event, struct ring_lost *l);
+int ring_parse_task(const union perf_event *event, struct ring_task *t);
 int ring_parse_cgroup(const union perf_event *event, struct ring_cgroup *c);
 
 #endif

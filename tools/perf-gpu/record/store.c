@@ -18,7 +18,8 @@
 #include "util/array.h"
 #include "util/file.h"
 
-enum { REC_SAMPLE, REC_LOST, REC_COMM, REC_CGROUP };
+/* REC_TASK: a fork or an exit, for the filter only, never written. */
+enum { REC_SAMPLE, REC_LOST, REC_COMM, REC_CGROUP, REC_TASK };
 
 struct rec {
 	uint64_t time;
@@ -32,8 +33,9 @@ struct rec {
 	uint32_t raw_size;
 	uint32_t cpu;
 	int32_t pid, tid;
-	unsigned int event;
+	unsigned int event;	/* REC_TASK: 1 for a fork, 0 an exit */
 	int kind;
+	bool filtered;		/* the filter kept it already */
 };
 
 #define COMM_BUCKETS 1024
@@ -59,6 +61,8 @@ struct record_store {
 	uint64_t late;		/* records older than what was written */
 	uint64_t written_time;	/* of the last record written */
 	struct thread_name *threads[COMM_BUCKETS];
+	struct record_store_filter filter;	/* .keep NULL: keep all */
+	size_t raw_dropped;	/* bytes of st->raw no record uses */
 };
 
 struct record_store *record_store_new(void)
@@ -270,6 +274,33 @@ int record_store_add_lost(struct record_store *st, unsigned int event,
 	return 0;
 }
 
+int record_store_add_task(struct record_store *st, bool fork, int32_t pid,
+			  int32_t ppid, int32_t tid, uint64_t time)
+{
+	struct rec *r;
+
+	if (!st->filter.keep)
+		return 0;
+	r = new_rec(st);
+	if (!r)
+		return -ENOMEM;
+	r->kind = REC_TASK;
+	r->event = fork;
+	r->pid = pid;
+	r->tid = tid;
+	/* The parent, in the field no task record uses otherwise. */
+	r->raw_off = (uint32_t)ppid;
+	r->time = time;
+	note_time(st, time);
+	return 0;
+}
+
+void record_store_set_filter(struct record_store *st,
+			     const struct record_store_filter *f)
+{
+	st->filter = *f;
+}
+
 int record_store_add_cgroup(struct record_store *st, uint64_t id,
 			    const char *path, uint64_t time)
 {
@@ -375,6 +406,12 @@ static int write_rec(struct record_store *st, struct perf_data_writer *w,
 	return perf_data_write_sample(w, &smp);
 }
 
+/* Whether record @r holds bytes of st->raw. */
+static bool has_payload(const struct rec *r)
+{
+	return r->kind != REC_LOST && r->kind != REC_TASK;
+}
+
 /*
  * Keep only the records from @from on, their payloads moved to a buffer
  * of their own: what a round leaves is small, the buffer it came from
@@ -386,7 +423,7 @@ static int keep_from(struct record_store *st, size_t from)
 	uint8_t *raw;
 
 	for (i = from; i < st->nr; i++)
-		if (st->recs[i].kind != REC_LOST)
+		if (has_payload(&st->recs[i]))
 			len += st->recs[i].raw_size;
 	raw = malloc(len ? len : 1);
 	if (!raw)
@@ -394,7 +431,7 @@ static int keep_from(struct record_store *st, size_t from)
 	for (i = from, len = 0; i < st->nr; i++) {
 		struct rec *r = &st->recs[i];
 
-		if (r->kind == REC_LOST)
+		if (!has_payload(r))
 			continue;
 		memcpy(raw + len, st->raw + r->raw_off, r->raw_size);
 		r->raw_off = len;
@@ -407,6 +444,59 @@ static int keep_from(struct record_store *st, size_t from)
 	st->raw = raw;
 	st->raw_len = len;
 	st->raw_alloc = len ? len : 1;
+	st->raw_dropped = 0;
+	return 0;
+}
+
+/*
+ * Run the filter over the records up to @upto it has not seen, in time
+ * order (st->recs sorted): task records go to it and away, samples it
+ * refuses go away.  Returns how many records are left up to @upto.
+ */
+static size_t filter_upto(struct record_store *st, uint64_t upto)
+{
+	const struct record_store_filter *f = &st->filter;
+	size_t i, kept = 0;
+
+	for (i = 0; i < st->nr && st->recs[i].time <= upto; i++) {
+		struct rec *r = &st->recs[i];
+		bool keep = true;
+
+		if (f->keep && !r->filtered && r->kind == REC_TASK) {
+			f->task(f->arg, r->event, r->pid, (int32_t)r->raw_off,
+				r->tid);
+			keep = false;
+		} else if (f->keep && !r->filtered && r->kind == REC_SAMPLE) {
+			keep = f->keep(f->arg, r->event, r->pid, r->tid,
+				       st->raw + r->raw_off, r->raw_size);
+			if (!keep) {
+				st->samples--;
+				st->bytes -= perf_data_sample_bytes(r->raw_size);
+				st->raw_dropped += r->raw_size;
+			}
+		}
+		r->filtered = true;
+		if (keep)
+			st->recs[kept++] = *r;
+	}
+	if (kept < i) {
+		memmove(st->recs + kept, st->recs + i,
+			(st->nr - i) * sizeof(*st->recs));
+		st->nr -= i - kept;
+	}
+	return kept;
+}
+
+int record_store_prune(struct record_store *st, uint64_t upto)
+{
+	if (!st->filter.keep)
+		return 0;
+	if (st->nr)
+		qsort(st->recs, st->nr, sizeof(*st->recs), by_time);
+	filter_upto(st, upto);
+	/* The payloads refused, once they are most of the buffer. */
+	if (st->raw_dropped > st->raw_len / 2)
+		return keep_from(st, 0);
 	return 0;
 }
 
@@ -420,6 +510,7 @@ long record_store_flush(struct record_store *st, struct perf_data_writer *w,
 	/* Each CPU's ring is in time order, the rings among them are not. */
 	if (st->nr)
 		qsort(st->recs, st->nr, sizeof(*st->recs), by_time);
+	filter_upto(st, upto);
 	for (i = 0; i < st->nr && st->recs[i].time <= upto && !err; i++) {
 		/* Older than a round written already: it cannot go in. */
 		if (st->recs[i].time < st->written_time) {

@@ -8,6 +8,7 @@
 #ifndef PERF_GPU_RECORD_STORE_H
 #define PERF_GPU_RECORD_STORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,6 +49,37 @@ int record_store_set_comm(struct record_store *st, int32_t pid, int32_t tid,
 /* @lost samples of event @event were lost at about @time.  0 or -ENOMEM. */
 int record_store_add_lost(struct record_store *st, unsigned int event,
 			  uint64_t lost, uint64_t time);
+
+/*
+ * What a recording keeps of what it read (record/command-filter.h):
+ * @keep is asked about every sample, @task told of every fork (@fork)
+ * and exit, all in time order, before anything is written.
+ */
+struct record_store_filter {
+	bool (*keep)(void *arg, unsigned int event, int32_t pid, int32_t tid,
+		     const void *raw, uint32_t raw_size);
+	void (*task)(void *arg, bool fork, int32_t pid, int32_t ppid,
+		     int32_t tid);
+	void *arg;
+};
+
+void record_store_set_filter(struct record_store *st,
+			     const struct record_store_filter *f);
+
+/*
+ * A thread made (@fork) or gone, a PERF_RECORD_FORK or _EXIT: kept for
+ * the filter, in time order with the samples; without a filter, nothing.
+ * 0 or -ENOMEM.
+ */
+int record_store_add_task(struct record_store *st, bool fork, int32_t pid,
+			  int32_t ppid, int32_t tid, uint64_t time);
+
+/*
+ * Filter the records up to time @upto now, without writing them, so a
+ * recording kept whole in memory holds only what it keeps.  0 or
+ * -ENOMEM.
+ */
+int record_store_prune(struct record_store *st, uint64_t upto);
 
 uint64_t record_store_samples(const struct record_store *st);
 uint64_t record_store_lost(const struct record_store *st);
