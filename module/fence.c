@@ -118,9 +118,22 @@ static atomic_t gpuprof_nr_jobs = ATOMIC_INIT(0);
 /* Sampling: intervals ended so far; the one in progress is tick + 1. */
 static struct hrtimer gpuprof_timer;
 static u64 gpuprof_tick;
-/* When the last ticks came, by tick % 4, written before the tick. */
-static u64 gpuprof_tick_ns[4];
 static unsigned int gpuprof_timer_ms;
+
+/*
+ * The sampling grid at tick T: interval T ended at @end_ns, and interval
+ * k at @end_ns + (k - T) * @interval_ns around it.  By tick % 4, written
+ * before the tick is published.
+ */
+struct gpuprof_grid {
+	u64 end_ns;
+	u64 interval_ns;
+};
+
+static struct gpuprof_grid gpuprof_grids[4];
+
+/* A job counts in at most this many intervals at once (a stalled VM). */
+#define GPUPROF_MAX_CATCH_UP 64
 
 static struct gpuprof_ctx *gpuprof_ctx_find(struct gpuprof_bucket *b,
 					    u64 context)
@@ -477,22 +490,51 @@ static void gpuprof_half_signaled(struct gpuprof_job *half, u64 now)
 	gpuprof_half_free(half);
 }
 
+/* The interval of the grid @g of tick @tick that time @t falls in. */
+static u64 gpuprof_interval_of(const struct gpuprof_grid *g, u64 tick, u64 t)
+{
+	if (t > g->end_ns)
+		return tick + div64_u64(t - g->end_ns + g->interval_ns - 1,
+					g->interval_ns);
+	return tick - min(tick, div64_u64(g->end_ns - t, g->interval_ns));
+}
+
 /*
- * A time sample of a job ending: it counts in the interval it ends in,
- * and in the one the last tick ended if it ran then, as the timer's walk
- * may not have reached its bucket yet (design.rst 3.7).  A key takes one
+ * Samples of @job, running since @start, in intervals @from to @to: one
+ * in each it ran in, at most GPUPROF_MAX_CATCH_UP.  A key takes one
  * sample per interval however often it is asked.
  */
-static void gpuprof_job_time_sample(struct gpuprof_job *job)
+static void gpuprof_job_sample_range(struct gpuprof_job *job,
+				     const struct gpuprof_grid *g, u64 tick,
+				     u64 start, u64 from, u64 to)
 {
+	u64 k = max(from, gpuprof_interval_of(g, tick, start));
+
+	if (to >= GPUPROF_MAX_CATCH_UP)
+		k = max(k, to - GPUPROF_MAX_CATCH_UP + 1);
+	for (; k <= to; k++)
+		gpuprof_target_hist_add(job->owner, job->timeline, 1, k);
+}
+
+/*
+ * The time samples of a job ending at @now: one in every interval it ran
+ * in, from its start to the one in progress, by the grid: the timer may
+ * be late (a loaded VM), and its walk may not have reached the job's
+ * bucket yet (design.rst 3.7).
+ */
+static void gpuprof_job_time_sample(struct gpuprof_job *job, u64 now)
+{
+	struct gpuprof_grid g;
 	u64 tick;
 
-	/* Pairs with the release in gpuprof_timer_fn(): the tick's time. */
+	/* Pairs with the release in gpuprof_timer_fn(): the tick's grid. */
 	tick = smp_load_acquire(&gpuprof_tick);
-	if (tick && job->start_ns &&
-	    job->start_ns <= READ_ONCE(gpuprof_tick_ns[tick % 4]))
-		gpuprof_target_hist_add(job->owner, job->timeline, 1, tick);
-	gpuprof_target_hist_add(job->owner, job->timeline, 1, tick + 1);
+	g.end_ns = READ_ONCE(gpuprof_grids[tick % 4].end_ns);
+	g.interval_ns = READ_ONCE(gpuprof_grids[tick % 4].interval_ns);
+	if (!g.interval_ns)
+		return;
+	gpuprof_job_sample_range(job, &g, tick, job->start_ns ?: now, 1,
+				 max(tick + 1, gpuprof_interval_of(&g, tick, now)));
 }
 
 /* A job ends by its signal, at @now. */
@@ -507,7 +549,7 @@ static void gpuprof_job_signaled(struct gpuprof_bucket *b,
 		gpuprof_target_hist_add(job->owner, job->timeline, 1, 0);
 	else if (job->owner && mode == GPUPROF_TIME &&
 		 (job->start_ns || job->kind == GPUPROF_JOB_FENCE))
-		gpuprof_job_time_sample(job);
+		gpuprof_job_time_sample(job, now);
 	gpuprof_job_free(b, ctx, job, now);
 }
 
@@ -639,31 +681,52 @@ static void gpuprof_ctxs_walk(void (*fn)(struct gpuprof_ctx *ctx, void *arg),
 	gpuprof_table_walk(&gpuprof_ctxs, gpuprof_ctxs_walk_bucket, &w);
 }
 
+/* The intervals a tick ended: @from to @to, on grid @g. */
+struct gpuprof_tick_walk {
+	struct gpuprof_grid g;
+	u64 from, to;
+};
+
 /*
- * A sample of interval *@arg for each job of @ctx that was running when
- * it ended: the walk reaches @ctx some time after the tick.
+ * A sample in each interval the tick ended for each job of @ctx running
+ * then (several when the timer came late): the walk reaches @ctx some
+ * time after the tick.
  */
 static void gpuprof_ctx_sample(struct gpuprof_ctx *ctx, void *arg)
 {
-	u64 tick = *(u64 *)arg, tick_ns = gpuprof_tick_ns[tick % 4];
+	struct gpuprof_tick_walk *w = arg;
 	struct gpuprof_job *job;
 
 	for (job = gpuprof_first_running(ctx); job;
 	     job = gpuprof_next_running(ctx, job))
-		if (job->owner && job->start_ns <= tick_ns)
-			gpuprof_target_hist_add(job->owner, job->timeline, 1,
-						tick);
+		if (job->owner && job->start_ns <= w->g.end_ns)
+			gpuprof_job_sample_range(job, &w->g, w->to,
+						 job->start_ns, w->from, w->to);
 }
 
+/*
+ * A tick ends the intervals since the last one: one, or more when the
+ * timer came later than an interval (hrtimer_forward_now() says how
+ * many), each on the grid of the timer's expiry times.
+ */
 static enum hrtimer_restart gpuprof_timer_fn(struct hrtimer *timer)
 {
-	u64 tick = gpuprof_tick + 1;
+	unsigned int ms = READ_ONCE(gpuprof_timer_ms);
+	u64 end = ktime_to_ns(hrtimer_get_expires(timer));
+	u64 n = hrtimer_forward_now(timer, ms_to_ktime(ms));
+	struct gpuprof_tick_walk w;
+	struct gpuprof_grid *g;
 
-	WRITE_ONCE(gpuprof_tick_ns[tick % 4], ktime_get_ns());
+	w.from = gpuprof_tick + 1;
+	w.to = gpuprof_tick + max_t(u64, n, 1);
+	w.g.interval_ns = (u64)ms * NSEC_PER_MSEC;
+	w.g.end_ns = end + (w.to - w.from) * w.g.interval_ns;
+	g = &gpuprof_grids[w.to % 4];
+	WRITE_ONCE(g->end_ns, w.g.end_ns);
+	WRITE_ONCE(g->interval_ns, w.g.interval_ns);
 	/* Pairs with the acquire in gpuprof_job_time_sample(). */
-	smp_store_release(&gpuprof_tick, tick);
-	gpuprof_ctxs_walk(gpuprof_ctx_sample, &tick);
-	hrtimer_forward_now(timer, ms_to_ktime(READ_ONCE(gpuprof_timer_ms)));
+	smp_store_release(&gpuprof_tick, w.to);
+	gpuprof_ctxs_walk(gpuprof_ctx_sample, &w);
 	return HRTIMER_RESTART;
 }
 
@@ -764,6 +827,12 @@ void gpuprof_fence_run(void)
 	if (gpuprof.mode != GPUPROF_TIME)
 		return;
 	WRITE_ONCE(gpuprof_timer_ms, gpuprof.interval_ms);
+	/* The grid starts now: interval tick + 1 ends an interval later. */
+	WRITE_ONCE(gpuprof_grids[gpuprof_tick % 4].end_ns, ktime_get_ns());
+	WRITE_ONCE(gpuprof_grids[gpuprof_tick % 4].interval_ns,
+		   (u64)gpuprof_timer_ms * NSEC_PER_MSEC);
+	/* Pairs with the acquire in gpuprof_job_time_sample(). */
+	smp_store_release(&gpuprof_tick, gpuprof_tick);
 	hrtimer_start(&gpuprof_timer, ms_to_ktime(gpuprof_timer_ms),
 		      HRTIMER_MODE_REL_SOFT);
 }
