@@ -277,8 +277,14 @@ static bool keep_sample(void *arg, unsigned int event, int32_t pid,
 			int32_t tid, const void *raw, uint32_t raw_size)
 {
 	struct command_filter *cf = arg;
-	enum role role = event < cf->nr_events ? cf->role[event] : ROLE_OTHER;
-	bool own = set_has(&cf->procs, proc_key(pid));
+	enum role role;
+	bool own;
+
+	/* Past the tracepoints: record's own, made for the command (OA). */
+	if (event >= cf->nr_events)
+		return true;
+	role = cf->role[event];
+	own = set_has(&cf->procs, proc_key(pid));
 
 	if (role == ROLE_INIT && own)
 		note_init(cf, tid, raw, raw_size);

@@ -16,6 +16,8 @@
  *     init the command left unnumbered (perfdata/fence-number.h).  An
  *     emit by another process never numbers the command's fence; one by
  *     a kernel thread may (a page flip's);
+ *   - the samples perf gpu record makes itself (OA reports, fdinfo
+ *     snapshots of the command's clients), which follow its own rules;
  *   - nothing else: the file holds no other process's work but the ends
  *     of the command's fences.
  *
