@@ -56,9 +56,16 @@ echo "# exit: $rc" >>"$log"
 cat "$log"
 [ $rc = 0 ] || exit 2
 
+# Programs that need a virgl GPU (real Mesa programs, design.rst 8): they
+# run in a VM of their own, booted after the plain one.
+virgl_tests=" mesa_test "
 tests=()
+vtests=()
 for t in ${GPUPROF_DEVICE_TESTS:-$(cd "$sel/out/device" && echo *_test)}; do
-	tests+=("$sel/out/device/$t")
+	case $virgl_tests in
+	*" $t "*) vtests+=("$sel/out/device/$t") ;;
+	*) tests+=("$sel/out/device/$t") ;;
+	esac
 done
 
 jobs=${GPUPROF_VM_JOBS:-1}
@@ -80,7 +87,10 @@ run_vm() {	# the VM's lines on stdout; its exit status
 
 t0=$SECONDS
 cd "$sel/.." || exit 2
-if [ "$jobs" = 1 ]; then
+rc=0
+if [ ${#tests[@]} = 0 ]; then
+	:
+elif [ "$jobs" = 1 ]; then
 	run_vm | tee -a "$log"
 	rc=${PIPESTATUS[0]}
 else
@@ -98,7 +108,6 @@ else
 		) &
 		pids+=($!)
 	done
-	rc=0
 	for i in $(seq "$jobs"); do
 		wait "${pids[$((i - 1))]}"
 		r=$?
@@ -108,4 +117,17 @@ else
 fi
 echo "# kernel $kver: device tests in $((SECONDS - t0)) s ($jobs VMs)" |
 	tee -a "$log"
+
+# The virgl VM: a failure to boot it is the suite's failure, not a skip.
+if [ ${#vtests[@]} -gt 0 ]; then
+	t0=$SECONDS
+	GPUPROF_VM_GPU=virgl \
+		"$sel/scripts/vm/run.sh" --kver "$kver" \
+		--timeout "${GPUPROF_VM_TIMEOUT:-1200}" -- \
+		"$sel/scripts/vm-suite.sh" "$ko" "${vtests[@]}" 2>&1 | tee -a "$log"
+	r=${PIPESTATUS[0]}
+	[ "$r" -gt "$rc" ] && rc=$r
+	echo "# kernel $kver: virgl device tests in $((SECONDS - t0)) s" |
+		tee -a "$log"
+fi
 exit "$rc"
