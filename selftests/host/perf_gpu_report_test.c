@@ -34,8 +34,11 @@
 #define MS		1000000ull
 #define T0		1000000000ull	/* recordings start at 1 s */
 
-/* EV_DELIVERED last: a file has it only when the builder used it. */
-enum { EV_INIT, EV_SIG, EV_DESTROY, EV_VBL, EV_MARK, EV_OA, EV_DELIVERED, NR_EV };
+/* EV_DELIVERED and EV_EMIT last: a file has them only when used. */
+enum {
+	EV_INIT, EV_SIG, EV_DESTROY, EV_VBL, EV_MARK, EV_OA, EV_DELIVERED,
+	EV_EMIT, NR_EV
+};
 enum { R_SAMPLE, R_COMM, R_LOST, R_CGROUP };
 
 /* One record, kept until the file is written in time order. */
@@ -58,6 +61,7 @@ struct builder {
 	size_t n, alloc;
 	struct gpu_synth_ids ids;
 	bool delivered;		/* an EV_DELIVERED sample was added */
+	bool emit;		/* an EV_EMIT sample was added */
 	/* Processes put in cgroups (b_in_cgroup); others have none. */
 	struct { int32_t pid; uint64_t id; } cg[8];
 	unsigned int nr_cg;
@@ -164,6 +168,19 @@ static void b_destroy(struct builder *b, const char *driver,
 				     ctx, seqno));
 }
 
+/* An emit by thread @tid of @pid: the fence (@ctx, @seqno) is numbered. */
+static void b_emit(struct builder *b, int32_t pid, int32_t tid,
+		   const char *driver, const char *timeline, uint32_t ctx,
+		   uint32_t seqno, uint64_t time)
+{
+	uint8_t buf[256];
+
+	b->emit = true;
+	b_sample(b, EV_EMIT, pid, tid, time, buf,
+		 fence_class_payload(buf, FENCE_EMIT_ID, pid, driver, timeline,
+				     ctx, seqno));
+}
+
 /* A job of @pid: init at @init, signaled at @end. */
 static void b_job(struct builder *b, int32_t pid, const char *driver,
 		  const char *timeline, uint32_t ctx, uint32_t seqno,
@@ -235,9 +252,12 @@ static int b_write(struct builder *b, const char *path, const void *tracing,
 		[EV_MARK] = { "gpuprof:gpuprof_mark", MARK_ID },
 		[EV_OA] = { "gpu_oa:oa_report", b->ids.oa_report },
 		[EV_DELIVERED] = { "drm:drm_vblank_event_delivered", DELIVERED_ID },
+		[EV_EMIT] = { "dma_fence:dma_fence_emit", FENCE_EMIT_ID },
 	};
+	/* The file's events: up to the last one used. */
 	struct perf_data_writer *w =
-		perf_data_create(path, events, b->delivered ? NR_EV : EV_DELIVERED);
+		perf_data_create(path, events, b->emit ? NR_EV :
+				 b->delivered ? EV_EMIT : EV_DELIVERED);
 	int err;
 	size_t i;
 
@@ -790,6 +810,42 @@ TEST_F(report, other_drivers_queue_nothing)
 		     "for j in d[\"clients\"] + d[\"timelines\"] + d[\"pairs\"] + [d[\"totals\"]])");
 	EXPECT_QUERY("30 310000000", "",
 		     "d[\"totals\"][\"jobs\"], d[\"totals\"][\"busy_ns\"]");
+}
+
+/*
+ * Fences numbered at emit (virtio_gpu): every init has seqno 0.  A's job
+ * is initialised and emitted by its thread, B's the same, overlapping;
+ * A's page flip fence is emitted a frame later by a kworker; B's cursor
+ * fence is destroyed unemitted.  Jobs run from max(emit, the previous
+ * signal on the context): A [12, 20] and [31, 35] ms, B [20, 30] ms.
+ */
+TEST_F(report, fences_numbered_at_emit)
+{
+	const char *v = "virtio_gpu", *q = "controlq";
+	struct builder *b = &self->b;
+
+	b_init(b, 100, 100, v, q, 1, 0, T0 + 10 * MS);
+	b_init(b, 200, 200, v, q, 1, 0, T0 + 11 * MS);
+	b_emit(b, 100, 100, v, q, 1, 5, T0 + 12 * MS);
+	b_emit(b, 200, 200, v, q, 1, 6, T0 + 13 * MS);
+	b_init(b, 100, 100, v, q, 1, 0, T0 + 14 * MS);
+	b_signal(b, v, q, 1, 5, T0 + 20 * MS);
+	b_signal(b, v, q, 1, 6, T0 + 30 * MS);
+	b_emit(b, 50, 50, v, q, 1, 7, T0 + 31 * MS);
+	b_signal(b, v, q, 1, 7, T0 + 35 * MS);
+	b_init(b, 200, 200, v, q, 1, 0, T0 + 40 * MS);
+	b_destroy(b, v, q, 1, 0, T0 + 41 * MS);
+	WRITE_FILE();
+	EXPECT_QUERY("3 0 0 22000000", "",
+		     "d[\"totals\"][\"jobs\"], d[\"totals\"][\"unmatched\"], "
+		     "d[\"totals\"][\"unsignaled\"], d[\"totals\"][\"busy_ns\"]");
+	EXPECT_QUERY("[(100, 2, 12000000), (200, 1, 10000000)]", "--sort pid",
+		     "[(c[\"pid\"], c[\"jobs\"], c[\"busy_ns\"]) for c in d[\"clients\"]]");
+	/* Latency from the init, queue from the init to the start. */
+	EXPECT_QUERY("2 2 17", "",
+		     "[c for c in d[\"clients\"] if c[\"pid\"] == 100][0][\"queue_ns\"][\"count\"], "
+		     "[c for c in d[\"clients\"] if c[\"pid\"] == 100][0][\"queue_ns\"][\"p50\"] // 1000000, "
+		     "[c for c in d[\"clients\"] if c[\"pid\"] == 100][0][\"queue_ns\"][\"max\"] // 1000000");
 }
 
 /*

@@ -68,6 +68,24 @@ static const char fence_destroy_format[] =
 	"print fmt: \"driver=%s timeline=%s context=%u seqno=%u\", "
 	"__get_str(driver), __get_str(timeline), REC->context, REC->seqno\n";
 
+/*
+ * dma_fence_emit: the class again, fired by a driver that numbers its
+ * fences when it queues them (virtio_gpu: seqno 0 at init).
+ */
+#define FENCE_EMIT_ID 586
+static const char fence_emit_format[] =
+	"name: dma_fence_emit\n"
+	"ID: 586\n"
+	"format:\n"
+	COMMON_FORMAT_FIELDS
+	"\tfield:__data_loc char[] driver;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] timeline;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int context;\toffset:16;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int seqno;\toffset:20;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"driver=%s timeline=%s context=%u seqno=%u\", "
+	"__get_str(driver), __get_str(timeline), REC->context, REC->seqno\n";
+
 /* A payload of the dma_fence class for event @id. */
 static inline size_t fence_class_payload(uint8_t *p, uint16_t id, int32_t pid,
 					 const char *driver,
@@ -200,6 +218,7 @@ static inline void *gpu_tracing_data(struct gpu_synth_ids *ids, size_t *len)
 		{ "dma_fence", fence_init_format, FENCE_INIT_ID },
 		{ "dma_fence", fence_format, FENCE_ID },
 		{ "dma_fence", fence_destroy_format, FENCE_DESTROY_ID },
+		{ "dma_fence", fence_emit_format, FENCE_EMIT_ID },
 		{ "drm", vblank_format, VBLANK_ID },
 		{ "drm", delivered_format, DELIVERED_ID },
 		{ "gpuprof", mark_format, MARK_ID },

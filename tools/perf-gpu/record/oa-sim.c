@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * --oa-source=sim: the simulator driven by the recording's own fences.
- * A job runs from its dma_fence_init to the dma_fence_signaled of the
- * same (context, seqno); while any job runs the GPU is busy, in the
+ * A job runs from its dma_fence_init (its dma_fence_emit for a fence
+ * numbered there, perfdata/fence-number.h) to the dma_fence_signaled of
+ * the same (context, seqno); while any job runs the GPU is busy, in the
  * context of its process.  Stepping happens after the fact over the
  * sorted samples, so the simulated stream follows what was really seen.
  */
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfdata/fence-number.h"
 #include "perfdata/tracefs.h"
 #include "record/events.h"
 #include "record/oa.h"
@@ -37,7 +39,9 @@ struct sig {
 
 struct collect {
 	struct record_oa *oa;
-	int init_ev, sig_ev;
+	int init_ev, sig_ev, emit_ev;
+	/* Jobs initialised unnumbered: their index + 1, until their emit. */
+	struct fence_number *unnumbered;
 	int ctx_off, seq_off;
 	struct job *jobs;
 	size_t nr_jobs, alloc_jobs;
@@ -96,13 +100,32 @@ static int collect_fn(void *arg, unsigned int event, int32_t pid,
 	struct collect *c = arg;
 	uint32_t ctx, seq;
 
-	if ((int)event != c->init_ev && (int)event != c->sig_ev)
+	if ((int)event != c->init_ev && (int)event != c->sig_ev &&
+	    (int)event != c->emit_ev)
 		return 0;
 	if (!read_u32(raw, raw_size, c->ctx_off, &ctx) ||
 	    !read_u32(raw, raw_size, c->seq_off, &seq))
 		return 0;
+	if ((int)event == c->emit_ev) {
+		/* Numbered at emit (design.rst 3.3): its number and start. */
+		uintptr_t held = (uintptr_t)fence_number_take(c->unnumbered,
+							      ctx, pid);
+
+		if (held) {
+			c->jobs[held - 1].seqno = seq;
+			c->jobs[held - 1].start = time;
+		}
+		return 0;
+	}
 	if ((int)event == c->init_ev) {
+		void *evicted;
+
 		if (ARRAY_RESERVE(c->jobs, c->alloc_jobs, c->nr_jobs + 1))
+			return -ENOMEM;
+		/* Threads are not told apart here: the process stands in. */
+		if (!seq && fence_number_hold(c->unnumbered, ctx, pid,
+					      (void *)(uintptr_t)(c->nr_jobs + 1),
+					      &evicted))
 			return -ENOMEM;
 		c->jobs[c->nr_jobs++] = (struct job){
 			.start = time, .end = NO_END, .context = ctx,
@@ -226,6 +249,10 @@ int record_oa_run_sim(struct record_oa *oa, struct record_store *st,
 
 	c.init_ev = event_index(evs, "dma_fence:dma_fence_init");
 	c.sig_ev = event_index(evs, "dma_fence:dma_fence_signaled");
+	c.emit_ev = event_index(evs, "dma_fence:dma_fence_emit");
+	c.unnumbered = fence_number_new();
+	if (!c.unnumbered)
+		goto out;
 	c.ctx_off = field_offset("dma_fence", "dma_fence_init", "context");
 	c.seq_off = field_offset("dma_fence", "dma_fence_init", "seqno");
 	if (c.init_ev < 0 || c.sig_ev < 0 || c.ctx_off < 0 || c.seq_off < 0)
@@ -244,5 +271,6 @@ out:
 	free(sim);
 	free(c.jobs);
 	free(c.sigs);
+	fence_number_free(c.unnumbered, NULL);
 	return err;
 }
