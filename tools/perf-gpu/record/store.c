@@ -440,6 +440,19 @@ static int keep_from(struct record_store *st, size_t from)
 	if (n)
 		memmove(st->recs, st->recs + from, n * sizeof(*st->recs));
 	st->nr = n;
+	/*
+	 * A slow pass (a loaded machine) reads up to the rings' size; its
+	 * array is not kept past what a round leaves, or the resident set
+	 * would stay at the largest pass ever (record_soak_rss_growth_ratio).
+	 */
+	if (st->alloc > 4 * n + (1 << 16)) {
+		struct rec *recs = realloc(st->recs, (2 * n + 1) * sizeof(*recs));
+
+		if (recs) {
+			st->recs = recs;
+			st->alloc = 2 * n + 1;
+		}
+	}
 	free(st->raw);
 	st->raw = raw;
 	st->raw_len = len;
