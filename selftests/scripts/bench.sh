@@ -57,6 +57,12 @@ GPUPROF_KO=$ko GPUPROF_FENCEGEN_KO=$fencegen GPUPROF_SCHEDMOCK_KO=$schedmock \
 	"$0/out/bench/record_bench" "$0/../tools/perf-gpu/out/perf-gpu" \
 		"$0/out/device/gpuwork" 20000' "$sel" "$rec"
 
+# What profiling costs a real program: glmark2's score with gpuprof in
+# time mode over its score without, in a virgl VM of its own.
+echo "# in the virgl VM:"
+GPUPROF_KO=$ko GPUPROF_VM_GPU=virgl "$sel/scripts/vm/run.sh" --kver "$kver" -- \
+	"$sel/out/bench/glmark2_bench"
+
 # The recorder's memory over a long system-wide recording of a fence
 # storm (RECORD_SOAK_SECONDS, default 600), in a boot of its own.
 # The file (about 4 MB a second) goes to a host directory the VM shares:
