@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The demo inside the test VM: each step is shown as the command a user
-# would type, then its output.  The GPU is vgem, the kernel's virtual GEM
-# driver: its fences are real dma_fences; the "game" is gpuwork, a test
-# program that submits fences and holds buffers on it.
+# would type, then its output.  First real programs, Mesa's kmscube and
+# glmark2 on virtio_gpu with virgl (demo.sh boots the virgl VM); then vgem,
+# the kernel's virtual GEM driver, whose fences are real dma_fences, with
+# gpuwork, a test program that submits fences and holds buffers on it, as
+# the "game".
 ko=$1
 schedmock=$2
 vkms=$3
@@ -19,6 +21,25 @@ step() {
 
 step "insmod $ko"
 step 'ls -l /dev/gpuprof'
+
+echo
+echo "# Real programs on a real 3D driver: Mesa's kmscube and glmark2 on"
+echo "# virtio_gpu with virgl (the guest's Mesa, the host's virglrenderer and"
+echo "# llvmpipe).  One DRM master at a time, so one after the other; kmscube"
+echo "# quits at a byte on its stdin, hence a FIFO that never gives one."
+mkfifo /tmp/hold
+step 'cat /sys/kernel/debug/dri/0/virtio-gpu-features | head -1'
+step 'echo module kmscube glmark2-es2-drm > /dev/gpuprof/ctl; echo interval 10 > /dev/gpuprof/ctl; echo start > /dev/gpuprof/ctl'
+step 'kmscube -c 90 -D /dev/dri/card0 <>/tmp/hold 2>/dev/null | tail -1; glmark2-es2-drm --off-screen --size 320x240 -b build:duration=2 | grep Score'
+step 'echo stop > /dev/gpuprof/ctl; for d in /dev/gpuprof/[0-9]*; do echo "$d $(cat $d/name): $(cat $d/histogram)"; done'
+echo "# (10 ms samples on timeline 0, virtio_gpu controlq: the GPU time of each)"
+step 'echo end > /dev/gpuprof/ctl'
+step 'perf gpu record -a -o /tmp/mesa.data -- sh -c "kmscube -c 90 -D /dev/dri/card0 <>/tmp/hold >/dev/null 2>&1; glmark2-es2-drm --off-screen --size 320x240 -b build:duration=2 >/dev/null"'
+step "perf gpu report -i /tmp/mesa.data | sed -n '1,4p;/^Clients/,/total/p'"
+echo "# The command alone: its jobs are signaled by a kworker, which"
+echo "# perf gpu stat -- CMD records too, and nothing of other processes."
+step 'perf gpu stat -- kmscube -c 90 -D /dev/dri/card0 <>/tmp/hold 2>/dev/null | sed -n "/^Clients/,/total/p"'
+step 'rmmod gpuprof; insmod '"$ko"'  # a fresh start for the vgem part'
 
 echo
 echo "# Coverage: count the GPU jobs of two programs."

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# make demo: boot the test VM, load gpuprof.ko and show what it serves.
+# make demo: boot the test VM, with a virgl GPU for the real programs
+# (design.rst 8), load gpuprof.ko and show what it serves.
 # demo-guest.sh is the part that runs inside.
 set -eu
 
@@ -17,5 +18,5 @@ ko=$("$sel/scripts/build-module.sh" "$kver" 2>/dev/null)
 schedmock=$("$sel/scripts/build-module.sh" "$kver" selftests/schedmock 2>/dev/null)
 vkms=$("$sel/scripts/build-vkms.sh" "$kver" 2>/dev/null)
 cd "$repo"
-exec "$sel/scripts/vm/run.sh" --kver "$kver" -- \
+GPUPROF_VM_GPU=virgl exec "$sel/scripts/vm/run.sh" --kver "$kver" -- \
 	"$sel/scripts/demo-guest.sh" "$ko" "$schedmock" "$vkms"
