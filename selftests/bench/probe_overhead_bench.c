@@ -9,12 +9,10 @@
  * and traced so drift on a noisy machine hits all alike; medians of the
  * rounds are compared.  Runs in the test VM.
  */
-#include <dirent.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -105,53 +103,21 @@ static double fence_rate(int n)
 
 #define PERF_DATA "/tmp/probe_overhead_bench.data"
 
-/* How many perf_event fds process @pid holds. */
-static int perf_event_fds(pid_t pid)
-{
-	char dir[64], path[320], link[64];
-	struct dirent *d;
-	ssize_t n;
-	int count = 0;
-	DIR *fds;
-
-	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
-	fds = opendir(dir);
-	if (!fds)
-		return 0;
-	while ((d = readdir(fds))) {
-		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
-		n = readlink(path, link, sizeof(link) - 1);
-		if (n > 0) {
-			link[n] = '\0';
-			count += !strcmp(link, "anon_inode:[perf_event]");
-		}
-	}
-	closedir(fds);
-	return count;
-}
-
 /*
  * Stock perf recording every dma_fence event system-wide, started and
- * given time to open its events (it writes nothing to its file before
- * the end): once it holds perf_event fds and their number stays put for
- * half a second.  Its pid, or -1.
+ * given time to open its events.  Its pid, or -1.
  */
 static pid_t perf_record_start(void)
 {
-	int i, n = 0, last = -1;
-	pid_t pid;
+	pid_t pid = fork();
 
-	pid = fork();
 	if (pid == 0) {
 		execlp("perf", "perf", "record", "-q", "-a", "-e", "dma_fence:*",
 		       "-o", PERF_DATA, NULL);
 		_exit(127);
 	}
-	for (i = 0; pid > 0 && i < 600 && !(n && n == last); i++) {
-		last = n;
-		usleep(500000);
-		n = perf_event_fds(pid);
-	}
+	if (pid > 0)
+		bench_wait_perf_ready(pid);
 	return pid;
 }
 

@@ -13,7 +13,6 @@
  *
  *   record_bench PERF_GPU GPUWORK [N]
  */
-#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,50 +23,6 @@
 
 #include "../lib/bench.h"
 #include "../lib/run.h"
-
-/* perf_event fds @pid holds: a recorder is ready when they stop growing. */
-static int perf_fds(pid_t pid)
-{
-	char path[64], link[64];
-	struct dirent *d;
-	int n = 0;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
-	dir = opendir(path);
-	if (!dir)
-		return -1;
-	while ((d = readdir(dir))) {
-		char fd[400];
-		ssize_t len;
-
-		snprintf(fd, sizeof(fd), "%s/%s", path, d->d_name);
-		len = readlink(fd, link, sizeof(link) - 1);
-		if (len > 0) {
-			link[len] = '\0';
-			n += !strcmp(link, "anon_inode:[perf_event]");
-		}
-	}
-	closedir(dir);
-	return n;
-}
-
-/*
- * Wait until the recorder has opened its events: perf record -a takes
- * seconds to start under TCG.  Then a second more, for its first poll.
- */
-static void wait_ready(pid_t pid)
-{
-	int i, n, last = -1, stable = 0;
-
-	for (i = 0; i < 1200 && stable < 10; i++) {
-		n = perf_fds(pid);
-		stable = n > 0 && n == last ? stable + 1 : 0;
-		last = n;
-		usleep(100000);
-	}
-	sleep(1);
-}
 
 struct result {
 	double cpu_s;
@@ -87,7 +42,7 @@ static int record(char *const rec[], const char *gpuwork, const char *n,
 	int st;
 
 	pid = bench_spawn_quiet(rec);
-	wait_ready(pid);
+	bench_wait_perf_ready(pid);
 	t = now_us();
 	if (run_cmd(out, sizeof(out), "%s fences %s", gpuwork, n))
 		return -1;

@@ -26,19 +26,26 @@
 	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n" \
 	"\n"
 
+/*
+ * A format of the dma_fence class (include/trace/events/dma_fence.h as
+ * 6.1 prints it): the events differ by name and id alone.
+ */
+#define DMA_FENCE_CLASS_FORMAT(name, id) \
+	"name: " name "\n" \
+	"ID: " #id "\n" \
+	"format:\n" \
+	COMMON_FORMAT_FIELDS \
+	"\tfield:__data_loc char[] driver;\toffset:8;\tsize:4;\tsigned:1;\n" \
+	"\tfield:__data_loc char[] timeline;\toffset:12;\tsize:4;\tsigned:1;\n" \
+	"\tfield:unsigned int context;\toffset:16;\tsize:4;\tsigned:0;\n" \
+	"\tfield:unsigned int seqno;\toffset:20;\tsize:4;\tsigned:0;\n" \
+	"\n" \
+	"print fmt: \"driver=%s timeline=%s context=%u seqno=%u\", " \
+	"__get_str(driver), __get_str(timeline), REC->context, REC->seqno\n"
+
 #define FENCE_INIT_ID 588
 static const char fence_init_format[] =
-	"name: dma_fence_init\n"
-	"ID: 588\n"
-	"format:\n"
-	COMMON_FORMAT_FIELDS
-	"\tfield:__data_loc char[] driver;\toffset:8;\tsize:4;\tsigned:1;\n"
-	"\tfield:__data_loc char[] timeline;\toffset:12;\tsize:4;\tsigned:1;\n"
-	"\tfield:unsigned int context;\toffset:16;\tsize:4;\tsigned:0;\n"
-	"\tfield:unsigned int seqno;\toffset:20;\tsize:4;\tsigned:0;\n"
-	"\n"
-	"print fmt: \"driver=%s timeline=%s context=%u seqno=%u\", "
-	"__get_str(driver), __get_str(timeline), REC->context, REC->seqno\n";
+	DMA_FENCE_CLASS_FORMAT("dma_fence_init", 588);
 
 /* The same class: only common_type differs from fence_payload(). */
 static inline size_t fence_init_payload(uint8_t *p, int32_t pid,
@@ -56,17 +63,7 @@ static inline size_t fence_init_payload(uint8_t *p, int32_t pid,
 /* dma_fence_destroy: the class again, for a fence freed unsignaled. */
 #define FENCE_DESTROY_ID 587
 static const char fence_destroy_format[] =
-	"name: dma_fence_destroy\n"
-	"ID: 587\n"
-	"format:\n"
-	COMMON_FORMAT_FIELDS
-	"\tfield:__data_loc char[] driver;\toffset:8;\tsize:4;\tsigned:1;\n"
-	"\tfield:__data_loc char[] timeline;\toffset:12;\tsize:4;\tsigned:1;\n"
-	"\tfield:unsigned int context;\toffset:16;\tsize:4;\tsigned:0;\n"
-	"\tfield:unsigned int seqno;\toffset:20;\tsize:4;\tsigned:0;\n"
-	"\n"
-	"print fmt: \"driver=%s timeline=%s context=%u seqno=%u\", "
-	"__get_str(driver), __get_str(timeline), REC->context, REC->seqno\n";
+	DMA_FENCE_CLASS_FORMAT("dma_fence_destroy", 587);
 
 /*
  * dma_fence_emit: the class again, fired by a driver that numbers its
@@ -74,17 +71,7 @@ static const char fence_destroy_format[] =
  */
 #define FENCE_EMIT_ID 586
 static const char fence_emit_format[] =
-	"name: dma_fence_emit\n"
-	"ID: 586\n"
-	"format:\n"
-	COMMON_FORMAT_FIELDS
-	"\tfield:__data_loc char[] driver;\toffset:8;\tsize:4;\tsigned:1;\n"
-	"\tfield:__data_loc char[] timeline;\toffset:12;\tsize:4;\tsigned:1;\n"
-	"\tfield:unsigned int context;\toffset:16;\tsize:4;\tsigned:0;\n"
-	"\tfield:unsigned int seqno;\toffset:20;\tsize:4;\tsigned:0;\n"
-	"\n"
-	"print fmt: \"driver=%s timeline=%s context=%u seqno=%u\", "
-	"__get_str(driver), __get_str(timeline), REC->context, REC->seqno\n";
+	DMA_FENCE_CLASS_FORMAT("dma_fence_emit", 586);
 
 /* A payload of the dma_fence class for event @id. */
 static inline size_t fence_class_payload(uint8_t *p, uint16_t id, int32_t pid,
