@@ -901,6 +901,14 @@ static void report(const struct record *rec)
 	if (rec->unknown && rec->verbose)
 		pr_err("%llu samples of unknown events dropped\n",
 		       (unsigned long long)rec->unknown);
+	if (rec->filter && rec->verbose) {
+		uint64_t dropped, untracked;
+
+		command_filter_counts(rec->filter, &dropped, &untracked);
+		pr_err("%llu samples of other processes left out, %llu of the command's fences not followed\n",
+		       (unsigned long long)dropped,
+		       (unsigned long long)untracked);
+	}
 }
 
 /*

@@ -91,7 +91,8 @@ void *fence_number_take_oldest(struct fence_number *fn)
 	return fn->nr ? take_at(fn, 0) : NULL;
 }
 
-size_t fence_number_held(const struct fence_number *fn)
+bool fence_driver_is_container(const char *driver)
 {
-	return fn->nr;
+	return !strcmp(driver, "dma_fence_chain") ||
+	       !strcmp(driver, "dma_fence_array") || !strcmp(driver, "stub");
 }

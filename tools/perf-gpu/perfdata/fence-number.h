@@ -60,6 +60,10 @@ bool fence_number_holds(const struct fence_number *fn, uint64_t context);
 /* The oldest held init of any context, taken out; NULL when none. */
 void *fence_number_take_oldest(struct fence_number *fn);
 
-size_t fence_number_held(const struct fence_number *fn);
+/*
+ * Fences of @driver gather others (dma_fence_chain, dma_fence_array, the
+ * stub): no job, never numbered.
+ */
+bool fence_driver_is_container(const char *driver);
 
 #endif

@@ -139,7 +139,6 @@ struct gpu_trace {
 	struct fence_number *numbering;
 	struct held_init *out;		/* given out last, freed at the next */
 	uint64_t replay;		/* a record to read again, or NO_REPLAY */
-	uint64_t unemitted;		/* held inits destroyed unemitted */
 	char err[200];
 };
 
@@ -605,12 +604,6 @@ static int on_sample(struct gpu_trace *t, const struct pdr_record *r,
 
 /* ---- Fences numbered at emit (perfdata/fence-number.h). ---- */
 
-static bool is_container(const char *driver)
-{
-	return !strcmp(driver, "dma_fence_chain") ||
-	       !strcmp(driver, "dma_fence_array") || !strcmp(driver, "stub");
-}
-
 /* A copy of @ev whose strings live as long as it does; NULL, no memory. */
 static struct held_init *held_new(const struct gpu_event *ev)
 {
@@ -653,7 +646,7 @@ static int number_fence(struct gpu_trace *t, const struct trace_attr *a,
 		return 1;
 	}
 	if (ev->kind == GPU_EV_FENCE_INIT && !ev->fence.seqno &&
-	    !is_container(ev->fence.driver)) {
+	    !fence_driver_is_container(ev->fence.driver)) {
 		h = held_new(ev);
 		if (!h || fence_number_hold(t->numbering, ev->fence.context,
 					    ev->tid, h, &evicted)) {
@@ -670,7 +663,6 @@ static int number_fence(struct gpu_trace *t, const struct trace_attr *a,
 	if (a->end == END_DESTROY) {
 		/* Never emitted, never ran: no job. */
 		free(h);
-		t->unemitted++;
 		return 1;
 	}
 	if (a->end == END_EMIT) {
@@ -736,10 +728,6 @@ int gpu_trace_next(struct gpu_trace *t, struct gpu_event *ev)
 	return gpu_trace_next(t, ev);
 }
 
-uint64_t gpu_trace_unemitted(const struct gpu_trace *t)
-{
-	return t->unemitted;
-}
 
 const char *gpu_trace_error(const struct gpu_trace *t)
 {

@@ -143,12 +143,6 @@ struct gpu_trace *gpu_trace_open(const char *path);
  */
 int gpu_trace_next(struct gpu_trace *t, struct gpu_event *ev);
 
-/*
- * Fences initialised unnumbered and destroyed without an emit (never
- * queued to the GPU, so no job) so far.
- */
-uint64_t gpu_trace_unemitted(const struct gpu_trace *t);
-
 /* NULL when all is well, else "offset N: PROBLEM". */
 const char *gpu_trace_error(const struct gpu_trace *t);
 

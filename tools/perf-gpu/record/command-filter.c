@@ -190,9 +190,11 @@ void command_filter_free(struct command_filter *cf)
 	free(cf);
 }
 
-uint64_t command_filter_dropped(const struct command_filter *cf)
+void command_filter_counts(const struct command_filter *cf,
+			   uint64_t *dropped, uint64_t *untracked)
 {
-	return cf->dropped;
+	*dropped = cf->dropped;
+	*untracked = cf->untracked;
 }
 
 /* A u32 field of @raw at @off, 0 when the sample is too short. */
@@ -205,22 +207,16 @@ static uint32_t raw_u32(const void *raw, uint32_t size, unsigned int off)
 	return v;
 }
 
-/* Does the __data_loc string at @off of @raw say @want? */
-static bool raw_string_is(const void *raw, uint32_t size, unsigned int off,
-			  const char *want)
-{
-	uint32_t loc = raw_u32(raw, size, off);
-	uint32_t at = loc & 0xffff, len = loc >> 16, n = strlen(want) + 1;
-
-	return len >= n && at + n <= size &&
-	       !memcmp((const char *)raw + at, want, n);
-}
-
+/* Is the driver, the __data_loc string at @off of @raw, a container? */
 static bool is_container(const void *raw, uint32_t size, unsigned int off)
 {
-	return raw_string_is(raw, size, off, "dma_fence_array") ||
-	       raw_string_is(raw, size, off, "dma_fence_chain") ||
-	       raw_string_is(raw, size, off, "stub");
+	uint32_t loc = raw_u32(raw, size, off);
+	uint32_t at = loc & 0xffff, len = loc >> 16;
+	const char *s = (const char *)raw + at;
+
+	/* A string the payload holds whole, terminated. */
+	return len && at + len <= size && !s[len - 1] &&
+	       fence_driver_is_container(s);
 }
 
 static void note_init(struct command_filter *cf, int32_t tid, const void *raw,

@@ -37,8 +37,9 @@ struct command_filter;
 
 /*
  * A filter for process @root and its descendants, the recording's events
- * being @evs (their fields read from tracefs).  NULL out of memory, or
- * when the dma_fence events' formats lack a field the filter reads.
+ * being @evs (their fields read from tracefs).  NULL out of memory.  When
+ * the dma_fence formats lack a field the filter reads, it keeps the
+ * command's own samples only.
  */
 struct command_filter *command_filter_new(pid_t root,
 					  const struct record_events *evs);
@@ -48,7 +49,11 @@ void command_filter_free(struct command_filter *cf);
 void command_filter_store(struct command_filter *cf,
 			  struct record_store_filter *f);
 
-/* The other processes' samples left out so far. */
-uint64_t command_filter_dropped(const struct command_filter *cf);
+/*
+ * The other processes' samples left out so far, and the command's fences
+ * not followed (more than FENCES_MAX in flight, or out of memory).
+ */
+void command_filter_counts(const struct command_filter *cf,
+			   uint64_t *dropped, uint64_t *untracked);
 
 #endif

@@ -464,9 +464,9 @@ static int keep_from(struct record_store *st, size_t from)
 /*
  * Run the filter over the records up to @upto it has not seen, in time
  * order (st->recs sorted): task records go to it and away, samples it
- * refuses go away.  Returns how many records are left up to @upto.
+ * refuses go away.
  */
-static size_t filter_upto(struct record_store *st, uint64_t upto)
+static void filter_upto(struct record_store *st, uint64_t upto)
 {
 	const struct record_store_filter *f = &st->filter;
 	size_t i, kept = 0;
@@ -497,7 +497,6 @@ static size_t filter_upto(struct record_store *st, uint64_t upto)
 			(st->nr - i) * sizeof(*st->recs));
 		st->nr -= i - kept;
 	}
-	return kept;
 }
 
 int record_store_prune(struct record_store *st, uint64_t upto)
