@@ -33,10 +33,14 @@
 /**
  * DOC: Time and coverage samples
  *
- * Time profiling counts, per sampling interval, one sample for every
- * (target, timeline) that had a job running at some point of it: at each
- * tick for the heads of all contexts, and at a signal for the job ending.
- * Coverage profiling counts signaled jobs (design.rst 3.4 and 10.1).
+ * Time profiling counts, at the end of each sampling interval, one sample
+ * for every (target, timeline) with a job running at that instant, as a
+ * CPU profiler's tick samples what runs: a job of length L gets L/I
+ * samples on average, whatever its phase, so a histogram estimates busy
+ * time without bias.  The tick takes the jobs running on every context;
+ * a signal takes the instants its job spanned that the tick's walk has
+ * not reached (a late timer, a bucket still to walk).  Coverage
+ * profiling counts signaled jobs (design.rst 3.4 and 10.1).
  */
 #include <linux/dma-fence.h>
 #include <linux/hashtable.h>
@@ -500,9 +504,9 @@ static u64 gpuprof_interval_of(const struct gpuprof_grid *g, u64 tick, u64 t)
 }
 
 /*
- * Samples of @job, running since @start, in intervals @from to @to: one
- * in each it ran in, at most GPUPROF_MAX_CATCH_UP.  A key takes one
- * sample per interval however often it is asked.
+ * Samples of @job, running since @start, at the ends of intervals @from
+ * to @to: one at each end it ran at, at most GPUPROF_MAX_CATCH_UP.  A key
+ * takes one sample per interval however often it is asked.
  */
 static void gpuprof_job_sample_range(struct gpuprof_job *job,
 				     const struct gpuprof_grid *g, u64 tick,
@@ -517,15 +521,15 @@ static void gpuprof_job_sample_range(struct gpuprof_job *job,
 }
 
 /*
- * The time samples of a job ending at @now: one in every interval it ran
- * in, from its start to the one in progress, by the grid: the timer may
- * be late (a loaded VM), and its walk may not have reached the job's
- * bucket yet (design.rst 3.7).
+ * The time samples of a job ending at @now: one at every interval's end
+ * from its start to @now, by the grid, since the timer may be late (a
+ * loaded VM) and its walk may not have reached the job's bucket yet
+ * (design.rst 3.7).  A job between two ends has none.
  */
 static void gpuprof_job_time_sample(struct gpuprof_job *job, u64 now)
 {
 	struct gpuprof_grid g;
-	u64 tick;
+	u64 tick, last;
 
 	/* Pairs with the release in gpuprof_timer_fn(): the tick's grid. */
 	tick = smp_load_acquire(&gpuprof_tick);
@@ -533,8 +537,11 @@ static void gpuprof_job_time_sample(struct gpuprof_job *job, u64 now)
 	g.interval_ns = READ_ONCE(gpuprof_grids[tick % 4].interval_ns);
 	if (!g.interval_ns)
 		return;
-	gpuprof_job_sample_range(job, &g, tick, job->start_ns ?: now, 1,
-				 max(tick + 1, gpuprof_interval_of(&g, tick, now)));
+	/* Interval @last ends at or after @now: not passed yet. */
+	last = gpuprof_interval_of(&g, tick, now);
+	if (last > 1)
+		gpuprof_job_sample_range(job, &g, tick, job->start_ns ?: now,
+					 1, last - 1);
 }
 
 /* A job ends by its signal, at @now. */

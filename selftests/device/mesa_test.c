@@ -236,27 +236,6 @@ static int truth_read(FIXTURE_DATA(mesa) *self, const char *comm,
 	return ret;
 }
 
-/*
- * What time mode should count: it takes a sample in every interval in
- * which a job ran at some point, so on a grid of phase unrelated to the
- * jobs it expects the length of the jobs' union with each interval
- * stretched by @interval_ns at its end, over @interval_ns.
- */
-static uint64_t touched_ns(FIXTURE_DATA(mesa) *self, uint64_t interval_ns)
-{
-	uint64_t sum = 0, end = 0, s;
-	int i;
-
-	for (i = 0; i < self->nr_iv; i++) {
-		s = self->iv[i].start > end ? self->iv[i].start : end;
-		if (self->iv[i].end + interval_ns > s)
-			sum += self->iv[i].end + interval_ns - s;
-		if (self->iv[i].end + interval_ns > end)
-			end = self->iv[i].end + interval_ns;
-	}
-	return sum;
-}
-
 /* The sum of the values of target @name's histogram; -1 on error. */
 static long long hist_sum(const char *name)
 {
@@ -328,35 +307,33 @@ TEST_F_TIMEOUT(mesa, glmark2_coverage_is_exact, 300)
 }
 
 /*
- * Time mode at 10 ms counts each interval in which a job of the target
- * ran at some point: against the union of the jobs it is over by up to
- * an interval per busy stretch, which touched_ns() accounts for; the
- * timer coming late in a loaded VM must not make it count less.
+ * Time mode at 10 ms samples the jobs running at each interval's end: it
+ * estimates the jobs' union without bias, and the timer coming late in a
+ * loaded VM must not make it count less.  15 %: the programs' frames are
+ * not locked to the grid (a 90-frame run has ~100 busy stretches), so
+ * the samples' phases spread and the count's error is a few samples.
  */
 static void time_mode(struct __test_metadata *_metadata,
 		      FIXTURE_DATA(mesa) *self, const char *comm,
 		      const char *cmd)
 {
-	uint64_t touched;
 	struct truth t;
 	long long sum;
 
 	module_run(_metadata, self, comm, "start", cmd, &sum, &t);
-	touched = touched_ns(self, 10000000);
-	TH_LOG("%s: %lld samples of 10 ms, %.2f ms; busy union %.2f ms (%+.1f %%), intervals touched %.2f ms (%+.1f %%)",
+	TH_LOG("%s: %lld samples of 10 ms, %.2f ms; busy union %.2f ms (%+.1f %%)",
 	       comm, sum, sum * 10.0, t.union_ns / 1e6,
-	       100.0 * ((double)sum * 1e7 - t.union_ns) / t.union_ns,
-	       touched / 1e6, 100.0 * ((double)sum * 1e7 - touched) / touched);
-	EXPECT_TRUE(within(sum * 10000000ull, touched, 15));
+	       100.0 * ((double)sum * 1e7 - t.union_ns) / t.union_ns);
+	EXPECT_TRUE(within(sum * 10000000ull, t.union_ns, 15));
 }
 
-TEST_F_TIMEOUT(mesa, kmscube_time_mode_counts_the_intervals_it_ran_in, 300)
+TEST_F_TIMEOUT(mesa, kmscube_time_mode_estimates_its_busy_time, 300)
 {
 	ASSERT_EQ(0, ctl("module kmscube"));
 	time_mode(_metadata, self, "kmscube", KMSCUBE);
 }
 
-TEST_F_TIMEOUT(mesa, glmark2_time_mode_counts_the_intervals_it_ran_in, 300)
+TEST_F_TIMEOUT(mesa, glmark2_time_mode_estimates_its_busy_time, 300)
 {
 	ASSERT_EQ(0, ctl("module glmark2-es2-drm"));
 	time_mode(_metadata, self, "glmark2-es2-drm", GLMARK2);
