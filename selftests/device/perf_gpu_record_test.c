@@ -444,15 +444,19 @@ static int count_lines(const char *s)
  * output (which it does before it starts the storm): the file,
  * streamed round by round, reads up to its last round.  Stock perf
  * script prints its fences in time order; perf gpu report reads it with
- * one warning line and counts as many jobs as perf script shows signals
- * of jobs it saw begin (every fence's init is in the file: the storm
- * starts after the recording).
+ * one warning line and counts as many of the storm's jobs as perf script
+ * shows the storm signalling (every such fence's init is in the file:
+ * the storm starts after the recording).  The storm's only: a fence the
+ * console's virtio_gpu made before the recording may signal in it (one
+ * the likely cause of a count one over the report's, seen once on
+ * 6.12), which no report can count as a job.
  */
 TEST_F_TIMEOUT(rec, killed_recording_reads_up_to_its_last_round, 120)
 {
 	const unsigned int k = gpuprof_time_scale();
 	long long jobs, signals;
 	char err[160];
+	int i;
 
 	snprintf(err, sizeof(err), "%s/report.err", self->dir);
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
@@ -463,13 +467,15 @@ TEST_F_TIMEOUT(rec, killed_recording_reads_up_to_its_last_round, 120)
 			     self->data, 3 * k))
 		TH_LOG("%s", self->out);
 	ASSERT_EQ(0, tally(self)) TH_LOG("%s", self->out);
-	signals = signaled_total(&self->t);
-	TH_LOG("%lld fences signalled in the file, %ld lines", signals,
-	       self->t.lines);
+	i = find_comm(&self->t, "storm");
+	ASSERT_LE(0, i);
+	signals = self->t.who[i].signaled;
+	TH_LOG("%lld fences signalled by the storm in the file, %ld in all, %ld lines",
+	       signals, signaled_total(&self->t), self->t.lines);
 	EXPECT_LT(100, signals);
 	EXPECT_EQ(0, self->t.time_went_back);
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
-			     "%s report -i %s --format=json 2> %s | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d[\"totals\"][\"jobs\"])'",
+			     "%s report -i %s --comm storm --format=json 2> %s | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d[\"totals\"][\"jobs\"])'",
 			     perf_gpu_path(), self->data, err))
 		TH_LOG("%s", self->out);
 	jobs = atoll(self->out);

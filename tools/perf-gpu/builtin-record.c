@@ -1128,7 +1128,8 @@ int cmd_record(int argc, const char **argv)
 	verbosity = rec.verbose;
 	libperf_init(libperf_print);
 	/*
-	 * A round's buffers are freed and made again each pass.  glibc
+	 * The store's buffers only grow (record/store.c), but glibc's
+	 * qsort() takes a buffer as large as the array each pass.  glibc
 	 * raises its mmap threshold to the largest block freed, after which
 	 * such blocks come from the heap and its high-water mark stays in
 	 * the resident set: a fixed threshold gives them back every time.

@@ -54,6 +54,8 @@ struct record_store {
 	size_t nr, alloc;
 	uint8_t *raw;
 	size_t raw_len, raw_alloc;
+	uint8_t *spare;		/* what a round keeps of st->raw goes here */
+	size_t spare_alloc;
 	uint64_t samples, lost;
 	uint64_t bytes;		/* of the data section, as it will be written */
 	uint64_t max_time;	/* of any record kept or written */
@@ -84,6 +86,7 @@ void record_store_free(struct record_store *st)
 		}
 	free(st->recs);
 	free(st->raw);
+	free(st->spare);
 	free(st);
 }
 
@@ -413,9 +416,12 @@ static bool has_payload(const struct rec *r)
 }
 
 /*
- * Keep only the records from @from on, their payloads moved to a buffer
- * of their own: what a round leaves is small, the buffer it came from
- * may not be.
+ * Keep only the records from @from on, their payloads moved to the start
+ * of the spare buffer, which then takes st->raw's place.  Both buffers and
+ * the record array keep what they grew to: a pass holds at most what the
+ * rings hold, so they stop growing once the largest pass the rings allow
+ * has come (early in a storm), and the resident set stays there instead
+ * of following each pass up and down (record_soak_rss_growth_ratio).
  */
 static int keep_from(struct record_store *st, size_t from)
 {
@@ -425,38 +431,27 @@ static int keep_from(struct record_store *st, size_t from)
 	for (i = from; i < st->nr; i++)
 		if (has_payload(&st->recs[i]))
 			len += st->recs[i].raw_size;
-	raw = malloc(len ? len : 1);
-	if (!raw)
+	if (ARRAY_RESERVE(st->spare, st->spare_alloc, len ? len : 1))
 		return -ENOMEM;
 	for (i = from, len = 0; i < st->nr; i++) {
 		struct rec *r = &st->recs[i];
 
 		if (!has_payload(r))
 			continue;
-		memcpy(raw + len, st->raw + r->raw_off, r->raw_size);
+		memcpy(st->spare + len, st->raw + r->raw_off, r->raw_size);
 		r->raw_off = len;
 		len += r->raw_size;
 	}
 	if (n)
 		memmove(st->recs, st->recs + from, n * sizeof(*st->recs));
 	st->nr = n;
-	/*
-	 * A slow pass (a loaded machine) reads up to the rings' size; its
-	 * array is not kept past what a round leaves, or the resident set
-	 * would stay at the largest pass ever (record_soak_rss_growth_ratio).
-	 */
-	if (st->alloc > 4 * n + (1 << 16)) {
-		struct rec *recs = realloc(st->recs, (2 * n + 1) * sizeof(*recs));
-
-		if (recs) {
-			st->recs = recs;
-			st->alloc = 2 * n + 1;
-		}
-	}
-	free(st->raw);
-	st->raw = raw;
+	raw = st->raw;
+	st->raw = st->spare;
+	st->spare = raw;
+	i = st->raw_alloc;
+	st->raw_alloc = st->spare_alloc;
+	st->spare_alloc = i;
 	st->raw_len = len;
-	st->raw_alloc = len ? len : 1;
 	st->raw_dropped = 0;
 	return 0;
 }
