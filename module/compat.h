@@ -82,4 +82,19 @@ static inline void gpuprof_hrtimer_setup(struct hrtimer *timer,
 #include <asm/unaligned.h>
 #endif
 
+/*
+ * The lock a fence signals under: fence->lock until 7.x made it either
+ * an external or an inline lock, read with dma_fence_spinlock(), which
+ * came with the dma_fence_lock_irqsave() macro (checked in 7.3's
+ * dma-fence.h).  drm_sched still gives both fences of a job one external
+ * lock, which is how fence.c pairs them.
+ */
+#include <linux/dma-fence.h>
+
+#ifdef dma_fence_lock_irqsave
+#define gpuprof_fence_lock(f)	dma_fence_spinlock((struct dma_fence *)(f))
+#else
+#define gpuprof_fence_lock(f)	((f)->lock)
+#endif
+
 #endif /* _GPUPROF_COMPAT_H */

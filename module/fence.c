@@ -257,7 +257,7 @@ static struct gpuprof_job *gpuprof_job_new(struct dma_fence *fence,
 		goto full;
 	job->fence = fence;
 	job->kind = kind;
-	job->lock = fence->lock;
+	job->lock = gpuprof_fence_lock(fence);
 	job->seqno = fence->seqno;
 	return job;
 
@@ -369,7 +369,7 @@ static struct gpuprof_job *gpuprof_half_find(struct gpuprof_ctx *ctx,
 	struct gpuprof_job *half;
 
 	list_for_each_entry(half, &ctx->halves, link)
-		if (!half->pair && half->lock == fence->lock &&
+		if (!half->pair && half->lock == gpuprof_fence_lock(fence) &&
 		    half->seqno == fence->seqno)
 			return half;
 	return NULL;
