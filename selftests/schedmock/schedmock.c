@@ -214,7 +214,7 @@ schedmock_timedout_job(struct drm_sched_job *sched_job)
 	list_add(&sched_job->list, &sched->pending_list);
 	spin_unlock(&sched->job_list_lock);
 	ring_abort(to_schedmock_job(sched_job)->hw, -ETIMEDOUT);
-	return DRM_GPU_SCHED_STAT_NOMINAL;
+	return SCHEDMOCK_STAT_ENDED;
 }
 
 static void schedmock_free_job(struct drm_sched_job *sched_job)
@@ -435,8 +435,8 @@ static int __init schedmock_init(void)
 		return -EINVAL;
 	spin_lock_init(&ring.lock);
 	INIT_LIST_HEAD(&ring.queue);
-	hrtimer_init(&ring.timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
-	ring.timer.function = ring_tick;
+	schedmock_hrtimer_setup(&ring.timer, ring_tick, CLOCK_MONOTONIC,
+				HRTIMER_MODE_ABS);
 	ring.context = dma_fence_context_alloc(1);
 	err = schedmock_sched_init(&ring.sched, &schedmock_sched_ops, credits,
 				   msecs_to_jiffies(timeout_ms),

@@ -41,4 +41,30 @@ static inline int schedmock_job_init(struct drm_sched_job *job,
 #endif
 }
 
+/*
+ * What timedout_job() returns when the job ended and the scheduler carries
+ * on: 6.17 renamed DRM_GPU_SCHED_STAT_NOMINAL to DRM_GPU_SCHED_STAT_RESET.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#define SCHEDMOCK_STAT_ENDED	DRM_GPU_SCHED_STAT_RESET
+#else
+#define SCHEDMOCK_STAT_ENDED	DRM_GPU_SCHED_STAT_NOMINAL
+#endif
+
+/* 6.13 replaced hrtimer_init() and setting ->function by hrtimer_setup(). */
+#include <linux/hrtimer.h>
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define schedmock_hrtimer_setup(timer, fn, clock, mode) \
+	hrtimer_setup(timer, fn, clock, mode)
+#else
+static inline void schedmock_hrtimer_setup(struct hrtimer *timer,
+					   enum hrtimer_restart (*fn)(struct hrtimer *),
+					   clockid_t clock, enum hrtimer_mode mode)
+{
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
+}
+#endif
+
 #endif
