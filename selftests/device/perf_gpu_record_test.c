@@ -446,10 +446,10 @@ static int count_lines(const char *s)
  * script prints its fences in time order; perf gpu report reads it with
  * one warning line and counts as many of the storm's jobs as perf script
  * shows the storm signalling (every such fence's init is in the file:
- * the storm starts after the recording).  The storm's only: a fence the
- * console's virtio_gpu made before the recording may signal in it (one
- * the likely cause of a count one over the report's, seen once on
- * 6.12), which no report can count as a job.
+ * the storm starts after the recording).  The storm's only: the VM's
+ * console (virtio_gpu) may signal a fence it made before the recording.
+ * A count one over the report's, seen three times, was an init left out
+ * of its round (builtin-record.c, ROUND_MARGIN_NS).
  */
 TEST_F_TIMEOUT(rec, killed_recording_reads_up_to_its_last_round, 120)
 {
