@@ -26,6 +26,7 @@ packages="
 	clang libclang-rt-14-dev
 	qemu-system-gui xvfb xauth kmscube glmark2-es2-drm
 	libgl1-mesa-dri libegl-dev libgles-dev libgbm-dev
+	debootstrap
 "
 
 log() { echo "setup: $*" >&2; }
@@ -193,6 +194,108 @@ install_second_source() {
 		--no-install-recommends "linux-source-6.12=$ver"
 }
 
+# The third test kernel (issue 37): Debian 13's 7.3 from trixie-backports,
+# the kernel line users with new GPUs run.  Debian built it with gcc-14,
+# which bookworm lacks, and its headers ask for that compiler, so modules
+# for it are built in a Debian 13 root made here with debootstrap
+# ($build_root; trixie-backports is enabled in it, never on the machine),
+# where its headers and source are installed.  The kernel's own packages
+# are unpacked, not installed, into $cache/kernels/KVER (boot/ and
+# lib/modules/, depmod run there), which the VM runner boots as a --root
+# kernel.  Nothing of Debian 13 is installed on the machine itself.  The
+# newest 7.3 whose headers exist is taken once; later runs keep it.
+third_series=7.3
+build_root=$cache/trixie-root
+# What the root is made with; a change rebuilds it.
+root_spec="trixie minbase gcc-14 make libc6-dev ca-certificates"
+
+bookworm_mirror() {
+	apt-get indextargets --format '$(REPO_URI)' \
+		'Release: bookworm' 'Created-By: Packages' | head -n 1
+}
+
+in_root() {
+	chroot "$build_root" env DEBIAN_FRONTEND=noninteractive LC_ALL=C "$@"
+}
+
+install_build_root() {
+	local stamp=$build_root/.gpuprof-root mirror
+	[ "$(cat "$stamp" 2>/dev/null)" = "$root_spec" ] && return 0
+	if [ "$(id -u)" != 0 ]; then
+		log "the Debian 13 build root is missing; run this script as root once"
+		exit 1
+	fi
+	mirror=$(bookworm_mirror)
+	if [ -z "$mirror" ]; then
+		log "no bookworm entry in apt's sources to take the mirror from"
+		exit 1
+	fi
+	log "making the Debian 13 build root $build_root (debootstrap)"
+	rm -rf "$build_root"
+	set -- $root_spec
+	debootstrap --variant="$2" --include="$(shift 2; echo "$*" | tr ' ' ,)" \
+		"$1" "$build_root" "$mirror" >&2
+	echo "deb $mirror trixie-backports main" \
+		>"$build_root/etc/apt/sources.list.d/backports.list"
+	echo "$root_spec" >"$stamp"
+}
+
+# The newest $third_series kernel whose headers the root's lists have.
+newest_third() {
+	in_root apt-cache search --names-only \
+		"^linux-headers-${third_series/./\\.}\\.[0-9]+\\+deb13-amd64\$" |
+		cut -d' ' -f1 | sed 's/^linux-headers-//' | sort -rV | head -n 1
+}
+
+# Unpack kernel $1's image, modules and their base files (its config,
+# System.map, modules.order and .builtin) into $cache/kernels/$1.
+unpack_third_kernel() {
+	local v=$1 dst=$cache/kernels/$1 tmp=$build_root/tmp/gpuprof-kernel d
+	rm -rf "$tmp" "$dst.new"
+	mkdir -p "$tmp" "$dst.new"
+	chown _apt "$tmp" 2>/dev/null || chmod 777 "$tmp"
+	in_root sh -c "cd /tmp/gpuprof-kernel && apt-get download -q \
+		linux-binary-$v linux-modules-$v linux-base-$v" >&2
+	for d in "$tmp"/*.deb; do
+		dpkg-deb -x "$d" "$dst.new"
+	done
+	mkdir -p "$dst.new/boot" "$dst.new/lib"
+	mv "$dst.new/usr/lib/modules" "$dst.new/lib/modules"
+	rm -rf "$dst.new/usr" "$tmp"
+	cp "$dst.new/lib/modules/$v/vmlinuz" "$dst.new/boot/vmlinuz-$v"
+	cp "$dst.new/lib/modules/$v/config" "$dst.new/boot/config-$v"
+	depmod -b "$dst.new" "$v"
+	rm -rf "$dst"
+	mv "$dst.new" "$dst"
+}
+
+install_third_kernel() {
+	local v ver
+	v=$(KVERS=$third_series "$repo/selftests/scripts/kvers.sh" 2>/dev/null) &&
+		[ -d "$build_root/usr/src/linux-headers-$v" ] &&
+		[ -f "$build_root/usr/src/linux-source-$third_series.tar.xz" ] &&
+		return 0
+	if [ "$(id -u)" != 0 ]; then
+		log "the $third_series test kernel is missing; run this script as root once"
+		exit 1
+	fi
+	cp /etc/resolv.conf "$build_root/etc/resolv.conf"
+	in_root apt-get update -q >&2
+	[ -n "$v" ] || v=$(newest_third)
+	if [ -z "$v" ]; then
+		log "no linux-headers-$third_series.*+deb13-amd64 in trixie-backports"
+		exit 1
+	fi
+	# The source of the same Debian version, for vkms (build-vkms.sh).
+	ver=$(in_root dpkg-query -W -f='${Version}' "linux-headers-$v" 2>/dev/null) ||
+		ver=$(in_root apt-cache show "linux-headers-$v" |
+			sed -n 's/^Version: //p' | head -n 1)
+	log "the third test kernel: $v ($ver), built in $build_root"
+	in_root apt-get install -y -q --no-install-recommends \
+		"linux-headers-$v" "linux-source-$third_series=$ver" >&2
+	[ -d "$cache/kernels/$v/lib/modules/$v" ] || unpack_third_kernel "$v"
+}
+
 # The Prometheus stack, for the tests of perf gpu top's metrics: promtool
 # (the Prometheus project's checker of the metrics format), and the two
 # servers of the fleet pipeline, prometheus and node_exporter (its textfile
@@ -234,6 +337,8 @@ install_prometheus() {
 install_packages
 install_second_kernel
 install_second_source
+install_build_root
+install_third_kernel
 install_prometheus
 extract_source
 build_libs

@@ -424,8 +424,10 @@ TEST_F_TIMEOUT(inst, udev_rule_and_group, 600)
 
 /*
  * DKMS as install.rst shows it, into trees of the test's own, for each
- * test kernel: dkms build, then dkms install, each checked by the
- * module's vermagic; dkms remove --all leaves nothing.
+ * test kernel whose headers this machine has: dkms build, then dkms
+ * install, each checked by the module's vermagic; dkms remove --all
+ * leaves nothing.  7.3's headers are only in the Debian 13 build root
+ * (they need gcc-14, which Debian 12 lacks): no DKMS run for it here.
  */
 TEST_F_TIMEOUT(inst, dkms_builds_and_installs_for_each_kernel, 600)
 {
@@ -451,6 +453,11 @@ TEST_F_TIMEOUT(inst, dkms_builds_and_installs_for_each_kernel, 600)
 	snprintf(self->cmd, sizeof(self->cmd), "%s/selftests/scripts/kvers.sh", repo());
 	ASSERT_EQ(0, run_cmd(kvers, sizeof(kvers), "%s", self->cmd));
 	for (k = strtok_r(kvers, "\n", &save); k; k = strtok_r(NULL, "\n", &save)) {
+		snprintf(self->buf, sizeof(self->buf), "/usr/src/linux-headers-%s", k);
+		if (access(self->buf, F_OK)) {
+			TH_LOG("%s: headers in the build root only, no DKMS build here", k);
+			continue;
+		}
 		kernels++;
 		ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
 				     "%s build gpuprof/0.1 -k %s", dkms, k))
@@ -471,7 +478,7 @@ TEST_F_TIMEOUT(inst, dkms_builds_and_installs_for_each_kernel, 600)
 		ASSERT_EQ(0, first_line(self->buf, sizeof(self->buf), self->cmd));
 		EXPECT_EQ(0, strncmp(self->buf, k, strlen(k))) TH_LOG("%s: %s", k, self->buf);
 	}
-	EXPECT_LE(1, kernels);
+	EXPECT_LE(2, kernels);
 
 	subst(self->cmd, sizeof(self->cmd), doc[DOC_DKMS_REMOVE], "dkms", dkms);
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s --no-depmod", self->cmd))

@@ -23,7 +23,17 @@ else
 	out=$cache/build/$kver/$dir
 fi
 
-[ -d "$kdir" ] || { echo "build-module: no headers at $kdir" >&2; exit 1; }
+# A kernel whose headers are in the Debian 13 build root (7.3: setup.sh,
+# "The third test kernel") is built there, by the compiler it was built
+# with: the repository and the cache are mounted at their own paths in
+# the root, in a mount namespace of the build's own.
+root=$cache/trixie-root
+in_root=
+if [ -z "${GPUPROF_KDIR:-}" ] && [ ! -d "$kdir" ] && [ -d "$root$kdir" ]; then
+	in_root=1
+fi
+[ -n "$in_root" ] || [ -d "$kdir" ] ||
+	{ echo "build-module: no headers at $kdir" >&2; exit 1; }
 mkdir -p "$out"
 # Re-mirror each time: sources may have been added or removed.  Only the
 # sources: an in-tree build's objects must not leak in.
@@ -39,5 +49,9 @@ while read -r f; do
 	mkdir -p "$out/$(dirname "$f")"
 	ln -s "$repo/$dir/$f" "$out/$f"
 done
-make -s -C "$kdir" M="$out" modules >&2
+if [ -n "$in_root" ]; then
+	"$repo/selftests/scripts/in-build-root.sh" make -s -C "$kdir" M="$out" modules >&2
+else
+	make -s -C "$kdir" M="$out" modules >&2
+fi
 ls "$out"/*.ko

@@ -8,7 +8,9 @@
 # kernel (installed by setup.sh): drivers/gpu/drm/vkms/ is extracted from
 # its tarball once into $GPUPROF_CACHE/vkms-src/MAJOR.MINOR, and
 # extracted again only when the package changes.  The module is built in
-# $GPUPROF_CACHE/build/KVER/vkms against /usr/src/linux-headers-KVER.
+# $GPUPROF_CACHE/build/KVER/vkms against /usr/src/linux-headers-KVER, or
+# in the Debian 13 build root for a kernel whose headers and source are
+# there (7.3: setup.sh, "The third test kernel"; in-build-root.sh).
 #
 # The module is named gpuprof_vkms so that it can never be taken for a
 # vkms.ko of the kernel's own: tests load it by path (finit_module) and
@@ -29,12 +31,23 @@ out=$cache/build/$kver/vkms
 
 die() { echo "build-vkms: $*" >&2; exit 1; }
 
-[ -d "$kdir" ] || die "no headers at $kdir"
+root=$cache/trixie-root
+in_root=
+if [ -z "${GPUPROF_KDIR:-}" ] && [ ! -d "$kdir" ] && [ -d "$root$kdir" ]; then
+	in_root=1
+	tarball=$root$tarball
+fi
+# Package versions from the system the headers and source are in.
+dpkg_version() {
+	dpkg-query ${in_root:+--admindir="$root/var/lib/dpkg"} -W -f='${Version}' "$1" 2>/dev/null
+}
+
+[ -n "$in_root" ] || [ -d "$kdir" ] || die "no headers at $kdir"
 [ -r "$tarball" ] || die "no $tarball (selftests/setup.sh installs $pkg)"
 
 # The stamp names the package version, so an upgraded tarball is
 # extracted again and an unchanged one never.
-srcver=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) ||
+srcver=$(dpkg_version "$pkg") ||
 	srcver=$(stat -c %Y-%s "$tarball")
 stamp=$src/.extracted-$srcver
 if [ ! -f "$stamp" ]; then
@@ -49,7 +62,7 @@ fi
 
 # A driver from another stable release than the kernel's may not match
 # the DRM core's structures: say so (the build may still succeed).
-hdrver=$(dpkg-query -W -f='${Version}' "linux-headers-$kver" 2>/dev/null) || hdrver=
+hdrver=$(dpkg_version "linux-headers-$kver") || hdrver=
 if [ -n "$hdrver" ] && [ "$hdrver" != "$srcver" ]; then
 	echo "build-vkms: note: $pkg is $srcver, linux-headers-$kver is $hdrver" >&2
 fi
@@ -67,5 +80,9 @@ include $(src)/Makefile
 obj-m := gpuprof_vkms.o
 gpuprof_vkms-y := $(vkms-y)
 EOF
-make -s -C "$kdir" M="$out" modules >&2
+if [ -n "$in_root" ]; then
+	"$repo/selftests/scripts/in-build-root.sh" make -s -C "$kdir" M="$out" modules >&2
+else
+	make -s -C "$kdir" M="$out" modules >&2
+fi
 ls "$out"/gpuprof_vkms.ko

@@ -13,7 +13,8 @@
 # VM boots, default KVER installed on the host), GPUPROF_VM_TIMEOUT
 # (seconds, default 1200), GPUPROF_VM_APPEND, GPUPROF_DEVICE_TESTS (the
 # test programs' names, default every one), GPUPROF_VM_JOBS (how many VMs
-# share the programs, default 1), and what the tests read.
+# share the programs, default 1), GPUPROF_DEVICE_BUILD_ONLY (1: the builds
+# alone), and what the tests read.
 set -u
 
 kver=$1
@@ -55,6 +56,9 @@ echo "# exit: $rc" >>"$log"
 # The log so far: the build's lines, then the VM's as they come.
 cat "$log"
 [ $rc = 0 ] || exit 2
+# GPUPROF_DEVICE_BUILD_ONLY=1: the builds are the test (make check's
+# kernels not booted, check.sh).
+[ -z "${GPUPROF_DEVICE_BUILD_ONLY:-}" ] || exit 0
 
 # Programs that need a virgl GPU (real Mesa programs, design.rst 8): they
 # run in a VM of their own, booted after the plain one.

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Print the kernels the tests boot, one a line: Debian 12's own (the one
-# linux-image-amd64 depends on, 6.1) and the newest installed 6.12 from
-# bookworm-backports (or bookworm-security) that has its headers.
+# linux-image-amd64 depends on, 6.1), the newest installed 6.12 from
+# bookworm-backports (or bookworm-security) that has its headers, and the
+# newest 7.3 that set-up unpacked under $GPUPROF_CACHE/kernels with its
+# headers in the Debian 13 build root (setup.sh, "The third test kernel").
 #
 # KVERS narrows the list: words matched against each version as a prefix
 # ("6.1", "6.12", "6.12.117+deb12-amd64"), e.g. KVERS=6.12 make check.
@@ -11,6 +13,7 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+cache=${GPUPROF_CACHE:-$(cd "$here/../.." && pwd)/.deps}
 
 second_kernel() {
 	local f v best=
@@ -24,7 +27,18 @@ second_kernel() {
 	[ -z "$best" ] || echo "$best"
 }
 
-all=$( { "$here/kver.sh"; echo; second_kernel; } | sed '/^$/d')
+third_kernel() {
+	local d v best=
+	for d in "$cache"/kernels/7.3.*-amd64; do
+		v=${d##*/}
+		[ -e "$d/boot/vmlinuz-$v" ] && [ -d "$d/lib/modules/$v" ] &&
+			[ -d "$cache/trixie-root/usr/src/linux-headers-$v" ] || continue
+		best=$(printf '%s\n%s\n' "$best" "$v" | sed '/^$/d' | sort -V | tail -n 1)
+	done
+	[ -z "$best" ] || echo "$best"
+}
+
+all=$( { "$here/kver.sh"; echo; second_kernel; third_kernel; } | sed '/^$/d')
 if [ -z "${KVERS:-}" ]; then
 	printf '%s\n' "$all"
 	exit 0

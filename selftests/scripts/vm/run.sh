@@ -74,6 +74,12 @@ if [ -z "$kver" ]; then
 	kver=$("$here/../kver.sh")
 	[ -n "$kver" ] || { echo "vm: linux-image-amd64 is not installed" >&2; exit 126; }
 fi
+# A test kernel set-up unpacked rather than installed (7.3: setup.sh,
+# "The third test kernel") boots from its own root.
+if [ -z "$kroot" ] && [ ! -e "/boot/vmlinuz-$kver" ] &&
+   [ -d "$cache/../kernels/$kver" ]; then
+	kroot=$(cd "$cache/../kernels/$kver" && pwd)
+fi
 kernel=$kroot/boot/vmlinuz-$kver
 if [ ! -r "$kernel" ] || [ ! -d "$kroot/lib/modules/$kver" ]; then
 	echo "vm: kernel $kver is not installed" >&2
