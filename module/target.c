@@ -586,7 +586,12 @@ struct gpuprof_pair *gpuprof_target_hist_snapshot(struct gpuprof_target *t,
 
 int gpuprof_targets_init(void)
 {
-	gpuprof_target_wq = alloc_workqueue("gpuprof", 0, 0);
+	/*
+	 * Unbound: making a target's nodes sleeps and wants no particular
+	 * CPU.  7.x warns at a queue that says neither WQ_UNBOUND nor
+	 * WQ_PERCPU.
+	 */
+	gpuprof_target_wq = alloc_workqueue("gpuprof", WQ_UNBOUND, 0);
 	gpuprof_target_cache = KMEM_CACHE(gpuprof_target, 0);
 	gpuprof_hkey_cache = KMEM_CACHE(gpuprof_hkey, 0);
 	if (gpuprof_target_wq && gpuprof_target_cache && gpuprof_hkey_cache)

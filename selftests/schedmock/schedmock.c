@@ -14,6 +14,7 @@
  * scheduled and starting, as on a real ring.
  */
 #include <linux/atomic.h>
+#include <linux/device.h>
 #include <linux/dma-fence.h>
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -63,6 +64,7 @@ struct schedmock_file {
 
 static struct schedmock_ring {
 	struct drm_gpu_scheduler sched;
+	struct device *dev;		/* the scheduler's, for its events */
 	spinlock_t lock;		/* the hardware fences' lock; queue */
 	struct list_head queue;		/* hardware fences, in ring order */
 	struct hrtimer timer;		/* completes the queue's head */
@@ -438,14 +440,27 @@ static int __init schedmock_init(void)
 	schedmock_hrtimer_setup(&ring.timer, ring_tick, CLOCK_MONOTONIC,
 				HRTIMER_MODE_ABS);
 	ring.context = dma_fence_context_alloc(1);
+	/*
+	 * The scheduler's device: 6.17's stable trace events print its
+	 * name, and dereference it, for every job (7.3 oopses on NULL).
+	 */
+	ring.dev = root_device_register("gpuprof_schedmock");
+	if (IS_ERR(ring.dev))
+		return PTR_ERR(ring.dev);
 	err = schedmock_sched_init(&ring.sched, &schedmock_sched_ops, credits,
 				   msecs_to_jiffies(timeout_ms),
-				   "schedmock-ring");
+				   "schedmock-ring", ring.dev);
 	if (err)
-		return err;
+		goto unregister_dev;
 	err = misc_register(&schedmock_misc);
 	if (err)
-		drm_sched_fini(&ring.sched);
+		goto fini_sched;
+	return 0;
+
+fini_sched:
+	drm_sched_fini(&ring.sched);
+unregister_dev:
+	root_device_unregister(ring.dev);
 	return err;
 }
 
@@ -461,6 +476,7 @@ static void __exit schedmock_exit(void)
 	wait_var_event(&ring.hw_fences, !atomic_read(&ring.hw_fences));
 	drm_sched_fini(&ring.sched);
 	hrtimer_cancel(&ring.timer);
+	root_device_unregister(ring.dev);
 }
 
 module_init(schedmock_init);

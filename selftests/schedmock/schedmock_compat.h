@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Every difference between the drm_sched APIs of the two test kernels,
- * Debian's 6.1 and 6.12.  Both carry struct drm_sched_init_args (a
- * backport on 6.1); 6.12's scheduler has a run queue count of its own to
- * set, and its jobs cost a number of credits and name a DRM client.
+ * Every difference between the drm_sched APIs of the test kernels,
+ * Debian's 6.1, 6.12 and 7.3.  All carry struct drm_sched_init_args (a
+ * backport on 6.1); from 6.12 the scheduler has a run queue count of its
+ * own to set, and its jobs cost a number of credits and name a DRM client.
  */
 #ifndef SCHEDMOCK_COMPAT_H
 #define SCHEDMOCK_COMPAT_H
@@ -14,13 +14,14 @@
 static inline int schedmock_sched_init(struct drm_gpu_scheduler *sched,
 				       const struct drm_sched_backend_ops *ops,
 				       u32 credits, long timeout,
-				       const char *name)
+				       const char *name, struct device *dev)
 {
 	const struct drm_sched_init_args args = {
 		.ops = ops,
 		.credit_limit = credits,
 		.timeout = timeout,
 		.name = name,
+		.dev = dev,
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
 #endif
