@@ -58,8 +58,6 @@
 #define DEFAULT_MMAP_PAGES	512
 /* How long to sleep in poll between checks of the command and signals. */
 #define POLL_MS			100
-/* How long a record may take to reach its ring after its time. */
-#define ROUND_MARGIN_NS		(50 * 1000000ull)
 /* --duration: a day at most, a typo should not record for a year. */
 #define MAX_DURATION_S		86400u
 
@@ -624,15 +622,10 @@ static int poll_timeout(const struct record *rec, uint64_t start_ns)
 
 /*
  * A round of a streamed recording: what is older than the start of the
- * pass before this one, and than ROUND_MARGIN_NS ago, is written, the
- * rest kept.  Every ring was read whole since that moment, so nothing
- * older can still come, as long as a record reaches its ring soon after
- * its time.  A record's time is taken before it is written, and a vCPU
- * stopped in between (TCG runs the vCPUs in turn on one thread; a busy
- * host stops them all) puts it there late: in a storm, when passes come
- * a few ms apart, an init was seen to miss its round and be left out
- * while its signal was written.  OA reports come later than that: the
- * round stops where they are all placed.
+ * pass before this one is written, the rest kept.  Every ring was read
+ * whole since that moment, so nothing older can still come (a record is
+ * in its ring microseconds after its time).  OA reports come later than
+ * that: the round stops where they are all placed.
  */
 static int stream_round(struct record *rec, uint64_t upto)
 {
@@ -653,7 +646,7 @@ static int stream_round(struct record *rec, uint64_t upto)
 
 static int record_loop(struct record *rec)
 {
-	uint64_t start_ns = record_oa_now(), pass_ns = 0, prev_pass_ns, upto;
+	uint64_t start_ns = record_oa_now(), pass_ns = 0, prev_pass_ns;
 	int err;
 
 	for (;;) {
@@ -661,9 +654,7 @@ static int record_loop(struct record *rec)
 		prev_pass_ns = pass_ns;
 		pass_ns = record_oa_now();
 		err = drain(rec);
-		upto = pass_ns - ROUND_MARGIN_NS;
-		err = err ?: stream_round(rec, prev_pass_ns < upto ?
-						    prev_pass_ns : upto);
+		err = err ?: stream_round(rec, prev_pass_ns);
 		/* Kept whole: only what the command's filter keeps. */
 		if (!err && !rec->streaming)
 			err = record_store_prune(rec->store, prev_pass_ns);
