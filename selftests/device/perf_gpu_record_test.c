@@ -68,8 +68,10 @@ static int tally(FIXTURE_DATA(rec) *self)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/script.txt", self->dir);
-	if (run_cmd(self->out, sizeof(self->out), "perf script -i %s > %s",
-		    self->data, path))
+	/* Its warnings (lost chunks) apart: they would cut into a line. */
+	if (run_cmd(self->out, sizeof(self->out),
+		    "{ perf script -i %s 2>%s.err; } > %s", self->data, path,
+		    path))
 		return -1;
 	f = fopen(path, "r");
 	if (!f)
@@ -466,19 +468,19 @@ static int count_lines(const char *s)
  * output (which it does before it starts the storm): the file,
  * streamed round by round, reads up to its last round.  Stock perf
  * script prints its fences in time order; perf gpu report reads it with
- * one warning line and counts as many of the storm's jobs as perf script
- * shows the storm signalling (every such fence's init is in the file:
- * the storm starts after the recording).  The storm's only: the VM's
- * console (virtio_gpu) may signal a fence it made before the recording.
- * It still fails about one run in three, the report one job short of
- * perf script's storm signals: the cause is not found yet (issue 36).
+ * one warning line and pairs the storm's fences as perf script shows
+ * them: a job for each signal whose init is earlier in the file, an
+ * unmatched signal for each whose init is not.  A storm this fast
+ * outruns the ring now and then (a few hundred events lost, the inits of
+ * one to three signals among them), so "every signal has its init" is
+ * not a fact to assert.  The storm's only: the VM's console (virtio_gpu)
+ * may signal a fence it made before the recording.
  */
 TEST_F_TIMEOUT(rec, killed_recording_reads_up_to_its_last_round, 120)
 {
 	const unsigned int k = gpuprof_time_scale();
-	long long jobs, signals;
+	long long jobs, unmatched, paired, orphans;
 	char err[160];
-	int i;
 
 	snprintf(err, sizeof(err), "%s/report.err", self->dir);
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
@@ -489,19 +491,27 @@ TEST_F_TIMEOUT(rec, killed_recording_reads_up_to_its_last_round, 120)
 			     self->data, 3 * k))
 		TH_LOG("%s", self->out);
 	ASSERT_EQ(0, tally(self)) TH_LOG("%s", self->out);
-	i = find_comm(&self->t, "storm");
-	ASSERT_LE(0, i);
-	signals = self->t.who[i].signaled;
-	TH_LOG("%lld fences signalled by the storm in the file, %ld in all, %ld lines",
-	       signals, signaled_total(&self->t), self->t.lines);
-	EXPECT_LT(100, signals);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "awk '$1 == \"storm\" && match($0, / context=[0-9]+ seqno=[0-9]+/) {"
+			     " k = substr($0, RSTART, RLENGTH);"
+			     " if ($5 == \"%s\") init[k] = 1;"
+			     " else if ($5 == \"%s\") { if (k in init) paired++; else orphans++ } }"
+			     " END { print paired + 0, orphans + 0 }' %s/script.txt",
+			     INIT, SIGNALED, self->dir))
+		TH_LOG("%s", self->out);
+	ASSERT_EQ(2, sscanf(self->out, "%lld %lld", &paired, &orphans));
+	TH_LOG("storm: %lld signals after their init, %lld without; %ld signals in all, %ld lines",
+	       paired, orphans, signaled_total(&self->t), self->t.lines);
+	EXPECT_LT(100, paired);
 	EXPECT_EQ(0, self->t.time_went_back);
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
-			     "%s report -i %s --comm storm --format=json 2> %s | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d[\"totals\"][\"jobs\"])'",
+			     "%s report -i %s --comm storm --format=json 2> %s | python3 -c 'import json,sys; t=json.load(sys.stdin)[\"totals\"]; print(t[\"jobs\"], t[\"unmatched\"])'",
 			     perf_gpu_path(), self->data, err))
 		TH_LOG("%s", self->out);
-	jobs = atoll(self->out);
-	EXPECT_EQ(signals, jobs);
+	ASSERT_EQ(2, sscanf(self->out, "%lld %lld", &jobs, &unmatched))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(paired, jobs);
+	EXPECT_EQ(orphans, unmatched);
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "cat %s", err));
 	EXPECT_NE(NULL, strstr(self->out, "was not closed (perf gpu record stopped before its end): read up to its last complete round\n"))
 		TH_LOG("%s", self->out);

@@ -145,8 +145,10 @@ static int read_events(FIXTURE_DATA(vkms) *self, int pipe)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/script.txt", self->dir);
-	if (run_cmd(self->out, sizeof(self->out), "perf script -i %s > %s",
-		    self->data, path))
+	/* Its warnings (lost chunks) apart: they would cut into a line. */
+	if (run_cmd(self->out, sizeof(self->out),
+		    "{ perf script -i %s 2>%s.err; } > %s", self->data, path,
+		    path))
 		return -1;
 	f = fopen(path, "r");
 	if (!f)
