@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Build-time proof that oa/xe-uapi.h says what Linux 6.12's xe_drm.h
- * says: every size, offset, ioctl number and constant it declares.  The
- * Makefile compiles this file only when it finds a real xe_drm.h, and
- * names it in OA_XE_DRM_H; the file holds no code, only assertions.
+ * Build-time proof that oa/xe-uapi.h says what a real xe_drm.h says:
+ * every size, offset, ioctl number and constant it declares.  The
+ * Makefile compiles this file once for each xe_drm.h it finds (Linux
+ * 6.12's, 7.3's), naming it in OA_XE_DRM_H; the file holds no code, only
+ * assertions.  What 7.3 added is asserted when the header has it, known
+ * by its macros (the enum values have none): DRM_XE_OA_CAPS_OA_UNIT_GT_ID
+ * came with gt_id, DRM_XE_OA_CAPS_OA_BUFFER_SIZE and
+ * DRM_XE_OA_CAPS_WAIT_NUM_REPORTS with their properties.  Against 6.12's
+ * header the bytes 7.3 took are asserted to be its reserved[0].
  * The header includes "drm.h" by quotes, which resolves beside it: in
  * a kernel's header tree that is the drm.h headers_install has not
  * cleaned, whose __user must be defined away here.
@@ -105,7 +110,26 @@ SAME_FIELD(oa_xe_oa_unit, drm_xe_oa_unit, oa_unit_id);
 SAME_FIELD(oa_xe_oa_unit, drm_xe_oa_unit, oa_unit_type);
 SAME_FIELD(oa_xe_oa_unit, drm_xe_oa_unit, capabilities);
 SAME_FIELD(oa_xe_oa_unit, drm_xe_oa_unit, oa_timestamp_freq);
+#ifdef DRM_XE_OA_CAPS_OA_UNIT_GT_ID
+SAME_FIELD(oa_xe_oa_unit, drm_xe_oa_unit, gt_id);
+SAME_FIELD(oa_xe_oa_unit, drm_xe_oa_unit, reserved1);
 SAME_FIELD(oa_xe_oa_unit, drm_xe_oa_unit, reserved);
+SAME(OA_XE_OA_CAPS_OA_UNIT_GT_ID, DRM_XE_OA_CAPS_OA_UNIT_GT_ID);
+SAME(OA_XE_OA_CAPS_OAM, DRM_XE_OA_CAPS_OAM);
+SAME(OA_XE_OA_UNIT_TYPE_OAM_SAG, DRM_XE_OA_UNIT_TYPE_OAM_SAG);
+SAME(OA_XE_OA_UNIT_TYPE_MERT, DRM_XE_OA_UNIT_TYPE_MERT);
+#else
+/* 6.12: gt_id and reserved1 are its reserved[0], reserved its [1..3]. */
+SAME(offsetof(struct oa_xe_oa_unit, gt_id),
+     offsetof(struct drm_xe_oa_unit, reserved));
+SAME(offsetof(struct oa_xe_oa_unit, reserved1) +
+     sizeof(((struct oa_xe_oa_unit *)0)->reserved1),
+     offsetof(struct drm_xe_oa_unit, reserved[1]));
+SAME(offsetof(struct oa_xe_oa_unit, reserved),
+     offsetof(struct drm_xe_oa_unit, reserved[1]));
+SAME(sizeof(((struct oa_xe_oa_unit *)0)->reserved),
+     sizeof(((struct drm_xe_oa_unit *)0)->reserved) - sizeof(__u64));
+#endif
 SAME_FIELD(oa_xe_oa_unit, drm_xe_oa_unit, num_engines);
 SAME(offsetof(struct oa_xe_oa_unit, eci), offsetof(struct drm_xe_oa_unit, eci));
 SAME(OA_XE_OA_UNIT_TYPE_OAG, DRM_XE_OA_UNIT_TYPE_OAG);
@@ -155,6 +179,17 @@ SAME(OA_XE_PROP_OA_ENGINE_INSTANCE, DRM_XE_OA_PROPERTY_OA_ENGINE_INSTANCE);
 SAME(OA_XE_PROP_NO_PREEMPT, DRM_XE_OA_PROPERTY_NO_PREEMPT);
 SAME(OA_XE_PROP_NUM_SYNCS, DRM_XE_OA_PROPERTY_NUM_SYNCS);
 SAME(OA_XE_PROP_SYNCS, DRM_XE_OA_PROPERTY_SYNCS);
+SAME(OA_XE_PROP_LAST_6_12, DRM_XE_OA_PROPERTY_SYNCS);
+#ifdef DRM_XE_OA_CAPS_OA_BUFFER_SIZE
+SAME(OA_XE_OA_CAPS_OA_BUFFER_SIZE, DRM_XE_OA_CAPS_OA_BUFFER_SIZE);
+SAME(OA_XE_PROP_OA_BUFFER_SIZE, DRM_XE_OA_PROPERTY_OA_BUFFER_SIZE);
+#endif
+#ifdef DRM_XE_OA_CAPS_WAIT_NUM_REPORTS
+SAME(OA_XE_OA_CAPS_WAIT_NUM_REPORTS, DRM_XE_OA_CAPS_WAIT_NUM_REPORTS);
+SAME(OA_XE_PROP_WAIT_NUM_REPORTS, DRM_XE_OA_PROPERTY_WAIT_NUM_REPORTS);
+/* 7.3's last property: one past it would be the next kernel's. */
+SAME(OA_XE_PROP_LAST_7_3, DRM_XE_OA_PROPERTY_WAIT_NUM_REPORTS);
+#endif
 
 SAME(OA_XE_FMT_TYPE_OAG, DRM_XE_OA_FMT_TYPE_OAG);
 SAME(OA_XE_FMT_TYPE_OAR, DRM_XE_OA_FMT_TYPE_OAR);

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The part of Linux 6.12's xe uAPI (include/uapi/drm/xe_drm.h) that
- * gpuprof's xe OA source uses, under names of our own so that this file
- * compiles beside the real header.  Debian ships that header only in the
- * 6.12 kernel headers, not in /usr/include, and libdrm's copy may be
- * older; declaring the subset here lets the tools build everywhere.
- * oa/xe-uapi-check.c proves at build time, against a real 6.12
- * xe_drm.h when one is found, that every size, offset, ioctl number and
- * constant below is the kernel's.
+ * The part of the xe uAPI (include/uapi/drm/xe_drm.h) that gpuprof's xe
+ * OA source uses, under names of our own so that this file compiles
+ * beside the real header: Linux 6.12's, and what 7.3's added to its OA
+ * part.  Debian ships that header only in the kernel headers, not in
+ * /usr/include, and libdrm's copy may be older; declaring the subset
+ * here lets the tools build everywhere.  oa/xe-uapi-check.c proves at
+ * build time, against each real xe_drm.h found (6.12's and 7.3's), that
+ * every size, offset, ioctl number and constant below is the kernel's;
+ * what only 7.3 has is checked against 7.3's header alone.
  */
 #ifndef PERF_GPU_OA_XE_UAPI_H
 #define PERF_GPU_OA_XE_UAPI_H
@@ -112,22 +113,40 @@ struct oa_xe_query_engine_cycles {
 	__u64 cpu_delta;		/* ns the read took */
 };
 
-/* QUERY_OA_UNITS: units of variable size, 72 + 8 * num_engines bytes. */
+/*
+ * QUERY_OA_UNITS: units of variable size, 72 + 8 * num_engines bytes.
+ * 7.3's layout: it took the first 8 bytes of 6.12's reserved[4] for
+ * gt_id and reserved1[3].  6.12 zeroes them, so gt_id means something
+ * only when capabilities has OA_XE_OA_CAPS_OA_UNIT_GT_ID.
+ */
 struct oa_xe_oa_unit {
 	__u64 extensions;
 	__u32 oa_unit_id;
 	__u32 oa_unit_type;
 	__u64 capabilities;
 	__u64 oa_timestamp_freq;	/* Hz of the reports' timestamps */
-	__u64 reserved[4];
+	__u16 gt_id;			/* 7.3: the unit's GT */
+	__u16 reserved1[3];
+	__u64 reserved[3];
 	__u64 num_engines;
 	struct oa_xe_engine_class_instance eci[];
 };
 
 #define OA_XE_OA_UNIT_TYPE_OAG		0
 #define OA_XE_OA_UNIT_TYPE_OAM		1
+/*
+ * 7.3: the media GT's SAG unit (Xe2 on; listed with no engine) and the
+ * SoC's MERT unit.  gpuprof records from neither (oa/xe.c says why).
+ */
+#define OA_XE_OA_UNIT_TYPE_OAM_SAG	2
+#define OA_XE_OA_UNIT_TYPE_MERT		3
 #define OA_XE_OA_CAPS_BASE		(1 << 0)
 #define OA_XE_OA_CAPS_SYNCS		(1 << 1)
+/* 7.3's: the two properties below, media units, and gt_id above. */
+#define OA_XE_OA_CAPS_OA_BUFFER_SIZE	(1 << 2)
+#define OA_XE_OA_CAPS_WAIT_NUM_REPORTS	(1 << 3)
+#define OA_XE_OA_CAPS_OAM		(1 << 4)
+#define OA_XE_OA_CAPS_OA_UNIT_GT_ID	(1 << 5)
 
 struct oa_xe_query_oa_units {
 	__u64 extensions;
@@ -186,6 +205,19 @@ struct oa_xe_ext_set_property {
 #define OA_XE_PROP_NO_PREEMPT		9
 #define OA_XE_PROP_NUM_SYNCS		10
 #define OA_XE_PROP_SYNCS		11
+/*
+ * 7.3's (6.12 refuses both with EINVAL): the OA buffer's size, a power
+ * of two from 128 KiB to 128 MiB (16 MiB when not given), and how many
+ * reports poll() and a blocking read() wait for (1 when not given, 0
+ * refused).  gpuprof-oa sends neither: it reads without blocking every
+ * few milliseconds, and xe's default buffer holds seconds of reports
+ * at its fastest period.
+ */
+#define OA_XE_PROP_OA_BUFFER_SIZE	12
+#define OA_XE_PROP_WAIT_NUM_REPORTS	13
+/* The last property id of each kernel: xe refuses any above it. */
+#define OA_XE_PROP_LAST_6_12		OA_XE_PROP_SYNCS
+#define OA_XE_PROP_LAST_7_3		OA_XE_PROP_WAIT_NUM_REPORTS
 
 /* OA_FORMAT's value: four byte fields. */
 #define OA_XE_FMT_TYPE_OAG		0
