@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The pure parts of gpuprof's xe OA source (tools/perf-gpu/oa/xe-abi.c):
- * walking a QUERY_OA_UNITS reply built here by hand, xe's OA_FORMAT
- * values per platform and unit (xe_oa.c's oa_formats[] of Linux 6.12,
- * worked out by hand from type | sel << 8 | size << 16 | bc << 24), the
- * records an OA status stands for, engine cycles as OA ticks, and a
- * GT_TOPOLOGY reply in i915's topology layout.
+ * walking a QUERY_OA_UNITS reply built here by hand, as 6.12 and 7.3
+ * give it, xe's OA_FORMAT values per platform and unit (xe_oa.c's
+ * oa_formats[] of Linux 6.12, the same in 7.3, worked out by hand from
+ * type | sel << 8 | size << 16 | bc << 24), the records an OA status
+ * stands for, engine cycles as OA ticks, a GT_TOPOLOGY reply in i915's
+ * topology layout, and the names of 7.3's unit types, capabilities and
+ * properties.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include "../../module/oa_decode.h"
 #include "oa/xe-abi.h"
 
+#define PTL 3000
 #define LNL 2004
 #define BMG 2001
 #define MTL 1270
@@ -93,6 +96,101 @@ TEST(units_are_walked_by_their_own_engine_counts)
 	EXPECT_EQ(OA_XE_UNIT_ABSENT, oa_xe_unit_find(r, sizeof(r), 2, &u));
 }
 
+/*
+ * 7.3 on Lunar Lake or Panther Lake: OAG 0 of GT 0 with render and
+ * compute; the media GT 1's SAG unit 1 (OAM_SAG) with no engine; its
+ * OAM 2 with a decoder and an enhancer; each with gt_id and the six
+ * capabilities (0x3f).  Offsets: head 16; unit 0 at 16, 88 bytes; unit
+ * 1 at 104, 72 bytes; unit 2 at 176, 88 bytes; 264 in all.
+ */
+static void lnl_7_3_reply(uint8_t *r)
+{
+	struct oa_xe_query_oa_units h = { .num_oa_units = 3 };
+	struct oa_xe_oa_unit u;
+	unsigned int i;
+	static const unsigned int at[] = { 16, 104, 176 };
+
+	memset(r, 0, 264);
+	memcpy(r, &h, sizeof(h));
+	put_unit(r + 16, 0, OA_XE_OA_UNIT_TYPE_OAG, 19200000, 2);
+	put_engine(r + 88, 0, 0, 0);
+	put_engine(r + 96, 4, 0, 0);
+	put_unit(r + 104, 1, OA_XE_OA_UNIT_TYPE_OAM_SAG, 19200000, 0);
+	put_unit(r + 176, 2, OA_XE_OA_UNIT_TYPE_OAM, 19200000, 2);
+	put_engine(r + 248, 2, 0, 1);
+	put_engine(r + 256, 3, 0, 1);
+	for (i = 0; i < 3; i++) {
+		memcpy(&u, r + at[i], sizeof(u));
+		u.capabilities = 0x3f;
+		u.gt_id = i ? 1 : 0;
+		memcpy(r + at[i], &u, sizeof(u));
+	}
+}
+
+TEST(units_of_7_3_have_their_gt_and_a_sag_unit_without_engines)
+{
+	uint8_t r[264];
+	struct oa_xe_unit u;
+
+	lnl_7_3_reply(r);
+	EXPECT_EQ(3, oa_xe_unit_count(r, sizeof(r)));
+	ASSERT_EQ(OA_XE_UNIT_FOUND, oa_xe_unit_find(r, sizeof(r), 1, &u));
+	EXPECT_EQ(OA_XE_OA_UNIT_TYPE_OAM_SAG, u.type);
+	EXPECT_EQ(0, u.num_engines);
+	EXPECT_TRUE(u.has_gt);
+	EXPECT_EQ(1, u.gt_id);
+	EXPECT_EQ(0x3f, u.capabilities);
+	/* Unit 2 comes 72 bytes after unit 1, which has no engine. */
+	ASSERT_EQ(OA_XE_UNIT_FOUND, oa_xe_unit_find(r, sizeof(r), 2, &u));
+	EXPECT_EQ(OA_XE_OA_UNIT_TYPE_OAM, u.type);
+	EXPECT_EQ(2, u.num_engines);
+	EXPECT_EQ(2, u.engine.engine_class);
+	EXPECT_EQ(1, u.gt_id);
+	ASSERT_EQ(OA_XE_UNIT_FOUND, oa_xe_unit_find(r, sizeof(r), 0, &u));
+	EXPECT_EQ(0, u.gt_id);
+	EXPECT_TRUE(u.has_gt);
+	/* The gt_id field is believed only with its capability. */
+	r[104 + 32] = 5;	/* unit 1's gt_id, at byte 32 of it */
+	ASSERT_EQ(OA_XE_UNIT_FOUND, oa_xe_unit_find(r, sizeof(r), 1, &u));
+	EXPECT_EQ(5, u.gt_id);
+	r[104 + 16] = 0x1f;	/* its capabilities without OA_UNIT_GT_ID */
+	ASSERT_EQ(OA_XE_UNIT_FOUND, oa_xe_unit_find(r, sizeof(r), 1, &u));
+	EXPECT_FALSE(u.has_gt);
+	/* 6.12's units: the GT is the first engine's. */
+	lnl_reply(r);
+	ASSERT_EQ(OA_XE_UNIT_FOUND, oa_xe_unit_find(r, sizeof(r), 1, &u));
+	EXPECT_TRUE(u.has_gt);
+	EXPECT_EQ(1, u.gt_id);
+}
+
+/* xe_drm.h's names, DRM_XE_OA_... less; NULL past what 7.3 has. */
+TEST(unit_types_capabilities_and_properties_by_name)
+{
+	char buf[128];
+
+	EXPECT_STREQ("OAG", oa_xe_unit_type_name(0));
+	EXPECT_STREQ("OAM", oa_xe_unit_type_name(1));
+	EXPECT_STREQ("OAM_SAG", oa_xe_unit_type_name(2));
+	EXPECT_STREQ("MERT", oa_xe_unit_type_name(3));
+	EXPECT_EQ(NULL, oa_xe_unit_type_name(4));
+	EXPECT_EQ(NULL, oa_xe_prop_name(0));
+	EXPECT_STREQ("OA_UNIT_ID", oa_xe_prop_name(1));
+	EXPECT_STREQ("SYNCS", oa_xe_prop_name(11));
+	EXPECT_STREQ("OA_BUFFER_SIZE", oa_xe_prop_name(12));
+	EXPECT_STREQ("WAIT_NUM_REPORTS", oa_xe_prop_name(13));
+	EXPECT_EQ(NULL, oa_xe_prop_name(14));
+	oa_xe_caps_names(3, buf, sizeof(buf));
+	EXPECT_STREQ("BASE SYNCS", buf);
+	oa_xe_caps_names(0x3f | 1ull << 40, buf, sizeof(buf));
+	EXPECT_STREQ("BASE SYNCS OA_BUFFER_SIZE WAIT_NUM_REPORTS OAM OA_UNIT_GT_ID bit 40",
+		     buf);
+	oa_xe_caps_names(0, buf, sizeof(buf));
+	EXPECT_STREQ("", buf);
+	/* Cut short, still a string. */
+	oa_xe_caps_names(0x3f, buf, 12);
+	EXPECT_STREQ("BASE SYNCS ", buf);
+}
+
 TEST(a_unit_past_the_reply_is_malformed)
 {
 	uint8_t r[REPLY_SIZE];
@@ -132,6 +230,10 @@ TEST(formats_are_encoded_per_platform)
 	EXPECT_EQ(0x00000605u, value(LNL, GPUPROF_OA_FORMAT_PEC32u32_G2));
 	EXPECT_EQ(0x00010305u, value(LNL, GPUPROF_OA_FORMAT_PEC36u64_G1_32_G2_4));
 	EXPECT_EQ(0x00010405u, value(LNL, GPUPROF_OA_FORMAT_PEC36u64_G1_4_G2_32));
+	/* Panther Lake (Xe3): Xe2's formats in 7.3's xe_oa.c. */
+	EXPECT_EQ(0x00010105u, value(PTL, GPUPROF_OA_FORMAT_PEC64u64));
+	EXPECT_EQ(0x00000204u, value(PTL, GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8));
+	EXPECT_EQ(0xffffffffu, value(PTL, GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8));
 	/* OAM_MPEC type 4, select 2; on Xe2 and Meteor Lake. */
 	EXPECT_EQ(0x00000204u, value(LNL, GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8));
 	EXPECT_EQ(0x00000104u, value(MTL, GPUPROF_OAM_FORMAT_MPEC8u64_B8_C8));
@@ -171,6 +273,10 @@ TEST(formats_fit_their_unit_and_have_xe_sizes)
 	EXPECT_TRUE(oa_xe_format_fits_unit(mpec, OA_XE_OA_UNIT_TYPE_OAM));
 	EXPECT_FALSE(oa_xe_format_fits_unit(mpec, OA_XE_OA_UNIT_TYPE_OAG));
 	EXPECT_FALSE(oa_xe_format_fits_unit(pec, 7));
+	/* 7.3's SAG and MERT units take the media formats. */
+	EXPECT_TRUE(oa_xe_format_fits_unit(mpec, OA_XE_OA_UNIT_TYPE_OAM_SAG));
+	EXPECT_TRUE(oa_xe_format_fits_unit(mpec, OA_XE_OA_UNIT_TYPE_MERT));
+	EXPECT_FALSE(oa_xe_format_fits_unit(pec, OA_XE_OA_UNIT_TYPE_OAM_SAG));
 	EXPECT_EQ(640, oa_xe_format_of(BMG, GPUPROF_OA_FORMAT_PEC64u64_B8_C8)->size);
 	EXPECT_EQ(320, oa_xe_format_of(MTL, GPUPROF_OAC_FORMAT_A24u64_B8_C8)->size);
 }
@@ -189,7 +295,9 @@ TEST(default_formats_per_platform_and_unit)
 		  oa_xe_default_format(DG2, OA_XE_OA_UNIT_TYPE_OAG));
 	EXPECT_EQ(GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8,
 		  oa_xe_default_format(TGL, OA_XE_OA_UNIT_TYPE_OAG));
-	EXPECT_EQ(0, oa_xe_default_format(LNL, 2));
+	EXPECT_EQ(GPUPROF_OA_FORMAT_PEC64u64,
+		  oa_xe_default_format(PTL, OA_XE_OA_UNIT_TYPE_OAG));
+	EXPECT_EQ(0, oa_xe_default_format(LNL, OA_XE_OA_UNIT_TYPE_OAM_SAG));
 }
 
 TEST(status_bits_become_loss_records)

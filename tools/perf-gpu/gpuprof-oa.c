@@ -312,6 +312,15 @@ static int dev_setup_xe(struct dev_run *r)
 {
 	if (oa_xe_open(&r->xe, r->node, r->unit))
 		return -1;
+	if (r->verbose) {
+		char caps[160];
+
+		oa_xe_caps_names(r->xe.unit.capabilities, caps, sizeof(caps));
+		pr_err("%s: OA unit %u: %s of GT %u, %llu Hz, capabilities %s\n",
+		       r->xe.node, r->xe.unit.id,
+		       oa_xe_unit_type_name(r->xe.unit.type), r->xe.unit.gt_id,
+		       (unsigned long long)r->xe.timestamp_hz, caps);
+	}
 	if (r->verbose && !r->xe.topology_len)
 		pr_err("%s: no DEVICE_TOPOLOGY record: %s\n", r->xe.node,
 		       r->xe.topology_why);

@@ -2,6 +2,7 @@
 /*
  * What xe's replies and values mean (see oa/xe-abi.h).  Pure: no I/O.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include <i915_drm.h>
@@ -59,9 +60,16 @@ enum oa_xe_unit_result oa_xe_unit_find(const void *reply, size_t size,
 			out->capabilities = u.capabilities;
 			out->timestamp_hz = u.oa_timestamp_freq;
 			out->num_engines = u.num_engines;
-			if (u.num_engines)
+			if (u.num_engines) {
 				memcpy(&out->engine, p + off + OA_XE_UNIT_HEAD,
 				       OA_XE_ENGINE_SIZE);
+				out->gt_id = out->engine.gt_id;
+				out->has_gt = true;
+			}
+			if (u.capabilities & OA_XE_OA_CAPS_OA_UNIT_GT_ID) {
+				out->gt_id = u.gt_id;
+				out->has_gt = true;
+			}
 			return OA_XE_UNIT_FOUND;
 		}
 		off += OA_XE_UNIT_HEAD + engines;
@@ -69,10 +77,95 @@ enum oa_xe_unit_result oa_xe_unit_find(const void *reply, size_t size,
 	return OA_XE_UNIT_ABSENT;
 }
 
+/*
+ * The name of an OA unit type as xe_drm.h spells it (DRM_XE_OA_UNIT_TYPE_
+ * less), NULL for one not known here: OAG and OAM since 6.12, the media
+ * GT's OAM_SAG and the SoC's MERT since 7.3.
+ */
+const char *oa_xe_unit_type_name(uint32_t type)
+{
+	switch (type) {
+	case OA_XE_OA_UNIT_TYPE_OAG:
+		return "OAG";
+	case OA_XE_OA_UNIT_TYPE_OAM:
+		return "OAM";
+	case OA_XE_OA_UNIT_TYPE_OAM_SAG:
+		return "OAM_SAG";
+	case OA_XE_OA_UNIT_TYPE_MERT:
+		return "MERT";
+	}
+	return NULL;
+}
+
+/*
+ * The name of an OA stream property as xe_drm.h spells it
+ * (DRM_XE_OA_PROPERTY_ less), NULL for one not known here: 1 to 11
+ * since 6.12, OA_BUFFER_SIZE and WAIT_NUM_REPORTS since 7.3.
+ */
+const char *oa_xe_prop_name(uint32_t prop)
+{
+	static const char *const names[] = {
+		[OA_XE_PROP_OA_UNIT_ID] = "OA_UNIT_ID",
+		[OA_XE_PROP_SAMPLE_OA] = "SAMPLE_OA",
+		[OA_XE_PROP_OA_METRIC_SET] = "OA_METRIC_SET",
+		[OA_XE_PROP_OA_FORMAT] = "OA_FORMAT",
+		[OA_XE_PROP_OA_PERIOD_EXPONENT] = "OA_PERIOD_EXPONENT",
+		[OA_XE_PROP_OA_DISABLED] = "OA_DISABLED",
+		[OA_XE_PROP_EXEC_QUEUE_ID] = "EXEC_QUEUE_ID",
+		[OA_XE_PROP_OA_ENGINE_INSTANCE] = "OA_ENGINE_INSTANCE",
+		[OA_XE_PROP_NO_PREEMPT] = "NO_PREEMPT",
+		[OA_XE_PROP_NUM_SYNCS] = "NUM_SYNCS",
+		[OA_XE_PROP_SYNCS] = "SYNCS",
+		[OA_XE_PROP_OA_BUFFER_SIZE] = "OA_BUFFER_SIZE",
+		[OA_XE_PROP_WAIT_NUM_REPORTS] = "WAIT_NUM_REPORTS",
+	};
+
+	return prop < ARRAY_SIZE(names) ? names[prop] : NULL;
+}
+
+/**
+ * oa_xe_caps_names - an OA unit's capabilities, by name
+ * @caps: its capabilities (OA_XE_OA_CAPS_*)
+ * @buf: filled with the names, space-separated, as xe_drm.h spells them
+ *	(DRM_XE_OA_CAPS_ less); a bit not known here as its number, "bit 6"
+ * @size: bytes of @buf; the names are cut short to fit
+ *
+ * BASE and SYNCS are 6.12's; OA_BUFFER_SIZE, WAIT_NUM_REPORTS (the two
+ * properties of those names), OAM and OA_UNIT_GT_ID 7.3's.
+ */
+void oa_xe_caps_names(uint64_t caps, char *buf, size_t size)
+{
+	static const char *const names[] = {
+		"BASE", "SYNCS", "OA_BUFFER_SIZE", "WAIT_NUM_REPORTS", "OAM",
+		"OA_UNIT_GT_ID",
+	};
+	size_t off = 0;
+	unsigned int b;
+	int n;
+
+	if (!size)
+		return;
+	buf[0] = 0;
+	for (b = 0; b < 64 && off < size; b++) {
+		if (!(caps >> b & 1))
+			continue;
+		if (b < ARRAY_SIZE(names))
+			n = snprintf(buf + off, size - off, "%s%s",
+				     off ? " " : "", names[b]);
+		else
+			n = snprintf(buf + off, size - off, "%sbit %u",
+				     off ? " " : "", b);
+		if (n < 0)
+			break;
+		off += n;
+	}
+}
+
 #define XE_GEN12	1200	/* TGL, RKL, ADL, RPL, DG1 */
 #define XE_HPG		1255	/* DG2 (and PVC, which 6.12 does not bind) */
 #define XE_LPG		1270	/* MTL, ARL: the media GT's OAM */
-#define XE2		2000	/* LNL, BMG */
+#define XE2		2000	/* LNL, BMG; and Xe3 (PTL), whose formats are
+				 * Xe2's in 7.3's xe_oa.c */
 #define XE_ANY		0xffff
 
 /*
@@ -116,7 +209,11 @@ const struct oa_xe_format *oa_xe_format_of(unsigned int ip, uint32_t format)
 	return NULL;
 }
 
-/* OAG units take OAG, OAR, OAC and PEC reports; OAM ones OAM and MPEC. */
+/*
+ * OAG units take OAG, OAR, OAC and PEC reports; OAM ones OAM and MPEC, and
+ * so do 7.3's OAM_SAG and MERT units (oa_unit_supports_oa_format()),
+ * which gpuprof does not record from (oa/xe.c).
+ */
 bool oa_xe_format_fits_unit(const struct oa_xe_format *f, uint32_t unit_type)
 {
 	switch (unit_type) {
@@ -126,6 +223,8 @@ bool oa_xe_format_fits_unit(const struct oa_xe_format *f, uint32_t unit_type)
 		       f->type == OA_XE_FMT_TYPE_OAC ||
 		       f->type == OA_XE_FMT_TYPE_PEC;
 	case OA_XE_OA_UNIT_TYPE_OAM:
+	case OA_XE_OA_UNIT_TYPE_OAM_SAG:
+	case OA_XE_OA_UNIT_TYPE_MERT:	/* Wa_14026746987: MPEC8u32 only */
 		return f->type == OA_XE_FMT_TYPE_OAM ||
 		       f->type == OA_XE_FMT_TYPE_OAM_MPEC;
 	}

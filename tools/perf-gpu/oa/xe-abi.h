@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The meaning of what xe (Linux 6.12) hands over and takes, without I/O,
+ * The meaning of what xe (Linux 6.12, and 7.3's additions) hands over
+ * and takes, without I/O,
  * for oa/xe.c and the host tests: the OA units of a QUERY_OA_UNITS reply,
  * xe's OA_FORMAT encoding of our report formats per platform and unit,
  * the records an OA status stands for, GT reference clock cycles as
- * OA timestamp ticks, and a GT_TOPOLOGY reply in i915's topology layout.  Facts from xe_oa.c and xe_query.c of 6.12 (the
- * lead's .deps/xe-oa-facts.md has them with line numbers).
+ * OA timestamp ticks, a GT_TOPOLOGY reply in i915's topology layout,
+ * and the names of xe's OA unit types and stream properties.  Facts from
+ * xe_oa.c and xe_query.c of 6.12 (the lead's .deps/xe-oa-facts.md has
+ * them with line numbers) and of 7.3.
  */
 #ifndef PERF_GPU_OA_XE_ABI_H
 #define PERF_GPU_OA_XE_ABI_H
@@ -25,6 +28,13 @@ struct oa_xe_unit {
 	uint64_t num_engines;
 	/* Its first engine, when num_engines: ENGINE_CYCLES asks it. */
 	struct oa_xe_engine_class_instance engine;
+	/*
+	 * Its GT: the unit's gt_id where xe gives one (7.3 on,
+	 * OA_XE_OA_CAPS_OA_UNIT_GT_ID), else its first engine's; has_gt
+	 * false when neither says (6.12, no engine).
+	 */
+	uint16_t gt_id;
+	bool has_gt;
 };
 
 /* What oa_xe_unit_find() found. */
@@ -37,6 +47,10 @@ enum oa_xe_unit_result {
 enum oa_xe_unit_result oa_xe_unit_find(const void *reply, size_t size,
 				       uint32_t id, struct oa_xe_unit *out);
 uint32_t oa_xe_unit_count(const void *reply, size_t size);
+
+const char *oa_xe_unit_type_name(uint32_t type);
+const char *oa_xe_prop_name(uint32_t prop);
+void oa_xe_caps_names(uint64_t caps, char *buf, size_t size);
 
 /* xe's encoding of one of our formats (uapi/gpuprof_oa.h). */
 struct oa_xe_format {

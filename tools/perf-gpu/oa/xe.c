@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * gpuprof-oa --device on xe (see oa/xe.h).  Facts about xe are those of
- * Linux 6.12's xe_oa.c, xe_query.c and xe_observation.c; none of this
- * ran on Intel hardware here, only against selftests/xe-shim/.
+ * Linux 6.12's xe_oa.c, xe_query.c and xe_observation.c, and what 7.3's
+ * changed (its OA unit types, gt_id); none of this ran on Intel hardware
+ * here, only against selftests/xe-shim/.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -103,6 +104,43 @@ static int oa_xe_config(struct oa_xe *d)
 	return 0;
 }
 
+/*
+ * The unit asked for is of a type gpuprof does not record: 7.3's OAM_SAG
+ * (the media GT's SAG unit, listed with no engine, so no engine clock to
+ * correlate with and no IGT metric set made for it), its MERT (the
+ * SoC's), or one newer than 7.3.  Say so by name, and which units are
+ * OAG or OAM.
+ */
+static void oa_xe_refuse_unit(const struct oa_xe *d, const void *units,
+			      size_t size)
+{
+	const char *name = oa_xe_unit_type_name(d->unit.type);
+	uint32_t i, n = oa_xe_unit_count(units, size);
+	char list[128] = "";
+	struct oa_xe_unit u;
+	size_t off = 0;
+	int k;
+
+	/* xe numbers its units 0 on, without gaps. */
+	for (i = 0; i < n && off < sizeof(list); i++) {
+		if (oa_xe_unit_find(units, size, i, &u) != OA_XE_UNIT_FOUND ||
+		    (u.type != OA_XE_OA_UNIT_TYPE_OAG &&
+		     u.type != OA_XE_OA_UNIT_TYPE_OAM))
+			continue;
+		k = snprintf(list + off, sizeof(list) - off, "%s%u (%s)",
+			     off ? ", " : "", i, oa_xe_unit_type_name(u.type));
+		if (k < 0)
+			break;
+		off += k;
+	}
+	if (name)
+		pr_err("%s: OA unit %u is xe's %s unit, which gpuprof does not record from: it records OAG and OAM units (here %s)\n",
+		       d->node, d->unit.id, name, list[0] ? list : "none");
+	else
+		pr_err("%s: OA unit %u is of type %u, which gpuprof does not know (xe of Linux 7.3 has types 0 to 3): it records OAG and OAM units (here %s)\n",
+		       d->node, d->unit.id, d->unit.type, list[0] ? list : "none");
+}
+
 /* The chosen unit (QUERY_OA_UNITS). */
 static int oa_xe_find_unit(struct oa_xe *d, uint32_t unit_id)
 {
@@ -129,6 +167,10 @@ static int oa_xe_find_unit(struct oa_xe *d, uint32_t unit_id)
 	} else if (r == OA_XE_UNIT_MALFORMED) {
 		pr_err("%s: DRM_XE_DEVICE_QUERY_OA_UNITS gave a unit that runs past its reply\n",
 		       d->node);
+	} else if (d->unit.type != OA_XE_OA_UNIT_TYPE_OAG &&
+		   d->unit.type != OA_XE_OA_UNIT_TYPE_OAM) {
+		oa_xe_refuse_unit(d, units, size);
+		r = OA_XE_UNIT_ABSENT;
 	} else if (!d->unit.num_engines) {
 		pr_err("%s: OA unit %u has no engine, so xe cannot open a stream on it\n",
 		       d->node, unit_id);
@@ -161,7 +203,7 @@ static int oa_xe_gt(struct oa_xe *d)
 	if (n > l->num_gt)
 		n = l->num_gt;
 	for (i = 0; i < n; i++) {
-		if (l->gt_list[i].gt_id != d->unit.engine.gt_id)
+		if (l->gt_list[i].gt_id != d->unit.gt_id)
 			continue;
 		d->ref_clock_hz = l->gt_list[i].reference_clock;
 		d->tile_id = l->gt_list[i].tile_id;
@@ -169,7 +211,7 @@ static int oa_xe_gt(struct oa_xe *d)
 	free(l);
 	if (!d->ref_clock_hz) {
 		pr_err("%s: DRM_XE_DEVICE_QUERY_GT_LIST gives no reference clock for GT %u\n",
-		       d->node, d->unit.engine.gt_id);
+		       d->node, d->unit.gt_id);
 		return -1;
 	}
 	return 0;
@@ -191,7 +233,7 @@ static void oa_xe_topology_query(struct oa_xe *d)
 		d->topology_why = "xe did not answer DEVICE_QUERY GT_TOPOLOGY";
 		return;
 	}
-	d->topology_len = oa_xe_topology(reply, size, d->unit.engine.gt_id,
+	d->topology_len = oa_xe_topology(reply, size, d->unit.gt_id,
 					 d->topology, sizeof(d->topology));
 	if (!d->topology_len)
 		d->topology_why = "xe's GT_TOPOLOGY reply has no DSS or EU mask of the unit's GT";
@@ -207,7 +249,7 @@ static uint32_t oa_xe_gt_freq(const struct oa_xe *d, const char *file)
 	char rel[96];
 
 	snprintf(rel, sizeof(rel), "device/tile%u/gt%u/freq0/%s",
-		 d->tile_id, d->unit.engine.gt_id, file);
+		 d->tile_id, d->unit.gt_id, file);
 	return oa_node_gt_freq(d->card, rel);
 }
 
@@ -237,7 +279,7 @@ int oa_xe_open(struct oa_xe *d, const char *node, uint32_t unit_id)
 	d->platform = gpuprof_oa_platform_of_device(d->device_id);
 	d->kernel = oa_node_running_kernel();
 	if (!d->platform || !d->platform->xe_since) {
-		pr_err("%s: device 0x%04x is not a GPU whose xe OA reports gpuprof knows (Lunar Lake, Battlemage)\n",
+		pr_err("%s: device 0x%04x is not a GPU whose xe OA reports gpuprof knows (Lunar Lake, Battlemage, Panther Lake)\n",
 		       d->node, d->device_id);
 		goto fail;
 	}
@@ -390,8 +432,7 @@ int oa_xe_metric_set(struct oa_xe *d, const char *arg,
 	if (!f || !oa_xe_format_fits_unit(f, d->unit.type)) {
 		pr_err("%s: metric set %s is read with report format %u, which OA unit %u (%s) of this GPU does not offer: choose another unit (--oa-unit) or set\n",
 		       d->node, m->name, d->format, d->unit.id,
-		       d->unit.type == OA_XE_OA_UNIT_TYPE_OAM ? "media, OAM" :
-		       d->unit.type == OA_XE_OA_UNIT_TYPE_OAG ? "OAG" : "of an unknown type");
+		       d->unit.type == OA_XE_OA_UNIT_TYPE_OAM ? "media, OAM" : "OAG");
 		return -1;
 	}
 	if (!gpuprof_oa_layout_of(d->device_id, d->format, &drv, &l)) {
