@@ -186,6 +186,7 @@ int gpuprof_oa_layout(unsigned int gen, __u32 format,
 		table = gpuprof_oa_gen8;
 		break;
 	case 20:
+	case 30:	/* Xe3: 7.3's xe gives it Xe2's formats */
 		table = gpuprof_oa_xe2;
 		break;
 	default:
@@ -229,16 +230,17 @@ bool gpuprof_oa_format_offered(const struct gpuprof_oa_platform *p,
 /**
  * gpuprof_oa_xe_format_offered - does xe offer @format on @p
  * @p: the GPU
- * @kernel: the kernel (GPUPROF_OA_KERNEL()), not looked at: 6.12's is
- *	the only xe known here, so a stream of any kernel's xe is read by
- *	its rules (a kernel whose xe did not have OA made no stream)
+ * @kernel: the kernel (GPUPROF_OA_KERNEL()), not looked at: the format
+ *	sets of 6.12's and 7.3's xe are the same, so a stream of any
+ *	kernel's xe is read by their rules (a kernel whose xe did not
+ *	have OA, or did not know the GPU, made no stream)
  * @format: GPUPROF_OA_FORMAT_*
  *
- * As xe_oa.c's per-platform format sets of Linux 6.12: gen12 to 12.10
- * the A formats of i915 (C4_B8 is in its table but can never be opened:
- * its index 0 means "no format"); DG2 and Meteor Lake the OAR, OAG and
- * OAC ones, Meteor Lake also its media unit's; Xe2 the media unit's and
- * the PEC formats.
+ * As xe_oa.c's per-platform format sets of Linux 6.12 and 7.3: gen12 to
+ * 12.10 the A formats of i915 (C4_B8 is in its table but can never be
+ * opened: its index 0 means "no format"); DG2 and Meteor Lake the OAR,
+ * OAG and OAC ones, Meteor Lake also its media unit's; Xe2 and Xe3 the
+ * media unit's and the PEC formats.
  */
 bool gpuprof_oa_xe_format_offered(const struct gpuprof_oa_platform *p,
 				  __u32 kernel, __u32 format)

@@ -39,7 +39,7 @@
  * @oa_since: the first of our kernels (GPUPROF_OA_KERNEL()) whose
  *	i915-perf serves it, 0 for none
  * @xe_since: the first of our kernels whose xe serves its OA, 0 for none
- *	(the only xe known is 6.12's, whose rules are used for every kernel)
+ *	(6.12's and 7.3's xe have the same rules, used for every kernel)
  */
 struct gpuprof_oa_platform {
 	const char *name;

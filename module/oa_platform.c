@@ -19,8 +19,10 @@
  * (which its i915-perf-reader uses to pick metrics), plus the ids only
  * Linux 6.12's i915 knows, which get the rules of their platform and no
  * metrics, plus Lunar Lake and Battlemage as 6.12's xe_pciids.h lists
- * them, with the metrics of IGT's lib/xe (oa.rst says which commit).
- * Panther Lake is not here: 6.12's xe does not know it.
+ * them and the Battlemage ids 7.3's adds, and Panther Lake as 7.3's xe
+ * lists it (its PTL ids and the two Wildcat Lake ids it binds to the
+ * same description, which IGT lists as Panther Lake), with the metrics
+ * of IGT's lib/xe (oa.rst says which commit).
  * The rules themselves are in oa_decode.c (design.rst 4, oa.rst).
  */
 #ifdef __KERNEL__
@@ -77,10 +79,14 @@ enum {
 	P_ARL,
 	P_LNL,
 	P_BMG,
+	P_BMG_7_3,
+	P_PTL,
+	P_WCL,
 };
 
 #define OA_SINCE_6_1	GPUPROF_OA_KERNEL(6, 1)
 #define OA_SINCE_6_12	GPUPROF_OA_KERNEL(6, 12)
+#define OA_SINCE_7_3	GPUPROF_OA_KERNEL(7, 3)
 #define OA_SINCE_NONE	0
 
 static const struct gpuprof_oa_platform gpuprof_oa_platforms[] = {
@@ -175,6 +181,18 @@ static const struct gpuprof_oa_platform gpuprof_oa_platforms[] = {
 		    OA_SINCE_6_12 },
 	[P_BMG] = { "Battlemage", "bmg", 2001, true, OA_SINCE_NONE,
 		    OA_SINCE_6_12 },
+	/* The Battlemage ids 7.3's xe_pciids.h added. */
+	[P_BMG_7_3] = { "Battlemage", "bmg", 2001, true, OA_SINCE_NONE,
+			OA_SINCE_7_3 },
+	/*
+	 * Xe3: xe reads the IP version from the GPU (30.00 to 30.05 in
+	 * 7.3's xe_pci.c); 30.00 stands for them, as only the generation
+	 * and "Xe2 or later" matter to the rules.
+	 */
+	[P_PTL] = { "Panther Lake", "ptl", 3000, true, OA_SINCE_NONE,
+		    OA_SINCE_7_3 },
+	[P_WCL] = { "Wildcat Lake", "ptl", 3000, true, OA_SINCE_NONE,
+		    OA_SINCE_7_3 },
 };
 
 /* Sorted by id, for a binary search. */
@@ -287,8 +305,16 @@ static const struct {
 	{ 0xa78b, P_RPLS }, { 0xa7a0, P_ADLP }, { 0xa7a1, P_ADLP },
 	{ 0xa7a8, P_ADLP }, { 0xa7a9, P_ADLP }, { 0xa7aa, P_ADLP_K },
 	{ 0xa7ab, P_ADLP_K }, { 0xa7ac, P_ADLP_K }, { 0xa7ad, P_ADLP_K },
-	{ 0xb640, P_ARL }, { 0xe202, P_BMG }, { 0xe20b, P_BMG },
-	{ 0xe20c, P_BMG }, { 0xe20d, P_BMG }, { 0xe212, P_BMG },
+	{ 0xb080, P_PTL }, { 0xb081, P_PTL }, { 0xb082, P_PTL },
+	{ 0xb083, P_PTL }, { 0xb084, P_PTL }, { 0xb085, P_PTL },
+	{ 0xb086, P_PTL }, { 0xb087, P_PTL }, { 0xb08f, P_PTL },
+	{ 0xb090, P_PTL }, { 0xb0a0, P_PTL }, { 0xb0b0, P_PTL },
+	{ 0xb640, P_ARL }, { 0xe202, P_BMG },
+	{ 0xe209, P_BMG_7_3 }, { 0xe20b, P_BMG }, { 0xe20c, P_BMG },
+	{ 0xe20d, P_BMG }, { 0xe210, P_BMG_7_3 }, { 0xe211, P_BMG_7_3 },
+	{ 0xe212, P_BMG }, { 0xe216, P_BMG_7_3 }, { 0xe220, P_BMG_7_3 },
+	{ 0xe221, P_BMG_7_3 }, { 0xe222, P_BMG_7_3 }, { 0xe223, P_BMG_7_3 },
+	{ 0xfd80, P_WCL }, { 0xfd81, P_WCL },
 };
 
 /**
@@ -318,7 +344,8 @@ const struct gpuprof_oa_platform *gpuprof_oa_platform_of_device(__u32 device_id)
  * gpuprof_oa_gen_of_device - the graphics version of an Intel GPU
  * @device_id: its PCI device id
  *
- * Return: 7 (Haswell) to 12, 20 (Xe2); 0 for a device not known here.
+ * Return: 7 (Haswell) to 12, 20 (Xe2), 30 (Xe3); 0 for a device not
+ * known here.
  */
 unsigned int gpuprof_oa_gen_of_device(__u32 device_id)
 {

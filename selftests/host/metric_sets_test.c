@@ -12,8 +12,9 @@
  * The expected figures were counted in IGT's files (grep -c '<set ' of
  * oa-STEM.xml at 2b29e8ac0) and, for DG2, in its installed library
  * (oa/metric-sets-acm.tsv).  After them come xe's Lunar Lake and
- * Battlemage, from lib/xe/oa-configs/oa-STEM.xml of IGT b3d809d53 (its
- * counts likewise), with each set's report format and registers.
+ * Battlemage, and 7.3's Panther Lake, from lib/xe/oa-configs/oa-STEM.xml
+ * of IGT b3d809d53 (its counts likewise), with each set's report format
+ * and registers.
  */
 #include <ctype.h>
 #include <dlfcn.h>
@@ -58,7 +59,7 @@ static const struct {
 	unsigned int sets;
 	uint32_t device_id;
 } xe[] = {
-	{ "bmg", 14, 0xe20b }, { "lnl", 14, 0x64a0 },
+	{ "bmg", 14, 0xe20b }, { "lnl", 14, 0x64a0 }, { "ptl", 14, 0xb0a0 },
 };
 #define N_XE (sizeof(xe) / sizeof(xe[0]))
 
@@ -263,10 +264,10 @@ TEST(xe_sets_have_a_format_and_registers)
 			}
 		}
 	}
-	EXPECT_EQ(28, xe_sets);
-	EXPECT_EQ(4, media);
-	/* grep -c '<register ' of oa-lnl.xml and oa-bmg.xml */
-	EXPECT_EQ(1728 + 1840, regs);
+	EXPECT_EQ(28 + 14, xe_sets);
+	EXPECT_EQ(4 + 2, media);
+	/* grep -c '<register ' of oa-lnl.xml, oa-bmg.xml and oa-ptl.xml */
+	EXPECT_EQ(1728 + 1840 + 1726, regs);
 	s = oa_metric_set_find(oa_metric_platform_find("lnl"), "RenderBasic");
 	ASSERT_NE(NULL, s);
 	r = oa_metric_set_regs(s, &n);
@@ -318,7 +319,7 @@ TEST(names_and_uuids_are_well_formed_and_unique)
 			}
 		}
 	}
-	EXPECT_EQ(2713 + 28, sets);
+	EXPECT_EQ(2713 + 28 + 14, sets);
 	/* IGT's RenderBasic of Tiger Lake GT2, which its reader prints. */
 	s = oa_metric_set_by_uuid(oa_metric_platform_find("tglgt2"),
 				  "0FC397C0-4833-492C-9CCD-4929D574D5B8");
@@ -387,9 +388,9 @@ TEST(every_equation_follows_the_notation)
 	}
 	/* Counted in IGT's XML files: counters, max_equation and
 	 * availability attributes. */
-	EXPECT_EQ(16278 + 524 + 556, counters);
-	EXPECT_EQ(7391 + 14 + 14, maxes);
-	EXPECT_EQ(3009 + 8 + 28, conditions);
+	EXPECT_EQ(16278 + 524 + 556 + 524, counters);
+	EXPECT_EQ(7391 + 14 + 14 + 14, maxes);
+	EXPECT_EQ(3009 + 8 + 28 + 12, conditions);
 	/* The checker itself refuses what it should. */
 	EXPECT_NE(NULL, check_rpn("A1 UADD", equation_ops, NULL, 0));
 	EXPECT_NE(NULL, check_rpn("A1 A2", equation_ops, NULL, 0));

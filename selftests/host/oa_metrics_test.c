@@ -5,9 +5,10 @@
  * equations of oa/metric-sets.c and the semantics oa/metric-sets.h
  * states: Tiger Lake GT2's RenderBasic, division by zero, the u64
  * wrap of FSUB, availability conditions and the device variables; on
- * xe's Lunar Lake and Battlemage (IGT b3d809d53's lib/xe/oa-configs),
- * RenderBasic's PEC counters, a media set's MPEC ones, the device
- * variables IGT's xe library never fills and its $GtXeCore<n>.
+ * xe's Lunar Lake, Battlemage and Panther Lake (IGT b3d809d53's
+ * lib/xe/oa-configs), RenderBasic's PEC counters, a media set's MPEC
+ * ones, the device variables IGT's xe library never fills and its
+ * $GtXeCore<n>.
  */
 #include <stdint.h>
 #include <string.h>
@@ -277,6 +278,7 @@ TEST(device_variables_before_gen11)
 
 #define LNL 0x6420
 #define BMG 0xe202
+#define PTL 0xb080
 
 /*
  * An Xe2 topology as IGT's xe library lays it out (one slice, the Xe
@@ -410,6 +412,56 @@ TEST(bmg_render_basic_by_hand)
 }
 
 /*
+ * Panther Lake's RenderBasic (oa-ptl.xml), 12 Xe cores of 8 vector
+ * engines (96), whose equations differ from Xe2's in two places:
+ *   GpuTime       19200 * 10^9 / 19200000 = 1000000 ns
+ *   AvgGpuCoreFrequency  2400000 * 10^9 / 1000000 = 2400000000 Hz
+ *   GPU_BUSY      1200000 * 100 / 2400000 = 50.0
+ *   XVE_ACTIVE    115200000 / 96 * 100 / 2400000 = 50.0
+ *   XVE_THREADS_OCCUPANCY_ALL  PEC14 ($VectorEngineThreadsCount
+ *                 $VectorEngineTotalCount UMUL) UDIV 100 UMUL clocks
+ *                 FDIV, no "8 UMUL" as on Xe2: 1209600005 / (7 * 96 =
+ *                 672) = 1800000.007, UDIV 1800000, * 100 / 2400000 =
+ *                 75.0 (Xe2's equation would give 600.0)
+ *   COMMAND_PARSER_COMPUTE_ENGINE_BUSY  230400000 / 96 (the EU count,
+ *                 IGT's library's value) * 100 / 2400000 = 100.0
+ *   GPU_MEMORY_BYTE_READ  PEC57, no "2 UMUL" as on Xe2: 1000
+ *   GPU_MEMORY_BYTE_READ_RATE  PEC57 $GpuTime FDIV = 1000 / 1000000
+ */
+TEST(ptl_render_basic_by_hand)
+{
+	static struct oa_metrics m;
+	struct gpuprof_oa_deltas d = { .deltas = 1 };
+	struct oa_metrics_device dev;
+	union oa_topology u;
+
+	xe2_device(&dev, PTL, &u, xe2_topology(&u, 12, 0xfff));
+	ASSERT_EQ(0, oa_metrics_init(&m, oa_metrics_set_of(PTL, "RenderBasic", ""),
+				     &dev));
+	ASSERT_EQ(66, m.n);
+	EXPECT_EQ(96, m.vars.n_eus);
+	EXPECT_EQ(12, m.vars.n_subslices);
+	EXPECT_EQ(7, m.vars.eu_threads);
+	d.timestamp = 19200;
+	d.gpu_ticks = 2400000;
+	d.a[32] = 1200000;
+	d.a[24] = 115200000;
+	d.a[14] = 1209600005;
+	d.a[39] = 230400000;
+	d.a[57] = 1000;
+	oa_metrics_compute(&m, &d);
+	EXPECT_EQ(1000000, u64_of(_metadata, &m, "GpuTime"));
+	EXPECT_EQ(2400000, u64_of(_metadata, &m, "GpuCoreClocks"));
+	EXPECT_EQ(2400000000, u64_of(_metadata, &m, "AvgGpuCoreFrequency"));
+	EXPECT_EQ(50.0, double_of(_metadata, &m, "GPU_BUSY"));
+	EXPECT_EQ(50.0, double_of(_metadata, &m, "XVE_ACTIVE"));
+	EXPECT_EQ(75.0, double_of(_metadata, &m, "XVE_THREADS_OCCUPANCY_ALL"));
+	EXPECT_EQ(100.0, double_of(_metadata, &m, "COMMAND_PARSER_COMPUTE_ENGINE_BUSY"));
+	EXPECT_EQ(1000, u64_of(_metadata, &m, "GPU_MEMORY_BYTE_READ"));
+	EXPECT_EQ(1000.0 / 1000000, double_of(_metadata, &m, "GPU_MEMORY_BYTE_READ_RATE"));
+}
+
+/*
  * The media unit's sets read MPEC n, which the decoder keeps as A n:
  * Lunar Lake's MediaSet1 COMMAND_PARSER_VIDEO_DECODE_ENGINE0_BUSY is
  * "A2 100 UMUL $GpuCoreClocks FDIV" = 300 * 100 / 1200 = 25.0, its
@@ -480,6 +532,13 @@ TEST(set_of_a_recording)
 	EXPECT_EQ(oa_metric_set_find(oa_metric_platform_find("bmg"), "RenderBasic"),
 		  oa_metrics_set_of(0xe212, "RenderBasic", ""));
 	EXPECT_EQ(NULL, oa_metrics_set_of(LNL, "", "f05e23fc-913d-4ab9-ba9a-43beb059a18c"));
+	/* Panther Lake's, for its ids and Wildcat Lake's, which 7.3's xe
+	 * and IGT take for one. */
+	EXPECT_EQ(oa_metric_set_find(oa_metric_platform_find("ptl"), "RenderBasic"),
+		  oa_metrics_set_of(0xb0b0, "", "a78beb3a-98d1-48cc-86ee-29bb3cc3b5a7"));
+	EXPECT_EQ(oa_metric_set_find(oa_metric_platform_find("ptl"), "RenderBasic"),
+		  oa_metrics_set_of(0xfd81, "RenderBasic", ""));
+	EXPECT_EQ(NULL, oa_metrics_set_of(PTL, "", "12f20772-0044-44ff-bcc0-d2bc252d140e"));
 }
 
 /* Every set of every platform compiles, its conditions included. */

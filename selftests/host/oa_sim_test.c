@@ -128,6 +128,11 @@ static uint32_t le32(const __u8 *p)
 	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+static uint64_t le64(const __u8 *p)
+{
+	return le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
 TEST(exponent_to_period_at_19_2_mhz)
 {
 	/* 2^(e+1) / 19.2e6 s, truncated to ns as i915 does. */
@@ -545,7 +550,7 @@ TEST(device_info_and_topology_follow_the_platform)
  * frequency here; what is left is the truncation of ticks to GPU clocks
  * at the four interval ends and the two window ends, one clock each:
  * |GpuBusy - 100 * 4 ms / window| <= 100 * 6 / GpuCoreClocks (Xe2's
- * GPU_BUSY): 21 platforms of i915's and Xe2's two.
+ * GPU_BUSY): 21 platforms of i915's, Xe2's two and Xe3's Panther Lake.
  */
 TEST(gpu_busy_is_the_busy_share_of_the_schedule)
 {
@@ -602,7 +607,7 @@ TEST(gpu_busy_is_the_busy_share_of_the_schedule)
 		free(p.r);
 		recording_free(&rec);
 	}
-	EXPECT_EQ(21 + 2, checked);
+	EXPECT_EQ(21 + 2 + 1, checked);
 }
 
 /*
@@ -681,7 +686,8 @@ TEST(eu_metrics_stay_within_100_percent_on_every_set)
 	}
 	TH_LOG("%u sets, %llu report pairs, %llu with EuActive and EuStall",
 	       sets, pairs, eu_checked);
-	EXPECT_EQ(817, sets);	/* 789 of i915's platforms, 28 of Xe2's */
+	/* 789 of i915's platforms, 28 of Xe2's, 14 of Panther Lake's */
+	EXPECT_EQ(831, sets);
 	EXPECT_LT(0, eu_checked);
 }
 
@@ -1059,6 +1065,88 @@ TEST(lunar_lake_reports_decode_with_exact_deltas)
 	EXPECT_EQ(14, k);
 	/* Of the 13 pairs, those starting at 19200 to 65536 (five) and
 	 * at 115200 ran a context. */
+	EXPECT_EQ(6, busy_pairs);
+	EXPECT_EQ(7, idle_pairs);
+	free(p.r);
+	recording_free(&rec);
+}
+
+/*
+ * Panther Lake (0xB080), only 7.3's xe serves it: its DRIVER record
+ * names xe and 7.3, its reports are Xe2's PEC64u64.  The GT runs at 2400
+ * MHz, 125 clocks per 19.2 MHz tick exactly.  Read at their bytes (PEC n
+ * at 32 + 8n, the clock count at 24, as IGT's xe_oa.c lays out 576B
+ * reports), without the decoder, a busy pair's GPU_BUSY (PEC 32) is its
+ * clock delta, and oa-ptl.xml's occupancy, unlike Xe2's, has no factor
+ * 8: PEC 14 stays within 96 vector engines of 7 threads each per clock.
+ * The decoder's deltas are those bytes' differences.
+ */
+TEST(panther_lake_reports_decode_with_exact_deltas)
+{
+	struct oa_sim_config cfg = hand_cfg;
+	const struct rec *r0 = NULL;
+	struct recording rec;
+	struct parsed p;
+	size_t i, k = 0, busy_pairs = 0, idle_pairs = 0;
+
+	cfg.device_id = 0xb080;
+	ASSERT_EQ(0, record(&rec, &cfg, 0, 8 * MS, hand_iv, 3));
+	parse(rec.buf, rec.len, &p);
+	ASSERT_EQ(0, p.err) TH_LOG("%s", gpuprof_oa_error_name(p.s.error));
+	EXPECT_EQ(GPUPROF_OA_RECORD_DRIVER, p.r[1].type);
+	EXPECT_EQ(GPUPROF_OA_DRIVER_XE, p.s.drv.driver);
+	EXPECT_EQ(GPUPROF_OA_KERNEL(7, 3), p.s.drv.kernel);
+	EXPECT_EQ(0xb080, p.s.info.device_id);
+	EXPECT_EQ(GPUPROF_OA_FORMAT_PEC64u64, p.s.info.oa_format);
+	EXPECT_EQ(576, p.s.layout.size);
+	EXPECT_EQ(14, p.s.samples);
+	for (i = 0; i < p.n; i++) {
+		const struct rec *r1 = &p.r[i];
+		struct gpuprof_oa_deltas d = { 0 };
+		__u64 ticks, clocks, pec[64];
+		unsigned int a;
+
+		if (r1->type != GPUPROF_OA_RECORD_SAMPLE)
+			continue;
+		ASSERT_LT(k, 14);
+		EXPECT_EQ((1ull << 32) + hand_reports[k].ts, r1->h.timestamp);
+		EXPECT_EQ(hand_reports[k].ctx, le32(r1->report + 16));
+		k++;
+		if (!r0) {
+			r0 = r1;
+			continue;
+		}
+		gpuprof_oa_accumulate(&p.s.layout, r0->report, r1->report, &d);
+		ticks = r1->h.timestamp - r0->h.timestamp;
+		clocks = ticks * 125;
+		EXPECT_EQ(clocks, le64(r1->report + 24) - le64(r0->report + 24));
+		EXPECT_EQ(clocks, d.gpu_ticks);
+		for (a = 0; a < 64; a++) {
+			pec[a] = le64(r1->report + 32 + 8 * a) -
+				 le64(r0->report + 32 + 8 * a);
+			EXPECT_EQ(pec[a], d.a[a]) TH_LOG("PEC %u", a);
+		}
+		if (r0->h.ctx_id == GPUPROF_OA_NO_CONTEXT) {
+			idle_pairs++;
+			for (a = 0; a < 64; a++)
+				EXPECT_EQ(0, pec[a]) TH_LOG("PEC %u", a);
+		} else {
+			busy_pairs++;
+			EXPECT_EQ(clocks, pec[32]);
+			EXPECT_GT(pec[24], 0);
+			EXPECT_LE(pec[24] + pec[20], 96 * clocks);
+			EXPECT_LE(pec[14], 96 * 7 * clocks);
+			/*
+			 * The simulator draws occupancy at least active +
+			 * stall: 7 threads' worth of each, give or take a
+			 * count of carry per counter.  Xe2's eighths here
+			 * would leave it 8 times lower.
+			 */
+			EXPECT_GE(pec[14] + 15, 7 * (pec[24] + pec[20]));
+		}
+		r0 = r1;
+	}
+	EXPECT_EQ(14, k);
 	EXPECT_EQ(6, busy_pairs);
 	EXPECT_EQ(7, idle_pairs);
 	free(p.r);

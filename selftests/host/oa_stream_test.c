@@ -2,7 +2,11 @@
 /*
  * OA recordings as their readers see them: the gpuprof-oa command line
  * that writes them, and IGT's i915-perf-reader (a real peer) reading
- * what we write, checked against the shared decoder's reading.
+ * what we write, checked against the shared decoder's reading.  Panther
+ * Lake, which no IGT reader here knows (the installed 1.27.1 predates
+ * it, and IGT's xe recorder's files are not ours), is checked instead
+ * by the decoder and the metrics against values worked out from the
+ * report bytes by the equations of oa-ptl.xml, written out here.
  *
  * gpuprof-oa is $GPUPROF_OA, else beside $GPUPROF_PERF_GPU, else the
  * sanitizer build in this checkout's tools/perf-gpu/out/asan/.
@@ -18,6 +22,7 @@
 #include "kselftest_harness.h"
 #include "../lib/run.h"
 #include "../../module/oa_decode.h"
+#include "../../tools/perf-gpu/oa/metrics.h"
 #include "../../tools/perf-gpu/oa/sim.h"
 
 #define MS 1000000ull
@@ -403,6 +408,160 @@ TEST_F(oa, unknown_option_is_a_usage_error)
 	EXPECT_EQ(129, run_cmd(self->out, OUT_SIZE, "%s --sim --frob", gpuprof_oa()));
 	EXPECT_NE(NULL, strstr(self->out, "Error: unknown option `frob'")) TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out, "Usage: gpuprof-oa --sim"));
+}
+
+/* A Panther Lake recording: its reports and its topology, as read. */
+struct ptl_reading {
+	struct gpuprof_oa_stream s;
+	__u8 report[128][576];
+	size_t n, timers;
+	__u64 topo[512];
+	size_t topo_len;
+};
+
+static void on_ptl_record(void *arg, const struct gpuprof_oa_stream *s,
+			  const struct gpuprof_oa_record_header *h,
+			  const void *payload)
+{
+	struct ptl_reading *r = arg;
+	size_t len = h->size - sizeof(*h);
+
+	if (h->type == GPUPROF_OA_RECORD_DEVICE_TOPOLOGY &&
+	    len <= sizeof(r->topo)) {
+		memcpy(r->topo, payload, len);
+		r->topo_len = len;
+	}
+	if (h->type == GPUPROF_OA_RECORD_SAMPLE && r->n < 128 &&
+	    s->layout.size == 576) {
+		struct gpuprof_oa_report rep;
+
+		gpuprof_oa_report_header(&s->layout, payload, &rep);
+		r->timers += rep.reason == GPUPROF_OA_REASON_TIMER;
+		memcpy(r->report[r->n++], payload, 576);
+	}
+}
+
+static __u64 le64(const __u8 *p)
+{
+	__u64 v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static const struct oa_metric_value *metric_named(const struct oa_metrics *m,
+						  const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->n; i++)
+		if (!strcmp(oa_metric_str(oa_metrics_counter(m, i)->symbol), name))
+			return oa_metrics_value(m, i);
+	return NULL;
+}
+
+/*
+ * gpuprof-oa --sim --device-id 0xb080 plays a Panther Lake: a recording
+ * of 7.3's xe (DRIVER record: xe, 7.3), RenderBasic of oa-ptl.xml, 576
+ * byte PEC64u64 reports, 12 Xe cores of 8 vector engines in its
+ * topology.  50 ms at exponent 13 (16384 ticks, 853333 ns) hold 58 or
+ * 59 timer reports, and context switches add theirs.  For every pair of reports the metrics computed from the
+ * decoder's deltas must be those worked out here from the bytes (qword
+ * 1 the 56-bit timestamp, qword 3 the clocks, PEC n at byte 32 + 8n, as
+ * IGT's xe_oa.c reads 576B reports) by oa-ptl.xml's equations:
+ *   GpuTime  dts * 10^9 / 19200000, integer
+ *   GPU_BUSY  PEC32 * 100 / clocks
+ *   XVE_ACTIVE  (PEC24 / 96) * 100 / clocks, the first division integer
+ *   XVE_THREADS_OCCUPANCY_ALL  (PEC14 / (7 * 96)) * 100 / clocks
+ *   GPU_MEMORY_BYTE_READ  PEC57 (Xe2's doubles it; Panther Lake's not)
+ * The simulator's GT runs at 2400 MHz: 125 clocks a tick.
+ */
+TEST_F(oa, panther_lake_sim_by_hand)
+{
+	static struct ptl_reading r;
+	static __u8 rbuf[GPUPROF_OA_RECORD_MAX];
+	static struct oa_metrics m;
+	struct oa_metrics_device dev;
+	size_t i, busy = 0;
+	FILE *f;
+	__u8 chunk[4096];
+	size_t k;
+
+	ASSERT_EQ(0, run_cmd(self->out, OUT_SIZE,
+			     "%s --sim --device-id 0xb080 --seed 4 --contexts 2 --duration 0.05 -o '%s'",
+			     gpuprof_oa(), self->file)) TH_LOG("%s", self->out);
+	memset(&r, 0, sizeof(r));
+	gpuprof_oa_stream_init(&r.s, rbuf);
+	f = fopen(self->file, "rb");
+	ASSERT_NE(NULL, f);
+	while ((k = fread(chunk, 1, sizeof(chunk), f)))
+		if (gpuprof_oa_stream_feed(&r.s, chunk, k, on_ptl_record, &r))
+			break;
+	fclose(f);
+	ASSERT_EQ(0, gpuprof_oa_stream_end(&r.s))
+		TH_LOG("%s", gpuprof_oa_error_name(r.s.error));
+	EXPECT_EQ(GPUPROF_OA_DRIVER_XE, r.s.drv.driver);
+	EXPECT_EQ(GPUPROF_OA_KERNEL(7, 3), r.s.drv.kernel);
+	EXPECT_EQ(0xb080, r.s.info.device_id);
+	EXPECT_EQ(GPUPROF_OA_FORMAT_PEC64u64, r.s.info.oa_format);
+	EXPECT_STREQ("RenderBasic", (const char *)r.s.info.metric_set_name);
+	EXPECT_STREQ("a78beb3a-98d1-48cc-86ee-29bb3cc3b5a7",
+		     (const char *)r.s.info.metric_set_uuid);
+	EXPECT_STREQ("Panther Lake", r.s.platform->name);
+	EXPECT_GE(r.timers, 58);
+	EXPECT_LE(r.timers, 59);
+	ASSERT_LT(r.n, 128);
+
+	dev = (struct oa_metrics_device){
+		.device_id = r.s.info.device_id,
+		.revision = r.s.info.device_revision,
+		.timestamp_frequency = r.s.info.timestamp_frequency,
+		.gt_min_hz = r.s.info.gt_min_frequency,
+		.gt_max_hz = r.s.info.gt_max_frequency,
+		.topology = r.topo, .topology_len = r.topo_len,
+	};
+	ASSERT_EQ(0, oa_metrics_init(&m, oa_metrics_set_of(0xb080, "RenderBasic", NULL),
+				     &dev));
+	EXPECT_EQ(96, m.vars.n_eus);
+	EXPECT_EQ(12, m.vars.n_subslices);
+	EXPECT_EQ(7, m.vars.eu_threads);
+	EXPECT_EQ(19200000, r.s.info.timestamp_frequency);
+
+	for (i = 1; i < r.n; i++) {
+		const __u8 *a = r.report[i - 1], *b = r.report[i];
+		struct gpuprof_oa_deltas d = { 0 };
+		__u64 dts = (le64(b + 8) - le64(a + 8)) & ((1ull << 56) - 1);
+		__u64 clocks = le64(b + 24) - le64(a + 24);
+		__u64 pec[64];
+		unsigned int n;
+
+		for (n = 0; n < 64; n++)
+			pec[n] = le64(b + 32 + 8 * n) - le64(a + 32 + 8 * n);
+		EXPECT_EQ(dts * 125, clocks) TH_LOG("pair %zu", i);
+		gpuprof_oa_accumulate(&r.s.layout, a, b, &d);
+		oa_metrics_compute(&m, &d);
+		EXPECT_EQ(dts * 1000000000ull / 19200000,
+			  metric_named(&m, "GpuTime")->u) TH_LOG("pair %zu", i);
+		EXPECT_EQ(clocks, metric_named(&m, "GpuCoreClocks")->u);
+		EXPECT_EQ((double)(pec[32] * 100) / (double)clocks,
+			  metric_named(&m, "GPU_BUSY")->d) TH_LOG("pair %zu", i);
+		EXPECT_EQ((double)(pec[24] / 96 * 100) / (double)clocks,
+			  metric_named(&m, "XVE_ACTIVE")->d) TH_LOG("pair %zu", i);
+		EXPECT_EQ((double)(pec[14] / (7 * 96) * 100) / (double)clocks,
+			  metric_named(&m, "XVE_THREADS_OCCUPANCY_ALL")->d)
+			TH_LOG("pair %zu", i);
+		EXPECT_EQ(pec[57], metric_named(&m, "GPU_MEMORY_BYTE_READ")->u);
+		EXPECT_LE(metric_named(&m, "GPU_BUSY")->d, 100.0);
+		EXPECT_LE(metric_named(&m, "XVE_THREADS_OCCUPANCY_ALL")->d, 100.0);
+		busy += pec[32] > 0;
+	}
+	/* Two contexts take turns with idle gaps: some pairs of each. */
+	EXPECT_GT(busy, 0);
+	EXPECT_LT(busy, r.n - 1);
+	TH_LOG("%zu reports (%zu timer), %zu pairs with work", r.n, r.timers,
+	       busy);
 }
 
 TEST_HARNESS_MAIN

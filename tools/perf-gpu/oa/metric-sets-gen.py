@@ -27,8 +27,9 @@ of commit REV of a git directory (a bare mirror will do).  Options:
     --source TEXT     what the head of the output says it was made from
     -o FILE           the output (default: standard output)
 
-The xe platforms are those of XE_STEMS, Lunar Lake and Battlemage: the
-Xe2 GPUs whose OA Linux 6.12's xe serves and i915 does not.  IGT's newer
+The xe platforms are those of XE_STEMS, Lunar Lake and Battlemage, the
+Xe2 GPUs whose OA Linux 6.12's xe serves and i915 does not, and Panther
+Lake (Xe3), whose OA 7.3's xe serves.  IGT's newer
 files describe them in its xe dialect: "PEC n READ" (and "MPEC n READ")
 for the main counters, new device variables, a report format per set
 (oa_format) and the registers that program each set (register_config),
@@ -94,10 +95,11 @@ SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 XML_DIR_IN_GIT = "lib/i915/perf-configs"
 XE_XML_DIR_IN_GIT = "lib/xe/oa-configs"
 
-# Lunar Lake and Battlemage.  IGT's oa-ptl.xml (Panther Lake) is left out:
-# Linux 6.12's xe does not know Panther Lake.  IGT's other xe files
-# describe platforms that i915 serves, read from lib/i915 above.
-XE_STEMS = ("bmg", "lnl")
+# Lunar Lake and Battlemage, which Linux 6.12's xe serves, and Panther
+# Lake, which 7.3's does (6.12's does not know it); appended in that
+# order, so each addition leaves what came before unchanged.  IGT's other
+# xe files describe platforms that i915 serves, read from lib/i915 above.
+XE_STEMS = ("bmg", "lnl", "ptl")
 
 # The device variables IGT's xe library (lib/xe/oa-configs/codegen.py)
 # knows beyond HW_VARS.
@@ -559,8 +561,6 @@ def main():
                      f"{args.xe_xml_dir}/oa-STEM.xml")
             if not args.source:
                 source += f"\nand, for xe's {', '.join(XE_STEMS)}, {where}"
-            source += ("\n(not oa-ptl.xml: Linux 6.12's xe does not serve "
-                       "Panther Lake)")
             regen[1:] = ["  --sets-only oa/metric-sets-acm.tsv "
                          "--xe-commit b3d809d53 \\",
                          "  -o oa/metric-sets.c"]

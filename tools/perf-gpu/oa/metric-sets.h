@@ -12,10 +12,11 @@
  * their sets only, no counters (oa/metric-sets-acm.tsv says why).  What
  * the counters mean is IGT's; nothing here was checked on hardware.
  *
- * After i915's platforms come the two only xe serves, Lunar Lake ("lnl")
- * and Battlemage ("bmg"), from a newer IGT's lib/xe/oa-configs/oa-STEM.xml
- * (commit b3d809d53; not its Panther Lake, which Linux 6.12's xe does not
- * know).  Their sets carry two facts more (oa_metric_xe_sets[]): the
+ * After i915's platforms come the three only xe serves, Lunar Lake
+ * ("lnl") and Battlemage ("bmg"), which Linux 6.12's xe knows, and
+ * Panther Lake ("ptl"), which 7.3's does, from a newer IGT's
+ * lib/xe/oa-configs/oa-STEM.xml (commit b3d809d53).  Their sets carry
+ * two facts more (oa_metric_xe_sets[]): the
  * report format each is read with and the registers that program it,
  * which xe's DRM_XE_OBSERVATION_OP_ADD_CONFIG needs since xe has no sets
  * of its own (oa_metric_set_format(), oa_metric_set_regs()).  Their
@@ -148,8 +149,8 @@
  *						them (DEVICE_TOPOLOGY has
  *						slices, subslices and EUs only)
  *
- * Threads per EU on Lunar Lake and Battlemage are 7: IGT's xe library
- * keeps that default for them.
+ * Threads per EU on Lunar Lake, Battlemage and Panther Lake are 7: IGT's
+ * xe library keeps that default for them.
  */
 #ifndef PERF_GPU_OA_METRIC_SETS_H
 #define PERF_GPU_OA_METRIC_SETS_H

@@ -14,9 +14,11 @@
  *   DG2 and Meteor Lake (6.12 only, Wa_18013179988 in
  *	i915_perf_oa_timestamp_frequency()): the GT clock shifted back
  *	by the CTC shift, the 38.4 MHz crystal;
- *   Lunar Lake and Battlemage (xe only): xe_oa_timestamp_frequency() of
- *	6.12 (xe_oa.c) applies its CTC-shift workaround to DG2, PVC and
- *	Meteor Lake only and otherwise gives the GT's reference_clock,
+ *   Lunar Lake, Battlemage and Panther Lake (xe only):
+ *	xe_oa_timestamp_frequency() (xe_oa.c) applies its CTC-shift
+ *	workaround to DG2, PVC and Meteor Lake in 6.12, to graphics 12.55
+ *	to 12.60 (DG2, PVC) in 7.3, and otherwise gives the GT's
+ *	reference_clock,
  *	which xe_gt_clock_init() reads from the hardware (the crystal of
  *	RPM_CONFIG0 shifted by the CTC shift, or TIMESTAMP_OVERRIDE): no
  *	constant in the source.  19.2 MHz is taken: the 38.4 MHz crystal
@@ -85,6 +87,13 @@ const struct oa_sim_platform oa_sim_platforms[] = {
 	 */
 	P("lnl", 2004, 19200000, 1950, 400, 2050, 1, 8, 8, 32, 16, 7, PEC),
 	P("bmg", 2001, 19200000, 2670, 400, 2850, 1, 20, 8, 32, 16, 7, PEC),
+	/*
+	 * Xe3 (xe of 7.3 only), the same reports.  Panther Lake (0xB080 and
+	 * the others, and Wildcat Lake's 0xFD80 and 0xFD81, which xe and
+	 * IGT take for Panther Lake): 12 Xe cores of 8 vector engines
+	 * (Arc B390); threads 7, as IGT's xe library takes there too.
+	 */
+	P("ptl", 3000, 19200000, 2400, 400, 2500, 1, 12, 8, 32, 16, 7, PEC),
 };
 
 const unsigned int oa_sim_n_platforms = sizeof(oa_sim_platforms) /

@@ -228,7 +228,8 @@ static void oa_sim_set_rates(struct oa_sim *s)
 }
 
 /*
- * Xe2's rates, by the PEC counters' roles in its RenderBasic (oa/sim.h):
+ * Xe2's and Xe3's rates, by the PEC counters' roles in their RenderBasic
+ * (oa/sim.h):
  * activity @a, stall @st and occupancy @occ as drawn for the context.
  * Its reports have no B or C counters, so those stay still.
  */
@@ -254,7 +255,9 @@ static void oa_sim_set_rates_xe2(struct oa_sim *s, uint32_t a, uint32_t st,
 			s->rate[i] = st * n_eus;
 			break;
 		case 14:			/* XVE_THREADS_OCCUPANCY_ALL */
-			s->rate[i] = (uint64_t)occ * p->threads * n_eus / 8;
+			/* Xe2's equation multiplies it by 8, Xe3's not. */
+			s->rate[i] = (uint64_t)occ * p->threads * n_eus /
+				     (p->ip >= 3000 ? 1 : 8);
 			break;
 		case 25: case 26:		/* ALU0, ALU1 utilisation */
 			s->rate[i] = share(h, 1, a, n_eus);

@@ -8,8 +8,9 @@
  * report format: Haswell's A45_B8_C8 (no context id, no clock field),
  * format 10 (A32u40_A4u32_B8_C8) on gen8 to gen12.10, format 12
  * (A24u40_A14u32_B8_C8) on DG2 and Meteor Lake, xe's PEC64u64 (64-bit
- * header, 64 PEC counters of 64 bits) on Lunar Lake and Battlemage,
- * whose recordings start with a DRIVER record naming xe under GuC, as
+ * header, 64 PEC counters of 64 bits) on Lunar Lake, Battlemage and
+ * Panther Lake, whose recordings start with a DRIVER record naming xe
+ * under GuC and the first kernel whose xe serves them (6.12, 7.3), as
  * only xe serves them.  Reports are written through the shared
  * decoder's layout (module/oa_decode.c), counter by counter.
  *
@@ -34,9 +35,11 @@
  * subtract one raw counter from another ("C3 C2 USUB"), the two rates
  * are swapped if need be so that the first rises at least as fast.
  * Xe2 follows its RenderBasic (IGT's oa-lnl.xml and oa-bmg.xml, alike
- * there): PEC 32 counts busy clocks (GPU_BUSY); PEC 24, 20 and 14 are
- * XVE_ACTIVE, XVE_STALL and XVE_THREADS_OCCUPANCY_ALL, bounded as the
- * EU counters above; PEC 25 and 26 (ALU utilisation) stay below
+ * there), Xe3 Panther Lake's (oa-ptl.xml, the same roles): PEC 32 counts
+ * busy clocks (GPU_BUSY); PEC 24, 20 and 14 are XVE_ACTIVE, XVE_STALL
+ * and XVE_THREADS_OCCUPANCY_ALL, bounded as the EU counters above (Xe2's
+ * occupancy equation multiplies PEC 14 by 8, Xe3's does not, so Xe3's
+ * PEC 14 rises 8 times as fast for the same occupancy); PEC 25 and 26 (ALU utilisation) stay below
  * XVE_ACTIVE; PEC 27 below one per vector engine, PEC 39, 40, 41 and 54
  * (engine busy, queue full shares) below one per clock; the other PEC
  * counters count events, at most a quarter per Xe core per clock.
