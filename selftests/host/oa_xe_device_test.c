@@ -4,8 +4,9 @@
  * the metric set it registers or reuses, the stream properties it asks
  * for, what it records (read back with the shared parser,
  * module/oa_decode.c), the losses xe reports out of band, its clock
- * correlation, and its refusals.  Expected values are worked out by
- * hand in the comments.
+ * correlation, and its refusals; and a Panther Lake under 7.3's xe (the
+ * shim plays 7.3 for it), whose units differ.  Expected values are
+ * worked out by hand in the comments.
  *
  * The program under test is the sanitizer build of gpuprof-oa ($GPUPROF_OA,
  * else tools/perf-gpu/out/asan/gpuprof-oa of this checkout), run with
@@ -422,6 +423,79 @@ TEST_F(xe, the_topology_is_the_gt_topology_in_i915_layout)
 		EXPECT_EQ(50.0, oa_metrics_value(&m, i)->d);
 	}
 	EXPECT_TRUE(found);
+}
+
+/*
+ * A Panther Lake (0xB080) under 7.3's xe: gpuprof-oa registers oa-ptl's
+ * RenderBasic (its 231 registers), opens unit 0 with PEC64u64 (65797)
+ * and exponent 13, and records it: 0xB080, 576-byte reports, and a
+ * topology of 12 Xe cores (12 subslices of 8 EUs in i915's layout of
+ * 32 subslice and 16 EU bits: 16 + 1 + 4 + 32 * 2 = 85 bytes, 88 with
+ * padding, the simulator's ptl row byte for byte).  -v says what 7.3
+ * says of the unit: OAG of GT 0 and its six capabilities.  Unit 1 of
+ * 7.3's list is the media GT's OAM_SAG unit, refused by name with the
+ * units gpuprof does record, 0 and 2; unit 2, the media engines' OAM,
+ * takes the media sets.
+ */
+TEST_F(xe, panther_lake_under_7_3)
+{
+	const struct oa_metric_set *set;
+	__u64 want[GPUPROF_OA_RECORD_MAX / 8] = { 0 };
+	char uuid[OA_METRIC_UUID_LEN + 1], line[512];
+	struct rec *r = self->r;
+	unsigned int n_regs;
+
+	set = oa_metric_set_find(oa_metric_platform_find("ptl"), "RenderBasic");
+	ASSERT_NE(NULL, set);
+	oa_metric_uuid_format(set->uuid, uuid);
+	EXPECT_STREQ("a78beb3a-98d1-48cc-86ee-29bb3cc3b5a7", uuid);
+	oa_metric_set_regs(set, &n_regs);
+	EXPECT_EQ(231, n_regs);
+	ASSERT_EQ(0, run_oa(self, "GPUPROF_SHIM_PERFMON=1 GPUPROF_SHIM_DEVICE_ID=0xb080",
+			    "--duration 0.5 -v -o '%s'", self->file))
+		TH_LOG("%s", self->out);
+	snprintf(line, sizeof(line),
+		 "add %s 1\nprop 1 0\nprop 2 1\nprop 3 1\nprop 4 65797\nprop 5 13\nopen ",
+		 uuid);
+	EXPECT_EQ(0, strncmp(line, read_log(self), strlen(line)))
+		TH_LOG("%s", self->logbuf);
+	EXPECT_NE(NULL, strstr(self->out,
+			       "gpuprof-oa: " NODE ": OA unit 0: OAG of GT 0, 19200000 Hz, capabilities BASE SYNCS OA_BUFFER_SIZE WAIT_NUM_REPORTS OAM OA_UNIT_GT_ID\n"))
+		TH_LOG("%s", self->out);
+	ASSERT_EQ(0, parse(self->file, r)) TH_LOG("%s", gpuprof_oa_error_name(r->s.error));
+	EXPECT_EQ(GPUPROF_OA_DRIVER_XE, r->s.drv.driver);
+	EXPECT_EQ(0xb080, r->s.info.device_id);
+	EXPECT_STREQ("Panther Lake", r->s.platform->name);
+	EXPECT_EQ(GPUPROF_OA_FORMAT_PEC64u64, r->s.info.oa_format);
+	EXPECT_STREQ("RenderBasic", r->s.info.metric_set_name);
+	EXPECT_STREQ(uuid, r->s.info.metric_set_uuid);
+	EXPECT_EQ(576, r->s.layout.size);
+	/* 0.5 s of 853333 ns reports: 585 and some. */
+	EXPECT_GE(r->s.samples, 585);
+	EXPECT_EQ(0, r->s.report_lost + r->s.buffer_lost);
+	check_shape(_metadata, r);
+	ASSERT_EQ(85, oa_sim_platform_topology(oa_sim_platform_find("ptl"), want,
+					       sizeof(want)));
+	ASSERT_EQ(88, r->topo_len);
+	EXPECT_EQ(0, memcmp(want, r->topo, r->topo_len));
+
+	EXPECT_EQ(1, run_oa(self, "GPUPROF_SHIM_PERFMON=1 GPUPROF_SHIM_DEVICE_ID=0xb080",
+			    "--oa-unit 1 -o '%s'", self->file));
+	EXPECT_STREQ("gpuprof-oa: " NODE ": OA unit 1 is xe's OAM_SAG unit, which gpuprof does not record from: it records OAG and OAM units (here 0 (OAG), 2 (OAM))\n",
+		     self->out);
+	EXPECT_EQ(1, run_oa(self, "GPUPROF_SHIM_PERFMON=1 GPUPROF_SHIM_DEVICE_ID=0xb080",
+			    "--oa-unit 2 -o '%s'", self->file));
+	EXPECT_STREQ("gpuprof-oa: " NODE ": metric set RenderBasic is read with report format 17, which OA unit 2 (media, OAM) of this GPU does not offer: choose another unit (--oa-unit) or set\n",
+		     self->out);
+	/* The same Lunar Lake under 7.3: its unit 1 is the SAG unit too. */
+	EXPECT_EQ(1, run_oa(self, "GPUPROF_SHIM_PERFMON=1 GPUPROF_SHIM_KERNEL=7.3",
+			    "--oa-unit 1 -o '%s'", self->file));
+	EXPECT_STREQ("gpuprof-oa: " NODE ": OA unit 1 is xe's OAM_SAG unit, which gpuprof does not record from: it records OAG and OAM units (here 0 (OAG), 2 (OAM))\n",
+		     self->out);
+	/* Under 6.12 there is no Panther Lake. */
+	EXPECT_EQ(1, run_oa(self, "GPUPROF_SHIM_PERFMON=1 GPUPROF_SHIM_DEVICE_ID=0xb080 GPUPROF_SHIM_KERNEL=6.12",
+			    "-o '%s'", self->file));
+	EXPECT_STREQ("gpuprof-oa: " NODE ": No such device or address\n", self->out);
 }
 
 TEST_HARNESS_MAIN

@@ -4,7 +4,9 @@
  * queries, STREAM_OPEN with every property the simulator needs and each
  * invalid chain with xe's errno, metric set registration, the stream's
  * reads and ioctls, and a forced loss.  Expected values are worked out
- * by hand from Linux 6.12's xe (the lead's .deps/xe-oa-facts.md).
+ * by hand from Linux 6.12's xe (the lead's .deps/xe-oa-facts.md), and
+ * for a Panther Lake or GPUPROF_SHIM_KERNEL=7.3 from 7.3's xe_oa.c and
+ * xe_query.c.
  *
  * The shim must be preloaded behind this program's own ASan runtime, so
  * main() runs the harness again under LD_PRELOAD="<libasan> <shim>"
@@ -246,6 +248,131 @@ TEST_F(xe, version_and_queries)
 	EXPECT_EQ(3, u->eci[1].engine_class);	/* video enhance */
 	EXPECT_EQ(1, u->eci[0].gt_id);
 	free((void *)units);
+}
+
+/* Open a stream of @c, check it opened (or its errno), close it. */
+static int try_open(int node, struct chain *c)
+{
+	int fd = open_stream(node, c);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/*
+ * A Panther Lake (0xB080) is played as 7.3's xe has it: GT_LIST's IP
+ * 30.00, 12 Xe cores (DSS mask 0x0fff), and three OA units, 16 + 88 +
+ * 72 + 88 = 264 bytes: OAG 0 (render, compute; GT 0), the media GT's
+ * SAG unit 1 (OAM_SAG, no engine), its OAM 2 (decode, enhance), each
+ * with gt_id and capabilities 0x3f.  STREAM_OPEN takes 7.3's two
+ * properties as xe_oa.c checks them: OA_BUFFER_SIZE a power of two from
+ * 128 KiB to 128 MiB, WAIT_NUM_REPORTS not 0 and at most what the
+ * buffer holds (131072 / 576 = 227 reports); property 14 and above
+ * EINVAL.  Under 6.12 the same two are EINVAL, and a Panther Lake's
+ * node does not open (ENXIO).
+ */
+TEST_F(xe, panther_lake_as_7_3_lists_it)
+{
+	const struct oa_xe_query_oa_units *units;
+	const struct oa_xe_query_gt_list *gts;
+	const struct oa_xe_query_config *cfg;
+	struct oa_xe_oa_stream_info info;
+	const struct oa_xe_oa_unit *u;
+	struct chain c;
+	uint8_t *topo;
+	uint32_t size;
+	int node, fd;
+
+	setenv("GPUPROF_SHIM_DEVICE_ID", "0xb080", 1);
+	unsetenv("GPUPROF_SHIM_KERNEL");
+	node = open(NODE, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, node);
+	cfg = query(node, OA_XE_QUERY_CONFIG, &size);
+	ASSERT_NE(NULL, cfg);
+	EXPECT_EQ(0xb080, cfg->info[OA_XE_CONFIG_REV_AND_DEVICE_ID] & 0xffff);
+	free((void *)cfg);
+	gts = query(node, OA_XE_QUERY_GT_LIST, &size);
+	ASSERT_NE(NULL, gts);
+	EXPECT_EQ(30, gts->gt_list[0].ip_ver_major);
+	EXPECT_EQ(0, gts->gt_list[0].ip_ver_minor);
+	EXPECT_EQ(30, gts->gt_list[1].ip_ver_major);
+	free((void *)gts);
+	topo = query(node, OA_XE_QUERY_GT_TOPOLOGY, &size);
+	ASSERT_NE(NULL, topo);
+	EXPECT_EQ(0xff, topo[8]);
+	EXPECT_EQ(0x0f, topo[9]);
+	free(topo);
+
+	units = query(node, OA_XE_QUERY_OA_UNITS, &size);
+	ASSERT_NE(NULL, units);
+	EXPECT_EQ(264, size);
+	EXPECT_EQ(3, units->num_oa_units);
+	u = (const void *)units->oa_units;
+	EXPECT_EQ(OA_XE_OA_UNIT_TYPE_OAG, u->oa_unit_type);
+	EXPECT_EQ(0x3f, u->capabilities);
+	EXPECT_EQ(0, u->gt_id);
+	EXPECT_EQ(2, u->num_engines);
+	u = (const void *)((const char *)u + 88);
+	EXPECT_EQ(1, u->oa_unit_id);
+	EXPECT_EQ(OA_XE_OA_UNIT_TYPE_OAM_SAG, u->oa_unit_type);
+	EXPECT_EQ(0x3f, u->capabilities);
+	EXPECT_EQ(1, u->gt_id);
+	EXPECT_EQ(0, u->num_engines);
+	u = (const void *)((const char *)u + 72);
+	EXPECT_EQ(2, u->oa_unit_id);
+	EXPECT_EQ(OA_XE_OA_UNIT_TYPE_OAM, u->oa_unit_type);
+	EXPECT_EQ(1, u->gt_id);
+	EXPECT_EQ(2, u->num_engines);
+	EXPECT_EQ(2, u->eci[0].engine_class);	/* video decode */
+	free((void *)units);
+
+	valid_chain(&c, 17);
+	prop(&c, OA_XE_PROP_OA_BUFFER_SIZE, 128 << 10);
+	prop(&c, OA_XE_PROP_WAIT_NUM_REPORTS, 227);
+	fd = open_stream(node, &c);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, OA_XE_STREAM_IOCTL_INFO, &info));
+	EXPECT_EQ(128 << 10, info.oa_buf_size);
+	close(fd);
+	c.p[6].value = 228;
+	EXPECT_EQ(-EINVAL, try_open(node, &c));
+	c.p[6].value = 0;
+	EXPECT_EQ(-EINVAL, try_open(node, &c));
+	c.p[6].value = 1;
+	c.p[5].value = 100000;
+	EXPECT_EQ(-EINVAL, try_open(node, &c));
+	c.p[5].value = 64 << 10;
+	EXPECT_EQ(-EINVAL, try_open(node, &c));
+	c.p[5].value = 256 << 20;
+	EXPECT_EQ(-EINVAL, try_open(node, &c));
+	c.p[5].value = 128 << 20;
+	EXPECT_EQ(0, try_open(node, &c));
+	c.p[5].property = 14;
+	EXPECT_EQ(-EINVAL, try_open(node, &c));
+	/* Unit 3 is past the three. */
+	valid_chain(&c, 17);
+	c.p[0].value = 3;
+	EXPECT_EQ(-EINVAL, try_open(node, &c));
+	close(node);
+
+	/* 6.12: no such properties, and no Panther Lake. */
+	setenv("GPUPROF_SHIM_KERNEL", "6.12", 1);
+	EXPECT_EQ(-1, open(NODE, O_RDWR | O_CLOEXEC));
+	EXPECT_EQ(ENXIO, errno);
+	unsetenv("GPUPROF_SHIM_DEVICE_ID");
+	valid_chain(&c, 17);
+	EXPECT_EQ(0, try_open(self->node, &c));
+	prop(&c, OA_XE_PROP_OA_BUFFER_SIZE, 128 << 10);
+	EXPECT_EQ(-EINVAL, try_open(self->node, &c));
+	c.p[5].property = OA_XE_PROP_WAIT_NUM_REPORTS;
+	c.p[5].value = 1;
+	EXPECT_EQ(-EINVAL, try_open(self->node, &c));
+	/* A Lunar Lake under 7.3 takes them. */
+	setenv("GPUPROF_SHIM_KERNEL", "7.3", 1);
+	EXPECT_EQ(0, try_open(self->node, &c));
+	unsetenv("GPUPROF_SHIM_KERNEL");
 }
 
 /*

@@ -6,8 +6,10 @@
  * gpuprof-oa runs its real open, read, loss and correlation paths on a
  * machine without such a GPU.  The behaviour follows xe_oa.c,
  * xe_observation.c and xe_query.c of Linux 6.12 (the facts, with line
- * numbers, are in the lead's .deps/xe-oa-facts.md); it is a model, not a
- * copy, and nothing here was compared with real hardware.  It is the
+ * numbers, are in the lead's .deps/xe-oa-facts.md), or of 7.3 where
+ * GPUPROF_SHIM_KERNEL says so or the GPU is a Panther Lake, which only
+ * 7.3's xe knows; it is a model, not a copy, and nothing here was
+ * compared with real hardware.  It is the
  * twin of selftests/i915-shim/i915_shim.c: the same trick, the same
  * variables where they mean the same.
  *
@@ -34,15 +36,20 @@
  *   DRM_IOCTL_XE_OBSERVATION:
  *     STREAM_OPEN, its property chain checked in xe_oa.c's order: E2BIG
  *     past 16 links; EINVAL for a pad, an extension name, a property id
- *     0 or above 11, a unit id above 1, a format outside Xe2's table, an
- *     exponent above 31, NUM_SYNCS above 1024; ENOENT for any exec queue
+ *     0 or above the kernel's last (11 in 6.12, 13 in 7.3), a unit id
+ *     past the last unit, a format outside Xe2's table, an exponent above
+ *     31, NUM_SYNCS above 1024, (7.3) an OA_BUFFER_SIZE not a power of
+ *     two from 128 KiB to 128 MiB, a WAIT_NUM_REPORTS of 0; ENOENT for
+ *     any exec queue
  *     (the shim has none); EINVAL for NO_PREEMPT (no exec queue);
  *     EACCES when paranoid without CAP_PERFMON; EINVAL without
  *     SAMPLE_OA (so for an exponent without it), without a format, or a
- *     format of the other unit's type; EINVAL for syncs, not modelled;
+ *     format of the other unit's type; (7.3) EINVAL for more reports
+ *     to wait for than the buffer holds; EINVAL for syncs, not modelled;
  *     EBUSY when the unit has a stream (one per unit); EINVAL for a
  *     metric set that is not registered.  Then, a shim limit: EINVAL for
- *     a valid format other than PEC64u64 on unit 0 (not simulated).
+ *     a unit other than 0 or a format other than PEC64u64 (valid, but
+ *     not simulated).
  *     The fd has neither O_NONBLOCK nor O_CLOEXEC, as xe's; read()
  *     honours O_NONBLOCK set later with fcntl().
  *     ADD_CONFIG: EACCES as above; EINVAL for extensions, no registers
@@ -60,8 +67,19 @@
  *   reports so far stay readable) do nothing in the state they ask for;
  *   CONFIG takes a chain of METRIC_SET only (other properties EINVAL,
  *   an unknown id ENODEV) and returns the previous id; INFO gives the
- *   16 MiB buffer size.  The buffer holds at most 16 MiB of reports:
- *   beyond that the oldest go and STATUS says BUFFER_OVERFLOW.
+ *   buffer size, 16 MiB or (7.3) OA_BUFFER_SIZE's.  The buffer holds
+ *   that many bytes of reports at most: beyond that the oldest go and
+ *   STATUS says BUFFER_OVERFLOW.
+ *
+ * 7.3 differs from 6.12 where gpuprof meets it: OA_UNITS lists the media
+ * GT's SAG unit (type OAM_SAG, no engine) as unit 1 before the media
+ * engines' OAM unit, now 2 (xe_oa.c's num_oa_units_per_gt() on an
+ * integrated Xe2 or later), gives each unit its gt_id and the
+ * capabilities OA_BUFFER_SIZE, WAIT_NUM_REPORTS, OAM and OA_UNIT_GT_ID;
+ * STREAM_OPEN takes the two properties of 7.3 above.  A Panther Lake
+ * (GPUPROF_SHIM_DEVICE_ID 0xB080 and the others) has graphics and media
+ * IP 30.00 in GT_LIST and 12 Xe cores in GT_TOPOLOGY; under 6.12 its
+ * node does not open (ENXIO): that xe binds no Panther Lake.
  *
  * Metric sets, device-global in xe and outliving the fd, live in the
  * shim's table, read at the first observation ioctl from the sysfs under
@@ -75,7 +93,10 @@
  * Environment:
  *   GPUPROF_SHIM_NODE        the fake node's path
  *   GPUPROF_SHIM_DEVICE_ID   the PCI device id CONFIG gives (0x6420); a
- *                            Battlemage id makes the simulator one
+ *                            Battlemage or Panther Lake id makes the
+ *                            simulator one
+ *   GPUPROF_SHIM_KERNEL      6.12 or 7.3: whose xe is played (default
+ *                            7.3 for a Panther Lake, else 6.12)
  *   GPUPROF_SYSFS_ROOT       where the metric sets are (see above)
  *   GPUPROF_SHIM_LOG         a file: STREAM_OPEN appends "prop ID VALUE"
  *                            per link and "open FD" or "open -ERRNO";
@@ -123,9 +144,11 @@
 #define REF_HZ 19200000ull		/* GT reference = OA timestamp clock */
 #define POLL_NS 5000000ull		/* xe's 200 Hz hrtimer */
 #define OA_BUFFER_SIZE (16u << 20)	/* XE_OA_BUFFER_SIZE */
+#define OA_BUFFER_MIN (128u << 10)	/* 7.3's OA_BUFFER_SIZE range */
+#define OA_BUFFER_MAX (128u << 20)
 #define OA_EXPONENT_MAX 31
 #define MAX_SYNCS 1024			/* DRM_XE_MAX_SYNCS */
-#define N_UNITS 2
+#define N_UNITS 3			/* 7.3's; 6.12 has the first 2 */
 #define MAX_CONFIGS 256
 #define UUID_LEN 36
 
@@ -157,6 +180,7 @@ struct shim_stream {
 	size_t buf_off, buf_len, buf_cap;
 	uint64_t hw_status;		/* the model OASTATUS: losses since */
 	uint64_t status;		/* what the last read found */
+	uint64_t buf_size;		/* the OA buffer's bytes */
 };
 
 struct shim_config {
@@ -184,34 +208,35 @@ static const struct oa_xe_engine_class_instance shim_engines[] = {
 	{ CLASS_VIDEO_ENHANCE, 0, 1, 0 },
 };
 
-/* Xe2's OA formats (xe_oa.c's table), by unit type. */
+/* Xe2's (and Xe3's) OA formats (xe_oa.c's table), by unit type. */
 static const struct {
 	uint32_t value;
 	uint32_t format;
 	uint32_t unit_type;
+	uint32_t size;			/* bytes of a report */
 } shim_formats[] = {
 	{ OA_XE_FORMAT(OA_XE_FMT_TYPE_OAM_MPEC, 1, 0, 0),
-	  GPUPROF_OAM_FORMAT_MPEC8u64_B8_C8, OA_XE_OA_UNIT_TYPE_OAM },
+	  GPUPROF_OAM_FORMAT_MPEC8u64_B8_C8, OA_XE_OA_UNIT_TYPE_OAM, 192 },
 	{ OA_XE_FORMAT(OA_XE_FMT_TYPE_OAM_MPEC, 2, 0, 0),
-	  GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8, OA_XE_OA_UNIT_TYPE_OAM },
+	  GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8, OA_XE_OA_UNIT_TYPE_OAM, 128 },
 	{ OA_XE_FORMAT(OA_XE_FMT_TYPE_PEC, 1, 1, 0),
-	  GPUPROF_OA_FORMAT_PEC64u64, OA_XE_OA_UNIT_TYPE_OAG },
+	  GPUPROF_OA_FORMAT_PEC64u64, OA_XE_OA_UNIT_TYPE_OAG, 576 },
 	{ OA_XE_FORMAT(OA_XE_FMT_TYPE_PEC, 1, 1, 1),
-	  GPUPROF_OA_FORMAT_PEC64u64_B8_C8, OA_XE_OA_UNIT_TYPE_OAG },
+	  GPUPROF_OA_FORMAT_PEC64u64_B8_C8, OA_XE_OA_UNIT_TYPE_OAG, 640 },
 	{ OA_XE_FORMAT(OA_XE_FMT_TYPE_PEC, 1, 0, 0),
-	  GPUPROF_OA_FORMAT_PEC64u32, OA_XE_OA_UNIT_TYPE_OAG },
+	  GPUPROF_OA_FORMAT_PEC64u32, OA_XE_OA_UNIT_TYPE_OAG, 320 },
 	{ OA_XE_FORMAT(OA_XE_FMT_TYPE_PEC, 5, 1, 0),
-	  GPUPROF_OA_FORMAT_PEC32u64_G1, OA_XE_OA_UNIT_TYPE_OAG },
+	  GPUPROF_OA_FORMAT_PEC32u64_G1, OA_XE_OA_UNIT_TYPE_OAG, 320 },
 	{ OA_XE_FORMAT(OA_XE_FMT_TYPE_PEC, 5, 0, 0),
-	  GPUPROF_OA_FORMAT_PEC32u32_G1, OA_XE_OA_UNIT_TYPE_OAG },
+	  GPUPROF_OA_FORMAT_PEC32u32_G1, OA_XE_OA_UNIT_TYPE_OAG, 192 },
 	{ OA_XE_FORMAT(OA_XE_FMT_TYPE_PEC, 6, 1, 0),
-	  GPUPROF_OA_FORMAT_PEC32u64_G2, OA_XE_OA_UNIT_TYPE_OAG },
+	  GPUPROF_OA_FORMAT_PEC32u64_G2, OA_XE_OA_UNIT_TYPE_OAG, 320 },
 	{ OA_XE_FORMAT(OA_XE_FMT_TYPE_PEC, 6, 0, 0),
-	  GPUPROF_OA_FORMAT_PEC32u32_G2, OA_XE_OA_UNIT_TYPE_OAG },
+	  GPUPROF_OA_FORMAT_PEC32u32_G2, OA_XE_OA_UNIT_TYPE_OAG, 192 },
 	{ OA_XE_FORMAT(OA_XE_FMT_TYPE_PEC, 3, 1, 0),
-	  GPUPROF_OA_FORMAT_PEC36u64_G1_32_G2_4, OA_XE_OA_UNIT_TYPE_OAG },
+	  GPUPROF_OA_FORMAT_PEC36u64_G1_32_G2_4, OA_XE_OA_UNIT_TYPE_OAG, 320 },
 	{ OA_XE_FORMAT(OA_XE_FMT_TYPE_PEC, 4, 1, 0),
-	  GPUPROF_OA_FORMAT_PEC36u64_G1_4_G2_32, OA_XE_OA_UNIT_TYPE_OAG },
+	  GPUPROF_OA_FORMAT_PEC36u64_G1_4_G2_32, OA_XE_OA_UNIT_TYPE_OAG, 320 },
 };
 
 static uint64_t shim_clock_ns(clockid_t id)
@@ -256,6 +281,41 @@ static uint32_t shim_device_id(void)
 	return shim_env_ul("GPUPROF_SHIM_DEVICE_ID", SHIM_DEVICE_ID);
 }
 
+/* Panther Lake: 7.3's INTEL_PTL_IDS, and INTEL_WCL_IDS of its ptl_desc. */
+static bool shim_ptl(void)
+{
+	uint32_t id = shim_device_id();
+
+	return (id >= 0xb080 && id <= 0xb087) || id == 0xb08f ||
+	       id == 0xb090 || id == 0xb0a0 || id == 0xb0b0 ||
+	       id == 0xfd80 || id == 0xfd81;
+}
+
+/* Whether 7.3's xe is played (GPUPROF_SHIM_KERNEL), else 6.12's. */
+static bool shim_7_3(void)
+{
+	const char *k = getenv("GPUPROF_SHIM_KERNEL");
+
+	if (k && *k)
+		return !strcmp(k, "7.3");
+	return shim_ptl();
+}
+
+/* The units xe lists: 6.12 OAG and OAM, 7.3 OAG, OAM_SAG and OAM. */
+static unsigned int shim_n_units(void)
+{
+	return shim_7_3() ? 3 : 2;
+}
+
+static uint32_t shim_unit_type(unsigned int unit)
+{
+	if (!unit)
+		return OA_XE_OA_UNIT_TYPE_OAG;
+	if (shim_7_3() && unit == 1)
+		return OA_XE_OA_UNIT_TYPE_OAM_SAG;
+	return OA_XE_OA_UNIT_TYPE_OAM;
+}
+
 /* --- The node ------------------------------------------------------------ */
 
 static int shim_open_node(int flags)
@@ -268,6 +328,10 @@ static int shim_open_node(int flags)
 	if (fd >= MAX_FDS) {
 		close(fd);
 		return shim_fail(EMFILE);
+	}
+	if (shim_ptl() && !shim_7_3()) {
+		close(fd);
+		return shim_fail(ENXIO);	/* 6.12's xe has no such GPU */
 	}
 	if (!shim_opened) {
 		/* 2^56 M ms of ticks from now. */
@@ -345,8 +409,8 @@ static int shim_query_gt_list(struct oa_xe_device_query *q)
 		gt->gt_id = i;
 		gt->reference_clock = REF_HZ;
 		gt->near_mem_regions = 1;	/* system memory: an iGPU */
-		gt->ip_ver_major = 20;
-		gt->ip_ver_minor = i ? 0 : 4;
+		gt->ip_ver_major = shim_ptl() ? 30 : 20;
+		gt->ip_ver_minor = i || shim_ptl() ? 0 : 4;
 	}
 	memcpy((void *)(uintptr_t)q->data, reply, sizeof(reply));
 	return 0;
@@ -412,7 +476,8 @@ static uint8_t *shim_topo_mask(uint8_t *p, uint16_t gt, uint16_t type,
  * 6.12's GT_TOPOLOGY for every GT, in query_gt_topology()'s order and
  * sizes (16 bytes of each DSS bitmap, 8 of L3 banks and of EUs):
  * Lunar Lake's main GT has 8 Xe cores of 8 vector engines, which Xe2
- * lists as SIMD16 EUs; its media GT has no DSS and no EU.
+ * lists as SIMD16 EUs, Panther Lake's 12; the media GT has no DSS and
+ * no EU.
  */
 #define SHIM_TOPO_GT	(4 * sizeof(struct oa_xe_topology_mask) + 16 + 16 + 8 + 8)
 
@@ -426,7 +491,8 @@ static int shim_query_gt_topology(struct oa_xe_device_query *q)
 	if (ret <= 0)
 		return ret;
 	for (gt = 0; gt < 2; gt++) {
-		uint64_t dss = gt ? 0 : 0xff, eu = gt ? 0 : 0xff;
+		uint64_t dss = gt ? 0 : shim_ptl() ? 0xfff : 0xff;
+		uint64_t eu = gt ? 0 : 0xff;
 
 		p = shim_topo_mask(p, gt, OA_XE_TOPO_DSS_GEOMETRY, dss, 16);
 		p = shim_topo_mask(p, gt, OA_XE_TOPO_DSS_COMPUTE, dss, 16);
@@ -437,42 +503,56 @@ static int shim_query_gt_topology(struct oa_xe_device_query *q)
 	return 0;
 }
 
-/* The engines of OA unit @unit: 0 the main GT's, 1 the media GT's. */
+/*
+ * The engines of OA unit @unit: the main GT's OAG, the media GT's OAM;
+ * 7.3's SAG unit of the media GT has none (GSCCS is not given to it).
+ */
 static unsigned int shim_unit_engines(unsigned int unit,
 				      const struct oa_xe_engine_class_instance **e)
 {
 	*e = unit ? &shim_engines[3] : &shim_engines[0];
-	return 2;
+	return shim_unit_type(unit) == OA_XE_OA_UNIT_TYPE_OAM_SAG ? 0 : 2;
 }
 
+/* 6.12 zeroes gt_id's bytes (its reserved[0]) and has two capabilities. */
 static int shim_query_oa_units(struct oa_xe_device_query *q)
 {
 	const struct oa_xe_engine_class_instance *e;
 	uint8_t reply[sizeof(struct oa_xe_query_oa_units) +
 		      N_UNITS * (sizeof(struct oa_xe_oa_unit) + 2 * 8)] = { 0 };
 	struct oa_xe_query_oa_units *h = (void *)reply;
-	int ret = shim_query_size(q, sizeof(reply));
-	size_t off = sizeof(*h);
+	size_t off = sizeof(*h), need = sizeof(*h);
 	unsigned int u, n;
+	int ret;
 
+	for (u = 0; u < shim_n_units(); u++)
+		need += sizeof(struct oa_xe_oa_unit) +
+			shim_unit_engines(u, &e) * sizeof(*e);
+	ret = shim_query_size(q, need);
 	if (ret <= 0)
 		return ret;
-	h->num_oa_units = N_UNITS;
-	for (u = 0; u < N_UNITS; u++) {
+	h->num_oa_units = shim_n_units();
+	for (u = 0; u < shim_n_units(); u++) {
 		struct oa_xe_oa_unit *unit = (void *)(reply + off);
 
 		n = shim_unit_engines(u, &e);
 		unit->oa_unit_id = u;
-		unit->oa_unit_type = u ? OA_XE_OA_UNIT_TYPE_OAM :
-				     OA_XE_OA_UNIT_TYPE_OAG;
+		unit->oa_unit_type = shim_unit_type(u);
 		unit->capabilities = OA_XE_OA_CAPS_BASE | OA_XE_OA_CAPS_SYNCS;
+		if (shim_7_3()) {
+			unit->capabilities |= OA_XE_OA_CAPS_OA_BUFFER_SIZE |
+					      OA_XE_OA_CAPS_WAIT_NUM_REPORTS |
+					      OA_XE_OA_CAPS_OAM |
+					      OA_XE_OA_CAPS_OA_UNIT_GT_ID;
+			unit->gt_id = u ? 1 : 0;
+		}
 		/* No CTC-shift workaround on Xe2: the reference clock. */
 		unit->oa_timestamp_freq = REF_HZ;
 		unit->num_engines = n;
 		memcpy(unit->eci, e, n * sizeof(*e));
 		off += sizeof(*unit) + n * sizeof(*e);
 	}
-	memcpy((void *)(uintptr_t)q->data, reply, sizeof(reply));
+	memcpy((void *)(uintptr_t)q->data, reply, need);
 	return 0;
 }
 
@@ -717,7 +797,10 @@ struct shim_open_param {
 	bool have_format;
 	uint32_t format;		/* GPUPROF_OA_FORMAT_* */
 	uint32_t format_unit_type;
+	uint32_t format_size;		/* bytes of its reports */
 	int exponent;			/* -1: not periodic */
+	uint64_t buffer_size;		/* 7.3; 0: not given */
+	uint64_t wait_reports;		/* 7.3; 0: not given */
 	bool disabled;
 	uint64_t exec_queue;
 	bool no_preempt;
@@ -740,7 +823,9 @@ static int shim_parse_chain(uint64_t ext, struct shim_open_param *p,
 			shim_log("prop %u %llu\n", e->property,
 				 (unsigned long long)e->value);
 		if (e->base.pad || e->base.name != OA_XE_EXTENSION_SET_PROPERTY ||
-		    !e->property || e->property > OA_XE_PROP_SYNCS || e->pad)
+		    !e->property || e->pad ||
+		    e->property > (shim_7_3() ? OA_XE_PROP_LAST_7_3 :
+				   OA_XE_PROP_LAST_6_12))
 			return -EINVAL;
 		/* CONFIG takes the metric set and syncs only. */
 		if (config && e->property != OA_XE_PROP_OA_METRIC_SET &&
@@ -749,7 +834,7 @@ static int shim_parse_chain(uint64_t ext, struct shim_open_param *p,
 			return -EINVAL;
 		switch (e->property) {
 		case OA_XE_PROP_OA_UNIT_ID:
-			if (e->value >= N_UNITS)
+			if (e->value >= shim_n_units())
 				return -EINVAL;
 			p->unit = e->value;
 			break;
@@ -769,6 +854,7 @@ static int shim_parse_chain(uint64_t ext, struct shim_open_param *p,
 			p->have_format = true;
 			p->format = shim_formats[i].format;
 			p->format_unit_type = shim_formats[i].unit_type;
+			p->format_size = shim_formats[i].size;
 			break;
 		case OA_XE_PROP_OA_PERIOD_EXPONENT:
 			if (e->value > OA_EXPONENT_MAX)
@@ -794,16 +880,27 @@ static int shim_parse_chain(uint64_t ext, struct shim_open_param *p,
 		case OA_XE_PROP_SYNCS:
 			p->syncs = e->value;
 			break;
+		case OA_XE_PROP_OA_BUFFER_SIZE:
+			if (e->value < OA_BUFFER_MIN || e->value > OA_BUFFER_MAX ||
+			    (e->value & (e->value - 1)))
+				return -EINVAL;
+			p->buffer_size = e->value;
+			break;
+		case OA_XE_PROP_WAIT_NUM_REPORTS:
+			/* xe keeps it in an int. */
+			if (!(int)e->value)
+				return -EINVAL;
+			p->wait_reports = (int)e->value;
+			break;
 		}
 	}
 	return 0;
 }
 
 /* The checks of xe_oa_stream_open_ioctl() after the chain, in order. */
-static int shim_check_open(const struct shim_open_param *p)
+static int shim_check_open(struct shim_open_param *p)
 {
-	uint32_t unit_type = p->unit ? OA_XE_OA_UNIT_TYPE_OAM :
-			     OA_XE_OA_UNIT_TYPE_OAG;
+	uint32_t unit_type = shim_unit_type(p->unit);
 
 	if (p->exec_queue)
 		return -ENOENT;		/* no exec queue exists here */
@@ -813,7 +910,16 @@ static int shim_check_open(const struct shim_open_param *p)
 		return -EACCES;
 	if (!p->sample)
 		return -EINVAL;		/* also a period without sampling */
-	if (!p->have_format || p->format_unit_type != unit_type)
+	if (!p->have_format || p->format_unit_type !=
+	    (unit_type == OA_XE_OA_UNIT_TYPE_OAG ? unit_type :
+	     OA_XE_OA_UNIT_TYPE_OAM))
+		return -EINVAL;
+	/* 7.3: the defaults, then no more reports than the buffer holds. */
+	if (!p->buffer_size)
+		p->buffer_size = OA_BUFFER_SIZE;
+	if (!p->wait_reports)
+		p->wait_reports = 1;
+	if (p->wait_reports > p->buffer_size / p->format_size)
 		return -EINVAL;
 	if (p->num_syncs)
 		return -EINVAL;		/* without SYNCS; with, not modelled */
@@ -870,7 +976,7 @@ static void shim_buffer_put(struct shim_stream *st, const uint8_t *r,
 		st->buf_len -= st->buf_off;
 		st->buf_off = 0;
 	}
-	if (st->buf_len - st->buf_off + size > OA_BUFFER_SIZE) {
+	if (st->buf_len - st->buf_off + size > st->buf_size) {
 		st->buf_off += size;
 		st->hw_status |= ST_OVERFLOW;
 	}
@@ -956,6 +1062,7 @@ static int shim_stream_open(const struct oa_xe_observation_param *op)
 	if (!st)
 		return shim_fail(ENOMEM);
 	st->unit = p.unit;
+	st->buf_size = p.buffer_size;
 	st->metric_set = p.metric_set;
 	st->periodic = p.exponent >= 0;
 	st->t0 = shim_mono_ns();
@@ -1095,7 +1202,7 @@ static int shim_stream_ioctl(struct shim_stream *st, unsigned long req,
 		return 0;
 	case OA_XE_STREAM_IOCTL_INFO:
 		memset(info, 0, sizeof(*info));
-		info->oa_buf_size = OA_BUFFER_SIZE;
+		info->oa_buf_size = st->buf_size;
 		return 0;
 	}
 	return shim_fail(EINVAL);
