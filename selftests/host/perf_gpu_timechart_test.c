@@ -46,7 +46,7 @@
 #include "../../tools/perf-gpu/oa/metrics.h"
 #include "../../tools/perf-gpu/perfdata/write.h"
 #include "../../tools/perf-gpu/timechart/html.h"
-#include "../../tools/perf-gpu/timechart/map.h"
+#include "../../tools/perf-gpu/util/map.h"
 #include "../../tools/perf-gpu/perfdata/tracing-data.h"
 
 #define WIN_W	1000
@@ -718,28 +718,28 @@ TEST_F(tc, bad_items_are_refused)
 /* The map under the timechart: removal keeps every other key findable. */
 TEST(map_keeps_keys_through_removals)
 {
-	struct tc_map m;
+	struct u64_map m;
 	uint64_t v, i, n = 100000;
 
-	tc_map_init(&m);
+	u64_map_init(&m);
 	/* Braces: an ASSERT is two statements (the harness's own handler). */
 	for (i = 0; i < n; i++) {
-		ASSERT_EQ(0, tc_map_put(&m, i * 7919 << 32 | i, i + 1));
+		ASSERT_EQ(0, u64_map_put(&m, i * 7919 << 32 | i, i + 1));
 	}
 	for (i = 1; i < n; i += 2) {
-		ASSERT_TRUE(tc_map_del(&m, i * 7919 << 32 | i, &v));
+		ASSERT_TRUE(u64_map_del(&m, i * 7919 << 32 | i, &v));
 	}
 	EXPECT_EQ(n / 2, m.nr);
 	for (i = 0; i < n; i++) {
-		bool there = tc_map_get(&m, i * 7919 << 32 | i, &v);
+		bool there = u64_map_get(&m, i * 7919 << 32 | i, &v);
 
 		ASSERT_EQ(i % 2 == 0, there) TH_LOG("key %llu", (unsigned long long)i);
 		if (there) {
 			ASSERT_EQ(i + 1, v);
 		}
 	}
-	EXPECT_FALSE(tc_map_del(&m, 1, NULL));
-	tc_map_free(&m);
+	EXPECT_FALSE(u64_map_del(&m, 1, NULL));
+	u64_map_free(&m);
 }
 
 /*

@@ -59,7 +59,7 @@
 #include "oa/metrics.h"
 #include "perfdata/gpu-trace.h"
 #include "timechart/html.h"
-#include "timechart/map.h"
+#include "util/map.h"
 #include "util/array.h"
 #include "util/debug.h"
 
@@ -125,20 +125,20 @@ struct timechart_cmd {
 	bool any_event;
 	uint64_t first, last;
 
-	struct tc_map init_time;	/* context << 32 | seqno: init time */
-	struct tc_map init_client;	/* the same key: its client */
-	struct tc_map sched_cand;	/* drm_sched inits that may be a scheduled half */
-	struct tc_map finished_of;	/* scheduled half: its finished half */
-	struct tc_map started;		/* finished half: its scheduled signal */
-	struct tc_map emitted;		/* numbered at emit: the emit's time */
-	struct tc_map last_signal;	/* context: its last signal */
+	struct u64_map init_time;	/* context << 32 | seqno: init time */
+	struct u64_map init_client;	/* the same key: its client */
+	struct u64_map sched_cand;	/* drm_sched inits that may be a scheduled half */
+	struct u64_map finished_of;	/* scheduled half: its finished half */
+	struct u64_map started;		/* finished half: its scheduled signal */
+	struct u64_map emitted;		/* numbered at emit: the emit's time */
+	struct u64_map last_signal;	/* context: its last signal */
 	struct timeline *timelines;
 	size_t nr_timelines, alloc_timelines;
-	struct tc_map timeline_of_hash;
-	struct tc_map vblank_track;	/* crtc: its track */
+	struct u64_map timeline_of_hash;
+	struct u64_map vblank_track;	/* crtc: its track */
 	struct marks *marks;
 	size_t nr_marks, alloc_marks;
-	struct tc_map marks_of_pid;
+	struct u64_map marks_of_pid;
 	struct oa_state oa;
 
 	uint64_t jobs, no_init, bad_marks, unmatched_ends;
@@ -201,7 +201,7 @@ static int timeline_track(struct timechart_cmd *c, const char *driver,
 	char *name;
 	size_t i;
 
-	if (tc_map_get(&c->timeline_of_hash, h, &idx) &&
+	if (u64_map_get(&c->timeline_of_hash, h, &idx) &&
 	    !strcmp(c->timelines[idx].driver, driver) &&
 	    !strcmp(c->timelines[idx].timeline, timeline))
 		return c->timelines[idx].track;
@@ -223,8 +223,8 @@ static int timeline_track(struct timechart_cmd *c, const char *driver,
 		free(tl->timeline);
 		return -ENOMEM;
 	}
-	if (!tc_map_get(&c->timeline_of_hash, h, &idx) &&
-	    tc_map_put(&c->timeline_of_hash, h, c->nr_timelines))
+	if (!u64_map_get(&c->timeline_of_hash, h, &idx) &&
+	    u64_map_put(&c->timeline_of_hash, h, c->nr_timelines))
 		return -ENOMEM;
 	c->nr_timelines++;
 	return tl->track;
@@ -247,14 +247,14 @@ static int pair_sched_half(struct timechart_cmd *c, const struct gpu_event *ev,
 
 	if (strcmp(ev->fence.driver, "drm_sched"))
 		return 0;
-	if (ev->fence.context && tc_map_get(&c->sched_cand, half, &cl) &&
+	if (ev->fence.context && u64_map_get(&c->sched_cand, half, &cl) &&
 	    cl == (uint64_t)client) {
-		tc_map_del(&c->sched_cand, half, NULL);
-		tc_map_del(&c->init_time, half, NULL);
-		tc_map_del(&c->init_client, half, NULL);
-		return tc_map_put(&c->finished_of, half, key);
+		u64_map_del(&c->sched_cand, half, NULL);
+		u64_map_del(&c->init_time, half, NULL);
+		u64_map_del(&c->init_client, half, NULL);
+		return u64_map_put(&c->finished_of, half, key);
 	}
-	return tc_map_put(&c->sched_cand, key, client);
+	return u64_map_put(&c->sched_cand, key, client);
 }
 
 static int on_fence_init(struct timechart_cmd *c, const struct gpu_event *ev)
@@ -263,12 +263,12 @@ static int on_fence_init(struct timechart_cmd *c, const struct gpu_event *ev)
 
 	if (client < 0)
 		return client;
-	if (tc_map_put(&c->init_time, fence_key(ev), ev->fence.submitted) ||
-	    tc_map_put(&c->init_client, fence_key(ev), client))
+	if (u64_map_put(&c->init_time, fence_key(ev), ev->fence.submitted) ||
+	    u64_map_put(&c->init_client, fence_key(ev), client))
 		return -ENOMEM;
 	/* Numbered at emit: queued from its init to then. */
 	if (ev->fence.submitted < ev->time &&
-	    tc_map_put(&c->emitted, fence_key(ev), ev->time))
+	    u64_map_put(&c->emitted, fence_key(ev), ev->time))
 		return -ENOMEM;
 	return pair_sched_half(c, ev, client);
 }
@@ -281,22 +281,22 @@ static int on_fence_signaled(struct timechart_cmd *c, const struct gpu_event *ev
 	int track;
 
 	/* A scheduled half: its job goes from the queue to the ring. */
-	if (tc_map_del(&c->finished_of, key, &finished))
-		return tc_map_put(&c->started, finished, ev->time);
-	tc_map_del(&c->sched_cand, key, NULL);
-	had_prev = tc_map_get(&c->last_signal, ev->fence.context, &prev);
-	if (tc_map_put(&c->last_signal, ev->fence.context, ev->time))
+	if (u64_map_del(&c->finished_of, key, &finished))
+		return u64_map_put(&c->started, finished, ev->time);
+	u64_map_del(&c->sched_cand, key, NULL);
+	had_prev = u64_map_get(&c->last_signal, ev->fence.context, &prev);
+	if (u64_map_put(&c->last_signal, ev->fence.context, ev->time))
 		return -ENOMEM;
-	if (!tc_map_del(&c->init_time, key, &start)) {
+	if (!u64_map_del(&c->init_time, key, &start)) {
 		c->no_init++;
 		return 0;
 	}
-	tc_map_del(&c->init_client, key, &client);
+	u64_map_del(&c->init_client, key, &client);
 	init = start;
-	queued = tc_map_del(&c->started, key, &start);
+	queued = u64_map_del(&c->started, key, &start);
 	/* Fences of one context signal in order: it waited for the last. */
 	if (!queued) {
-		queued = tc_map_del(&c->emitted, key, &start);
+		queued = u64_map_del(&c->emitted, key, &start);
 		if (had_prev && prev > start)
 			start = prev;
 	}
@@ -326,10 +326,10 @@ static int on_vblank(struct timechart_cmd *c, const struct gpu_event *ev)
 
 	if (!in_window(c, ev->vblank.stamp))
 		return 0;
-	if (!tc_map_get(&c->vblank_track, (uint32_t)ev->vblank.crtc, &track)) {
+	if (!u64_map_get(&c->vblank_track, (uint32_t)ev->vblank.crtc, &track)) {
 		snprintf(name, sizeof(name), "vblank crtc %d", ev->vblank.crtc);
 		t = tc_track(c->tc, TC_VBLANK, name, NULL);
-		if (t < 0 || tc_map_put(&c->vblank_track, (uint32_t)ev->vblank.crtc, t))
+		if (t < 0 || u64_map_put(&c->vblank_track, (uint32_t)ev->vblank.crtc, t))
 			return -ENOMEM;
 		track = t;
 	}
@@ -345,7 +345,7 @@ static struct marks *marks_of(struct timechart_cmd *c, const struct gpu_event *e
 	uint64_t idx;
 	char *name;
 
-	if (tc_map_get(&c->marks_of_pid, (uint32_t)ev->mark.pid, &idx))
+	if (u64_map_get(&c->marks_of_pid, (uint32_t)ev->mark.pid, &idx))
 		return &c->marks[idx];
 	if (ARRAY_RESERVE(c->marks, c->alloc_marks, c->nr_marks + 1) ||
 	    asprintf(&name, "ranges of %s (pid %d)", comm ? comm : "?",
@@ -356,7 +356,7 @@ static struct marks *marks_of(struct timechart_cmd *c, const struct gpu_event *e
 	m->pid = ev->mark.pid;
 	m->track = tc_track(c->tc, TC_RANGES, name, NULL);
 	free(name);
-	if (m->track < 0 || tc_map_put(&c->marks_of_pid, (uint32_t)m->pid, c->nr_marks))
+	if (m->track < 0 || u64_map_put(&c->marks_of_pid, (uint32_t)m->pid, c->nr_marks))
 		return NULL;
 	c->nr_marks++;
 	return m;
@@ -963,16 +963,16 @@ static void cleanup(struct timechart_cmd *c)
 	}
 	free(c->timelines);
 	free(c->marks);
-	tc_map_free(&c->init_time);
-	tc_map_free(&c->init_client);
-	tc_map_free(&c->sched_cand);
-	tc_map_free(&c->finished_of);
-	tc_map_free(&c->started);
-	tc_map_free(&c->emitted);
-	tc_map_free(&c->last_signal);
-	tc_map_free(&c->timeline_of_hash);
-	tc_map_free(&c->vblank_track);
-	tc_map_free(&c->marks_of_pid);
+	u64_map_free(&c->init_time);
+	u64_map_free(&c->init_client);
+	u64_map_free(&c->sched_cand);
+	u64_map_free(&c->finished_of);
+	u64_map_free(&c->started);
+	u64_map_free(&c->emitted);
+	u64_map_free(&c->last_signal);
+	u64_map_free(&c->timeline_of_hash);
+	u64_map_free(&c->vblank_track);
+	u64_map_free(&c->marks_of_pid);
 	gpu_trace_close(c->trace);
 	tc_free(c->tc);
 	free(c->oa.metrics);

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "timechart/html.h"
-#include "timechart/map.h"
+#include "util/map.h"
 #include "timechart/template.h"
 #include "util/array.h"
 #include "util/output.h"
@@ -57,10 +57,10 @@ struct timechart {
 	size_t nr_tracks, alloc_tracks;
 	struct tc_client *clients;
 	size_t nr_clients, alloc_clients;
-	struct tc_map client_of_pid;
+	struct u64_map client_of_pid;
 	char **names;
 	size_t nr_names, alloc_names;
-	struct tc_map name_of_hash;
+	struct u64_map name_of_hash;
 	char **notes;
 	size_t nr_notes, alloc_notes;
 	bool have_span;
@@ -79,8 +79,8 @@ struct timechart *tc_new(const char *title)
 		free(tc);
 		return NULL;
 	}
-	tc_map_init(&tc->client_of_pid);
-	tc_map_init(&tc->name_of_hash);
+	u64_map_init(&tc->client_of_pid);
+	u64_map_init(&tc->name_of_hash);
 	return tc;
 }
 
@@ -105,8 +105,8 @@ void tc_free(struct timechart *tc)
 	free(tc->clients);
 	free(tc->names);
 	free(tc->notes);
-	tc_map_free(&tc->client_of_pid);
-	tc_map_free(&tc->name_of_hash);
+	u64_map_free(&tc->client_of_pid);
+	u64_map_free(&tc->name_of_hash);
 	free(tc->title);
 	free(tc);
 }
@@ -116,7 +116,7 @@ int tc_client(struct timechart *tc, int32_t pid, const char *comm)
 	struct tc_client *c;
 	uint64_t idx;
 
-	if (tc_map_get(&tc->client_of_pid, (uint32_t)pid, &idx)) {
+	if (u64_map_get(&tc->client_of_pid, (uint32_t)pid, &idx)) {
 		c = &tc->clients[idx];
 		if (!c->comm && comm) {
 			c->comm = strdup(comm);
@@ -131,7 +131,7 @@ int tc_client(struct timechart *tc, int32_t pid, const char *comm)
 	c->pid = pid;
 	c->comm = comm ? strdup(comm) : NULL;
 	if ((comm && !c->comm) ||
-	    tc_map_put(&tc->client_of_pid, (uint32_t)pid, tc->nr_clients)) {
+	    u64_map_put(&tc->client_of_pid, (uint32_t)pid, tc->nr_clients)) {
 		free(c->comm);
 		return -ENOMEM;
 	}
@@ -260,7 +260,7 @@ static int intern(struct timechart *tc, const char *name)
 	uint64_t h = hash_str(name), idx;
 	char *copy;
 
-	if (tc_map_get(&tc->name_of_hash, h, &idx) &&
+	if (u64_map_get(&tc->name_of_hash, h, &idx) &&
 	    !strcmp(tc->names[idx], name))
 		return (int)idx;
 	if (ARRAY_RESERVE(tc->names, tc->alloc_names, tc->nr_names + 1))
@@ -269,8 +269,8 @@ static int intern(struct timechart *tc, const char *name)
 	if (!copy)
 		return -ENOMEM;
 	/* On a collision the first name keeps the slot; this one is not shared. */
-	if (!tc_map_get(&tc->name_of_hash, h, &idx) &&
-	    tc_map_put(&tc->name_of_hash, h, tc->nr_names)) {
+	if (!u64_map_get(&tc->name_of_hash, h, &idx) &&
+	    u64_map_put(&tc->name_of_hash, h, tc->nr_names)) {
 		free(copy);
 		return -ENOMEM;
 	}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The hash map of timechart/map.h.  Keys are mixed with a 64-bit
+ * The hash map of util/map.h.  Keys are mixed with a 64-bit
  * finalizer (splitmix64's), since the callers' keys are small integers
  * or a context in the high half and a seqno in the low half, which would
  * otherwise pile up in a few slots.
@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "timechart/map.h"
+#include "util/map.h"
 
 #define MIN_SLOTS 64
 
@@ -22,21 +22,21 @@ static uint64_t mix(uint64_t k)
 	return k;
 }
 
-void tc_map_init(struct tc_map *m)
+void u64_map_init(struct u64_map *m)
 {
 	m->slots = NULL;
 	m->mask = 0;
 	m->nr = 0;
 }
 
-void tc_map_free(struct tc_map *m)
+void u64_map_free(struct u64_map *m)
 {
 	free(m->slots);
-	tc_map_init(m);
+	u64_map_init(m);
 }
 
 /* The slot of @key, or the empty slot where it would go. */
-static size_t find(const struct tc_map *m, uint64_t key)
+static size_t find(const struct u64_map *m, uint64_t key)
 {
 	size_t i = mix(key) & m->mask;
 
@@ -45,7 +45,7 @@ static size_t find(const struct tc_map *m, uint64_t key)
 	return i;
 }
 
-bool tc_map_get(const struct tc_map *m, uint64_t key, uint64_t *value)
+bool u64_map_get(const struct u64_map *m, uint64_t key, uint64_t *value)
 {
 	size_t i;
 
@@ -58,10 +58,10 @@ bool tc_map_get(const struct tc_map *m, uint64_t key, uint64_t *value)
 	return true;
 }
 
-static int grow(struct tc_map *m)
+static int grow(struct u64_map *m)
 {
 	size_t n = m->slots ? 2 * (m->mask + 1) : MIN_SLOTS, i;
-	struct tc_map old = *m;
+	struct u64_map old = *m;
 
 	m->slots = calloc(n, sizeof(*m->slots));
 	if (!m->slots) {
@@ -76,7 +76,7 @@ static int grow(struct tc_map *m)
 	return 0;
 }
 
-int tc_map_put(struct tc_map *m, uint64_t key, uint64_t value)
+int u64_map_put(struct u64_map *m, uint64_t key, uint64_t value)
 {
 	size_t i;
 
@@ -93,7 +93,7 @@ int tc_map_put(struct tc_map *m, uint64_t key, uint64_t value)
 	return 0;
 }
 
-bool tc_map_del(struct tc_map *m, uint64_t key, uint64_t *value)
+bool u64_map_del(struct u64_map *m, uint64_t key, uint64_t *value)
 {
 	size_t hole, j, home;
 
