@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 #include "../lib/harness.h"
 #include "../lib/gpuprof.h"
@@ -324,6 +326,131 @@ TEST_F_TIMEOUT(ps, parallel_submitters_are_counted_exactly, 240)
 	ASSERT_LT(100, n2);
 	EXPECT_EQ(n1, jq(self, PAIR "[\"jobs\"]", "sched_p1"));
 	EXPECT_EQ(n2, jq(self, PAIR "[\"jobs\"]", "sched_p2"));
+}
+
+/* selftests/device/sched_events.py, from the test's own place. */
+static const char *sched_events_py(void)
+{
+	static char path[4096];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 64);
+	char *slash;
+
+	if (n < 0)
+		return "sched_events.py";
+	path[n] = '\0';
+	slash = strrchr(path, '/');
+	strcpy(slash + 1, "../../device/sched_events.py");
+	return path;
+}
+
+/* The running kernel is @major.@minor or newer. */
+static bool kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int a = 0, b = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &a, &b) != 2)
+		return false;
+	return a > major || (a == major && b >= minor);
+}
+
+/* A row of the report's scheduler table, by client id. */
+#define SROW "[r for r in d[\"sched\"][\"rows\"] if r[\"client_id\"] == %s][0]"
+
+/*
+ * drm_sched's stable events (6.17+; 7.3 here): B pushes a 50 ms job
+ * waiting for a vgem fence it signals 300 ms later; then P1 a 400 ms
+ * job, which the ring takes while B's waits, and P2 four 25 ms jobs
+ * behind it.  Stock perf script shows the five events (B's dependency
+ * at its push, and found unsignaled), every job with a client id of its
+ * file; the report's scheduler rows give per client the process, the
+ * jobs, those that waited for a dependency and the p50 of each phase
+ * that sched_events.py computes from the same lines, each within the
+ * sketch's 1/128; fence pairing finds every one of the jobs and agrees
+ * on all three boundaries within 1 ms; B's dependency phase is 300 ms
+ * within 5 %.  On a kernel without the events (before 6.17) the report
+ * has no scheduler rows at all.
+ */
+TEST_F_TIMEOUT(ps, stable_events_agree_with_fence_pairing, 180)
+{
+	char line[256], comm[32], cid[24], *save = NULL, *l;
+	unsigned long long q, r, dn, ad, un;
+	long long client, pid, jobs, waited, dep, queue, run;
+	int clients = 0, have = 0;
+
+	ASSERT_EQ(0, record(self,
+		"rm -f /tmp/ps_b; "
+		"$SW -n sched_b vgem job 50 aftervgem mark /tmp/ps_b sleep 300 vgemsignal wait >/dev/null & "
+		"$SW -n sched_p1 await /tmp/ps_b job 400 wait >/dev/null & "
+		"$SW -n sched_p2 await /tmp/ps_b sleep 20 job 25 job 25 job 25 job 25 wait >/dev/null; "
+		"s=$?; wait && exit $s"))
+		TH_LOG("%s", self->out);
+	have = !access("/sys/kernel/tracing/events/gpu_scheduler/drm_sched_job_queue", F_OK);
+	TH_LOG("stable gpu_scheduler events: %s", have ? "yes" : "no");
+	ASSERT_EQ(kernel_at_least(6, 17), have);
+	if (!have) {
+		EXPECT_EQ(0, jq(self, "len(d[\"sched\"][\"rows\"]) + d[\"sched\"][\"events\"]", ""));
+		return;
+	}
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "perf script --ns -F comm,pid,time,event,trace -i %s 2>/dev/null | /usr/bin/python3 %s",
+			     self->data, sched_events_py()))
+		TH_LOG("%s", self->out);
+	TH_LOG("from perf script:\n%s", self->out);
+	ASSERT_EQ(5, sscanf(self->out, "events %llu %llu %llu %llu %llu",
+			    &q, &r, &dn, &ad, &un));
+	/* Six jobs; B's dependency named at its push and found unsignaled. */
+	EXPECT_EQ(6, q);
+	EXPECT_EQ(6, r);
+	EXPECT_EQ(6, dn);
+	EXPECT_LE(1, ad);
+	EXPECT_LE(1, un);
+	strtok_r(self->out, "\n", &save);
+	while ((l = strtok_r(NULL, "\n", &save))) {
+		snprintf(line, sizeof(line), "%s", l);
+		ASSERT_EQ(8, sscanf(line, "%lld %lld %31s %lld %lld %lld %lld %lld",
+				    &client, &pid, comm, &jobs, &waited, &dep,
+				    &queue, &run)) TH_LOG("%s", line);
+		clients++;
+		EXPECT_LT(0, client) TH_LOG("%s: no client id", comm);
+		snprintf(cid, sizeof(cid), "%lld", client);
+		EXPECT_EQ(pid, jq(self, SROW "[\"pid\"]", cid)) TH_LOG("%s", line);
+		EXPECT_EQ(jobs, jq(self, SROW "[\"jobs\"]", cid)) TH_LOG("%s", line);
+		EXPECT_EQ(waited, jq(self, SROW "[\"waited\"]", cid)) TH_LOG("%s", line);
+		EXPECT_GE(dep / 128 + 1, llabs(dep - jq(self, SROW "[\"dep_ns\"][\"p50\"]", cid)));
+		EXPECT_GE(queue / 128 + 1, llabs(queue - jq(self, SROW "[\"queue_ns\"][\"p50\"]", cid)));
+		EXPECT_GE(run / 128 + 1, llabs(run - jq(self, SROW "[\"run_ns\"][\"p50\"]", cid)));
+		if (!strcmp(comm, "sched_b")) {
+			EXPECT_EQ(1, jobs);
+			EXPECT_EQ(1, waited);
+			TH_LOG("sched_b: dependency %lld ns, queue %lld ns, run %lld ns",
+			       dep, queue, run);
+			EXPECT_LE(300 * MS * 95 / 100, dep);
+			EXPECT_GE(300 * MS * 105 / 100, dep);
+		} else if (!strcmp(comm, "sched_p2")) {
+			EXPECT_EQ(4, jobs);
+		} else {
+			EXPECT_STREQ("sched_p1", comm);
+			EXPECT_EQ(1, jobs);
+		}
+	}
+	EXPECT_EQ(3, clients);
+	EXPECT_EQ(3, jq(self, "len(d[\"sched\"][\"rows\"])", ""));
+	/* Job for job against the pairing of drm_sched's two fences. */
+	EXPECT_EQ(6, jq(self, "d[\"sched\"][\"compare\"][\"jobs\"]", ""));
+	EXPECT_EQ(6, jq(self, "d[\"sched\"][\"compare\"][\"agree\"]", ""));
+	EXPECT_EQ(0, jq(self, "d[\"sched\"][\"compare\"][\"sched_only\"]", ""));
+	TH_LOG("largest differences: submission %lld ns, handover %lld ns, end %lld ns",
+	       jq(self, "d[\"sched\"][\"compare\"][\"max_submit_ns\"]", ""),
+	       jq(self, "d[\"sched\"][\"compare\"][\"max_handover_ns\"]", ""),
+	       jq(self, "d[\"sched\"][\"compare\"][\"max_end_ns\"]", ""));
+	/* Both accounts in the text report. */
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s",
+			     perf_gpu_path(), self->data));
+	TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "\nClients x timelines\n"));
+	EXPECT_NE(NULL, strstr(self->out, "\nScheduler (gpu_scheduler events)\n"));
+	EXPECT_NE(NULL, strstr(self->out, "# against fence pairing: 6 jobs in both, 6 agree within 1.00 ms"));
 }
 
 TEST_HARNESS_MAIN

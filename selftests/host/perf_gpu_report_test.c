@@ -34,10 +34,14 @@
 #define MS		1000000ull
 #define T0		1000000000ull	/* recordings start at 1 s */
 
-/* EV_DELIVERED and EV_EMIT last: a file has them only when used. */
+/*
+ * EV_DELIVERED, EV_EMIT and the scheduler's events last: a file has them
+ * only when used.
+ */
 enum {
 	EV_INIT, EV_SIG, EV_DESTROY, EV_VBL, EV_MARK, EV_OA, EV_DELIVERED,
-	EV_EMIT, NR_EV
+	EV_EMIT, EV_SQUEUE, EV_SRUN, EV_SDONE, EV_SDEP, EV_SBLOCKED, EV_FDINFO,
+	NR_EV
 };
 enum { R_SAMPLE, R_COMM, R_LOST, R_CGROUP };
 
@@ -62,6 +66,7 @@ struct builder {
 	struct gpu_synth_ids ids;
 	bool delivered;		/* an EV_DELIVERED sample was added */
 	bool emit;		/* an EV_EMIT sample was added */
+	bool sched;		/* a scheduler or fdinfo sample was added */
 	/* Processes put in cgroups (b_in_cgroup); others have none. */
 	struct { int32_t pid; uint64_t id; } cg[8];
 	unsigned int nr_cg;
@@ -231,6 +236,48 @@ static void b_oa(struct builder *b, uint64_t time, uint64_t gpu_time,
 	b_sample(b, EV_OA, 1, 1, time, buf, n);
 }
 
+/* drm_sched_job_queue (@run false) or _run of the job (@ctx, @seqno). */
+static void b_squeue(struct builder *b, bool run, int32_t pid, uint64_t ctx,
+		     uint64_t seqno, uint64_t client, uint64_t time)
+{
+	uint8_t buf[256];
+
+	b->sched = true;
+	b_sample(b, run ? EV_SRUN : EV_SQUEUE, pid, pid, time, buf,
+		 sched_job_payload(buf, run ? SCHED_RUN_ID : SCHED_QUEUE_ID,
+				   pid, "ring0", "0000:00:02.0", ctx, seqno,
+				   client));
+}
+
+/* drm_sched_job_done, or a dependency (@ev EV_SDEP, EV_SBLOCKED). */
+static void b_sfence(struct builder *b, unsigned int ev, uint64_t ctx,
+		     uint64_t seqno, uint64_t dep_ctx, uint64_t dep_seqno,
+		     uint64_t time)
+{
+	uint16_t id = ev == EV_SDONE ? SCHED_DONE_ID :
+		      ev == EV_SDEP ? SCHED_ADD_DEP_ID : SCHED_UNSCHED_ID;
+	uint8_t buf[64];
+
+	b->sched = true;
+	b_sample(b, ev, 0, 0, time, buf,
+		 sched_fence_payload(buf, id, 0, ctx, seqno, dep_ctx, dep_seqno));
+}
+
+/* A gpu_client:fdinfo snapshot: @pid holds DRM client @client. */
+static void b_fdinfo(struct builder *b, int32_t pid, uint64_t client,
+		     const char *pdev, uint64_t time)
+{
+	uint8_t buf[512];
+	ssize_t n = gpu_client_fdinfo_payload(buf, sizeof(buf), b->ids.fdinfo,
+					      pid, client, 3, "virtio_gpu",
+					      pdev, "");
+
+	if (n < 0)
+		abort();
+	b->sched = true;
+	b_sample(b, EV_FDINFO, pid, pid, time, buf, n);
+}
+
 static int cmp_rec(const void *a, const void *b)
 {
 	const struct rec *x = a, *y = b;
@@ -253,10 +300,18 @@ static int b_write(struct builder *b, const char *path, const void *tracing,
 		[EV_OA] = { "gpu_oa:oa_report", b->ids.oa_report },
 		[EV_DELIVERED] = { "drm:drm_vblank_event_delivered", DELIVERED_ID },
 		[EV_EMIT] = { "dma_fence:dma_fence_emit", FENCE_EMIT_ID },
+		[EV_SQUEUE] = { "gpu_scheduler:drm_sched_job_queue", SCHED_QUEUE_ID },
+		[EV_SRUN] = { "gpu_scheduler:drm_sched_job_run", SCHED_RUN_ID },
+		[EV_SDONE] = { "gpu_scheduler:drm_sched_job_done", SCHED_DONE_ID },
+		[EV_SDEP] = { "gpu_scheduler:drm_sched_job_add_dep", SCHED_ADD_DEP_ID },
+		[EV_SBLOCKED] = { "gpu_scheduler:drm_sched_job_unschedulable",
+				  SCHED_UNSCHED_ID },
+		[EV_FDINFO] = { "gpu_client:fdinfo", b->ids.fdinfo },
 	};
 	/* The file's events: up to the last one used. */
 	struct perf_data_writer *w =
-		perf_data_create(path, events, b->emit ? NR_EV :
+		perf_data_create(path, events, b->sched ? NR_EV :
+				 b->emit ? EV_SQUEUE :
 				 b->delivered ? EV_EMIT : EV_DELIVERED);
 	int err;
 	size_t i;
@@ -742,6 +797,110 @@ TEST_F(report, sched_queued_apart_from_running)
 			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
 	EXPECT_STREQ("1000,p1,drm_sched,gfx,1,0,400000000,80.00,400000000,400000000,"
 		     "400000000,400000000,0,0,400000000,400000000,\n", self->out);
+}
+
+/*
+ * drm_sched's stable events (7.3's formats), with the fence pairs of the
+ * first jobs.  Client 7 (pid 100): a job pushed at 1 us, with a vgem
+ * fence (99, 5) as dependency, found unsignaled at 2 ms, signaled at
+ * 300 ms; run at 300.01 ms, done at 350 ms: dependency 299.999 ms,
+ * queue 10 us, run 49.99 ms.  Its fences: inits at 0, scheduled signal
+ * at 300.02 ms, finished at 350.005 ms: within 1 ms of the events.
+ * Client 8 (pushed by pid 200, held by pid 300 in an fdinfo snapshot):
+ * queued at 400 ms, run at 401, done at 411 ms, no dependency; its
+ * scheduled signal 2 ms after the run: it disagrees.  Its second job,
+ * pushed at 440 ms, runs 510-515 ms (no fences: here only).  Client 9
+ * (pid 400) pushes at 450 ms a job depending on a vgem fence signaled at
+ * 500 ms, never found unsignaled (the ring was busy), and on client 8's
+ * second job, which drm_sched waits for only until its run at 510 ms:
+ * dependency 60 ms, queue 10 ms to its run at 520 ms.  A run and done of
+ * a job pushed before the recording are untimed.  Every figure is exact.
+ */
+TEST_F(report, sched_stable_events_three_phases)
+{
+	struct builder *b = &self->b;
+	uint64_t us = 1000;
+
+	b_comm(b, 100, "app", T0);
+	b_comm(b, 200, "worker", T0);
+	b_comm(b, 300, "owner", T0);
+	b_fdinfo(b, 300, 8, "0000:00:02.0", T0);
+	b_fdinfo(b, 300, 9, "0000:00:03.0", T0);
+	/* Pushed before the recording: run and done only. */
+	b_squeue(b, true, 0, 11, 1, 7, T0 + 1 * us);
+	b_sfence(b, EV_SDONE, 11, 1, 0, 0, T0 + 1 * MS);
+	/* Client 7's job (21, 1): scheduled half (20, 1). */
+	b_init(b, 100, 100, "drm_sched", "ring0", 20, 1, T0);
+	b_init(b, 100, 100, "drm_sched", "ring0", 21, 1, T0);
+	b_squeue(b, false, 100, 21, 1, 7, T0 + 1 * us);
+	b_sfence(b, EV_SDEP, 21, 1, 99, 5, T0 + 1 * us);
+	b_sfence(b, EV_SBLOCKED, 21, 1, 99, 5, T0 + 2 * MS);
+	b_signal(b, "vgem", "unbound", 99, 5, T0 + 300 * MS);
+	b_squeue(b, true, 0, 21, 1, 7, T0 + 300 * MS + 10 * us);
+	b_signal(b, "drm_sched", "ring0", 20, 1, T0 + 300 * MS + 20 * us);
+	b_sfence(b, EV_SDONE, 21, 1, 0, 0, T0 + 350 * MS);
+	b_signal(b, "drm_sched", "ring0", 21, 1, T0 + 350 * MS + 5 * us);
+	/* Client 8's job (21, 2). */
+	b_init(b, 200, 200, "drm_sched", "ring0", 20, 2, T0 + 400 * MS);
+	b_init(b, 200, 200, "drm_sched", "ring0", 21, 2, T0 + 400 * MS);
+	b_squeue(b, false, 200, 21, 2, 8, T0 + 400 * MS);
+	b_squeue(b, true, 0, 21, 2, 8, T0 + 401 * MS);
+	b_signal(b, "drm_sched", "ring0", 20, 2, T0 + 403 * MS);
+	b_sfence(b, EV_SDONE, 21, 2, 0, 0, T0 + 411 * MS);
+	b_signal(b, "drm_sched", "ring0", 21, 2, T0 + 411 * MS);
+	b_squeue(b, false, 200, 21, 3, 8, T0 + 440 * MS);
+	b_comm(b, 400, "third", T0 + 440 * MS);
+	b_squeue(b, false, 400, 21, 4, 9, T0 + 450 * MS);
+	b_sfence(b, EV_SDEP, 21, 4, 98, 1, T0 + 450 * MS);
+	b_sfence(b, EV_SDEP, 21, 4, 21, 3, T0 + 450 * MS);
+	b_signal(b, "vgem", "unbound", 98, 1, T0 + 500 * MS);
+	b_squeue(b, true, 0, 21, 3, 8, T0 + 510 * MS);
+	b_sfence(b, EV_SDONE, 21, 3, 0, 0, T0 + 515 * MS);
+	b_squeue(b, true, 0, 21, 4, 9, T0 + 520 * MS);
+	b_sfence(b, EV_SDONE, 21, 4, 0, 0, T0 + 530 * MS);
+	WRITE_FILE();
+	/* client pid from jobs waited deps dep queue run (maxima: exact) */
+	EXPECT_QUERY("7 100 push app 1 1 1 299999000 10000 49990000\n"
+		     "8 300 fdinfo owner 2 0 0 0 70000000 10000000\n"
+		     "9 400 push third 1 1 2 60000000 10000000 10000000", "",
+		     "\"\\n\".join(\"%d %d %s %s %d %d %d %d %d %d\" % (r[\"client_id\"], r[\"pid\"], "
+		     "r[\"pid_from\"], r[\"comm\"], r[\"jobs\"], r[\"waited\"], r[\"deps\"], "
+		     "r[\"dep_ns\"][\"max\"], r[\"queue_ns\"][\"max\"], r[\"run_ns\"][\"max\"]) "
+		     "for r in d[\"sched\"][\"rows\"])");
+	EXPECT_QUERY("18 1 2 1 2 1000 2000000 5000", "",
+		     "\" \".join(str(x) for x in (d[\"sched\"][\"events\"], d[\"sched\"][\"untimed\"], "
+		     "d[\"sched\"][\"compare\"][\"jobs\"], d[\"sched\"][\"compare\"][\"agree\"], "
+		     "d[\"sched\"][\"compare\"][\"sched_only\"], d[\"sched\"][\"compare\"][\"max_submit_ns\"], "
+		     "d[\"sched\"][\"compare\"][\"max_handover_ns\"], d[\"sched\"][\"compare\"][\"max_end_ns\"]))");
+	/* The text: rows and the comparison; --comm chooses rows. */
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out,
+			       "\nScheduler (gpu_scheduler events)\n"
+			       "CLIENT_ID     PID COMM            DEV/RING                 JOBS   WAITED"
+			       "    DEP_P50    DEP_P99  QUEUE_P50  QUEUE_P99    RUN_P50    RUN_P99\n"
+			       "        7     100 app             0000:00:02.0/ring0          1        1"
+			       "  300.00 ms  300.00 ms   10.00 us   10.00 us   49.99 ms   49.99 ms\n"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out,
+			       "# against fence pairing: 2 jobs in both, 1 agree within 1.00 ms; "
+			       "largest differences: submission 1.00 us, handover 2.00 ms, end 5.00 us; "
+			       "2 jobs here only\n")) TH_LOG("%s", self->out);
+	EXPECT_QUERY("[8]", "--comm owner",
+		     "[r[\"client_id\"] for r in d[\"sched\"][\"rows\"]]");
+}
+
+/* No stable events: no scheduler section, and rows [] in JSON. */
+TEST_F(report, sched_section_only_with_the_events)
+{
+	struct builder *b = &self->b;
+
+	b_sched_job(b, 1000, 1000, "gfx", 100, 1, T0, T0 + MS, T0 + 2 * MS);
+	WRITE_FILE();
+	EXPECT_QUERY("0 []", "", "d[\"sched\"][\"events\"], d[\"sched\"][\"rows\"]");
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_EQ(NULL, strstr(self->out, "Scheduler")) TH_LOG("%s", self->out);
 }
 
 /*

@@ -193,6 +193,108 @@ static inline size_t print_payload(uint8_t *p, int32_t pid, const char *text)
 }
 
 /*
+ * drm_sched's stable events as 7.3's tracefs prints them (the formats
+ * read in the test VM; gpu_scheduler_trace.h, "DOC: uAPI trace events").
+ * drm_sched_job_queue and drm_sched_job_run are one class, as are
+ * drm_sched_job_add_dep and drm_sched_job_unschedulable.
+ */
+#define SCHED_JOB_FORMAT(name, id) \
+	"name: " name "\n" \
+	"ID: " #id "\n" \
+	"format:\n" \
+	COMMON_FORMAT_FIELDS \
+	"\tfield:__data_loc char[] name;\toffset:8;\tsize:4;\tsigned:0;\n" \
+	"\tfield:u32 job_count;\toffset:12;\tsize:4;\tsigned:0;\n" \
+	"\tfield:int hw_job_count;\toffset:16;\tsize:4;\tsigned:1;\n" \
+	"\tfield:__data_loc char[] dev;\toffset:20;\tsize:4;\tsigned:0;\n" \
+	"\tfield:u64 fence_context;\toffset:24;\tsize:8;\tsigned:0;\n" \
+	"\tfield:u64 fence_seqno;\toffset:32;\tsize:8;\tsigned:0;\n" \
+	"\tfield:u64 client_id;\toffset:40;\tsize:8;\tsigned:0;\n" \
+	"\n" \
+	"print fmt: \"dev=%s, fence=%llu:%llu, ring=%s, job count:%u, hw job count:%d, client_id:%llu\", " \
+	"__get_str(dev), REC->fence_context, REC->fence_seqno, __get_str(name), " \
+	"REC->job_count, REC->hw_job_count, REC->client_id\n"
+
+#define SCHED_DEP_FORMAT(name, id, what) \
+	"name: " name "\n" \
+	"ID: " #id "\n" \
+	"format:\n" \
+	COMMON_FORMAT_FIELDS \
+	"\tfield:u64 fence_context;\toffset:8;\tsize:8;\tsigned:0;\n" \
+	"\tfield:u64 fence_seqno;\toffset:16;\tsize:8;\tsigned:0;\n" \
+	"\tfield:u64 ctx;\toffset:24;\tsize:8;\tsigned:0;\n" \
+	"\tfield:u64 seqno;\toffset:32;\tsize:8;\tsigned:0;\n" \
+	"\n" \
+	"print fmt: \"fence=%llu:%llu depends on " what "fence=%llu:%llu\", " \
+	"REC->fence_context, REC->fence_seqno, REC->ctx, REC->seqno\n"
+
+#define SCHED_UNSCHED_ID 1645
+#define SCHED_ADD_DEP_ID 1646
+#define SCHED_DONE_ID 1647
+#define SCHED_RUN_ID 1648
+#define SCHED_QUEUE_ID 1649
+static const char sched_queue_format[] =
+	SCHED_JOB_FORMAT("drm_sched_job_queue", 1649);
+static const char sched_run_format[] =
+	SCHED_JOB_FORMAT("drm_sched_job_run", 1648);
+static const char sched_add_dep_format[] =
+	SCHED_DEP_FORMAT("drm_sched_job_add_dep", 1646, "");
+static const char sched_unsched_format[] =
+	SCHED_DEP_FORMAT("drm_sched_job_unschedulable", 1645, "unsignalled ");
+static const char sched_done_format[] =
+	"name: drm_sched_job_done\n"
+	"ID: 1647\n"
+	"format:\n"
+	COMMON_FORMAT_FIELDS
+	"\tfield:u64 fence_context;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:u64 fence_seqno;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"fence=%llu:%llu signaled\", REC->fence_context, REC->fence_seqno\n";
+
+/* drm_sched_job_queue or _run (@id): 48 bytes of fields, then the strings. */
+static inline size_t sched_job_payload(uint8_t *p, uint16_t id, int32_t pid,
+				       const char *ring, const char *dev,
+				       uint64_t context, uint64_t seqno,
+				       uint64_t client_id)
+{
+	size_t rl = strlen(ring) + 1, dl = strlen(dev) + 1;
+	uint32_t loc, zero = 0;
+
+	memset(p, 0, 48);
+	memcpy(p, &id, 2);
+	memcpy(p + 4, &pid, 4);
+	loc = rl << 16 | 48;
+	memcpy(p + 8, &loc, 4);
+	memcpy(p + 12, &zero, 4);
+	memcpy(p + 16, &zero, 4);
+	loc = dl << 16 | (48 + rl);
+	memcpy(p + 20, &loc, 4);
+	memcpy(p + 24, &context, 8);
+	memcpy(p + 32, &seqno, 8);
+	memcpy(p + 40, &client_id, 8);
+	memcpy(p + 48, ring, rl);
+	memcpy(p + 48 + rl, dev, dl);
+	return 48 + rl + dl;
+}
+
+/* drm_sched_job_add_dep or _unschedulable (@id), or _done (no dep). */
+static inline size_t sched_fence_payload(uint8_t *p, uint16_t id, int32_t pid,
+					 uint64_t context, uint64_t seqno,
+					 uint64_t dep_context, uint64_t dep_seqno)
+{
+	memset(p, 0, 40);
+	memcpy(p, &id, 2);
+	memcpy(p + 4, &pid, 4);
+	memcpy(p + 8, &context, 8);
+	memcpy(p + 16, &seqno, 8);
+	if (id == SCHED_DONE_ID)
+		return 24;
+	memcpy(p + 24, &dep_context, 8);
+	memcpy(p + 32, &dep_seqno, 8);
+	return 40;
+}
+
+/*
  * The tracing data of every format above, fence_format.h's and the
  * synthetic events; their ids in @ids.  NULL on failure.
  */
@@ -210,6 +312,11 @@ static inline void *gpu_tracing_data(struct gpu_synth_ids *ids, size_t *len)
 		{ "drm", delivered_format, DELIVERED_ID },
 		{ "gpuprof", mark_format, MARK_ID },
 		{ "ftrace", print_format, PRINT_ID },
+		{ "gpu_scheduler", sched_unsched_format, SCHED_UNSCHED_ID },
+		{ "gpu_scheduler", sched_add_dep_format, SCHED_ADD_DEP_ID },
+		{ "gpu_scheduler", sched_done_format, SCHED_DONE_ID },
+		{ "gpu_scheduler", sched_run_format, SCHED_RUN_ID },
+		{ "gpu_scheduler", sched_queue_format, SCHED_QUEUE_ID },
 	};
 	struct tracing_data *td = tracing_data_new();
 	void *blob = NULL;

@@ -12,6 +12,11 @@
  * hardware then runs them one after another in ring order, each for its
  * duration, so with credits > 1 a job waits on the ring between being
  * scheduled and starting, as on a real ring.
+ *
+ * Each open file is a DRM client as drm_sched sees it: from 6.12 its
+ * jobs carry the file's client id (1, 2, ... in the order files were
+ * opened), given to drm_sched_job_init() as a driver gives its
+ * drm_file's; 6.17's stable trace events report it as client_id.
  */
 #include <linux/atomic.h>
 #include <linux/device.h>
@@ -60,7 +65,11 @@ struct schedmock_file {
 	struct mutex lock;		/* submits are ordered per entity */
 	struct xarray finished;		/* id -> finished fence reference */
 	u32 next_id;
+	u64 client_id;			/* a DRM file's drm-client-id, as it were */
 };
+
+/* Client ids for the files, from 1 like the DRM core's (0: none). */
+static atomic64_t schedmock_client_ids = ATOMIC64_INIT(0);
 
 static struct schedmock_ring {
 	struct drm_gpu_scheduler sched;
@@ -256,6 +265,7 @@ static int schedmock_open(struct inode *inode, struct file *filp)
 	mutex_init(&sf->lock);
 	xa_init(&sf->finished);
 	sf->next_id = 1;
+	sf->client_id = atomic64_inc_return(&schedmock_client_ids);
 	filp->private_data = sf;
 	return 0;
 }
@@ -317,7 +327,7 @@ static struct dma_fence *submit_job(struct schedmock_file *sf,
 	if (!job->hw)
 		goto free_job;
 	job->hw->duration_ns = args->duration_ns;
-	err = schedmock_job_init(&job->base, &sf->entity, sf);
+	err = schedmock_job_init(&job->base, &sf->entity, sf, sf->client_id);
 	if (err)
 		goto free_job;
 	/* drm_sched_job_add_dependency() takes the reference, even failing. */

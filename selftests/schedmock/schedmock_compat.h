@@ -30,13 +30,16 @@ static inline int schedmock_sched_init(struct drm_gpu_scheduler *sched,
 	return drm_sched_init(sched, &args);
 }
 
-/* One credit per job: 6.1 counts jobs, 6.12 asks for each job's cost. */
+/*
+ * One credit per job: 6.1 counts jobs, 6.12 asks for each job's cost and
+ * its DRM client's id (which the stable events of 6.17 carry).
+ */
 static inline int schedmock_job_init(struct drm_sched_job *job,
 				     struct drm_sched_entity *entity,
-				     void *owner)
+				     void *owner, u64 client_id)
 {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-	return drm_sched_job_init(job, entity, 1, owner, 0);
+	return drm_sched_job_init(job, entity, 1, owner, client_id);
 #else
 	return drm_sched_job_init(job, entity, owner);
 #endif

@@ -209,6 +209,18 @@ static bool timeline_selected(const struct report *r,
 	return in_list(&r->timelines, full);
 }
 
+/* A scheduler row by its process (no cgroup filter: rows carry ids only). */
+static bool sched_row_selected(const struct report *r,
+			       const struct report_sched_row *row)
+{
+	char pid[16];
+
+	snprintf(pid, sizeof(pid), "%d", row->pid);
+	return (!r->pids.nr || in_list(&r->pids, pid)) &&
+	       (!r->comms.nr || in_list(&r->comms, row->comm)) &&
+	       !r->cgroup_str;
+}
+
 static bool pair_selected(const struct report *r, const struct report_pair *p)
 {
 	return client_selected(r, p->client) && timeline_selected(r, p->timeline);
@@ -634,6 +646,53 @@ static void text_pairs(struct report *r)
 	}
 }
 
+/*
+ * The scheduler's own account, where the recording has its stable events
+ * (report/sched.h), and how it compares with the pairing above.
+ */
+static void text_sched(struct report *r)
+{
+	const struct report_sched *s = &r->m.sched;
+	const struct report_sched_compare *c = &s->cmp;
+	char hb[8][32], ring[2 * REPORT_SCHED_NAME + 2];
+	int w = 22, n;
+	uint32_t i;
+
+	if (!s->events)
+		return;
+	for (i = 0; i < s->nr_rows; i++) {
+		n = snprintf(ring, sizeof(ring), "%s/%s", s->rows[i]->dev,
+			     s->rows[i]->ring);
+		w = n > w ? n : w;
+	}
+	fprintf(r->out, "\nScheduler (gpu_scheduler events)\n"
+		"CLIENT_ID     PID COMM            %-*s   JOBS   WAITED"
+		"    DEP_P50    DEP_P99  QUEUE_P50  QUEUE_P99    RUN_P50    RUN_P99\n",
+		w, "DEV/RING");
+	for (i = 0; i < s->nr_rows; i++) {
+		const struct report_sched_row *row = s->rows[i];
+
+		if (!sched_row_selected(r, row))
+			continue;
+		snprintf(ring, sizeof(ring), "%s/%s", row->dev, row->ring);
+		fprintf(r->out, "%9llu %7d %-15s %-*s %6llu %8llu %10s %10s %10s %10s %10s %10s\n",
+			(unsigned long long)row->client_id, row->pid, row->comm,
+			w, ring, (unsigned long long)row->jobs,
+			(unsigned long long)row->waited,
+			H(0, report_sketch_quantile(&row->dep, 500), UNIT_NS),
+			H(1, report_sketch_quantile(&row->dep, 990), UNIT_NS),
+			H(2, report_sketch_quantile(&row->queue, 500), UNIT_NS),
+			H(3, report_sketch_quantile(&row->queue, 990), UNIT_NS),
+			H(4, report_sketch_quantile(&row->run, 500), UNIT_NS),
+			H(5, report_sketch_quantile(&row->run, 990), UNIT_NS));
+	}
+	fprintf(r->out, "# against fence pairing: %llu jobs in both, %llu agree within %s; largest differences: submission %s, handover %s, end %s; %llu jobs here only\n",
+		(unsigned long long)c->jobs, (unsigned long long)c->agree,
+		H(0, c->tolerance_ns, UNIT_NS), H(1, c->max_submit_ns, UNIT_NS),
+		H(2, c->max_handover_ns, UNIT_NS), H(3, c->max_end_ns, UNIT_NS),
+		(unsigned long long)c->sched_only);
+}
+
 static void text_frames(struct report *r)
 {
 	char hb[8][32];
@@ -861,6 +920,7 @@ static void print_text(struct report *r)
 	text_cgroups(r);
 	text_timelines(r);
 	text_pairs(r);
+	text_sched(r);
 	text_frames(r);
 	text_oa(r);
 	text_ranges(r);
@@ -1338,6 +1398,65 @@ static void json_header(struct report *r)
 	fputs("}", r->out);
 }
 
+/* "sched": report/sched.h's rows and comparison; rows [] without events. */
+static void json_sched(struct report *r)
+{
+	const struct report_sched *s = &r->m.sched;
+	const struct report_sched_compare *c = &s->cmp;
+	uint32_t i, n = 0;
+
+	fputs(",\n ", r->out);
+	json_key(r, "sched");
+	fputc('{', r->out);
+	json_u64(r, "events", s->events, true);
+	json_u64(r, "untimed", s->untimed, true);
+	json_key(r, "rows");
+	fputc('[', r->out);
+	for (i = 0; i < s->nr_rows; i++) {
+		const struct report_sched_row *row = s->rows[i];
+
+		if (!sched_row_selected(r, row))
+			continue;
+		fprintf(r->out, "%s\n  {", n++ ? "," : "");
+		json_u64(r, "client_id", row->client_id, true);
+		json_key(r, "dev");
+		report_json_string(r->out, row->dev);
+		fputs(", ", r->out);
+		json_key(r, "ring");
+		report_json_string(r->out, row->ring);
+		fputs(", ", r->out);
+		json_key(r, "pid");
+		fprintf(r->out, "%d, ", row->pid);
+		json_key(r, "pid_from");
+		report_json_string(r->out, row->pid_from_fdinfo ? "fdinfo" : "push");
+		fputs(", ", r->out);
+		json_key(r, "comm");
+		report_json_string(r->out, row->comm);
+		fputs(", ", r->out);
+		json_u64(r, "jobs", row->jobs, true);
+		json_u64(r, "unfinished", row->unfinished, true);
+		json_u64(r, "deps", row->deps, true);
+		json_u64(r, "waited", row->waited, true);
+		json_sketch(r, "dep_ns", &row->dep);
+		fputs(", ", r->out);
+		json_sketch(r, "queue_ns", &row->queue);
+		fputs(", ", r->out);
+		json_sketch(r, "run_ns", &row->run);
+		fputc('}', r->out);
+	}
+	fputs("],\n ", r->out);
+	json_key(r, "compare");
+	fputc('{', r->out);
+	json_u64(r, "jobs", c->jobs, true);
+	json_u64(r, "agree", c->agree, true);
+	json_u64(r, "tolerance_ns", c->tolerance_ns, true);
+	json_u64(r, "max_submit_ns", c->max_submit_ns, true);
+	json_u64(r, "max_handover_ns", c->max_handover_ns, true);
+	json_u64(r, "max_end_ns", c->max_end_ns, true);
+	json_u64(r, "sched_only", c->sched_only, false);
+	fputs("}}", r->out);
+}
+
 static void json_entities(struct report *r)
 {
 	uint32_t i;
@@ -1387,6 +1506,7 @@ static void json_entities(struct report *r)
 		fputc('}', r->out);
 	}
 	fputs("]", r->out);
+	json_sched(r);
 }
 
 static void json_tail(struct report *r)

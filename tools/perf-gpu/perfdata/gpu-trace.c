@@ -48,6 +48,16 @@ static const struct field_want fence_fields[MAX_FIELDS] = {
 	{ "context", F_NUMBER }, { "seqno", F_NUMBER },
 };
 
+/* The fields of drm_sched's stable job events and dependency events. */
+#define SCHED_JOB \
+	{ { "fence_context", F_NUMBER }, { "fence_seqno", F_NUMBER }, \
+	  { "name", F_STRING }, { "dev", F_STRING }, \
+	  { "client_id", F_NUMBER }, { "job_count", F_NUMBER }, \
+	  { "hw_job_count", F_NUMBER } }
+#define SCHED_DEP \
+	{ { "fence_context", F_NUMBER }, { "fence_seqno", F_NUMBER }, \
+	  { "ctx", F_NUMBER }, { "seqno", F_NUMBER } }
+
 static const struct kind_desc kinds[] = {
 	{ "dma_fence:dma_fence_init", GPU_EV_FENCE_INIT,
 	  { { "driver", F_STRING }, { "timeline", F_STRING },
@@ -84,6 +94,14 @@ static const struct kind_desc kinds[] = {
 	  { { "client_id", F_NUMBER }, { "fd", F_NUMBER },
 	    { "driver", F_STRING }, { "pdev", F_STRING },
 	    { "stats", F_STRING } } },
+	/* gpu_scheduler_trace.h, "DOC: uAPI trace events" (6.17+). */
+	{ "gpu_scheduler:drm_sched_job_queue", GPU_EV_SCHED_QUEUE, SCHED_JOB },
+	{ "gpu_scheduler:drm_sched_job_run", GPU_EV_SCHED_RUN, SCHED_JOB },
+	{ "gpu_scheduler:drm_sched_job_done", GPU_EV_SCHED_DONE,
+	  { { "fence_context", F_NUMBER }, { "fence_seqno", F_NUMBER } } },
+	{ "gpu_scheduler:drm_sched_job_add_dep", GPU_EV_SCHED_DEP, SCHED_DEP },
+	{ "gpu_scheduler:drm_sched_job_unschedulable", GPU_EV_SCHED_BLOCKED,
+	  SCHED_DEP },
 };
 
 /* What a dma_fence event does to an init held for its number. */
@@ -559,6 +577,25 @@ static void read_fields(struct gpu_trace *t, const struct pdr_sample *s,
 		ev->fdinfo.driver = string(t, s, a->f[2]);
 		ev->fdinfo.pdev = string(t, s, a->f[3]);
 		ev->fdinfo.stats = string(t, s, a->f[4]);
+		break;
+	case GPU_EV_SCHED_QUEUE:
+	case GPU_EV_SCHED_RUN:
+		ev->sched.ring = string(t, s, a->f[2]);
+		ev->sched.dev = string(t, s, a->f[3]);
+		ev->sched.client_id = number(s, a->f[4]);
+		ev->sched.job_count = number(s, a->f[5]);
+		ev->sched.hw_job_count = number(s, a->f[6]);
+		/* fall through */
+	case GPU_EV_SCHED_DONE:
+		ev->sched.context = number(s, a->f[0]);
+		ev->sched.seqno = number(s, a->f[1]);
+		break;
+	case GPU_EV_SCHED_DEP:
+	case GPU_EV_SCHED_BLOCKED:
+		ev->sched.context = number(s, a->f[0]);
+		ev->sched.seqno = number(s, a->f[1]);
+		ev->sched.dep_context = number(s, a->f[2]);
+		ev->sched.dep_seqno = number(s, a->f[3]);
 		break;
 	case GPU_EV_OTHER:
 		if (a->has_fence)

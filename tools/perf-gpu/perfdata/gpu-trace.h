@@ -35,6 +35,18 @@ enum gpu_event_kind {
 	GPU_EV_VBLANK_DELIVERED,	/* drm:drm_vblank_event_delivered */
 	GPU_EV_OA_DEVICE,	/* gpu_oa:oa_device (synthetic) */
 	GPU_EV_OA_CORRELATION,	/* gpu_oa:oa_correlation (synthetic) */
+	/*
+	 * drm_sched's stable uAPI events (gpu_scheduler, Linux 6.17 and
+	 * later): a job pushed to its entity's queue, handed to the
+	 * hardware, its hardware fence signaled; a dependency it was
+	 * pushed with, and one the scheduler found unsignaled when the
+	 * job was next to run.
+	 */
+	GPU_EV_SCHED_QUEUE,	/* gpu_scheduler:drm_sched_job_queue */
+	GPU_EV_SCHED_RUN,	/* gpu_scheduler:drm_sched_job_run */
+	GPU_EV_SCHED_DONE,	/* gpu_scheduler:drm_sched_job_done */
+	GPU_EV_SCHED_DEP,	/* gpu_scheduler:drm_sched_job_add_dep */
+	GPU_EV_SCHED_BLOCKED,	/* gpu_scheduler:drm_sched_job_unschedulable */
 };
 
 struct gpu_event {
@@ -110,6 +122,20 @@ struct gpu_event {
 			const uint8_t *topology;
 			uint32_t topology_size;
 		} oa_device;
+		/*
+		 * A drm_sched job, named by its finished fence (context,
+		 * seqno).  @ring, @dev, @client_id and the counts for
+		 * QUEUE and RUN only (else NULL and 0); the fence waited
+		 * for (@dep_context, @dep_seqno) for DEP and BLOCKED only.
+		 */
+		struct {
+			const char *ring, *dev;
+			uint64_t context, seqno;
+			uint64_t client_id;	/* drm-client-id; 0: none */
+			uint32_t job_count;	/* in the entity's queue */
+			int32_t hw_job_count;	/* credits on the ring */
+			uint64_t dep_context, dep_seqno;
+		} sched;
 		/* One reading of the OA clock against CLOCK_MONOTONIC. */
 		struct {
 			uint64_t cpu_time, gpu_time;

@@ -861,6 +861,10 @@ static int on_signal(struct report_model *m, const struct gpu_event *ev)
 		return -1;
 	if (m->hooks.job)
 		m->hooks.job(m->hooks.arg, &run);
+	/* A drm_sched job handed over by its scheduled half's signal. */
+	if (j->started)
+		report_sched_compare(&m->sched, run.context, run.seqno, run.init,
+				     run.start, run.end);
 	if (job_remove(m, j))
 		return -1;
 	if (++st->signals % PASS_EVERY == 0)
@@ -1154,6 +1158,7 @@ int report_model_init(struct report_model *m, const struct report_hooks *hooks)
 	if (hooks)
 		m->hooks = *hooks;
 	jobs_init(&m->total);
+	report_sched_init(&m->sched);
 	m->st = calloc(1, sizeof(*m->st));
 	if (!m->st)
 		return -1;
@@ -1227,6 +1232,8 @@ int report_model_add(struct report_model *m, const struct gpu_trace *t,
 	m->events++;
 	if (m->hooks.event)
 		m->hooks.event(m->hooks.arg, ev);
+	if (report_sched_add(&m->sched, ev))
+		return -1;
 	switch (ev->kind) {
 	case GPU_EV_FENCE_INIT:
 		return on_init(m, t, ev);
@@ -1278,6 +1285,15 @@ int report_model_read(struct report_model *m, struct gpu_trace *t)
 		if (name)
 			snprintf(m->clients[i]->comm, sizeof(m->clients[i]->comm),
 				 "%s", name);
+	}
+	if (report_sched_finish(&m->sched))
+		return -2;
+	for (i = 0; i < m->sched.nr_rows; i++) {
+		struct report_sched_row *r = m->sched.rows[i];
+		const char *name = gpu_trace_comm(t, r->pid);
+
+		if (name)
+			snprintf(r->comm, sizeof(r->comm), "%s", name);
 	}
 	return 0;
 }
@@ -1346,6 +1362,8 @@ int report_model_finish(struct report_model *m)
 	uint32_t i;
 	size_t b;
 
+	if (report_sched_finish(&m->sched))
+		return -1;
 	/* Jobs still in flight at the end never signaled here. */
 	for (b = 0; st->ctxs.b && b <= st->ctxs.mask; b++)
 		for (c = st->ctxs.b[b]; c; c = c->hnext)
@@ -1405,6 +1423,7 @@ void report_model_free(struct report_model *m)
 	uint32_t i;
 	size_t b;
 
+	report_sched_free(&m->sched);
 	for (i = 0; i < m->nr_pairs; i++) {
 		jobs_free(&m->pairs[i]->jobs);
 		free(m->pairs[i]);

@@ -96,6 +96,7 @@
 #include "../../../module/oa_decode.h"
 #include "perfdata/gpu-trace.h"
 #include "report/busy.h"
+#include "report/sched.h"
 #include "report/sketch.h"
 
 /* Jobs of a pair, a client, a timeline or all of them. */
@@ -267,6 +268,9 @@ struct report_model {
 	/* A counters to show: 36 (gen8+), more for a device whose
 	 * layout carries more (Haswell 45, DG2 38, Xe2's 64 PEC). */
 	unsigned int oa_a_shown;
+
+	/* drm_sched's stable events, compared with the pairing above */
+	struct report_sched sched;
 
 	/* Internal state (report/model.c) */
 	struct report_model_state *st;
