@@ -11,7 +11,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 sel=$repo/selftests
 logs=$sel/out/logs
 # The kernels booted: KVER one, else kvers.sh's list narrowed by KVERS,
-# else by GPUPROF_CHECK_KERNELS (make check: 6.1 and 6.12; make check-all
+# else by GPUPROF_CHECK_KERNELS (make check: 6.1 and 7.3; make check-all
 # leaves it empty).  The test kernels not
 # booted are still built for: the module and the test modules for each
 # (testing.rst, "Kernels", says why three do not fit).
