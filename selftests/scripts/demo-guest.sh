@@ -97,6 +97,18 @@ step 'echo stop > /dev/gpuprof/ctl; grep schedmock /dev/gpuprof/timelines; for d
 step "perf gpu record -a -o /tmp/demo.sched.data -- sh -c '$p1p2' 2>/dev/null"
 step "perf gpu report -i /tmp/demo.sched.data --comm sched_p1,sched_p2 | sed -n '/^Clients/,/^\$/p'"
 step 'echo end > /dev/gpuprof/ctl'
+
+echo
+echo "# Since Linux 6.17 drm_sched's trace events are a stable uAPI: a job's push,"
+echo "# its dependencies, its handover to the hardware and its end, each with the"
+echo "# DRM client it came from. B's job waits for a vgem fence B signals 300 ms"
+echo "# later, then for P1's 400 ms job on the ring; perf gpu report reads the"
+echo "# three phases from those events alone, and checks them job by job"
+echo "# against the fence pairing above. (Kernels before 6.17: no such section.)"
+stable='rm -f /tmp/b; schedwork -n sched_b vgem job 50 aftervgem mark /tmp/b sleep 300 vgemsignal wait >/dev/null & schedwork -n sched_p1 await /tmp/b job 400 wait >/dev/null; wait'
+step "perf gpu record -a -o /tmp/demo.stable.data -- sh -c '$stable' 2>/dev/null"
+step "perf script -i /tmp/demo.stable.data 2>/dev/null | grep -m 5 -E 'drm_sched_job_(queue|add_dep|unschedulable)' | sed 's/^ *//'"
+step "perf gpu report -i /tmp/demo.stable.data | sed -n '/^Scheduler/,/^# against/p'"
 echo
 echo "# KMS: vkms, the kernel's virtual display, flipping at its refresh rate;"
 echo "# the client skips frames 30, 60 and 90 of 120."

@@ -1,14 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# make demo: boot the test VM, with a virgl GPU for the real programs
-# (design.rst 8), load gpuprof.ko and show what it serves.
+# make demo: boot the test VM on the newest test kernel, with a virgl GPU
+# for the real programs (design.rst 8), load gpuprof.ko and show what it
+# serves.
 # demo-guest.sh is the part that runs inside.
 set -eu
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 sel=$repo/selftests
-kver=${KVER:-$("$sel/scripts/kver.sh")}
+# The newest test kernel (7.3): the demo shows what only it has too.
+kver=${KVER:-$("$sel/scripts/kvers.sh" | tail -n 1)}
 
 make -s -C "$repo" tools
 make -s -C "$sel"
