@@ -431,6 +431,16 @@ static uint64_t lost_total(const struct report *r)
 	return n;
 }
 
+/* A crtc row's name: its index, "/N" for another device's (report/model.h). */
+static const char *crtc_name(char *buf, size_t size, const struct report_crtc *c)
+{
+	if (c->counter)
+		snprintf(buf, size, "%d/%u", c->crtc, c->counter);
+	else
+		snprintf(buf, size, "%d", c->crtc);
+	return buf;
+}
+
 /* Text */
 
 /* Slot @n of a function's buffers hb[8][32]: one per number printed. */
@@ -705,8 +715,10 @@ static void text_frames(struct report *r)
 		fprintf(r->out, "   (no drm:drm_vblank_event)\n");
 	for (i = 0; i < r->m.nr_crtcs; i++) {
 		const struct report_crtc *c = &r->m.crtcs[i];
+		char name[24];
 
-		fprintf(r->out, "%7d %8llu %10s %10s %10s %10s %8llu", c->crtc,
+		fprintf(r->out, "%7s %8llu %10s %10s %10s %10s %8llu",
+			crtc_name(name, sizeof(name), c),
 			(unsigned long long)c->vblanks,
 			H(0, report_sketch_mean(&c->interval), UNIT_NS),
 			H(1, c->median_ns, UNIT_NS),
@@ -1054,8 +1066,11 @@ static void csv_header(struct report *r)
 	for (i = 0; i < m->nr_crtcs; i++) {
 		const struct report_crtc *c = &m->crtcs[i];
 
-		fprintf(r->out, "# frames: crtc %d: %llu vblanks, median interval %llu ns, %llu missed; %llu flips, median interval %llu ns, %llu missed\n",
-			c->crtc, (unsigned long long)c->vblanks,
+		char name[24];
+
+		fprintf(r->out, "# frames: crtc %s: %llu vblanks, median interval %llu ns, %llu missed; %llu flips, median interval %llu ns, %llu missed\n",
+			crtc_name(name, sizeof(name), c),
+			(unsigned long long)c->vblanks,
 			(unsigned long long)c->median_ns, (unsigned long long)c->missed,
 			(unsigned long long)c->flips,
 			(unsigned long long)c->flip_median_ns,
@@ -1527,6 +1542,7 @@ static void json_tail(struct report *r)
 		fprintf(r->out, "%s\n  {", i ? "," : "");
 		json_key(r, "crtc");
 		fprintf(r->out, "%d, ", c->crtc);
+		json_u64(r, "counter", c->counter, true);
 		json_u64(r, "vblanks", c->vblanks, true);
 		json_u64(r, "intervals", c->interval.count, true);
 		json_u64(r, "mean_interval_ns", report_sketch_mean(&c->interval), true);

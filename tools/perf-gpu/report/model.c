@@ -885,28 +885,87 @@ static int on_destroy(struct report_model *m, const struct gpu_event *ev)
 }
 
 /* The crtc @crtc, added on first sight; NULL out of memory. */
-static struct report_crtc *crtc_get(struct report_model *m, int32_t crtc)
+/* Counters one crtc index may show (devices with a crtc of that index). */
+#define MAX_COUNTERS_PER_CRTC	8
+/* Frames a counter may skip and still be the same (vblank was off). */
+#define COUNTER_GAP_MAX		64
+
+static struct report_crtc *crtc_new(struct report_model *m, int32_t crtc,
+				    uint32_t counter)
 {
 	struct report_model_state *st = m->st;
 	struct report_crtc *c;
-	uint32_t i;
 
-	for (i = 0; i < m->nr_crtcs; i++)
-		if (m->crtcs[i].crtc == crtc)
-			return &m->crtcs[i];
 	if (ARRAY_RESERVE(m->crtcs, st->alloc_crtcs, m->nr_crtcs + 1))
 		return NULL;
 	c = &m->crtcs[m->nr_crtcs++];
 	memset(c, 0, sizeof(*c));
 	c->crtc = crtc;
+	c->counter = counter;
 	report_sketch_init(&c->interval);
 	report_sketch_init(&c->flip_interval);
 	return c;
 }
 
+/*
+ * The row of crtc @crtc whose vblank counter @seq belongs to: the one it
+ * continues (its last seq below it by the least, at most
+ * COUNTER_GAP_MAX; or by more, for a tick @stamp whose distance from the
+ * row's last is that many of its periods, within a factor 2: vblank was
+ * off a while), else a row without vblanks yet, else a new counter
+ * (another device's crtc of that index, or a counter reset), else, past
+ * MAX_COUNTERS_PER_CRTC, the first.  @vblank: @seq is a tick (its row's
+ * last seq moves); else a flip's, which joins the counter at most 63
+ * below it (its vblank's event comes after it), or makes the row its
+ * vblank's tick will join.
+ */
+static struct report_crtc *crtc_get(struct report_model *m, int32_t crtc,
+				    uint32_t seq, uint64_t stamp, bool vblank)
+{
+	struct report_crtc *c, *best = NULL, *empty = NULL, *first = NULL;
+	uint32_t i, n = 0, gap, best_gap = COUNTER_GAP_MAX + 1;
+
+	for (i = 0; i < m->nr_crtcs; i++) {
+		c = &m->crtcs[i];
+		if (c->crtc != crtc)
+			continue;
+		n++;
+		first = first ? first : c;
+		if (!c->vblanks) {
+			empty = empty ? empty : c;
+			continue;
+		}
+		/* A flip is for the vblank seq, seen or about to be. */
+		gap = vblank ? seq - c->last_seq : seq + 1 - c->last_seq;
+		if (!gap || gap - 1 >= COUNTER_GAP_MAX || gap >= best_gap)
+			continue;
+		best = c;
+		best_gap = gap;
+	}
+	if (best)
+		return best;
+	/* Off for longer: the ticks missed match the time that passed. */
+	for (i = 0; vblank && stamp && i < m->nr_crtcs; i++) {
+		c = &m->crtcs[i];
+		gap = seq - c->last_seq;
+		if (c->crtc == crtc && c->vblanks && c->period && gap &&
+		    gap < 1u << 31 && stamp > c->last &&
+		    (stamp - c->last) / gap >= c->period / 2 &&
+		    (stamp - c->last) / gap <= c->period * 2)
+			return c;
+	}
+	if (empty)
+		return empty;
+	/* A flip is delivered before its vblank's event: it may come first. */
+	if (!first || n < MAX_COUNTERS_PER_CRTC)
+		return crtc_new(m, crtc, n);
+	return first;
+}
+
 static int on_vblank(struct report_model *m, const struct gpu_event *ev)
 {
-	struct report_crtc *c = crtc_get(m, ev->vblank.crtc);
+	struct report_crtc *c = crtc_get(m, ev->vblank.crtc, ev->vblank.seq,
+					 ev->vblank.stamp, true);
 
 	if (!c)
 		return -1;
@@ -914,7 +973,11 @@ static int on_vblank(struct report_model *m, const struct gpu_event *ev)
 	if (c->vblanks && ev->vblank.stamp >= c->last &&
 	    report_sketch_add(&c->interval, ev->vblank.stamp - c->last))
 		return -1;
+	if (c->vblanks && ev->vblank.seq == c->last_seq + 1 &&
+	    ev->vblank.stamp > c->last)
+		c->period = ev->vblank.stamp - c->last;
 	c->last = ev->vblank.stamp;
+	c->last_seq = ev->vblank.seq;
 	c->vblanks++;
 	return 0;
 }
@@ -927,7 +990,7 @@ static int on_delivered(struct report_model *m, const struct gpu_event *ev)
 	/* The kernel's own events (a mode set, fbdev) go to no file. */
 	if (!ev->delivered.file)
 		return 0;
-	c = crtc_get(m, ev->delivered.crtc);
+	c = crtc_get(m, ev->delivered.crtc, ev->delivered.seq, 0, false);
 	if (!c)
 		return -1;
 	/* Unsigned: a counter that wrapped still went forward. */

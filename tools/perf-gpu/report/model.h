@@ -49,7 +49,12 @@
  * never signaled (unsignaled) are counted, not timed.  share of a busy
  * time: over the recording's span, from its first to its last sample.
  *
- * Frames, per crtc, from drm:drm_vblank_event: the intervals between
+ * Frames, per crtc and vblank counter (a tick continues the counter of
+ * its crtc index whose last seq is below it by the least, at most 64,
+ * or by as many as the periods since its last tick; else it starts
+ * another: drm_vblank_event names no device, and two devices' crtcs of
+ * one index tick under one number), from
+ * drm:drm_vblank_event: the intervals between
  * consecutive vblank timestamps; missed frames are counted from the
  * intervals longer than 1.5 times the median interval, an interval of
  * about m medians standing for round(m) - 1 missed frames (two medians:
@@ -182,8 +187,16 @@ struct report_pair {
 
 struct report_crtc {
 	int32_t crtc;
+	/*
+	 * drm_vblank_event names no device: each device counts its own
+	 * vblanks, so a second counter under one crtc index is another
+	 * device's crtc of that index (0: the first seen).
+	 */
+	uint32_t counter;
 	uint64_t vblanks;
 	uint64_t last;			/* timestamp of the last vblank */
+	uint32_t last_seq;		/* its sequence number */
+	uint64_t period;		/* the last interval of consecutive seqs */
 	struct report_sketch interval;	/* between consecutive vblanks, ns */
 	uint64_t median_ns;		/* set by report_model_finish() */
 	uint64_t missed;		/* likewise */
