@@ -23,16 +23,10 @@ else
 	out=$cache/build/$kver/$dir
 fi
 
-# A kernel whose headers are in the Debian 13 build root (7.3: setup.sh,
-# "The third test kernel") is built there, by the compiler it was built
-# with: the repository and the cache are mounted at their own paths in
-# the root, in a mount namespace of the build's own.
+# A kernel of Debian 13 (7.3) is built in its build root, by the
+# compiler it was built with (kmake.sh).
 root=$cache/trixie-root
-in_root=
-if [ -z "${GPUPROF_KDIR:-}" ] && [ ! -d "$kdir" ] && [ -d "$root$kdir" ]; then
-	in_root=1
-fi
-[ -n "$in_root" ] || [ -d "$kdir" ] ||
+[ -d "$kdir" ] || [ -d "$root$kdir" ] ||
 	{ echo "build-module: no headers at $kdir" >&2; exit 1; }
 mkdir -p "$out"
 # Re-mirror each time: sources may have been added or removed.  Only the
@@ -49,9 +43,5 @@ while read -r f; do
 	mkdir -p "$out/$(dirname "$f")"
 	ln -s "$repo/$dir/$f" "$out/$f"
 done
-if [ -n "$in_root" ]; then
-	"$repo/selftests/scripts/in-build-root.sh" make -s -C "$kdir" M="$out" modules >&2
-else
-	make -s -C "$kdir" M="$out" modules >&2
-fi
+"$repo/selftests/scripts/kmake.sh" "$kdir" -s M="$out" modules >&2
 ls "$out"/*.ko

@@ -31,9 +31,11 @@ out=$cache/build/$kver/vkms
 
 die() { echo "build-vkms: $*" >&2; exit 1; }
 
+# 7.3's source is in the Debian 13 build root (setup.sh), beside its
+# headers; its debug kernel's tree is on the machine (debug-kernel.sh).
 root=$cache/trixie-root
 in_root=
-if [ -z "${GPUPROF_KDIR:-}" ] && [ ! -d "$kdir" ] && [ -d "$root$kdir" ]; then
+if [ ! -r "$tarball" ] && [ -r "$root$tarball" ]; then
 	in_root=1
 	tarball=$root$tarball
 fi
@@ -42,7 +44,7 @@ dpkg_version() {
 	dpkg-query ${in_root:+--admindir="$root/var/lib/dpkg"} -W -f='${Version}' "$1" 2>/dev/null
 }
 
-[ -n "$in_root" ] || [ -d "$kdir" ] || die "no headers at $kdir"
+[ -d "$kdir" ] || [ -d "$root$kdir" ] || die "no headers at $kdir"
 [ -r "$tarball" ] || die "no $tarball (selftests/setup.sh installs $pkg)"
 
 # The stamp names the package version, so an upgraded tarball is
@@ -80,9 +82,6 @@ include $(src)/Makefile
 obj-m := gpuprof_vkms.o
 gpuprof_vkms-y := $(vkms-y)
 EOF
-if [ -n "$in_root" ]; then
-	"$repo/selftests/scripts/in-build-root.sh" make -s -C "$kdir" M="$out" modules >&2
-else
-	make -s -C "$kdir" M="$out" modules >&2
-fi
+# The kernel's own compiler (7.3's is in the build root: kmake.sh).
+"$repo/selftests/scripts/kmake.sh" "$kdir" -s M="$out" modules >&2
 ls "$out"/gpuprof_vkms.ko

@@ -4,7 +4,7 @@
 # debug-kernel.sh [SERIES]: build the debug kernel of `make check-debug`
 # (lockdep, KASAN, kmemleak, fault injection, UBSAN; see
 # Documentation/testing.rst) from Debian's linux-source-SERIES package
-# (SERIES 6.1 or 6.12, default 6.1), and print the directory it is
+# (SERIES 6.1, 6.12 or 7.3, default 6.1), and print the directory it is
 # installed in:
 #
 #   DIR/kver                     the kernel's release string
@@ -14,7 +14,11 @@
 #                                out-of-tree modules are built against
 #
 # The kernel is configured from allnoconfig plus selftests/debug-kernel/
-# debug.config (and debug-SERIES.config when there is one).  It is built
+# debug.config (and debug-SERIES.config when there is one).  7.3 is built
+# in the Debian 13 build root (in-build-root.sh) with gcc-14, its
+# compiler, from the linux-source-7.3 that setup.sh installed there; the
+# root gets the kernel's build tools (flex, bison, bc, libelf) the first
+# time.  It is built
 # once and cached outside the clone, in $GPUPROF_DEBUG_CACHE (default
 # /var/cache/gpuprof/debug-kernel), keyed by the source package's version
 # and a hash of the fragments and of this script: a clean clone reuses
@@ -33,8 +37,41 @@ jobs=$(nproc)
 die() { echo "debug-kernel: $*" >&2; exit 1; }
 say() { echo "debug-kernel: $series: $*" >&2; }
 
-case $series in 6.1|6.12) ;; *) die "SERIES is 6.1 or 6.12, not '$series'" ;; esac
+cache=$(mkdir -p "${GPUPROF_CACHE:-$repo/.deps}" && cd "${GPUPROF_CACHE:-$repo/.deps}" && pwd)
+build_root=$cache/trixie-root
+# in_root: 1 when the kernel is built in the build root.
+in_root=
+case $series in
+6.1|6.12) ;;
+7.3)
+	tarball=$build_root$tarball
+	in_root=1
+	;;
+*) die "SERIES is 6.1, 6.12 or 7.3, not '$series'" ;;
+esac
 [ -r "$tarball" ] || die "no $tarball (selftests/setup.sh installs $pkg)"
+
+# make in the kernel's own tool chain: the machine's, or the build
+# root's (kmake.sh), with the tree's directory mounted there.
+kmake() {
+	local src=$1
+	shift
+	GPUPROF_KMAKE_ROOT=$in_root "$repo/selftests/scripts/kmake.sh" "$src" "$@"
+}
+
+# The build root has a compiler, not the kernel's other build tools.
+root_tools() {
+	local missing
+	[ -n "$in_root" ] || return 0
+	missing=$(chroot "$build_root" dpkg-query -W -f='${db:Status-Status}\n' \
+		flex bison bc libelf-dev libssl-dev 2>&1 | grep -cvx installed) || true
+	[ "$missing" = 0 ] && return 0
+	say "installing the kernel's build tools in $build_root"
+	cp /etc/resolv.conf "$build_root/etc/resolv.conf"
+	chroot "$build_root" env DEBIAN_FRONTEND=noninteractive LC_ALL=C \
+		apt-get install -y -q --no-install-recommends \
+		flex bison bc libelf-dev libssl-dev >&2
+}
 
 frags=("$fragdir/debug.config")
 [ -e "$fragdir/debug-$series.config" ] && frags+=("$fragdir/debug-$series.config")
@@ -46,11 +83,16 @@ configure() {
 	local line sym bad=0
 
 	cat "${frags[@]}" >"$dir/fragment.config"
-	make -s -C "$dir/src" O="$dir/build" \
+	kmake "$dir/src" -s O="$dir/build" \
 		KCONFIG_ALLCONFIG="$dir/fragment.config" allnoconfig >&2
 	while IFS= read -r line; do
 		case $line in ''|'#'*) continue ;; esac
 		sym=${line%%=*}
+		# Gone from this series' Kconfig (SCHED_DEBUG in 6.15): said.
+		if ! grep -rqx --include='Kconfig*' "config ${sym#CONFIG_}" "$dir/src"; then
+			echo "debug-kernel: $sym: no such option in $series" >&2
+			continue
+		fi
 		if [ "${line#*=}" = n ]; then
 			grep -qx "# $sym is not set" "$dir/build/.config" && continue
 			grep -q "^$sym=" "$dir/build/.config" || continue
@@ -81,6 +123,7 @@ if [ -e "$dir/.done" ]; then	# built by another run meanwhile
 	exit 0
 fi
 
+root_tools
 t0=$SECONDS
 # A build cut short (a killed run, a lost session) goes on where it
 # stopped: same sources, same configuration, make builds what is missing.
@@ -95,10 +138,10 @@ else
 	configure
 	touch "$dir/.configured"
 fi
-kver=$(make -s -C "$dir/src" O="$dir/build" kernelrelease)
+kver=$(kmake "$dir/src" -s O="$dir/build" kernelrelease)
 
 say "building $kver with $jobs jobs in $dir/build"
-make -C "$dir/src" O="$dir/build" -j"$jobs" bzImage modules \
+kmake "$dir/src" O="$dir/build" -j"$jobs" bzImage modules \
 	>"$dir/build.log" 2>&1 &
 mpid=$!
 # One progress line a minute: the objects built so far.
@@ -116,8 +159,9 @@ if ! wait "$mpid"; then
 	die "build failed (log: $dir/build.log)"
 fi
 
-make -s -C "$dir/src" O="$dir/build" INSTALL_MOD_PATH="$dir/root" \
+kmake "$dir/src" -s O="$dir/build" INSTALL_MOD_PATH="$dir/root" \
 	modules_install >&2
+depmod -b "$dir/root" "$kver"
 cp "$dir/build/arch/x86/boot/bzImage" "$dir/root/boot/vmlinuz-$kver"
 cp "$dir/build/.config" "$dir/root/boot/config-$kver"
 echo "$kver" >"$dir/kver"
