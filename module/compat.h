@@ -97,4 +97,11 @@ static inline void gpuprof_hrtimer_setup(struct hrtimer *timer,
 #define gpuprof_fence_lock(f)	((f)->lock)
 #endif
 
+/*
+ * drm_sched's stable trace events, with the job's DRM client id in
+ * struct drm_sched_fence (drm_client_id): 6.17 (sched.c).
+ */
+#define GPUPROF_HAVE_SCHED_EVENTS \
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0))
+
 #endif /* _GPUPROF_COMPAT_H */

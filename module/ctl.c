@@ -155,6 +155,7 @@ static void gpuprof_end_targets(bool named_only)
 	spin_unlock_irq(&gpuprof_data_lock);
 	synchronize_rcu();
 	gpuprof_fence_disown_ended();
+	gpuprof_sched_disown_ended();
 	gpuprof_gem_disown_ended();
 	spin_lock_irq(&gpuprof_data_lock);
 	gpuprof_oa_disown_ended();
@@ -248,6 +249,8 @@ static int gpuprof_start(enum gpuprof_mode mode)
 		err = gpuprof_fence_start();
 	if (err)
 		return err;
+	if (mode != GPUPROF_MEMORY)
+		gpuprof_sched_start();
 
 	/*
 	 * Histograms hold one mode's keys; another mode starts afresh.  So
@@ -275,10 +278,12 @@ static void gpuprof_stop(void)
 	spin_lock_irq(&gpuprof_data_lock);
 	gpuprof_oa_forget_learned();
 	spin_unlock_irq(&gpuprof_data_lock);
-	if (mode == GPUPROF_MEMORY)
+	if (mode == GPUPROF_MEMORY) {
 		gpuprof_gem_stop();
-	else
+	} else {
+		gpuprof_sched_stop();
 		gpuprof_fence_stop();
+	}
 }
 
 static int gpuprof_ctl_run(struct gpuprof_cmd *cmd, void *arg)

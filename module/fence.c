@@ -456,6 +456,45 @@ out:
 }
 
 /*
+ * Set while sched.c takes drm_sched jobs from the scheduler's stable
+ * events: drm_sched's fences are then none of the init probe's.
+ */
+static bool gpuprof_sched_events;
+
+void gpuprof_fence_take_sched(bool events)
+{
+	WRITE_ONCE(gpuprof_sched_events, events);
+}
+
+/* sched.c: drm_sched queues the job whose finished fence is @fence. */
+void gpuprof_fence_sched_queued(struct dma_fence *fence,
+				struct gpuprof_target *owner)
+{
+	int tl = gpuprof_timeline_id(fence->ops->get_driver_name(fence),
+				     fence->ops->get_timeline_name(fence));
+
+	if (tl >= 0)
+		gpuprof_job_add(fence, GPUPROF_JOB_SCHED, owner, tl);
+}
+
+/* sched.c: the job whose finished fence is @fence goes to the hardware. */
+void gpuprof_fence_sched_runs(struct dma_fence *fence)
+{
+	struct gpuprof_bucket *b;
+	struct gpuprof_job *job;
+	struct gpuprof_ctx *ctx;
+	unsigned long flags;
+
+	b = gpuprof_table_bucket(&gpuprof_ctxs, fence->context);
+	spin_lock_irqsave(&b->lock, flags);
+	ctx = gpuprof_ctx_find(b, fence->context);
+	job = ctx ? gpuprof_job_find(&ctx->jobs, fence) : NULL;
+	if (job && !job->start_ns)
+		job->start_ns = ktime_get_ns();
+	spin_unlock_irqrestore(&b->lock, flags);
+}
+
+/*
  * The submitting task's process and the timeline are looked up before
  * any bucket lock is taken: a process not seen before takes the data
  * lock (client.c), which nests outside bucket locks.
@@ -473,6 +512,8 @@ static void gpuprof_fence_init_probe(void *data, struct dma_fence *fence)
 	if (gpuprof_fence_is_container(driver))
 		return;
 	if (gpuprof_is_sched(driver)) {
+		if (READ_ONCE(gpuprof_sched_events))
+			return;
 		if (!gpuprof_sched_finishes(fence)) {
 			gpuprof_half_add(fence);
 			return;

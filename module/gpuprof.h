@@ -15,7 +15,8 @@
  * - ctl.c, the commands.  Whatever involves several parts is sequenced
  *   here: start, stop, reset, and ending targets.
  * - status.c, marker.c: global files reading the parts below.
- * - oa.c, the OA stream and its attribution.
+ * - oa.c, the OA stream and its attribution; sched.c, drm_sched jobs
+ *   from the scheduler's stable events, handed to fence.c.
  * - fence.c (jobs, time sampling) and gem.c (buffers): the probes.
  * - client.c (which target a process works for) and timeline.c.
  * - target.c: targets, their histograms and their lifetime.
@@ -355,6 +356,19 @@ u32 gpuprof_jobs_in_flight(void);
 void gpuprof_fence_disown_ended(void);
 int gpuprof_targets_running_at(u64 t_ns, struct gpuprof_target **out,
 			       int max, bool *alone);
+struct dma_fence;
+void gpuprof_fence_take_sched(bool events);
+void gpuprof_fence_sched_queued(struct dma_fence *fence,
+				struct gpuprof_target *owner);
+void gpuprof_fence_sched_runs(struct dma_fence *fence);
+
+/* sched.c: drm_sched jobs from the scheduler's stable events (6.17) */
+int gpuprof_sched_init(void);
+void gpuprof_sched_exit(void);
+void gpuprof_sched_start(void);
+void gpuprof_sched_stop(void);
+void gpuprof_sched_disown_ended(void);
+const char *gpuprof_sched_source(void);
 
 /* oa.c */
 void gpuprof_oa_disown_ended(void);

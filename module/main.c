@@ -71,6 +71,7 @@ static const struct {
 	{ gpuprof_clients_init, gpuprof_clients_exit },
 	{ gpuprof_timelines_init, gpuprof_timelines_exit },
 	{ gpuprof_fence_init, gpuprof_fence_exit },
+	{ gpuprof_sched_init, gpuprof_sched_exit },
 	{ gpuprof_gem_init, gpuprof_gem_exit },
 	{ gpuprof_nodes_init, gpuprof_nodes_exit },
 	{ gpuprof_global_nodes_create, gpuprof_global_nodes_destroy },

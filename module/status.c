@@ -122,6 +122,7 @@ static int gpuprof_status_show(struct seq_file *m, void *v)
 	seq_printf(m, "jobs_in_flight: %u\n", gpuprof_jobs_in_flight());
 	seq_printf(m, "buffers_live: %u\n", gpuprof_buffers_live());
 	gpuprof_show_drops(m);
+	seq_printf(m, "drm_sched_jobs: %s\n", gpuprof_sched_source());
 	gpuprof_show_oa(m, &oa);
 	return 0;
 }

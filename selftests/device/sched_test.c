@@ -10,7 +10,12 @@
  * The ring takes one job at a time (credits=1): P1 submits a 400 ms job,
  * P2 four 25 ms jobs 10 ms later, which wait some 390 ms for the ring.
  * Counted from submission, P2 would be busy for ~490 ms.
+ *
+ * On a kernel with drm_sched's stable events (6.17) the module takes the
+ * jobs from them (module/sched.c): the same counts, and a job a kernel
+ * worker pushes is its DRM client's process's.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +213,84 @@ TEST_F_TIMEOUT(sched, parallel_submitters_count_exactly_their_jobs, 120)
 	ASSERT_LT(100, n2);
 	EXPECT_EQ(n1, hist_value(self->p1, self->tl));
 	EXPECT_EQ(n2, hist_value(self->p2, self->tl));
+}
+
+/*
+ * Whether this kernel has drm_sched's stable events (6.17): tracefs's
+ * format of drm_sched_job_queue, with its client_id, says; gpu-sched is
+ * loaded (the fixture loaded schedmock).
+ */
+static bool stable_events(void)
+{
+	char buf[4096];
+
+	if (read_file("/sys/kernel/tracing/events/gpu_scheduler/"
+		      "drm_sched_job_queue/format", buf, sizeof(buf)) <= 0)
+		return false;
+	return strstr(buf, "field:u64 client_id;");
+}
+
+static void expect_source(struct __test_metadata *_metadata, bool events)
+{
+	char src[32];
+
+	ASSERT_EQ(0, status_str("drm_sched_jobs", src, sizeof(src)));
+	EXPECT_STREQ(events ? "events" : "fences", src);
+}
+
+/*
+ * With the stable events the module takes drm_sched jobs from them, and a
+ * job a kernel worker pushes for a client is the client's process's: one
+ * job pushed by the process, then three by schedmock's worker
+ * (SCHEDMOCK_SUBMIT_DEFERRED).  By fence pairing those three are
+ * initialised in the worker: unattributed, and the process has one.
+ */
+TEST_F(sched, deferred_jobs_are_their_clients)
+{
+	bool events = stable_events();
+	long long un0, un1;
+
+	TH_LOG("stable events: %s", events ? "yes" : "no");
+	expect_source(_metadata, events);
+	ASSERT_EQ(0, ctl("startcp\n"));
+	expect_source(_metadata, events);
+	un0 = status_num("unattributed_jobs");
+	ASSERT_EQ(0, sh("$SW -n sched_p1 job 5 deferred job 5 job 5 job 5 "
+			"wait > /dev/null"));
+	un1 = status_num("unattributed_jobs");
+	ASSERT_EQ(0, ctl("stop\n"));
+	find_targets(_metadata, self);
+	if (events) {
+		EXPECT_EQ(4, hist_value(self->p1, self->tl));
+	} else {
+		EXPECT_EQ(1, hist_value(self->p1, self->tl));
+		/* The VM's own kernel fences may add to these. */
+		EXPECT_LE(3, un1 - un0);
+	}
+}
+
+/*
+ * gpu-sched unloaded and loaded again while profiling: its tracepoints go
+ * and come back (the tracepoint module notifier), the probes let go of
+ * them before they go (the kernel warns otherwise, which the debug suite
+ * counts) and take the new ones; jobs count all along.
+ */
+TEST_F(sched, gpu_sched_reloaded_while_profiling)
+{
+	bool events = stable_events();
+
+	ASSERT_EQ(0, ctl("startcp\n"));
+	ASSERT_EQ(0, sh("$SW -n sched_p1 job 5 wait > /dev/null"));
+	ASSERT_EQ(0, schedmock_unload_wait(20000));
+	ASSERT_EQ(0, system("modprobe -r gpu-sched"));
+	ASSERT_NE(0, access("/sys/module/gpu_sched", F_OK));
+	expect_source(_metadata, false);
+	ASSERT_EQ(0, schedmock_load("credits=1"));
+	expect_source(_metadata, events);
+	ASSERT_EQ(0, sh("$SW -n sched_p1 job 5 job 5 wait > /dev/null"));
+	ASSERT_EQ(0, ctl("stop\n"));
+	find_targets(_metadata, self);
+	EXPECT_EQ(3, hist_value(self->p1, self->tl));
 }
 
 TEST_HARNESS_MAIN

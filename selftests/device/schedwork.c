@@ -18,6 +18,10 @@
  *   vgem                    a vgem fence, not signalled yet (one at a time)
  *   job MS aftervgem        a job waiting for that vgem fence
  *   vgemsignal              signal it
+ *   deferred                later jobs are armed and pushed by a kernel
+ *                           worker (SCHEDMOCK_SUBMIT_DEFERRED)
+ *   name NAME               DRM_IOCTL_SET_CLIENT_NAME on the current file;
+ *                           prints "name ok" or "name refused ERRNO"
  *   mark PATH               create the file PATH (another process awaits)
  *   await PATH              until the file PATH exists (at most 10 s)
  *   stream MS JOB_MS        for MS milliseconds, jobs of JOB_MS on the
@@ -47,7 +51,7 @@
 #include <linux/sync_file.h>
 
 #include "../lib/vgem.h"
-#include "../schedmock/schedmock_uapi.h"
+#include "../lib/schedmock.h"
 
 #define MAX_FILES 16
 #define MAX_JOBS 512
@@ -100,9 +104,9 @@ static unsigned long number(const char *s, const char *what)
 static int file_fd(int file)
 {
 	if (files[file] < 0) {
-		files[file] = open(SCHEDMOCK_DEV, O_RDWR | O_CLOEXEC);
+		files[file] = schedmock_open(O_RDWR | O_CLOEXEC);
 		if (files[file] < 0)
-			die("open %s: %s", SCHEDMOCK_DEV, strerror(errno));
+			die("open schedmock's render node: %s", strerror(errno));
 	}
 	return files[file];
 }
@@ -115,6 +119,8 @@ static struct job *find_job(int file, unsigned long id)
 	die("fd %d has no job %lu", file, id);
 }
 
+static unsigned int submit_flags;
+
 static void submit(int file, unsigned long ms, unsigned long after,
 		   int in_fence_fd)
 {
@@ -122,6 +128,7 @@ static void submit(int file, unsigned long ms, unsigned long after,
 		.duration_ns = ms * 1000000ull,
 		.in_fence_fd = in_fence_fd,
 		.after = after,
+		.flags = submit_flags,
 	};
 	struct job *j;
 	int fd = file_fd(file);
@@ -137,6 +144,30 @@ static void submit(int file, unsigned long ms, unsigned long after,
 	j->fence_fd = s.out_fence_fd;
 	j->signaled_ns = 0;
 	njobs++;
+}
+
+/*
+ * DRM_IOCTL_SET_CLIENT_NAME (DRM_IOWR(0xD1, struct drm_set_client_name)
+ * in the kernel's drm.h, from 6.14; Debian's 6.12 refuses it): the name
+ * the current file's client goes by in fdinfo's drm-client-name.
+ */
+struct set_client_name {
+	uint64_t name_len;
+	uint64_t name;
+};
+
+static void set_client_name(int file, const char *name)
+{
+	struct set_client_name arg = {
+		.name_len = strlen(name),
+		.name = (uintptr_t)name,
+	};
+
+	if (ioctl(file_fd(file), _IOWR('d', 0xD1, struct set_client_name), &arg))
+		printf("name refused %d\n", errno);
+	else
+		printf("name ok\n");
+	fflush(stdout);
 }
 
 /* The finished fence's signal time, or 0 if it has not signalled. */
@@ -337,6 +368,10 @@ int main(int argc, char **argv)
 			} else {
 				submit(file, ms, 0, -1);
 			}
+		} else if (!strcmp(step, "deferred")) {
+			submit_flags |= SCHEDMOCK_SUBMIT_DEFERRED;
+		} else if (!strcmp(step, "name") && i < argc) {
+			set_client_name(file, argv[i++]);
 		} else if (!strcmp(step, "sleep")) {
 			sleep_ms(number(argv[i++], "sleep"));
 		} else if (!strcmp(step, "wait")) {

@@ -36,6 +36,22 @@ static inline int kmod_load(const char *env, const char *params)
 	return ret;
 }
 
+/*
+ * Load the modules the module named by $@env depends on (modinfo's
+ * depends), as finit_module() does not.  0, or -ENOENT.
+ */
+static inline int kmod_load_depends(const char *env)
+{
+	const char *ko = getenv(env);
+	char cmd[4096];
+
+	if (!ko)
+		return -ENOENT;
+	snprintf(cmd, sizeof(cmd),
+		 "modprobe -q -a $(modinfo -F depends '%s' | tr , ' ')", ko);
+	return system(cmd) ? -ENOENT : 0;
+}
+
 static inline int gpuprof_load(const char *params)
 {
 	return kmod_load("GPUPROF_KO", params);
@@ -63,8 +79,9 @@ static inline int fencegen_load(void)
 /*
  * schedmock: a mock GPU ring on the kernel's drm_sched (selftests/schedmock),
  * loaded with @params ("credits=N timeout_ms=N", either or none; the rest
- * default), reloaded when loaded with other values.  Its dependency,
- * gpu-sched, is loaded first (finit_module does not load dependencies).
+ * default), reloaded when loaded with other values.  Its dependencies,
+ * gpu-sched and drm, are loaded first (finit_module does not load
+ * dependencies).
  */
 #define SCHEDMOCK_MODNAME "gpuprof_schedmock"
 #define SCHEDMOCK_PARAMS "/sys/module/" SCHEDMOCK_MODNAME "/parameters/"
@@ -132,8 +149,7 @@ static inline int schedmock_load(const char *params)
 		if (err)
 			return err;
 	}
-	if (access("/sys/module/gpu_sched", F_OK) &&
-	    system("modprobe gpu-sched") != 0)
+	if (kmod_load_depends("GPUPROF_SCHEDMOCK_KO"))
 		return -ENOENT;
 	return kmod_load("GPUPROF_SCHEDMOCK_KO", params);
 }
@@ -149,17 +165,11 @@ static inline int schedmock_load(const char *params)
 
 static inline int vkms_load(void)
 {
-	const char *ko = getenv("GPUPROF_VKMS_KO");
-	char cmd[4096];
 	int err;
 
 	if (!access("/sys/module/" VKMS_MODNAME, F_OK))
 		return 0;
-	if (!ko)
-		return -ENOENT;
-	snprintf(cmd, sizeof(cmd),
-		 "modprobe -q -a $(modinfo -F depends '%s' | tr , ' ')", ko);
-	if (system(cmd))
+	if (kmod_load_depends("GPUPROF_VKMS_KO"))
 		return -ENOENT;
 	err = kmod_load("GPUPROF_VKMS_KO", NULL);
 	return err == -EEXIST ? 0 : err;

@@ -4,19 +4,23 @@
  * drm_sched (gpu-sched.ko), so tests see drm_sched's own fences, made the
  * way a driver makes them, without a GPU.
  *
- * One ring, "schedmock-ring", is one drm_gpu_scheduler; every open file of
- * /dev/gpuprof_schedmock is an entity on it.  A submit (schedmock_uapi.h)
- * initialises, arms and pushes a job in the caller's task, so drm_sched's
- * scheduled and finished fences are initialised there, as a driver's are.
+ * It is a DRM driver, "schedmock", with a render node: its files are DRM
+ * clients as the DRM core makes them, with their drm-client-id, the name
+ * DRM_IOCTL_SET_CLIENT_NAME gives them and fdinfo (drm_show_fdinfo(), from
+ * 6.5).  One ring, "schedmock-ring", is one drm_gpu_scheduler; every open
+ * file is an entity on it.  A submit (schedmock_uapi.h) initialises, arms
+ * and pushes a job in the caller's task, so drm_sched's scheduled and
+ * finished fences are initialised there, as a driver's are; a deferred
+ * submit arms and pushes it from a kernel worker instead, as a driver
+ * that submits from a worker does.
  * drm_sched hands jobs to run_job, up to `credits` at a time; the mock
  * hardware then runs them one after another in ring order, each for its
  * duration, so with credits > 1 a job waits on the ring between being
  * scheduled and starting, as on a real ring.
  *
- * Each open file is a DRM client as drm_sched sees it: from 6.12 its
- * jobs carry the file's client id (1, 2, ... in the order files were
- * opened), given to drm_sched_job_init() as a driver gives its
- * drm_file's; 6.17's stable trace events report it as client_id.
+ * From 6.12 its jobs carry the file's DRM client id, given to
+ * drm_sched_job_init() as a driver gives its drm_file's; 6.17's stable
+ * trace events report it as client_id, and fdinfo as drm-client-id.
  */
 #include <linux/atomic.h>
 #include <linux/device.h>
@@ -24,7 +28,6 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
-#include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -32,7 +35,12 @@
 #include <linux/sync_file.h>
 #include <linux/uaccess.h>
 #include <linux/wait_bit.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
+
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_ioctl.h>
 
 #include "schedmock_compat.h"
 #include "schedmock_uapi.h"
@@ -65,15 +73,13 @@ struct schedmock_file {
 	struct mutex lock;		/* submits are ordered per entity */
 	struct xarray finished;		/* id -> finished fence reference */
 	u32 next_id;
-	u64 client_id;			/* a DRM file's drm-client-id, as it were */
+	u64 client_id;			/* its drm_file's drm-client-id */
 };
-
-/* Client ids for the files, from 1 like the DRM core's (0: none). */
-static atomic64_t schedmock_client_ids = ATOMIC64_INIT(0);
 
 static struct schedmock_ring {
 	struct drm_gpu_scheduler sched;
 	struct device *dev;		/* the scheduler's, for its events */
+	struct drm_device *drm;		/* its DRM device, on dev */
 	spinlock_t lock;		/* the hardware fences' lock; queue */
 	struct list_head queue;		/* hardware fences, in ring order */
 	struct hrtimer timer;		/* completes the queue's head */
@@ -248,7 +254,7 @@ static const struct drm_sched_backend_ops schedmock_sched_ops = {
 	.free_job = schedmock_free_job,
 };
 
-static int schedmock_open(struct inode *inode, struct file *filp)
+static int schedmock_open(struct drm_device *drm, struct drm_file *file)
 {
 	struct schedmock_file *sf;
 	int err;
@@ -265,14 +271,14 @@ static int schedmock_open(struct inode *inode, struct file *filp)
 	mutex_init(&sf->lock);
 	xa_init(&sf->finished);
 	sf->next_id = 1;
-	sf->client_id = atomic64_inc_return(&schedmock_client_ids);
-	filp->private_data = sf;
+	sf->client_id = schedmock_client_id(file);
+	file->driver_priv = sf;
 	return 0;
 }
 
-static int schedmock_release(struct inode *inode, struct file *filp)
+static void schedmock_postclose(struct drm_device *drm, struct drm_file *file)
 {
-	struct schedmock_file *sf = filp->private_data;
+	struct schedmock_file *sf = file->driver_priv;
 	struct dma_fence *f;
 	unsigned long id;
 
@@ -282,7 +288,6 @@ static int schedmock_release(struct inode *inode, struct file *filp)
 	xa_destroy(&sf->finished);
 	mutex_destroy(&sf->lock);
 	kfree(sf);
-	return 0;
 }
 
 /* Refuse bad input before anything changes; the fences a job waits on. */
@@ -292,7 +297,8 @@ static int submit_check(struct schedmock_file *sf,
 {
 	if (!args->duration_ns ||
 	    args->duration_ns > SCHEDMOCK_MAX_DURATION_NS ||
-	    args->id || args->out_fence_fd || args->after >= sf->next_id)
+	    args->id || args->out_fence_fd || args->after >= sf->next_id ||
+	    (args->flags & ~SCHEDMOCK_SUBMIT_DEFERRED) || args->pad)
 		return -EINVAL;
 	if (sf->next_id > SCHEDMOCK_MAX_JOBS)
 		return -ENOSPC;
@@ -306,10 +312,35 @@ static int submit_check(struct schedmock_file *sf,
 	return 0;
 }
 
+/* A job armed and pushed by a kernel worker, for a deferred submit. */
+struct schedmock_push {
+	struct work_struct work;
+	struct schedmock_job *job;
+	struct dma_fence *finished;
+};
+
+static void schedmock_arm_push(struct schedmock_job *job,
+			       struct dma_fence **finished)
+{
+	drm_sched_job_arm(&job->base);
+	*finished = dma_fence_get(&job->base.s_fence->finished);
+	atomic_inc(&ring.jobs);
+	drm_sched_entity_push_job(&job->base);
+}
+
+static void schedmock_push_work(struct work_struct *work)
+{
+	struct schedmock_push *push = container_of(work, struct schedmock_push,
+						   work);
+
+	schedmock_arm_push(push->job, &push->finished);
+}
+
 /*
- * Make and push the job, all in the caller's task; once armed it cannot
- * be taken back, so everything that can fail comes before.  Returns the
- * job's finished fence, referenced, or an ERR_PTR.
+ * Make and push the job, in the caller's task or, deferred, in a worker
+ * the caller waits for (the file's lock held: its jobs stay in order);
+ * once armed it cannot be taken back, so everything that can fail comes
+ * before.  Returns the job's finished fence, referenced, or an ERR_PTR.
  */
 static struct dma_fence *submit_job(struct schedmock_file *sf,
 				    const struct schedmock_submit *args,
@@ -343,10 +374,16 @@ static struct dma_fence *submit_job(struct schedmock_file *sf,
 		if (err)
 			goto cleanup;
 	}
-	drm_sched_job_arm(&job->base);
-	finished = dma_fence_get(&job->base.s_fence->finished);
-	atomic_inc(&ring.jobs);
-	drm_sched_entity_push_job(&job->base);
+	if (args->flags & SCHEDMOCK_SUBMIT_DEFERRED) {
+		struct schedmock_push push = { .job = job };
+
+		INIT_WORK_ONSTACK(&push.work, schedmock_push_work);
+		queue_work(system_unbound_wq, &push.work);
+		flush_work(&push.work);
+		destroy_work_on_stack(&push.work);
+		return push.finished;
+	}
+	schedmock_arm_push(job, &finished);
 	return finished;
 
 cleanup:
@@ -360,23 +397,27 @@ put_deps:
 	return ERR_PTR(err);
 }
 
-static long schedmock_submit(struct schedmock_file *sf,
-			     struct schedmock_submit __user *uargs)
+/*
+ * drm_ioctl() copied the arguments in and copies them out on success; a
+ * fault there loses the installed fd to the caller, as with any DRM
+ * driver's out-fence.
+ */
+static int schedmock_submit(struct drm_device *drm, void *data,
+			    struct drm_file *file)
 {
 	struct dma_fence *in = NULL, *prev = NULL, *finished;
-	struct schedmock_submit args;
+	struct schedmock_file *sf = file->driver_priv;
+	struct schedmock_submit *args = data;
 	struct sync_file *sync;
 	int fd, err;
 	u32 id;
 
-	if (copy_from_user(&args, uargs, sizeof(args)))
-		return -EFAULT;
 	fd = get_unused_fd_flags(O_CLOEXEC);
 	if (fd < 0)
 		return fd;
 
 	mutex_lock(&sf->lock);
-	err = submit_check(sf, &args, &in, &prev);
+	err = submit_check(sf, args, &in, &prev);
 	id = sf->next_id;
 	if (!err)
 		err = xa_reserve(&sf->finished, id, GFP_KERNEL);
@@ -387,7 +428,7 @@ static long schedmock_submit(struct schedmock_file *sf,
 		put_unused_fd(fd);
 		return err;
 	}
-	finished = submit_job(sf, &args, in, prev);
+	finished = submit_job(sf, args, in, prev);
 	if (IS_ERR(finished)) {
 		xa_release(&sf->finished, id);
 		mutex_unlock(&sf->lock);
@@ -406,37 +447,39 @@ static long schedmock_submit(struct schedmock_file *sf,
 		put_unused_fd(fd);
 		return -ENOMEM;
 	}
-	args.id = id;
-	args.out_fence_fd = fd;
-	if (copy_to_user(uargs, &args, sizeof(args))) {
-		put_unused_fd(fd);
-		fput(sync->file);
-		return -EFAULT;
-	}
+	args->id = id;
+	args->out_fence_fd = fd;
 	fd_install(fd, sync->file);
 	return 0;
 }
 
-static long schedmock_ioctl(struct file *filp, unsigned int cmd,
-			    unsigned long arg)
-{
-	if (cmd != SCHEDMOCK_IOCTL_SUBMIT)
-		return -ENOTTY;
-	return schedmock_submit(filp->private_data, (void __user *)arg);
-}
+static const struct drm_ioctl_desc schedmock_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(SCHEDMOCK_SUBMIT, schedmock_submit, DRM_RENDER_ALLOW),
+};
 
 static const struct file_operations schedmock_fops = {
 	.owner = THIS_MODULE,
-	.open = schedmock_open,
-	.release = schedmock_release,
-	.unlocked_ioctl = schedmock_ioctl,
-	.compat_ioctl = compat_ptr_ioctl,
+	.open = drm_open,
+	.release = drm_release,
+	.unlocked_ioctl = drm_ioctl,
+	.compat_ioctl = drm_compat_ioctl,
+	.poll = drm_poll,
+	.read = drm_read,
+	.llseek = noop_llseek,
+	SCHEDMOCK_SHOW_FDINFO
+	SCHEDMOCK_FOP_FLAGS
 };
 
-static struct miscdevice schedmock_misc = {
-	.minor = MISC_DYNAMIC_MINOR,
-	.name = "gpuprof_schedmock",
+static const struct drm_driver schedmock_drm_driver = {
+	.driver_features = DRIVER_RENDER,
+	.open = schedmock_open,
+	.postclose = schedmock_postclose,
+	.ioctls = schedmock_ioctls,
+	.num_ioctls = ARRAY_SIZE(schedmock_ioctls),
 	.fops = &schedmock_fops,
+	.name = "schedmock",
+	.desc = "gpuprof test: a mock GPU ring on drm_sched",
+	SCHEDMOCK_DRIVER_DATE
 };
 
 static int __init schedmock_init(void)
@@ -462,11 +505,18 @@ static int __init schedmock_init(void)
 				   "schedmock-ring", ring.dev);
 	if (err)
 		goto unregister_dev;
-	err = misc_register(&schedmock_misc);
-	if (err)
+	ring.drm = drm_dev_alloc(&schedmock_drm_driver, ring.dev);
+	if (IS_ERR(ring.drm)) {
+		err = PTR_ERR(ring.drm);
 		goto fini_sched;
+	}
+	err = drm_dev_register(ring.drm, 0);
+	if (err)
+		goto put_drm;
 	return 0;
 
+put_drm:
+	drm_dev_put(ring.drm);
 fini_sched:
 	drm_sched_fini(&ring.sched);
 unregister_dev:
@@ -476,7 +526,7 @@ unregister_dev:
 
 static void __exit schedmock_exit(void)
 {
-	misc_deregister(&schedmock_misc);
+	drm_dev_unregister(ring.drm);
 	/*
 	 * Every file is closed, but jobs of a killed entity may still be
 	 * on their way to free_job, and a job handed to run_job as its file
@@ -486,6 +536,7 @@ static void __exit schedmock_exit(void)
 	wait_var_event(&ring.hw_fences, !atomic_read(&ring.hw_fences));
 	drm_sched_fini(&ring.sched);
 	hrtimer_cancel(&ring.timer);
+	drm_dev_put(ring.drm);
 	root_device_unregister(ring.dev);
 }
 

@@ -3,7 +3,8 @@
  * Every difference between the drm_sched APIs of the test kernels,
  * Debian's 6.1, 6.12 and 7.3.  All carry struct drm_sched_init_args (a
  * backport on 6.1); from 6.12 the scheduler has a run queue count of its
- * own to set, and its jobs cost a number of credits and name a DRM client.
+ * own to set, and its jobs cost a number of credits and name a DRM client;
+ * the DRM core's files have a client id and fdinfo from 6.5.
  */
 #ifndef SCHEDMOCK_COMPAT_H
 #define SCHEDMOCK_COMPAT_H
@@ -69,6 +70,37 @@ static inline void schedmock_hrtimer_setup(struct hrtimer *timer,
 	hrtimer_init(timer, clock, mode);
 	timer->function = fn;
 }
+#endif
+
+/*
+ * The DRM file's client id, drm-client-id in its fdinfo: the DRM core
+ * numbers files from 6.5 on (with drm_show_fdinfo()); 6.1 has neither.
+ */
+#include <drm/drm_file.h>
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#define schedmock_client_id(file)	((file)->client_id)
+#define SCHEDMOCK_SHOW_FDINFO		.show_fdinfo = drm_show_fdinfo,
+#else
+#define schedmock_client_id(file)	0
+#define SCHEDMOCK_SHOW_FDINFO
+#endif
+
+/*
+ * DRM files take unsigned offsets (6.12 added the flag; 7.3's drm_open()
+ * warns and refuses a file without it).
+ */
+#ifdef FOP_UNSIGNED_OFFSET
+#define SCHEDMOCK_FOP_FLAGS		.fop_flags = FOP_UNSIGNED_OFFSET,
+#else
+#define SCHEDMOCK_FOP_FLAGS
+#endif
+
+/* struct drm_driver lost its date in 6.14. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0)
+#define SCHEDMOCK_DRIVER_DATE
+#else
+#define SCHEDMOCK_DRIVER_DATE		.date = "20261205",
 #endif
 
 #endif
