@@ -7,7 +7,7 @@
 #   make check      all tests: host unit tests, then the module in a VM
 #   make bench      benchmarks, "BENCH name value unit" lines
 #   make check-debug  the device tests on the debug kernel (lockdep, KASAN,
-#                   kmemleak, fault injection; DEBUG_SERIES="6.1 6.12")
+#                   kmemleak, fault injection; DEBUG_SERIES="6.1 6.12 7.3")
 #   make debug-kernel  build (once, cached) that kernel
 #   make soak       the soak test per kernel under slub_debug=FZP
 #                   (SOAK_SECONDS, default 600; KVERS narrows the kernels)
@@ -63,10 +63,10 @@ check-all: setup
 bench: setup
 	bash selftests/scripts/bench.sh
 
-# The debug kernel of each series in DEBUG_SERIES (default 6.1 and 6.12),
+# The debug kernel of each series in DEBUG_SERIES (default 6.1, 6.12, 7.3),
 # cached outside the clone, and the device suite on it with the kernel's
 # checkers watching (Documentation/testing.rst, "The debug kernel").
-DEBUG_SERIES ?= 6.1 6.12
+DEBUG_SERIES ?= 6.1 6.12 7.3
 export DEBUG_SERIES
 debug-kernel: setup
 	@for s in $(DEBUG_SERIES); do \

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# make check-debug [DEBUG_SERIES="6.1 6.12"]: the device suite on the debug
+# make check-debug [DEBUG_SERIES="6.1 6.12 7.3"]: the device suite on the debug
 # kernel (debug-kernel.sh: lockdep, KASAN, kmemleak, fault injection,
 # UBSAN) of each series, built if it is not in the cache yet.  Every device
 # test runs, a short soak among them, in one VM per CPU (GPUPROF_VM_JOBS)
@@ -18,7 +18,7 @@ set -u
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 sel=$repo/selftests
 logs=$sel/out/logs-debug
-series=${DEBUG_SERIES:-6.1 6.12}
+series=${DEBUG_SERIES:-6.1 6.12 7.3}
 
 rm -rf "$logs"
 mkdir -p "$logs"

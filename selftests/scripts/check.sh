@@ -96,4 +96,13 @@ for kver in $kvers; do
 done
 wait
 
+# Per kernel, what ran: the release the VM booted (uname -r in the guest;
+# "built only" for a kernel not booted) and the vermagic of the module.
+for log in "$logs"/vm-*.log; do
+	k=${log##*/vm-}
+	k=${k%.log}
+	booted=$(sed -n 's/^\(\[vm[0-9]*\] \)\{0,1\}# uname -r: //p' "$log" | head -n 1)
+	magic=$(sed -n 's/^# vermagic: //p' "$log" | head -n 1)
+	echo "kernel $k: uname -r ${booted:-(built only)}; gpuprof.ko vermagic ${magic:-?}"
+done
 "$sel/scripts/tap-summary.sh" "$logs/host.log" "$logs"/vm-*.log

@@ -89,7 +89,7 @@ configure() {
 		case $line in ''|'#'*) continue ;; esac
 		sym=${line%%=*}
 		# Gone from this series' Kconfig (SCHED_DEBUG in 6.15): said.
-		if ! grep -rqx --include='Kconfig*' "config ${sym#CONFIG_}" "$dir/src"; then
+		if ! grep -rqxE --include='Kconfig*' "(menu)?config ${sym#CONFIG_}" "$dir/src"; then
 			echo "debug-kernel: $sym: no such option in $series" >&2
 			continue
 		fi

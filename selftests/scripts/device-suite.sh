@@ -52,6 +52,7 @@ fencegen=$(build_module selftests/fencegen gpuprof_fencegen.ko) &&
 schedmock=$(build_module selftests/schedmock gpuprof_schedmock.ko) &&
 vkms=$(build_module vkms gpuprof_vkms.ko)
 rc=$?
+[ -n "${ko:-}" ] && printf '# vermagic: %s\n' "$(modinfo -F vermagic "$ko")" >>"$log"
 echo "# exit: $rc" >>"$log"
 # The log so far: the build's lines, then the VM's as they come.
 cat "$log"

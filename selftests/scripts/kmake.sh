@@ -19,7 +19,8 @@ root=$cache/trixie-root
 
 # The compiler a configured tree on the machine names, e.g. "gcc-14".
 tree_cc() {
-	sed -n 's/^CONFIG_CC_VERSION_TEXT="\([^ ]*\).*/\1/p' "$kdir/.config" 2>/dev/null
+	[ -f "$kdir/.config" ] || return 0
+	sed -n 's/^CONFIG_CC_VERSION_TEXT="\([^ ]*\).*/\1/p' "$kdir/.config"
 }
 
 if [ ! -d "$kdir" ] && [ -d "$root$kdir" ]; then

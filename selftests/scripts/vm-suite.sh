@@ -224,6 +224,8 @@ kernel_check() {
 	echo "# exit: 0"
 }
 
+# The kernel the VM booted, for make check's last lines (check.sh).
+echo "# uname -r: $(uname -r)"
 status=0
 if [ "${GPUPROF_KCHECK:-0}" = 1 ]; then
 	# What the boot printed is the kernel's, not the tests': shown, not
