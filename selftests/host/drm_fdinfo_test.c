@@ -2,7 +2,8 @@
 /*
  * The drm-usage-stats parser of tools/perf-gpu (drm/fdinfo.c) on texts
  * written by hand after Documentation/gpu/drm-usage-stats.rst and what
- * i915, amdgpu and msm print, plus broken ones.  Expected values are
+ * i915, amdgpu and msm print, plus broken ones; drm-client-name as 7.3's
+ * drm_show_fdinfo() prints it, and names its ioctl would refuse.  Expected values are
  * worked out by hand from the texts.
  */
 #include <stdlib.h>
@@ -568,6 +569,137 @@ TEST(reuse_struct)
 	free(fi);
 }
 
+/*
+ * What 7.3's drm_show_fdinfo() prints for a client that named itself
+ * (DRM_IOCTL_SET_CLIENT_NAME): drm-client-name after drm-pdev, then the
+ * driver's lines.  The name is the client's, not a stat: it goes first in
+ * the stats string, which a gpu_client:fdinfo sample keeps, and once.
+ */
+TEST(client_name)
+{
+	struct drm_fdinfo *fi = parse(
+		"pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t1061\n"
+		"drm-driver:\ti915\n"
+		"drm-client-id:\t7\n"
+		"drm-pdev:\t0000:00:02.0\n"
+		"drm-client-name:\tgears-main\n"
+		"drm-engine-render:\t5000 ns\n"
+		"drm-total-system0:\t8 KiB\n");
+	char name[DRM_FDINFO_CLIENT_NAME + 1];
+
+	ASSERT_TRUE(drm_fdinfo_is_client(fi));
+	EXPECT_TRUE(fi->has_client_name);
+	EXPECT_STREQ("gears-main", fi->client_name);
+	EXPECT_EQ(7, fi->client_id);
+	EXPECT_EQ(0, fi->malformed);
+	EXPECT_EQ(0, fi->unknown);
+	EXPECT_STREQ("drm-client-name=gears-main drm-engine-render=5000 ns "
+		     "drm-total-system0=8 KiB", fi->stats);
+	EXPECT_TRUE(drm_fdinfo_stats_client_name(fi->stats, name));
+	EXPECT_STREQ("gears-main", name);
+
+	/* Wherever the line is, the name goes first; any printable ASCII. */
+	fi = parse("drm-driver:\tamdgpu\ndrm-client-id:\t3\n"
+		   "drm-engine-gfx:\t1 ns\namdgpu-x:\t2\n"
+		   "drm-client-name:\tq\"b\\s=1,2{}\n");
+	EXPECT_STREQ("q\"b\\s=1,2{}", fi->client_name);
+	EXPECT_STREQ("drm-client-name=q\"b\\s=1,2{} drm-engine-gfx=1 ns "
+		     "amdgpu-x=2", fi->stats);
+	EXPECT_TRUE(drm_fdinfo_stats_client_name(fi->stats, name));
+	EXPECT_STREQ("q\"b\\s=1,2{}", name);
+}
+
+/* No name set (or a kernel before 6.14): none, and none in the stats. */
+TEST(client_name_absent)
+{
+	struct drm_fdinfo *fi = parse(
+		"drm-driver:\ti915\ndrm-client-id:\t7\n"
+		"drm-engine-render:\t5000 ns\n");
+	char name[DRM_FDINFO_CLIENT_NAME + 1] = "x";
+
+	EXPECT_FALSE(fi->has_client_name);
+	EXPECT_STREQ("", fi->client_name);
+	EXPECT_STREQ("drm-engine-render=5000 ns", fi->stats);
+	EXPECT_FALSE(drm_fdinfo_stats_client_name(fi->stats, name));
+	EXPECT_STREQ("", name);
+}
+
+/*
+ * Names the kernel would refuse (over 64 bytes, a blank or a byte that
+ * is not printable ASCII inside, none at all): counted as malformed and
+ * left out, the rest of the text taken.  64 bytes is still a name.
+ */
+TEST(client_name_malformed)
+{
+	static const char *const bad[] = {
+		"drm-client-name:\t"
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
+		"drm-client-name:\tgears main\n",
+		"drm-client-name:\tgears\tmain\n",
+		"drm-client-name:\tcaf\xc3\xa9\n",
+		"drm-client-name:\tbell\x07\n",
+		"drm-client-name:\t\n",
+	};
+	char text[512], name[DRM_FDINFO_CLIENT_NAME + 1];
+	struct drm_fdinfo *fi;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "drm-driver:\ti915\ndrm-client-id:\t7\n%s"
+			 "drm-engine-render:\t5 ns\n", bad[i]);
+		fi = parse(text);
+		EXPECT_FALSE(fi->has_client_name) TH_LOG("case %zu", i);
+		EXPECT_STREQ("", fi->client_name) TH_LOG("case %zu", i);
+		EXPECT_EQ(1, fi->malformed) TH_LOG("case %zu", i);
+		EXPECT_STREQ("drm-engine-render=5 ns", fi->stats) TH_LOG("case %zu", i);
+		EXPECT_TRUE(drm_fdinfo_is_client(fi));
+		EXPECT_EQ(1, fi->nr_engines);
+	}
+	/* Exactly 64: taken. */
+	fi = parse("drm-driver:\ti915\ndrm-client-name:\t"
+		   "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\n");
+	EXPECT_TRUE(fi->has_client_name);
+	EXPECT_EQ(64, strlen(fi->client_name));
+	EXPECT_EQ(0, fi->malformed);
+	EXPECT_TRUE(drm_fdinfo_stats_client_name(fi->stats, name));
+	EXPECT_EQ(64, strlen(name));
+}
+
+/*
+ * The name read back from a stats string, which a recording holds (any
+ * file: checked): only as the first pair, and only a valid name.
+ */
+TEST(stats_client_name)
+{
+	static const struct {
+		const char *stats, *name;
+	} cases[] = {
+		{ "drm-client-name=ui", "ui" },
+		{ "drm-client-name=ui drm-engine-render=5 ns", "ui" },
+		{ "drm-client-name=a=b drm-engine-render=5 ns", "a=b" },
+		{ "", NULL },
+		{ "drm-engine-render=5 ns drm-client-name=ui", NULL },
+		{ "drm-client-name= drm-engine-render=5 ns", NULL },
+		{ "drm-client-name=", NULL },
+		{ "drm-client-nam=ui", NULL },
+		{ "drm-client-name=caf\xc3\xa9", NULL },
+		{ "drm-client-name="
+		  "ccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc", NULL },
+	};
+	char name[DRM_FDINFO_CLIENT_NAME + 1];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		EXPECT_EQ(cases[i].name != NULL,
+			  drm_fdinfo_stats_client_name(cases[i].stats, name))
+			TH_LOG("case %zu", i);
+		EXPECT_STREQ(cases[i].name ? cases[i].name : "", name)
+			TH_LOG("case %zu", i);
+	}
+	EXPECT_FALSE(drm_fdinfo_stats_client_name(NULL, name));
+}
+
 /* The identity alone is what the full parse finds, bad lines and all. */
 TEST(identity_matches_parse)
 {
@@ -580,6 +712,9 @@ TEST(identity_matches_parse)
 		"drm-pdev :\t0000:00:02.0\ndrm-driver:\tv\ndrm-client-idx:\t5\n",
 		"pos:\t0\nflags:\t02\n",
 		"drm-driver:\tamdgpu\ndrm-pdev:\t0000:0b:00.0\ndrm-client-id:\t18446744073709551615\n",
+		"drm-driver:\txe\ndrm-client-id:\t3\ndrm-client-name:\tfirst\n"
+		"drm-client-name:\tbad name\ndrm-client-name:\tlast\n",
+		"drm-client-name:\tui\ndrm-driver:\tv3d\n",
 	};
 	struct drm_fdinfo *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
 	size_t i;
@@ -593,8 +728,15 @@ TEST(identity_matches_parse)
 		EXPECT_STREQ(a->pdev, b->pdev) TH_LOG("text %zu", i);
 		EXPECT_EQ(a->has_client_id, b->has_client_id) TH_LOG("text %zu", i);
 		EXPECT_EQ(a->client_id, b->client_id) TH_LOG("text %zu", i);
+		EXPECT_EQ(a->has_client_name, b->has_client_name) TH_LOG("text %zu", i);
+		EXPECT_STREQ(a->client_name, b->client_name) TH_LOG("text %zu", i);
 		EXPECT_EQ(0, b->nr_engines);
 	}
+	/* The seventh: the last good name, the bad one counted. */
+	drm_fdinfo_parse(texts[6], strlen(texts[6]), a);
+	EXPECT_STREQ("last", a->client_name);
+	EXPECT_EQ(1, a->malformed);
+	EXPECT_STREQ("drm-client-name=last", a->stats);
 	/* The third: first good driver, last good pdev and client id. */
 	drm_fdinfo_parse_identity(texts[2], strlen(texts[2]), b);
 	EXPECT_STREQ("good", b->driver);

@@ -254,6 +254,21 @@ static void add_stat(struct drm_fdinfo *fi, const struct line *l)
 	}
 }
 
+/*
+ * The client's name as the first pair of the stats, wherever its line
+ * was: a gpu_client:fdinfo sample has no field of its own for it, and
+ * a reader finds it there without looking through the rest.
+ */
+static void add_client_name(struct drm_fdinfo *fi)
+{
+	struct line l = {
+		.key = "drm-client-name", .key_len = 15,
+		.val = fi->client_name, .val_len = strlen(fi->client_name),
+	};
+
+	add_stat(fi, &l);
+}
+
 static bool copy_name(char *dst, const struct line *l)
 {
 	size_t i;
@@ -268,7 +283,37 @@ static bool copy_name(char *dst, const struct line *l)
 	return true;
 }
 
-/* drm-pdev and drm-client-id: true if @l was one of them. */
+/*
+ * A client name as the kernel takes it (drm_set_client_name()): 1 to
+ * DRM_FDINFO_CLIENT_NAME bytes of printable ASCII, no blank.
+ */
+static bool valid_client_name(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || n > DRM_FDINFO_CLIENT_NAME)
+		return false;
+	for (i = 0; i < n; i++)
+		if (s[i] <= ' ' || s[i] >= 0x7f)
+			return false;
+	return true;
+}
+
+/* drm-client-name's value; false for a bad one, @fi left as it was. */
+static bool take_client_name(struct drm_fdinfo *fi, const struct line *l)
+{
+	if (!valid_client_name(l->val, l->val_len))
+		return false;
+	memcpy(fi->client_name, l->val, l->val_len);
+	fi->client_name[l->val_len] = '\0';
+	fi->has_client_name = true;
+	return true;
+}
+
+/*
+ * drm-pdev, drm-client-id and drm-client-name: true if @l was one of
+ * them.
+ */
 static bool identity_line(struct drm_fdinfo *fi, const struct line *l)
 {
 	uint64_t v;
@@ -285,6 +330,11 @@ static bool identity_line(struct drm_fdinfo *fi, const struct line *l)
 		} else {
 			fi->malformed++;
 		}
+		return true;
+	}
+	if (key_is(l, "drm-client-name")) {
+		if (!take_client_name(fi, l))
+			fi->malformed++;
 		return true;
 	}
 	return false;
@@ -347,16 +397,32 @@ static bool starts(const char *p, size_t n, const char *key, size_t key_len)
 	return n > key_len && !memcmp(p, key, key_len);
 }
 
-static void find_driver(struct drm_fdinfo *fi, const char *p, size_t n,
-			const char *prefix, size_t prefix_len)
+/* drm-driver, the first valid one: its validity is counted elsewhere. */
+static void take_driver(struct drm_fdinfo *fi, const char *p, size_t n)
+{
+	struct line l;
+
+	if (!fi->driver[0] && starts(p, n, "drm-driver", 10) &&
+	    split_line(p, n, &l) && key_is(&l, "drm-driver"))
+		copy_name(fi->driver, &l);
+}
+
+/*
+ * The first pass: drm-driver, and drm-client-name (the last valid one,
+ * as the second pass will find it), which goes first in the stats.  Bad
+ * lines are counted in the second pass.
+ */
+static void first_pass(struct drm_fdinfo *fi, const char *p, size_t n,
+		       const char *prefix, size_t prefix_len)
 {
 	struct line l;
 
 	(void)prefix;
 	(void)prefix_len;
-	if (!fi->driver[0] && starts(p, n, "drm-driver", 10) &&
-	    split_line(p, n, &l) && key_is(&l, "drm-driver"))
-		copy_name(fi->driver, &l);
+	take_driver(fi, p, n);
+	if (starts(p, n, "drm-client-name", 15) && split_line(p, n, &l) &&
+	    key_is(&l, "drm-client-name"))
+		take_client_name(fi, &l);
 }
 
 static void take_line(struct drm_fdinfo *fi, const char *p, size_t n,
@@ -388,7 +454,7 @@ static void take_identity(struct drm_fdinfo *fi, const char *p, size_t n,
 	if (!starts(p, n, "drm-", 4) || (p[4] != 'd' && p[4] != 'p' &&
 					 p[4] != 'c'))
 		return;
-	find_driver(fi, p, n, NULL, 0);
+	take_driver(fi, p, n);
 	if (split_line(p, n, &l))
 		identity_line(fi, &l);
 }
@@ -426,11 +492,32 @@ void drm_fdinfo_parse(const char *text, size_t len, struct drm_fdinfo *out)
 	if (!text)
 		return;
 	/* drm-driver first: the driver's key prefix may come before it. */
-	for_each_line(out, text, len, find_driver, NULL, 0);
+	for_each_line(out, text, len, first_pass, NULL, 0);
 	if (out->driver[0])
 		prefix_len = snprintf(prefix, sizeof(prefix), "%s-",
 				      out->driver);
+	if (out->has_client_name)
+		add_client_name(out);
 	for_each_line(out, text, len, take_line, prefix, prefix_len);
+}
+
+bool drm_fdinfo_stats_client_name(const char *stats,
+				  char name[DRM_FDINFO_CLIENT_NAME + 1])
+{
+	static const char key[] = "drm-client-name=";
+	const char *val;
+	size_t n;
+
+	name[0] = '\0';
+	if (!stats || strncmp(stats, key, sizeof(key) - 1))
+		return false;
+	val = stats + sizeof(key) - 1;
+	n = strcspn(val, " ");
+	if (!valid_client_name(val, n))
+		return false;
+	memcpy(name, val, n);
+	name[n] = '\0';
+	return true;
 }
 
 bool drm_fdinfo_is_client(const struct drm_fdinfo *fi)

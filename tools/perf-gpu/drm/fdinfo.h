@@ -15,6 +15,12 @@
 
 #define DRM_FDINFO_NAME	64
 #define DRM_FDINFO_MAX	32	/* engines or memory regions kept */
+/*
+ * The longest drm-client-name, the kernel's DRM_CLIENT_NAME_MAX_LEN: a
+ * name a client gives itself with DRM_IOCTL_SET_CLIENT_NAME (Linux 6.14
+ * and later), printable ASCII without blanks.
+ */
+#define DRM_FDINFO_CLIENT_NAME	64
 
 enum drm_fdinfo_mem {
 	DRM_MEM_TOTAL,		/* drm-total-<region> */
@@ -47,6 +53,13 @@ struct drm_fdinfo {
 	char pdev[DRM_FDINFO_NAME];
 	uint64_t client_id;
 	bool has_client_id;
+	/*
+	 * drm-client-name, "" when the client has none (the kernel prints
+	 * the line only once one is set).  Not part of the identity two
+	 * texts are one client by: the client may set it at any time.
+	 */
+	char client_name[DRM_FDINFO_CLIENT_NAME + 1];
+	bool has_client_name;
 	struct drm_fdinfo_engine engine[DRM_FDINFO_MAX];
 	unsigned int nr_engines;
 	struct drm_fdinfo_region region[DRM_FDINFO_MAX];
@@ -57,7 +70,10 @@ struct drm_fdinfo {
 	 * The drm- lines and the driver's own ones as "key=value" pairs
 	 * separated by spaces, value as written (unit included), minus the
 	 * identity keys (drm-driver, drm-pdev, drm-client-id): what goes in a
-	 * gpu_client:fdinfo sample.  Cut at a whole pair when full.
+	 * gpu_client:fdinfo sample.  Cut at a whole pair when full.  A
+	 * valid drm-client-name, which has no field of its own in the
+	 * sample, is its first pair, wherever its line was
+	 * (drm_fdinfo_stats_client_name() reads it back).
 	 */
 	char stats[2048];
 };
@@ -72,13 +88,22 @@ struct drm_fdinfo {
 void drm_fdinfo_parse(const char *text, size_t len, struct drm_fdinfo *out);
 
 /*
- * Only the identity of the client (driver, pdev, client_id, malformed
- * counting only those lines), as drm_fdinfo_parse() would find it; no
- * engines, regions or stats.  Cheap: perf gpu top tells a further fd of
+ * Only the identity of the client (driver, pdev, client_id, client_name,
+ * malformed counting only those lines), as drm_fdinfo_parse() would find
+ * it; no engines, regions or stats.  Cheap: perf gpu top tells a further fd of
  * a client it has already parsed this way.
  */
 void drm_fdinfo_parse_identity(const char *text, size_t len,
 			       struct drm_fdinfo *out);
+
+/*
+ * The drm-client-name a stats string carries (as drm_fdinfo_parse() makes
+ * it, and a gpu_client:fdinfo sample keeps it): its first pair when that
+ * is "drm-client-name=NAME" with a valid NAME, copied to @name; else
+ * false and @name "".  The string may come from any file: it is checked.
+ */
+bool drm_fdinfo_stats_client_name(const char *stats,
+				  char name[DRM_FDINFO_CLIENT_NAME + 1]);
 
 /* A DRM client: drm-driver given (what every driver printing stats does). */
 bool drm_fdinfo_is_client(const struct drm_fdinfo *fi);
