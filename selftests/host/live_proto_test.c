@@ -410,6 +410,9 @@ TEST(state_from_a_scan)
 	memcpy(c[0].comm, "my app\x01", 8);
 	strcpy(c[0].fi.driver, "amdgpu");
 	strcpy(c[0].fi.pdev, "0000:03:00.0");
+	/* drm-client-name: any printable ASCII, '=' too; c[1] has none. */
+	strcpy(c[0].fi.client_name, "ui=main");
+	c[0].fi.has_client_name = true;
 	engine(&c[0].fi, "gfx", true, 5);
 	engine(&c[0].fi, "dec=x", false, 0);	/* cycles only: no ns */
 	region(&c[0].fi, "vram", DRM_MEM_TOTAL, 2048);
@@ -447,7 +450,8 @@ TEST(state_from_a_scan)
 	t = text_of(NULL, &st);
 	ASSERT_NE(NULL, t);
 	EXPECT_STREQ("CLIENT 2a\r\nNAME=my_app_\r\nPID=4321\r\nDRIVER=amdgpu\r\n"
-		     "PDEV=0000:03:00.0\r\nENGINE.gfx=5\r\nUTIL.gfx=1234\r\n"
+		     "PDEV=0000:03:00.0\r\nCLIENT_NAME=ui=main\r\n"
+		     "ENGINE.gfx=5\r\nUTIL.gfx=1234\r\n"
 		     "UTIL.dec_x=50\r\nMEM.vram=1024\r\nMEM.gtt=300\r\n"
 		     "END CLIENT\r\n"
 		     "CLIENT 2a9f4871d0a67d20\r\nPID=7\r\nDRIVER=amdgpu\r\n"

@@ -13,6 +13,8 @@
  * - --format=json: every line parsed by python3, keys as documented.
  * - cgroups: PROC/PID/cgroup's v2 line as the CGROUP column, JSON field
  *   and OpenMetrics label; --by cgroup sums a cgroup's clients.
+ * - client names (drm-client-name): the CLIENT_NAME column, JSON field,
+ *   OpenMetrics label and perf gpu list column, also over --connect.
  * - the terminal view under tmux: rows, sort keys, resizes, q and Ctrl-C,
  *   the terminal restored (stty, alternate screen, cursor).
  * - --openmetrics: the exact file, its grammar (a parser here, and
@@ -463,7 +465,7 @@ static const char json_check_py[] =
 	"import json, sys\n"
 	"top = {'time', 'sample', 'source', 'sort', 'devices', 'clients', 'gpuprof'}\n"
 	"dev = {'gpu', 'pdev', 'driver', 'clients', 'engines', 'memory'}\n"
-	"cli = {'id', 'pid', 'comm', 'driver', 'pdev', 'gpu', 'cgroup', 'engines', 'memory'}\n"
+	"cli = {'id', 'pid', 'comm', 'driver', 'pdev', 'gpu', 'cgroup', 'client_name', 'engines', 'memory'}\n"
 	"for line in open(sys.argv[1]):\n"
 	"    d = json.loads(line)\n"
 	"    assert set(d) == top, sorted(d)\n"
@@ -476,6 +478,7 @@ static const char json_check_py[] =
 	"    for c in d['clients']:\n"
 	"        assert set(c) == cli, sorted(c)\n"
 	"        assert int(c['id'], 16) >= 0\n"
+	"        assert c['client_name'] is None\n"
 	"        for e in c['engines'].values():\n"
 	"            assert set(e) == {'busy_ns', 'util'}\n"
 	"        print('client', c['pid'], c['comm'], c['driver'], c['pdev'], c['gpu'], c['cgroup'],\n"
@@ -595,10 +598,10 @@ static int metrics_root(FIXTURE_DATA(top) *self)
 		       "drm-maxfreq-gpu:\t800000000 Hz\ndrm-resident-memory:\t256 KiB\n");
 }
 
-#define L101 "{pid=\"101\",comm=\"glxgears\",cgroup=\"/user.slice\",driver=\"i915\",pdev=\"0000:00:02.0\",client_id=\"7\","
-#define L505 "{pid=\"505\",comm=\"q\\\"b\\\\s\\nx\",cgroup=\"\",driver=\"amdgpu\",pdev=\"0000:03:00.0\",client_id=\"12\","
-#define L606 "{pid=\"606\",comm=\"xe_app\",cgroup=\"/system.slice/a \\\"b\\\".service\",driver=\"xe\",pdev=\"0000:04:00.0\",client_id=\"3\","
-#define L707 "{pid=\"707\",comm=\"msm_app\",cgroup=\"\",driver=\"msm\",pdev=\"\",client_id=\"5\","
+#define L101 "{pid=\"101\",comm=\"glxgears\",cgroup=\"/user.slice\",driver=\"i915\",pdev=\"0000:00:02.0\",client_id=\"7\",client_name=\"\","
+#define L505 "{pid=\"505\",comm=\"q\\\"b\\\\s\\nx\",cgroup=\"\",driver=\"amdgpu\",pdev=\"0000:03:00.0\",client_id=\"12\",client_name=\"\","
+#define L606 "{pid=\"606\",comm=\"xe_app\",cgroup=\"/system.slice/a \\\"b\\\".service\",driver=\"xe\",pdev=\"0000:04:00.0\",client_id=\"3\",client_name=\"\","
+#define L707 "{pid=\"707\",comm=\"msm_app\",cgroup=\"\",driver=\"msm\",pdev=\"\",client_id=\"5\",client_name=\"\","
 
 static const char metrics_expected[] =
 	"# HELP gpu_client_engine_busy_seconds_total Time the engine spent on the client's work (DRM fdinfo drm-engine-<engine>).\n"
@@ -781,7 +784,7 @@ TEST_F(top, openmetrics_file_passes_promtool)
 
 TEST_F_TIMEOUT(top, openmetrics_rewrites_are_atomic, 90)
 {
-	static char text[1 << 18], final[1 << 18];
+	static char text[1 << 19], final[1 << 19];
 	char cmd[1024], path[256], dir_list[256];
 	unsigned int i, reads = 0, partial = 0, inodes = 0;
 	ino_t last = 0;
@@ -880,6 +883,145 @@ TEST_F_TIMEOUT(top, listen_and_connect_show_the_same_clients, 90)
 	EXPECT_STREQ(expected, self->out);
 
 	/* SIGTERM stops the server cleanly. */
+	ASSERT_EQ(0, kill(server, SIGTERM));
+	EXPECT_EQ(0, wait_exit(server, 20000));
+}
+
+/* An i915 client's fdinfo as 7.3 prints it with drm-client-name @name. */
+static const char *i915_named(unsigned int id, const char *name)
+{
+	static char buf[8][1024];
+	static unsigned int n;
+	char *b = buf[n++ % 8];
+
+	snprintf(b, sizeof(buf[0]),
+		 "pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t1061\n"
+		 "drm-driver:\ti915\ndrm-client-id:\t%u\ndrm-pdev:\t0000:00:02.0\n"
+		 "drm-client-name:\t%s\n"
+		 "drm-engine-render:\t%u000 ns\ndrm-resident-system0:\t%u KiB\n",
+		 id, name, id, id);
+	return b;
+}
+
+/*
+ * Clients that named themselves (DRM_IOCTL_SET_CLIENT_NAME, Linux 6.14
+ * and later) beside one that did not and one whose name the parser
+ * refuses (a blank inside: the kernel would not have taken it), which
+ * is then shown as none.  glxgears's client has two fds; q's name needs
+ * escaping in JSON and OpenMetrics.
+ */
+static int names_root(FIXTURE_DATA(top) *self)
+{
+	return proc_fd(self, 101, "glxgears", 4, i915_named(7, "gears-main")) ||
+	       proc_fd(self, 101, "glxgears", 5, i915_named(7, "gears-main")) ||
+	       proc_fd(self, 202, "alacritty", 5,
+		       "drm-driver:\ti915\ndrm-client-id:\t8\ndrm-pdev:\t0000:00:02.0\n"
+		       "drm-engine-render:\t8000 ns\ndrm-resident-system0:\t8 KiB\n") ||
+	       proc_fd(self, 303, "Xorg", 6, i915_named(9, "x org")) ||
+	       proc_fd(self, 404, "q", 3, i915_named(10, "q\"b\\s"));
+}
+
+#define NAMES_CLIENTS \
+	"    PID COMM             DRIVER   GPU  render     system0 CLIENT_NAME CGROUP\n" \
+	"    101 glxgears         i915       0       -    7.00 KiB gears-main  -\n" \
+	"    202 alacritty        i915       0       -    8.00 KiB -           -\n" \
+	"    303 Xorg             i915       0       -    9.00 KiB -           -\n" \
+	"    404 q                i915       0       -   10.00 KiB q\"b\\s       -\n"
+
+/*
+ * The name where the client is shown: a CLIENT_NAME column (COMM stays
+ * the process's), JSON's client_name (null: none), OpenMetrics'
+ * client_name label on every sample ("": none), perf gpu list's column.
+ */
+TEST_F(top, client_names_in_text_json_openmetrics_and_list)
+{
+	char path[256], text[8192];
+	const char *tool = promtool();
+
+	ASSERT_EQ(0, names_root(self));
+	ASSERT_EQ(0, top(self, "-b -n 1 -s pid")) TH_LOG("%s", self->out);
+	EXPECT_STREQ("perf gpu top - local - 4 clients on 1 device - sort pid - every 1.00s - sample 1\n"
+		     "\n"
+		     "GPU PDEV             DRIVER   CLIENTS  render     system0\n"
+		     "  0 0000:00:02.0     i915           4   0.00%   34.00 KiB\n"
+		     "\n" NAMES_CLIENTS "\n", self->out);
+	/* Without a named client among those shown, no column. */
+	ASSERT_EQ(0, top(self, "-b -n 1 -p 202"));
+	EXPECT_NE(NULL, strstr(self->out, "\n    PID COMM             DRIVER   GPU  render     system0 CGROUP\n"
+			       "    202 alacritty        i915       0       -    8.00 KiB -\n"))
+		TH_LOG("%s", self->out);
+
+	snprintf(path, sizeof(path), "%s/top.json", self->dir);
+	ASSERT_EQ(0, top(self, "-b -n 1 --format=json -s pid >%s", path));
+	ASSERT_EQ(0, python(self,
+		"import json, sys\n"
+		"for line in open(sys.argv[1]):\n"
+		"    for c in json.loads(line)['clients']:\n"
+		"        print(c['pid'], c['comm'], c['client_name'])\n",
+		path)) TH_LOG("%s", self->out);
+	EXPECT_STREQ("101 glxgears gears-main\n202 alacritty None\n303 Xorg None\n"
+		     "404 q q\"b\\s\n", self->out);
+
+	snprintf(path, sizeof(path), "%s/gpu.prom", self->dir);
+	ASSERT_EQ(0, top(self, "-b -n 1 --openmetrics %s >/dev/null", path));
+	ASSERT_LE(0, read_file(path, text, sizeof(text)));
+	EXPECT_NE(NULL, strstr(text,
+		"# TYPE gpu_client_engine_busy_seconds_total counter\n"
+		"gpu_client_engine_busy_seconds_total{pid=\"101\",comm=\"glxgears\",cgroup=\"\",driver=\"i915\",pdev=\"0000:00:02.0\",client_id=\"7\",client_name=\"gears-main\",engine=\"render\"} 0.000007000\n"
+		"gpu_client_engine_busy_seconds_total{pid=\"202\",comm=\"alacritty\",cgroup=\"\",driver=\"i915\",pdev=\"0000:00:02.0\",client_id=\"8\",client_name=\"\",engine=\"render\"} 0.000008000\n"
+		"gpu_client_engine_busy_seconds_total{pid=\"303\",comm=\"Xorg\",cgroup=\"\",driver=\"i915\",pdev=\"0000:00:02.0\",client_id=\"9\",client_name=\"\",engine=\"render\"} 0.000009000\n"
+		"gpu_client_engine_busy_seconds_total{pid=\"404\",comm=\"q\",cgroup=\"\",driver=\"i915\",pdev=\"0000:00:02.0\",client_id=\"10\",client_name=\"q\\\"b\\\\s\",engine=\"render\"} 0.000010000\n"))
+		TH_LOG("%s", text);
+	/* Every sample has the label, memory's too. */
+	EXPECT_NE(NULL, strstr(text,
+		"gpu_client_memory_bytes{pid=\"101\",comm=\"glxgears\",cgroup=\"\",driver=\"i915\",pdev=\"0000:00:02.0\",client_id=\"7\",client_name=\"gears-main\",region=\"system0\",kind=\"resident\"} 7168\n"))
+		TH_LOG("%s", text);
+	ASSERT_EQ(0, python(self, metrics_check_py, path)) TH_LOG("%s", self->out);
+	EXPECT_STREQ("6 families 12 samples\n", self->out);
+	if (*tool) {
+		EXPECT_EQ(0, run_cmd(self->out, sizeof(self->out),
+				     "%s check metrics < %s", tool, path));
+		EXPECT_STREQ("", self->out);
+	} else {
+		TH_LOG("no promtool: its check left out");
+	}
+
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s list --proc-root %s",
+			     perf_gpu_path(), self->proc)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out,
+		"DRM clients:\n"
+		"      PID COMM             DRIVER     PDEV              CLIENT  FDS CLIENT_NAME\n"
+		"      101 glxgears         i915       0000:00:02.0           7    2 gears-main\n"
+		"      202 alacritty        i915       0000:00:02.0           8    1 -\n"
+		"      303 Xorg             i915       0000:00:02.0           9    1 -\n"
+		"      404 q                i915       0000:00:02.0          10    1 q\"b\\s\n"))
+		TH_LOG("%s", self->out);
+}
+
+/* --connect shows the names --listen serves (the CLIENT_NAME key). */
+TEST_F_TIMEOUT(top, client_names_over_listen_and_connect, 90)
+{
+	char cmd[1024], out[256], err[256];
+	const char *p;
+	unsigned int port;
+	pid_t server;
+
+	ASSERT_EQ(0, names_root(self));
+	snprintf(out, sizeof(out), "%s/server.out", self->dir);
+	snprintf(err, sizeof(err), "%s/server.err", self->dir);
+	snprintf(cmd, sizeof(cmd), "exec %s top --proc-root %s --listen 0 --batch -d 0.2 >%s 2>%s",
+		 perf_gpu_path(), self->proc, out, err);
+	server = spawn(cmd);
+	ASSERT_LT(0, server);
+	ASSERT_TRUE(wait_file(err, "perf gpu top: listening on 127.0.0.1:", 20000));
+	ASSERT_LE(0, read_file(err, self->out, sizeof(self->out)));
+	p = strstr(self->out, "listening on 127.0.0.1:");
+	ASSERT_EQ(1, sscanf(p, "listening on 127.0.0.1:%u", &port));
+	ASSERT_TRUE(wait_file(out, "sample 1", 20000));
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s top --connect 127.0.0.1:%u --batch -n 1 -s pid",
+			     perf_gpu_path(), port)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "\n" NAMES_CLIENTS "\n")) TH_LOG("%s", self->out);
 	ASSERT_EQ(0, kill(server, SIGTERM));
 	EXPECT_EQ(0, wait_exit(server, 20000));
 }

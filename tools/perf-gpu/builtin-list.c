@@ -176,7 +176,8 @@ static int cmp_client(const void *a, const void *b)
 	return r;
 }
 
-static void print_client(const struct gpu_client *c)
+/* @names: a last column, the client's drm-client-name ("-": none). */
+static void print_client(const struct gpu_client *c, bool names)
 {
 	char id[24] = "-";
 
@@ -184,9 +185,23 @@ static void print_client(const struct gpu_client *c)
 	if (c->fi.has_client_id)
 		snprintf(id, sizeof(id), "%llu",
 			 (unsigned long long)c->fi.client_id);
-	printf("  %7d %-16s %-10s %-13s %10s %4u\n", (int)c->pid,
+	printf("  %7d %-16s %-10s %-13s %10s %4u", (int)c->pid,
 	       c->comm[0] ? c->comm : "-", c->fi.driver,
 	       c->fi.pdev[0] ? c->fi.pdev : "-", id, c->nr_fds);
+	if (names)
+		printf(" %s", c->fi.has_client_name ? c->fi.client_name : "-");
+	putchar('\n');
+}
+
+/* Whether a client named itself (Linux 6.14 and later): the column shows. */
+static bool any_client_name(const struct gpu_clients *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_clients; i++)
+		if (s->clients[i].fi.has_client_name)
+			return true;
+	return false;
 }
 
 /* The clients of one scan of PROC_ROOT/PID/fdinfo (design.rst 6.2). */
@@ -195,6 +210,7 @@ static int list_clients(void)
 	const struct gpu_client **order;
 	struct gpu_clients s;
 	unsigned int i;
+	bool names;
 
 	if (gpu_clients_init(&s, proc_root)) {
 		pr_err("out of memory\n");
@@ -218,11 +234,13 @@ static int list_clients(void)
 	for (i = 0; i < s.nr_clients; i++)
 		order[i] = &s.clients[i];
 	qsort(order, s.nr_clients, sizeof(*order), cmp_client);
+	names = any_client_name(&s);
 	if (s.nr_clients)
-		printf("  %7s %-16s %-10s %-13s %10s %4s\n", "PID", "COMM",
-		       "DRIVER", "PDEV", "CLIENT", "FDS");
+		printf("  %7s %-16s %-10s %-13s %10s %4s%s\n", "PID", "COMM",
+		       "DRIVER", "PDEV", "CLIENT", "FDS",
+		       names ? " CLIENT_NAME" : "");
 	for (i = 0; i < s.nr_clients; i++)
-		print_client(order[i]);
+		print_client(order[i], names);
 	free(order);
 	gpu_clients_free(&s);
 	return 0;

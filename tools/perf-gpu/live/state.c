@@ -459,6 +459,9 @@ static int add_client(struct live_state *st, const struct gpu_client *c)
 	/* Absent when unknown ("" removes a key). */
 	err |= set_text(st, LIVE_CLIENT, c->id, "CGROUP", c->cgroup,
 			strnlen(c->cgroup, sizeof(c->cgroup)));
+	/* drm-client-name: absent when the client has none. */
+	err |= set_text(st, LIVE_CLIENT, c->id, "CLIENT_NAME", fi->client_name,
+			strlen(fi->client_name));
 	for (i = 0; i < fi->nr_engines && !err; i++)
 		if (fi->engine[i].has_busy)
 			err = set_u64(st, LIVE_CLIENT, c->id,

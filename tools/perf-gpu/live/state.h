@@ -7,8 +7,9 @@
  * An object is a TYPE, a 64-bit ID and KEY=VALUE attributes, values as
  * text.  Types and their keys:
  *   CLIENT  NAME (comm), PID, DRIVER, PDEV, CGROUP (the process's cgroup
- *           v2 path, absent when unknown), ENGINE.<e> (busy ns, when the
- *           driver gives ns), UTIL.<e> (utilisation since the previous
+ *           v2 path, absent when unknown), CLIENT_NAME (the client's
+ *           drm-client-name, absent when it has none), ENGINE.<e> (busy
+ *           ns, when the driver gives ns), UTIL.<e> (utilisation since the previous
  *           sample, hundredths of a percent), MEM.<region> (bytes)
  *   ENGINE  NAME (<pdev>/<e>), UTIL (summed over clients, x100)
  *   HEAP    NAME (<pdev>/<region>), SIZE (bytes held by all clients)

@@ -106,6 +106,11 @@ static void client(FILE *out, const struct top_view *v, const struct top_row *r)
 	else
 		fputs(",\"gpu\":null", out);
 	cgroup(out, r);
+	fputs(",\"client_name\":", out);
+	if (*r->client_name)
+		report_json_string(out, r->client_name);
+	else
+		fputs("null", out);
 	engines(out, v, r);
 	memory(out, v, r);
 	putc('}', out);

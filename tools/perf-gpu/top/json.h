@@ -9,6 +9,7 @@
  *                 "engines": {E: UTIL|null}, "memory": {R: BYTES|null}}],
  *    "clients": [{"id": "HEX", "pid": N|null, "comm": S, "driver": S,
  *                 "pdev": S, "gpu": N|null, "cgroup": PATH|null,
+ *                 "client_name": S|null (drm-client-name; null: none),
  *                 "engines": {E: {"busy_ns": N|null, "util": UTIL|null}},
  *                 "memory": {R: BYTES|null}}],
  *    "cgroups": [{"clients": N, "cgroup": PATH|null, "engines": ...,

@@ -46,9 +46,10 @@ static void label(FILE *out, const char *name, const char *value)
 }
 
 /*
- * NAME{pid=...,comm=...,cgroup=...,driver=...,pdev=...,client_id=...
- * without the '}'; cgroup "" when unknown (Prometheus takes an empty
- * label as no label).
+ * NAME{pid=...,comm=...,cgroup=...,driver=...,pdev=...,client_id=...,
+ * client_name=... without the '}'; cgroup "" when unknown, client_name ""
+ * when the client has not named itself (Prometheus takes an empty label
+ * as no label).
  */
 static void client_labels(FILE *out, const char *metric,
 			  const struct gpu_client *cl)
@@ -64,6 +65,7 @@ static void client_labels(FILE *out, const char *metric,
 	label(out, "pdev", cl->fi.pdev);
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)cl->fi.client_id);
 	label(out, "client_id", num);
+	label(out, "client_name", cl->fi.client_name);
 }
 
 /*

@@ -12,7 +12,9 @@
  *
  * Families, each sample labelled pid, comm, cgroup, driver, pdev, client_id
  * (drm-client-id: one process may hold several clients of one device,
- * and series must differ) and engine or region/kind:
+ * and series must differ), client_name (drm-client-name, "" when the
+ * client has none: a client that names itself starts new series, as a
+ * comm change does) and engine or region/kind:
  *   gpu_client_engine_busy_seconds_total   counter  drm-engine-<e>
  *   gpu_client_engine_capacity             gauge    drm-engine-capacity-<e>
  *                                                   (1 when not given)

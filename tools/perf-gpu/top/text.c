@@ -17,6 +17,7 @@
 #define CLIENTS_W	7
 #define PERCENT_W	7	/* "100.00%" */
 #define BYTES_W		11	/* "1023.99 MiB" */
+#define CLIENT_NAME_MAX	64	/* the kernel's longest drm-client-name */
 
 void top_format_bytes(char *buf, size_t size, uint64_t bytes)
 {
@@ -86,13 +87,35 @@ static void column_names(FILE *out, const struct top_view *v,
 }
 
 /*
- * A row's engine and region cells, and its cgroup when @cgroup: last,
- * as it has no width (container paths are long; the terminal cuts).
+ * The width of the clients' CLIENT_NAME column: their longest
+ * drm-client-name, at least the header's; 0, no column, when none of
+ * the clients shown has one (no kernel before 6.14 prints it).
+ */
+static int client_name_width(const struct top_view *v)
+{
+	int w = 0, n;
+	unsigned int i;
+
+	for (i = 0; i < v->nr_clients; i++) {
+		n = strlen(v->clients[i].client_name);
+		w = n > w ? n : w;
+	}
+	if (!w)
+		return 0;
+	w = w < CLIENT_NAME_MAX ? w : CLIENT_NAME_MAX;
+	return w > (int)strlen("CLIENT_NAME") ? w : (int)strlen("CLIENT_NAME");
+}
+
+/*
+ * A row's engine and region cells, its client name in a column @name_w
+ * wide (0: none), and its cgroup when @cgroup: last, as it has no width
+ * (container paths are long; the terminal cuts).
  */
 static void cells(FILE *out, const struct top_view *v, const struct top_row *r,
-		  bool cgroup)
+		  int name_w, bool cgroup)
 {
 	char path[CGROUP_PATH_MAX];
+	char name[CLIENT_NAME_MAX + 1];
 	char buf[32];
 	unsigned int i;
 
@@ -110,6 +133,9 @@ static void cells(FILE *out, const struct top_view *v, const struct top_row *r,
 			snprintf(buf, sizeof(buf), "-");
 		fprintf(out, " %*s", region_width(v->regions[i]), buf);
 	}
+	if (name_w)
+		fprintf(out, " %-*s", name_w, *r->client_name ?
+			clean(name, sizeof(name), r->client_name) : "-");
 	if (cgroup)
 		fprintf(out, " %s", *r->cgroup ? clean(path, sizeof(path), r->cgroup) : "-");
 	fputc('\n', out);
@@ -149,18 +175,22 @@ static void devices(FILE *out, const struct top_view *v)
 			*d->pdev ? clean(pdev, sizeof(pdev), d->pdev) : "-",
 			DRIVER_W, *d->driver ? clean(driver, sizeof(driver), d->driver) : "-",
 			CLIENTS_W, d->nr_clients);
-		cells(out, v, d, false);
+		cells(out, v, d, 0, false);
 	}
 }
 
 static void clients(FILE *out, const struct top_view *v)
 {
 	char comm[COMM_W + 1], driver[DRIVER_W + 1], pid[24], gpu[16];
+	char last[CLIENT_NAME_MAX + 16];
+	int name_w = client_name_width(v);
 	unsigned int i;
 
 	fprintf(out, "%*s %-*s %-*s %*s", PID_W, "PID", COMM_W, "COMM",
 		DRIVER_W, "DRIVER", GPU_W, "GPU");
-	column_names(out, v, "CGROUP");
+	snprintf(last, sizeof(last), "%-*s%sCGROUP", name_w,
+		 name_w ? "CLIENT_NAME" : "", name_w ? " " : "");
+	column_names(out, v, last);
 	for (i = 0; i < v->nr_clients; i++) {
 		const struct top_row *r = &v->clients[i];
 
@@ -175,7 +205,7 @@ static void clients(FILE *out, const struct top_view *v)
 		fprintf(out, "%*s %-*s %-*s %*s", PID_W, pid, COMM_W,
 			clean(comm, sizeof(comm), r->comm), DRIVER_W,
 			clean(driver, sizeof(driver), r->driver), GPU_W, gpu);
-		cells(out, v, r, true);
+		cells(out, v, r, name_w, true);
 	}
 }
 
@@ -188,7 +218,7 @@ static void cgroups(FILE *out, const struct top_view *v)
 	column_names(out, v, "CGROUP");
 	for (i = 0; i < v->nr_cgroups; i++) {
 		fprintf(out, "%*u", CLIENTS_W, v->cgroups[i].nr_clients);
-		cells(out, v, &v->cgroups[i], true);
+		cells(out, v, &v->cgroups[i], 0, true);
 	}
 }
 

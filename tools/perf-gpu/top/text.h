@@ -23,6 +23,13 @@
  * none yet (a client's first sample) or the client has no such engine;
  * regions show bytes in binary units; CGROUP is "-" when unknown.  The device rows are the sums over
  * all of a device's clients, also with -p.
+ *
+ * When a client shown has named itself (drm-client-name, Linux 6.14 and
+ * later), a CLIENT_NAME column before CGROUP, as wide as the longest
+ * name, "-" for the clients without one; COMM stays the process's:
+ *
+ *       PID COMM             DRIVER   GPU  render    copy     system0 CLIENT_NAME CGROUP
+ *       101 glxgears         i915       0   12.50%   0.00%    4.00 MiB gears-main  /user.slice
  */
 #ifndef PERF_GPU_TOP_TEXT_H
 #define PERF_GPU_TOP_TEXT_H

@@ -201,6 +201,7 @@ static int device(struct top_view *v, const char *pdev, size_t len)
 	more[v->nr_devices].driver = "";
 	more[v->nr_devices].comm = "";
 	more[v->nr_devices].cgroup = "";
+	more[v->nr_devices].client_name = "";
 	more[v->nr_devices].pid = -1;
 	more[v->nr_devices].gpu = -1;
 	return v->nr_devices++;
@@ -305,6 +306,8 @@ static void fill_client(struct top_view *v, struct top_row *r,
 	r->pdev = s ? s : "";
 	s = live_object_get(o, "CGROUP");
 	r->cgroup = s ? s : "";
+	s = live_object_get(o, "CLIENT_NAME");
+	r->client_name = s ? s : "";
 	r->gpu = device_of(v, r->pdev);
 	for (j = 0; j < o->nr_attrs; j++) {
 		const char *k = o->attrs[j].key, *val = o->attrs[j].value;
@@ -544,6 +547,7 @@ int top_view_group(struct top_view *v, enum top_sort sort)
 			g->driver = "";
 			g->pdev = "";
 			g->cgroup = r->cgroup;
+			g->client_name = "";
 			g->gpu = -1;
 			place(v, g, first + k);
 		}

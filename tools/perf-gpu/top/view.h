@@ -46,6 +46,7 @@ struct top_row {
 	const char *driver;
 	const char *pdev;
 	const char *cgroup;	/* "" when unknown; devices "" */
+	const char *client_name;	/* drm-client-name, "" when none */
 	int gpu;		/* index in top_view.devices, -1 for none */
 	unsigned int nr_clients;	/* devices, cgroups: clients in it */
 	uint64_t util_sum;	/* over the engines, hundredths of a percent */
