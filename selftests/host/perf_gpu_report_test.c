@@ -7,7 +7,8 @@
  * bound of 1/128, frames and missed frames, OA sums from the decoder
  * module/oa_decode.c over the reports each client should get), read
  * back from the JSON output with python3's json module, from the text
- * and from the CSV.  Empty recordings, recordings with no OA, only OA or
+ * and from the CSV; DRM client names from fdinfo snapshots.  Empty
+ * recordings, recordings with no OA, only OA or
  * lost events give a report and exit 0; files cut short or with bytes
  * flipped give exit 0 or one error line naming an offset, never a crash.
  */
@@ -263,19 +264,28 @@ static void b_sfence(struct builder *b, unsigned int ev, uint64_t ctx,
 		 sched_fence_payload(buf, id, 0, ctx, seqno, dep_ctx, dep_seqno));
 }
 
-/* A gpu_client:fdinfo snapshot: @pid holds DRM client @client. */
-static void b_fdinfo(struct builder *b, int32_t pid, uint64_t client,
-		     const char *pdev, uint64_t time)
+/*
+ * A gpu_client:fdinfo snapshot: @pid holds DRM client @client, its
+ * stats string @stats (perf gpu record's: a drm-client-name first).
+ */
+static void b_fdinfo_stats(struct builder *b, int32_t pid, uint64_t client,
+			   const char *pdev, const char *stats, uint64_t time)
 {
 	uint8_t buf[512];
 	ssize_t n = gpu_client_fdinfo_payload(buf, sizeof(buf), b->ids.fdinfo,
 					      pid, client, 3, "virtio_gpu",
-					      pdev, "");
+					      pdev, stats);
 
 	if (n < 0)
 		abort();
 	b->sched = true;
 	b_sample(b, EV_FDINFO, pid, pid, time, buf, n);
+}
+
+static void b_fdinfo(struct builder *b, int32_t pid, uint64_t client,
+		     const char *pdev, uint64_t time)
+{
+	b_fdinfo_stats(b, pid, client, pdev, "", time);
 }
 
 static int cmp_rec(const void *a, const void *b)
@@ -796,7 +806,7 @@ TEST_F(report, sched_queued_apart_from_running)
 			     "%s report -i %s --format=csv --pid 1000 | tail -1",
 			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
 	EXPECT_STREQ("1000,p1,drm_sched,gfx,1,0,400000000,80.00,400000000,400000000,"
-		     "400000000,400000000,0,0,400000000,400000000,\n", self->out);
+		     "400000000,400000000,0,0,400000000,400000000,,\n", self->out);
 }
 
 /*
@@ -888,6 +898,114 @@ TEST_F(report, sched_stable_events_three_phases)
 			       "2 jobs here only\n")) TH_LOG("%s", self->out);
 	EXPECT_QUERY("[8]", "--comm owner",
 		     "[r[\"client_id\"] for r in d[\"sched\"][\"rows\"]]");
+}
+
+/*
+ * Client names (drm-client-name, Linux 6.14 and later) from the fdinfo
+ * snapshots, as perf gpu record keeps them: the first pair of the stats.
+ * zeta (pid 100) holds client 7, named zeta-ui, then zeta-main (the
+ * newest name counts), and client 9, named zeta-bg, which clears its
+ * name later (the one it had stays); beta (200) holds client 8, never
+ * named; gamma (300) client 10, whose name (65 bytes) is refused; delta
+ * (400) has no snapshot.  Clients 7 and 8 push a job each through
+ * drm_sched's stable events: their rows are named as the client is.
+ */
+static void named_clients(FIXTURE_DATA(report) *self)
+{
+	struct builder *b = &self->b;
+	const char *pdev = "0000:00:02.0";
+
+	b_comm(b, 100, "zeta", T0);
+	b_comm(b, 200, "beta", T0);
+	b_comm(b, 300, "gamma", T0);
+	b_comm(b, 400, "delta", T0);
+	b_fdinfo_stats(b, 100, 7, pdev, "drm-client-name=zeta-ui drm-engine-render=5 ns", T0);
+	b_fdinfo_stats(b, 100, 9, pdev, "drm-client-name=zeta-bg", T0);
+	b_fdinfo_stats(b, 200, 8, pdev, "drm-engine-render=1 ns", T0);
+	b_fdinfo_stats(b, 300, 10, pdev, "drm-client-name="
+		       "ggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg", T0);
+	b_job(b, 100, "i915", "rcs0", 1, 1, T0 + 10 * MS, T0 + 20 * MS);
+	b_job(b, 200, "i915", "rcs0", 1, 2, T0 + 30 * MS, T0 + 40 * MS);
+	b_job(b, 300, "i915", "rcs0", 1, 3, T0 + 50 * MS, T0 + 60 * MS);
+	b_job(b, 400, "i915", "rcs0", 1, 4, T0 + 70 * MS, T0 + 80 * MS);
+	b_squeue(b, false, 100, 31, 1, 7, T0 + 100 * MS);
+	b_squeue(b, true, 0, 31, 1, 7, T0 + 101 * MS);
+	b_sfence(b, EV_SDONE, 31, 1, 0, 0, T0 + 111 * MS);
+	b_squeue(b, false, 200, 41, 1, 8, T0 + 120 * MS);
+	b_squeue(b, true, 0, 41, 1, 8, T0 + 121 * MS);
+	b_sfence(b, EV_SDONE, 41, 1, 0, 0, T0 + 131 * MS);
+	b_fdinfo_stats(b, 100, 7, pdev, "drm-client-name=zeta-main drm-engine-render=9 ns",
+		       T0 + 500 * MS);
+	b_fdinfo_stats(b, 100, 9, pdev, "", T0 + 500 * MS);
+	b_fdinfo_stats(b, 200, 8, pdev, "drm-engine-render=2 ns", T0 + 500 * MS);
+}
+
+TEST_F(report, client_names_from_fdinfo_snapshots)
+{
+	named_clients(self);
+	WRITE_FILE();
+	/* JSON: client_names of each process (and pair), [] when none. */
+	EXPECT_QUERY("100 zeta ['zeta-main', 'zeta-bg']\n200 beta []\n"
+		     "300 gamma []\n400 delta []", "--sort pid",
+		     "\"\\n\".join(\"%d %s %s\" % (c[\"pid\"], c[\"comm\"], c[\"client_names\"]) "
+		     "for c in d[\"clients\"])");
+	EXPECT_QUERY("[['zeta-main', 'zeta-bg'], [], [], []]", "--sort pid",
+		     "[p[\"client_names\"] for p in d[\"pairs\"]]");
+	/* A scheduler row: its client's name, null when none. */
+	EXPECT_QUERY("7 100 fdinfo zeta zeta-main\n8 200 fdinfo beta None", "",
+		     "\"\\n\".join(\"%d %d %s %s %s\" % (r[\"client_id\"], r[\"pid\"], "
+		     "r[\"pid_from\"], r[\"comm\"], r[\"client_name\"]) for r in d[\"sched\"][\"rows\"])");
+
+	/* Text: a CLIENT_NAME column last; COMM stays the process's. */
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s --sort pid",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "  RUN_P99 CLIENT_NAME\n    100 zeta "))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "  10.00 ms zeta-main zeta-bg\n    200 beta "))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "  10.00 ms -\n    300 gamma "))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "  10.00 ms -\n    400 delta "))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out,
+			       "    DEP_P50    DEP_P99  QUEUE_P50  QUEUE_P99    RUN_P50    RUN_P99 CLIENT_NAME\n"
+			       "        7     100 zeta            0000:00:02.0/ring0          1        0"
+			       "       0 ns       0 ns    1.00 ms    1.00 ms   10.00 ms   10.00 ms zeta-main\n"
+			       "        8     200 beta            0000:00:02.0/ring0          1        0"
+			       "       0 ns       0 ns    1.00 ms    1.00 ms   10.00 ms   10.00 ms -\n"))
+		TH_LOG("%s", self->out);
+	/* With the cgroup column after it, the names are padded. */
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s --sort cgroup",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "  RUN_P99 CLIENT_NAME       CGROUP\n"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "  10.00 ms zeta-main zeta-bg -\n"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "  10.00 ms -                 -\n"))
+		TH_LOG("%s", self->out);
+
+	/* CSV: the names in a last column, separated by spaces. */
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s report -i %s --format=csv --sort pid | grep -v '^#' | cut -d, -f1,2,17-",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_STREQ("pid,comm,cgroup,client_name\n100,zeta,,zeta-main zeta-bg\n"
+		     "200,beta,,\n300,gamma,,\n400,delta,,\n", self->out);
+}
+
+/*
+ * A recording without names (a kernel before 6.14, or clients that set
+ * none): no CLIENT_NAME column in the text, [] and null in JSON, an
+ * empty CSV field.
+ */
+TEST_F(report, no_client_names_no_column)
+{
+	two_clients(self);
+	b_fdinfo_stats(&self->b, 100, 7, "0000:00:02.0", "drm-engine-render=5 ns", T0);
+	WRITE_FILE();
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_EQ(NULL, strstr(self->out, "CLIENT_NAME")) TH_LOG("%s", self->out);
+	EXPECT_QUERY("[[], []]", "--sort pid", "[c[\"client_names\"] for c in d[\"clients\"]]");
 }
 
 /* No stable events: no scheduler section, and rows [] in JSON. */
@@ -1479,10 +1597,10 @@ TEST_F(report, csv_header_and_one_row_per_pair)
 		 "# recording: %s, span 1000000000 ns, 64 events, 0 lost\n"
 		 "pid,comm,driver,timeline,jobs,unsignaled,busy_ns,share_pct,"
 		 "latency_p50_ns,latency_p90_ns,latency_p99_ns,latency_max_ns,"
-		 "queue_p50_ns,queue_p99_ns,run_p50_ns,run_p99_ns,cgroup\n"
+		 "queue_p50_ns,queue_p99_ns,run_p50_ns,run_p99_ns,cgroup,client_name\n"
 		 "100,zeta,i915,rcs0,20,1,200000000,20.00,10000000,10000000,10000000,10000000,"
-		 "0,0,10000000,10000000,\n"
-		 "200,beta,i915,bcs0,10,0,110000000,11.00,%s,\n",
+		 "0,0,10000000,10000000,,\n"
+		 "200,beta,i915,bcs0,10,0,110000000,11.00,%s,,\n",
 		 u.nodename, u.release, u.machine, cpu, self->path, beta);
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s --format=csv",
 			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
@@ -1492,7 +1610,7 @@ TEST_F(report, csv_header_and_one_row_per_pair)
 			     "script -qec '%s report -i %s --format=csv' /dev/null",
 			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out, "\n100,zeta,i915,rcs0,20,1,200.00 ms,20.00%,"
-			       "10.00 ms,10.00 ms,10.00 ms,10.00 ms,0 ns,0 ns,10.00 ms,10.00 ms,\r\n"))
+			       "10.00 ms,10.00 ms,10.00 ms,10.00 ms,0 ns,0 ns,10.00 ms,10.00 ms,,\r\n"))
 		TH_LOG("%s", self->out);
 }
 
@@ -1534,7 +1652,7 @@ TEST_F(report, empty_recording)
 		 "# recording: %s, span 0 ns, 0 events, 0 lost\n"
 		 "pid,comm,driver,timeline,jobs,unsignaled,busy_ns,share_pct,"
 		 "latency_p50_ns,latency_p90_ns,latency_p99_ns,latency_max_ns,"
-		 "queue_p50_ns,queue_p99_ns,run_p50_ns,run_p99_ns,cgroup\n", self->path);
+		 "queue_p50_ns,queue_p99_ns,run_p50_ns,run_p99_ns,cgroup,client_name\n", self->path);
 	EXPECT_STREQ(want, self->out);
 }
 

@@ -19,10 +19,10 @@
  *   file, first_ns, last_ns, span_ns, events,
  *   lost {total, unknown, events {NAME: N}}, notes [TEXT],
  *   totals {JOBS},
- *   clients [{pid, comm, cgroup, JOBS, oa OA}],
+ *   clients [{pid, comm, cgroup, client_names, JOBS, oa OA}],
  *   cgroups [{cgroup, id, clients, JOBS}],
  *   timelines [{driver, timeline, JOBS, oa OA}],
- *   pairs [{pid, comm, cgroup, driver, timeline, JOBS}],
+ *   pairs [{pid, comm, cgroup, client_names, driver, timeline, JOBS}],
  *   frames [{crtc, vblanks, intervals, mean_interval_ns,
  *            median_interval_ns, p99_interval_ns, max_interval_ns,
  *            missed, flips, flip_intervals, median_flip_interval_ns,
@@ -48,6 +48,13 @@
  * text (also with --cgroup), and in CSV the rows are the cgroups,
  *   cgroup,clients,jobs,unsignaled,busy_ns,...
  * CSV's pairs table ends with the client's cgroup column.
+ *
+ * Client names: client_names [NAME] is what the DRM clients of the
+ * process named themselves (drm-client-name in the recording's fdinfo
+ * snapshots, report/names.h), [] when none; CSV's pairs end with them
+ * in a client_name column, separated by spaces; text shows a
+ * CLIENT_NAME column in the clients' table when one of them has a name.
+ * A scheduler row's client_name is its client's, null when none.
  *
  * --oa-metrics in CSV: the table is the OA rows instead of the pairs,
  *   row,pid,comm,driver,timeline,range,reports,gpu_time_ns,
@@ -77,6 +84,10 @@
 
 enum sort_key { SORT_BUSY, SORT_JOBS, SORT_LATENCY, SORT_PID, SORT_COMM,
 		SORT_CGROUP };
+
+/* A process's client names in one field: a few names of up to 64 bytes. */
+#define CLIENT_NAMES_MAX	512
+#define CLIENT_NAME_HEAD	"CLIENT_NAME"
 
 /* A comma-separated option value, split. */
 struct name_list {
@@ -170,6 +181,29 @@ static const char *client_cgroup(const struct report *r,
 	const char *path = cgroup_path(r, c->cgroup);
 
 	return path ? path : "";
+}
+
+/*
+ * The names the DRM clients of process @pid gave themselves, as the
+ * recording's fdinfo snapshots show them (report/names.h), separated by
+ * spaces (a name has none), cut at a whole name: "" when none.
+ */
+static const char *client_names(const struct report *r, int32_t pid,
+				char *buf, size_t size)
+{
+	const char *name;
+	uint32_t pos = 0;
+	size_t len = 0, n;
+
+	buf[0] = '\0';
+	while ((name = report_names_next(&r->m.names, pid, &pos))) {
+		n = strlen(name) + (len ? 1 : 0);
+		if (len + n >= size)
+			break;
+		len += snprintf(buf + len, size - len, "%s%s", len ? " " : "",
+				name);
+	}
+	return buf;
 }
 
 /* --pid, --comm or --cgroup: some clients' rows only. */
@@ -589,16 +623,57 @@ static void text_head(struct report *r, const char *head, const char *last)
 	fprintf(r->out, "%.*s %s\n", (int)strlen(head) - 1, head, last);
 }
 
+/*
+ * The width of the clients' CLIENT_NAME column: their longest names, at
+ * least the header's; 0, no column, when no client shown has a name.
+ */
+static int client_names_width(const struct report *r)
+{
+	char names[CLIENT_NAMES_MAX];
+	uint32_t i;
+	int w = 0, n;
+
+	for (i = 0; i < r->nr_clients; i++) {
+		n = strlen(client_names(r, r->clients[i]->pid, names,
+					sizeof(names)));
+		w = n > w ? n : w;
+	}
+	if (!w)
+		return 0;
+	return w > (int)strlen(CLIENT_NAME_HEAD) ? w :
+	       (int)strlen(CLIENT_NAME_HEAD);
+}
+
+/*
+ * The clients' last columns: CLIENT_NAME, @name_w wide when CGROUP
+ * follows, and CGROUP; NULL when neither shows.
+ */
+static const char *clients_last(const struct report *r, char *buf,
+				size_t size, int name_w)
+{
+	if (!name_w)
+		return r->show_cgroups ? "CGROUP" : NULL;
+	if (!r->show_cgroups)
+		return CLIENT_NAME_HEAD;
+	snprintf(buf, size, "%-*s CGROUP", name_w, CLIENT_NAME_HEAD);
+	return buf;
+}
+
 static void text_clients(struct report *r)
 {
-	char buf[32];
+	char buf[32], names[CLIENT_NAMES_MAX], last[CLIENT_NAMES_MAX + 8];
+	int name_w = client_names_width(r);
 	uint32_t i;
 
 	fprintf(r->out, "\nClients\n    PID COMM           ");
-	text_head(r, jobs_head, r->show_cgroups ? "CGROUP" : NULL);
+	text_head(r, jobs_head, clients_last(r, last, sizeof(last), name_w));
 	for (i = 0; i < r->nr_clients; i++) {
 		fprintf(r->out, "%7d %-15s", r->clients[i]->pid, r->clients[i]->comm);
 		text_jobs_cells(r, &r->clients[i]->jobs, false);
+		client_names(r, r->clients[i]->pid, names, sizeof(names));
+		if (name_w)
+			fprintf(r->out, " %-*s", r->show_cgroups ? name_w : 0,
+				*names ? names : "-");
 		if (r->show_cgroups)
 			fprintf(r->out, " %s", text_cgroup(buf, sizeof(buf), r,
 							   r->clients[i]->cgroup));
@@ -665,6 +740,7 @@ static void text_sched(struct report *r)
 	const struct report_sched *s = &r->m.sched;
 	const struct report_sched_compare *c = &s->cmp;
 	char hb[8][32], ring[2 * REPORT_SCHED_NAME + 2];
+	bool names = false;
 	int w = 22, n;
 	uint32_t i;
 
@@ -674,18 +750,21 @@ static void text_sched(struct report *r)
 		n = snprintf(ring, sizeof(ring), "%s/%s", s->rows[i]->dev,
 			     s->rows[i]->ring);
 		w = n > w ? n : w;
+		if (s->rows[i]->client_name[0] &&
+		    sched_row_selected(r, s->rows[i]))
+			names = true;
 	}
 	fprintf(r->out, "\nScheduler (gpu_scheduler events)\n"
 		"CLIENT_ID     PID COMM            %-*s   JOBS   WAITED"
-		"    DEP_P50    DEP_P99  QUEUE_P50  QUEUE_P99    RUN_P50    RUN_P99\n",
-		w, "DEV/RING");
+		"    DEP_P50    DEP_P99  QUEUE_P50  QUEUE_P99    RUN_P50    RUN_P99%s\n",
+		w, "DEV/RING", names ? " " CLIENT_NAME_HEAD : "");
 	for (i = 0; i < s->nr_rows; i++) {
 		const struct report_sched_row *row = s->rows[i];
 
 		if (!sched_row_selected(r, row))
 			continue;
 		snprintf(ring, sizeof(ring), "%s/%s", row->dev, row->ring);
-		fprintf(r->out, "%9llu %7d %-15s %-*s %6llu %8llu %10s %10s %10s %10s %10s %10s\n",
+		fprintf(r->out, "%9llu %7d %-15s %-*s %6llu %8llu %10s %10s %10s %10s %10s %10s",
 			(unsigned long long)row->client_id, row->pid, row->comm,
 			w, ring, (unsigned long long)row->jobs,
 			(unsigned long long)row->waited,
@@ -695,6 +774,10 @@ static void text_sched(struct report *r)
 			H(3, report_sketch_quantile(&row->queue, 990), UNIT_NS),
 			H(4, report_sketch_quantile(&row->run, 500), UNIT_NS),
 			H(5, report_sketch_quantile(&row->run, 990), UNIT_NS));
+		if (names)
+			fprintf(r->out, " %s", row->client_name[0] ?
+				row->client_name : "-");
+		fputc('\n', r->out);
 	}
 	fprintf(r->out, "# against fence pairing: %llu jobs in both, %llu agree within %s; largest differences: submission %s, handover %s, end %s; %llu jobs here only\n",
 		(unsigned long long)c->jobs, (unsigned long long)c->agree,
@@ -1206,9 +1289,11 @@ static void print_csv(struct report *r)
 		csv_cgroups(r);
 		return;
 	}
-	fprintf(r->out, "pid,comm,driver,timeline,%s,cgroup\n", csv_jobs_head);
+	fprintf(r->out, "pid,comm,driver,timeline,%s,cgroup,client_name\n",
+		csv_jobs_head);
 	for (i = 0; i < r->nr_pairs; i++) {
 		const struct report_pair *p = r->pairs[i];
+		char names[CLIENT_NAMES_MAX];
 
 		fprintf(r->out, "%d,", p->client->pid);
 		report_csv_field(r->out, p->client->comm);
@@ -1219,6 +1304,9 @@ static void print_csv(struct report *r)
 		csv_jobs(r, &p->jobs);
 		putc(',', r->out);
 		report_csv_field(r->out, client_cgroup(r, p->client));
+		putc(',', r->out);
+		report_csv_field(r->out, client_names(r, p->client->pid, names,
+						      sizeof(names)));
 		putc('\n', r->out);
 	}
 }
@@ -1344,6 +1432,24 @@ static void json_cgroup(struct report *r, const struct report_cgroup *cg)
 	fputs(", ", r->out);
 }
 
+/* "client_names": those of the process's DRM clients, [] when none. */
+static void json_client_names(struct report *r, int32_t pid)
+{
+	const char *name;
+	uint32_t pos = 0;
+	bool first = true;
+
+	json_key(r, "client_names");
+	fputc('[', r->out);
+	while ((name = report_names_next(&r->m.names, pid, &pos))) {
+		if (!first)
+			fputs(", ", r->out);
+		report_json_string(r->out, name);
+		first = false;
+	}
+	fputs("], ", r->out);
+}
+
 static void json_client_id(struct report *r, const struct report_client *c)
 {
 	json_key(r, "pid");
@@ -1352,6 +1458,7 @@ static void json_client_id(struct report *r, const struct report_client *c)
 	report_json_string(r->out, c->comm);
 	fputs(", ", r->out);
 	json_cgroup(r, c->cgroup);
+	json_client_names(r, c->pid);
 }
 
 static void json_timeline_id(struct report *r, const struct report_timeline *tl)
@@ -1447,6 +1554,12 @@ static void json_sched(struct report *r)
 		fputs(", ", r->out);
 		json_key(r, "comm");
 		report_json_string(r->out, row->comm);
+		fputs(", ", r->out);
+		json_key(r, "client_name");
+		if (row->client_name[0])
+			report_json_string(r->out, row->client_name);
+		else
+			fputs("null", r->out);
 		fputs(", ", r->out);
 		json_u64(r, "jobs", row->jobs, true);
 		json_u64(r, "unfinished", row->unfinished, true);

@@ -1222,6 +1222,7 @@ int report_model_init(struct report_model *m, const struct report_hooks *hooks)
 		m->hooks = *hooks;
 	jobs_init(&m->total);
 	report_sched_init(&m->sched);
+	report_names_init(&m->names);
 	m->st = calloc(1, sizeof(*m->st));
 	if (!m->st)
 		return -1;
@@ -1295,7 +1296,7 @@ int report_model_add(struct report_model *m, const struct gpu_trace *t,
 	m->events++;
 	if (m->hooks.event)
 		m->hooks.event(m->hooks.arg, ev);
-	if (report_sched_add(&m->sched, ev))
+	if (report_sched_add(&m->sched, ev) || report_names_add(&m->names, ev))
 		return -1;
 	switch (ev->kind) {
 	case GPU_EV_FENCE_INIT:
@@ -1325,7 +1326,7 @@ int report_model_add(struct report_model *m, const struct gpu_trace *t,
 			return on_destroy(m, ev);
 		return 0;
 	default:
-		/* Marks and fdinfo snapshots: for ranges and top, not here. */
+		/* Marks: for ranges; fdinfo snapshots: names, above. */
 		return 0;
 	}
 }
@@ -1349,7 +1350,7 @@ int report_model_read(struct report_model *m, struct gpu_trace *t)
 			snprintf(m->clients[i]->comm, sizeof(m->clients[i]->comm),
 				 "%s", name);
 	}
-	if (report_sched_finish(&m->sched))
+	if (report_sched_finish(&m->sched, &m->names))
 		return -2;
 	for (i = 0; i < m->sched.nr_rows; i++) {
 		struct report_sched_row *r = m->sched.rows[i];
@@ -1425,7 +1426,7 @@ int report_model_finish(struct report_model *m)
 	uint32_t i;
 	size_t b;
 
-	if (report_sched_finish(&m->sched))
+	if (report_sched_finish(&m->sched, &m->names))
 		return -1;
 	/* Jobs still in flight at the end never signaled here. */
 	for (b = 0; st->ctxs.b && b <= st->ctxs.mask; b++)
@@ -1487,6 +1488,7 @@ void report_model_free(struct report_model *m)
 	size_t b;
 
 	report_sched_free(&m->sched);
+	report_names_free(&m->names);
 	for (i = 0; i < m->nr_pairs; i++) {
 		jobs_free(&m->pairs[i]->jobs);
 		free(m->pairs[i]);

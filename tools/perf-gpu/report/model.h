@@ -101,6 +101,7 @@
 #include "../../../module/oa_decode.h"
 #include "perfdata/gpu-trace.h"
 #include "report/busy.h"
+#include "report/names.h"
 #include "report/sched.h"
 #include "report/sketch.h"
 
@@ -284,6 +285,8 @@ struct report_model {
 
 	/* drm_sched's stable events, compared with the pairing above */
 	struct report_sched sched;
+	/* DRM clients and their names from the fdinfo snapshots */
+	struct report_names names;
 
 	/* Internal state (report/model.c) */
 	struct report_model_state *st;

@@ -43,13 +43,6 @@ struct sched_wait {
 	struct sched_wait *jnext;	/* same job */
 };
 
-/* A DRM client a gpu_client:fdinfo snapshot showed. */
-struct fdinfo_client {
-	char pdev[REPORT_SCHED_NAME];
-	uint64_t client_id;
-	int32_t pid;
-};
-
 static uint64_t key_of(uint64_t context, uint64_t seqno)
 {
 	return (context & 0xffffffffull) << 32 | (seqno & 0xffffffffull);
@@ -345,28 +338,6 @@ static int on_done(struct report_sched *s, const struct gpu_event *ev)
 	return 0;
 }
 
-static int on_fdinfo(struct report_sched *s, const struct gpu_event *ev)
-{
-	struct fdinfo_client *c;
-	uint32_t i;
-
-	if (!ev->fdinfo.client_id)
-		return 0;
-	for (i = 0; i < s->nr_fdinfo; i++) {
-		c = &s->fdinfo[i];
-		if (c->client_id == ev->fdinfo.client_id &&
-		    !strncmp(c->pdev, ev->fdinfo.pdev, sizeof(c->pdev) - 1))
-			return 0;
-	}
-	if (ARRAY_RESERVE(s->fdinfo, s->alloc_fdinfo, s->nr_fdinfo + 1))
-		return -1;
-	c = &s->fdinfo[s->nr_fdinfo++];
-	snprintf(c->pdev, sizeof(c->pdev), "%s", ev->fdinfo.pdev);
-	c->client_id = ev->fdinfo.client_id;
-	c->pid = ev->pid;
-	return 0;
-}
-
 int report_sched_add(struct report_sched *s, const struct gpu_event *ev)
 {
 	switch (ev->kind) {
@@ -389,8 +360,6 @@ int report_sched_add(struct report_sched *s, const struct gpu_event *ev)
 		waits_end(s, key_of(ev->fence.context, ev->fence.seqno), false,
 			  ev->time);
 		return 0;
-	case GPU_EV_FDINFO:
-		return on_fdinfo(s, ev);
 	default:
 		return 0;
 	}
@@ -437,11 +406,13 @@ void report_sched_compare(struct report_sched *s, uint64_t context,
 	job_free(s, j);
 }
 
-int report_sched_finish(struct report_sched *s)
+int report_sched_finish(struct report_sched *s,
+			const struct report_names *names)
 {
+	const struct report_drm_client *c;
 	struct report_sched_row *r;
 	size_t slot;
-	uint32_t i, k;
+	uint32_t i;
 
 	if (s->finished)
 		return 0;
@@ -458,14 +429,12 @@ int report_sched_finish(struct report_sched *s)
 	}
 	for (i = 0; i < s->nr_rows; i++) {
 		r = s->rows[i];
-		for (k = 0; k < s->nr_fdinfo; k++) {
-			if (s->fdinfo[k].client_id == r->client_id &&
-			    !strncmp(s->fdinfo[k].pdev, r->dev, sizeof(r->dev) - 1)) {
-				r->pid = s->fdinfo[k].pid;
-				r->pid_from_fdinfo = true;
-				break;
-			}
-		}
+		c = report_names_client(names, r->dev, r->client_id);
+		if (!c)
+			continue;
+		r->pid = c->pid;
+		r->pid_from_fdinfo = true;
+		memcpy(r->client_name, c->name, sizeof(r->client_name));
 	}
 	return 0;
 }
@@ -498,6 +467,5 @@ void report_sched_free(struct report_sched *s)
 		free(s->rows[i]);
 	}
 	free(s->rows);
-	free(s->fdinfo);
 	memset(s, 0, sizeof(*s));
 }

@@ -26,7 +26,8 @@
  * file; 0 when the driver gives none).  A row's process is the one a
  * gpu_client:fdinfo snapshot of the recording shows holding that client
  * on that device, else the one that pushed the row's first job (the
- * push runs in the submitting ioctl for the drivers of the kernel tree).
+ * push runs in the submitting ioctl for the drivers of the kernel tree);
+ * its client name the one such snapshots show (report/names.h).
  *
  * Jobs whose queue event is not in the recording (pushed before it
  * started) are counted in no row; jobs not done by its end are counted
@@ -40,6 +41,7 @@
 #include <stdint.h>
 
 #include "perfdata/gpu-trace.h"
+#include "report/names.h"
 #include "report/sketch.h"
 #include "util/map.h"
 
@@ -51,6 +53,8 @@ struct report_sched_row {
 	int32_t pid;			/* see above; 0 when unknown */
 	bool pid_from_fdinfo;
 	char comm[16];			/* of the first push, "" if unnamed */
+	/* drm-client-name from the fdinfo snapshots, "" when none */
+	char client_name[DRM_FDINFO_CLIENT_NAME + 1];
 	uint64_t cgroup;		/* of the first push's sample */
 	uint64_t jobs;			/* done, their push in the recording */
 	uint64_t unfinished;		/* pushed, not done by the end */
@@ -84,9 +88,7 @@ struct report_sched {
 	/* Internal: jobs in flight and done-but-not-compared, waits. */
 	struct u64_map jobs, waits;
 	struct sched_job *done_head, *done_tail;
-	struct fdinfo_client *fdinfo;
-	uint32_t nr_fdinfo;
-	size_t alloc_fdinfo, alloc_rows;
+	size_t alloc_rows;
 };
 
 void report_sched_init(struct report_sched *s);
@@ -103,8 +105,12 @@ void report_sched_compare(struct report_sched *s, uint64_t context,
 			  uint64_t seqno, uint64_t submit, uint64_t handover,
 			  uint64_t end);
 
-/* At the end (once; again: nothing): processes, unfinished counts.  0 or -1. */
-int report_sched_finish(struct report_sched *s);
+/*
+ * At the end (once; again: nothing): processes and client names from
+ * the fdinfo snapshots in @names, unfinished counts.  0 or -1.
+ */
+int report_sched_finish(struct report_sched *s,
+			const struct report_names *names);
 
 void report_sched_free(struct report_sched *s);
 
