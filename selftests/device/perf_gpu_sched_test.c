@@ -59,16 +59,25 @@ FIXTURE_TEARDOWN(ps)
 	run_cmd(out, sizeof(out), "rm -rf '%s'", self->dir);
 }
 
-/* perf gpu record -a around @script (schedwork as $SW), then the report. */
-static int record(FIXTURE_DATA(ps) *self, const char *script)
+/*
+ * perf gpu record -a with @opts around @script (schedwork as $SW), then
+ * the report.
+ */
+static int record_opts(FIXTURE_DATA(ps) *self, const char *opts,
+		       const char *script)
 {
 	if (run_cmd(self->out, sizeof(self->out),
-		    "%s record -a -o %s -- sh -c 'SW=%s; %s' 2>&1",
-		    perf_gpu_path(), self->data, schedwork_path(), script))
+		    "%s record -a %s -o %s -- sh -c 'SW=%s; %s' 2>&1",
+		    perf_gpu_path(), opts, self->data, schedwork_path(), script))
 		return -1;
 	return run_cmd(self->out, sizeof(self->out),
 		       "%s report -i %s --format=json > %s", perf_gpu_path(),
 		       self->data, self->json);
+}
+
+static int record(FIXTURE_DATA(ps) *self, const char *script)
+{
+	return record_opts(self, "", script);
 }
 
 /* A number from the report, by a python expression on its document d. */
@@ -451,6 +460,107 @@ TEST_F_TIMEOUT(ps, stable_events_agree_with_fence_pairing, 180)
 	EXPECT_NE(NULL, strstr(self->out, "\nClients x timelines\n"));
 	EXPECT_NE(NULL, strstr(self->out, "\nScheduler (gpu_scheduler events)\n"));
 	EXPECT_NE(NULL, strstr(self->out, "# against fence pairing: 6 jobs in both, 6 agree within 1.00 ms"));
+}
+
+/* A value of the client of @pid in top's JSON, by a python expression c. */
+static int top_client(int pid, const char *expr, char *out, size_t size)
+{
+	return run_cmd(out, size,
+		       "%s top -b -n 1 --format=json -p %d | /usr/bin/python3 -c '"
+		       "import json,sys; d=json.loads(sys.stdin.readline()); "
+		       "c=[c for c in d[\"clients\"] if c[\"comm\"] == \"sched_named\"]; "
+		       "print(len(c), (%s) if c else \"-\")'",
+		       perf_gpu_path(), pid, expr);
+}
+
+/*
+ * DRM_IOCTL_SET_CLIENT_NAME (6.14 on; 7.3 here; 6.12 refuses it): a
+ * process names its schedmock client, a DRM file.  The truth is the
+ * kernel's own fdinfo of that file, read by the test: drm-client-name
+ * (and drm-client-id, which fdinfo has from 6.5).  perf gpu top shows
+ * the name (JSON, the text's CLIENT_NAME column, the OpenMetrics label)
+ * and so does the report of a recording made while the client lived
+ * (the clients' client_names, the scheduler row's client_name).  Where
+ * the kernel refuses the name, the client is shown by its comm, with no
+ * name; before 6.5 it has no fdinfo, and top shows no client.
+ */
+TEST_F_TIMEOUT(ps, a_named_client_shows_its_name, 180)
+{
+	static const char name[] = "gpuprof-named-client";
+	char want[128], fdinfo[4096], prom[160];
+	bool named, has_fdinfo;
+	int pid;
+
+	/*
+	 * The process: names its file, runs a job, and another once the
+	 * recording below has started; then lives 20 s more.
+	 */
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+		"cd %s && rm -f /tmp/ps_named_go && "
+		"{ %s -n sched_named name %s job 5 wait await /tmp/ps_named_go "
+		"job 5 wait sleep 20000 > named.out 2>&1 & echo $! > named.pid; } && "
+		"for i in $(seq 200); do grep -q '^name ' named.out && break; "
+		"sleep 0.1; done; cat named.pid named.out",
+		self->dir, schedwork_path(), name));
+	TH_LOG("%s", self->out);
+	ASSERT_EQ(1, sscanf(self->out, "%d", &pid));
+	named = strstr(self->out, "\nname ok\n");
+	EXPECT_EQ(kernel_at_least(6, 14), named);
+
+	/* The kernel's fdinfo of the process's schedmock file. */
+	run_cmd(fdinfo, sizeof(fdinfo),
+		"for f in /proc/%d/fdinfo/*; do grep -q '^drm-driver:.schedmock$' $f "
+		"&& cat $f && break; done", pid);
+	TH_LOG("fdinfo:\n%s", fdinfo);
+	has_fdinfo = strstr(fdinfo, "drm-client-id:");
+	EXPECT_EQ(kernel_at_least(6, 5), has_fdinfo);
+	snprintf(want, sizeof(want), "\ndrm-client-name:\t%s\n", name);
+	EXPECT_EQ(named, strstr(fdinfo, want) != NULL);
+
+	/*
+	 * A recording while it lives, the process's second job in it: the
+	 * recording's fdinfo snapshots (every 500 ms; system-wide recording
+	 * takes none unless asked) have the name.
+	 */
+	ASSERT_EQ(0, record_opts(self, "--fdinfo-interval 500",
+				 "touch /tmp/ps_named_go; sleep 2"))
+		TH_LOG("%s", self->out);
+
+	ASSERT_EQ(0, top_client(pid, "c[0][\"client_name\"]",
+				self->out, sizeof(self->out)));
+	TH_LOG("top: %s", self->out);
+	if (!has_fdinfo) {
+		EXPECT_STREQ("0 -\n", self->out);
+	} else {
+		snprintf(want, sizeof(want), "1 %s\n", named ? name : "None");
+		EXPECT_STREQ(want, self->out);
+		ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+				     "%s top -b -n 1 -p %d", perf_gpu_path(), pid));
+		TH_LOG("%s", self->out);
+		EXPECT_EQ(named, strstr(self->out, "CLIENT_NAME") &&
+				 strstr(self->out, name));
+		ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+				     "%s top -b -n 1 -p %d --openmetrics %s/om.txt "
+				     ">/dev/null && cat %s/om.txt",
+				     perf_gpu_path(), pid, self->dir, self->dir));
+		snprintf(prom, sizeof(prom), "client_name=\"%s\"", named ? name : "");
+		EXPECT_NE(NULL, strstr(self->out, prom)) TH_LOG("%s", self->out);
+	}
+
+	/* The report of this recording, at the end. */
+	snprintf(want, sizeof(want), "[\"%s\"]", name);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+		"/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); "
+		"print(json.dumps([c[\"client_names\"] for c in d[\"clients\"] "
+		"if c[\"pid\"] == %d]))' %s", pid, self->json));
+	TH_LOG("report's client_names of %d: %s", pid, self->out);
+	if (has_fdinfo) {
+		char line[160];
+
+		snprintf(line, sizeof(line), "[%s]\n", named ? want : "[]");
+		EXPECT_STREQ(line, self->out);
+	}
+	run_cmd(self->out, sizeof(self->out), "kill %d", pid);
 }
 
 TEST_HARNESS_MAIN

@@ -603,7 +603,18 @@ static int metrics_root(FIXTURE_DATA(top) *self)
 #define L606 "{pid=\"606\",comm=\"xe_app\",cgroup=\"/system.slice/a \\\"b\\\".service\",driver=\"xe\",pdev=\"0000:04:00.0\",client_id=\"3\",client_name=\"\","
 #define L707 "{pid=\"707\",comm=\"msm_app\",cgroup=\"\",driver=\"msm\",pdev=\"\",client_id=\"5\",client_name=\"\","
 
+#define L101I "{pid=\"101\",comm=\"glxgears\",cgroup=\"/user.slice\",driver=\"i915\",pdev=\"0000:00:02.0\",client_id=\"7\",client_name=\"\""
+#define L505I "{pid=\"505\",comm=\"q\\\"b\\\\s\\nx\",cgroup=\"\",driver=\"amdgpu\",pdev=\"0000:03:00.0\",client_id=\"12\",client_name=\"\""
+#define L606I "{pid=\"606\",comm=\"xe_app\",cgroup=\"/system.slice/a \\\"b\\\".service\",driver=\"xe\",pdev=\"0000:04:00.0\",client_id=\"3\",client_name=\"\""
+#define L707I "{pid=\"707\",comm=\"msm_app\",cgroup=\"\",driver=\"msm\",pdev=\"\",client_id=\"5\",client_name=\"\""
+
 static const char metrics_expected[] =
+	"# HELP gpu_client_info A DRM client in fdinfo, its identity as labels (value 1).\n"
+	"# TYPE gpu_client_info gauge\n"
+	"gpu_client_info" L101I "} 1\n"
+	"gpu_client_info" L505I "} 1\n"
+	"gpu_client_info" L606I "} 1\n"
+	"gpu_client_info" L707I "} 1\n"
 	"# HELP gpu_client_engine_busy_seconds_total Time the engine spent on the client's work (DRM fdinfo drm-engine-<engine>).\n"
 	"# TYPE gpu_client_engine_busy_seconds_total counter\n"
 	"gpu_client_engine_busy_seconds_total" L101 "engine=\"render\"} 1.500000000\n"
@@ -711,7 +722,7 @@ TEST_F(top, openmetrics_file_exact_and_well_formed)
 	ASSERT_LE(0, read_file(path, text, sizeof(text)));
 	EXPECT_STREQ(metrics_expected, text);
 	ASSERT_EQ(0, python(self, metrics_check_py, path)) TH_LOG("%s", self->out);
-	EXPECT_STREQ("6 families 16 samples\n", self->out);
+	EXPECT_STREQ("7 families 20 samples\n", self->out);
 }
 
 /*
@@ -822,9 +833,9 @@ TEST_F_TIMEOUT(top, openmetrics_rewrites_are_atomic, 90)
 	EXPECT_LT(10, reads);
 	/* A new file each period (rename), not the old one rewritten. */
 	EXPECT_LT(5, inodes);
-	/* 300 clients x (2 busy + 2 capacity + 2 memory) samples. */
+	/* 300 clients x (1 info + 2 busy + 2 capacity + 2 memory) samples. */
 	ASSERT_EQ(0, python(self, metrics_check_py, path)) TH_LOG("%s", self->out);
-	EXPECT_STREQ("6 families 1800 samples\n", self->out);
+	EXPECT_STREQ("7 families 2100 samples\n", self->out);
 	/* No temporary file left beside it. */
 	snprintf(dir_list, sizeof(dir_list), "ls %s", self->dir);
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s", dir_list));
@@ -972,12 +983,16 @@ TEST_F(top, client_names_in_text_json_openmetrics_and_list)
 		"gpu_client_engine_busy_seconds_total{pid=\"303\",comm=\"Xorg\",cgroup=\"\",driver=\"i915\",pdev=\"0000:00:02.0\",client_id=\"9\",client_name=\"\",engine=\"render\"} 0.000009000\n"
 		"gpu_client_engine_busy_seconds_total{pid=\"404\",comm=\"q\",cgroup=\"\",driver=\"i915\",pdev=\"0000:00:02.0\",client_id=\"10\",client_name=\"q\\\"b\\\\s\",engine=\"render\"} 0.000010000\n"))
 		TH_LOG("%s", text);
+	/* The info sample lists the client with its name. */
+	EXPECT_NE(NULL, strstr(text,
+		"gpu_client_info{pid=\"101\",comm=\"glxgears\",cgroup=\"\",driver=\"i915\",pdev=\"0000:00:02.0\",client_id=\"7\",client_name=\"gears-main\"} 1\n"))
+		TH_LOG("%s", text);
 	/* Every sample has the label, memory's too. */
 	EXPECT_NE(NULL, strstr(text,
 		"gpu_client_memory_bytes{pid=\"101\",comm=\"glxgears\",cgroup=\"\",driver=\"i915\",pdev=\"0000:00:02.0\",client_id=\"7\",client_name=\"gears-main\",region=\"system0\",kind=\"resident\"} 7168\n"))
 		TH_LOG("%s", text);
 	ASSERT_EQ(0, python(self, metrics_check_py, path)) TH_LOG("%s", self->out);
-	EXPECT_STREQ("6 families 12 samples\n", self->out);
+	EXPECT_STREQ("7 families 16 samples\n", self->out);
 	if (*tool) {
 		EXPECT_EQ(0, run_cmd(self->out, sizeof(self->out),
 				     "%s check metrics < %s", tool, path));

@@ -224,6 +224,26 @@ static void memory_family(FILE *out, const struct gpu_client **order,
 	}
 }
 
+/*
+ * One sample of 1 per client with its labels: a client whose driver
+ * gives no usage in fdinfo (drm_show_fdinfo() alone: driver, client id,
+ * name) is still listed, its name still a label, as node_exporter's
+ * *_info gauges list what has no value.
+ */
+static void info_family(FILE *out, const struct gpu_client **order,
+			unsigned int nr)
+{
+	const char *name = "gpu_client_info";
+	unsigned int i;
+
+	family(out, name, "gauge",
+	       "A DRM client in fdinfo, its identity as labels (value 1).");
+	for (i = 0; i < nr; i++) {
+		client_labels(out, name, order[i]);
+		fputs("} 1\n", out);
+	}
+}
+
 int top_openmetrics_write(FILE *out, const struct gpu_clients *c)
 {
 	const struct gpu_client **order;
@@ -235,6 +255,7 @@ int top_openmetrics_write(FILE *out, const struct gpu_clients *c)
 	for (i = 0; i < c->nr_clients; i++)
 		order[i] = &c->clients[i];
 	qsort(order, c->nr_clients, sizeof(*order), cmp_client);
+	info_family(out, order, c->nr_clients);
 	for (f = 0; f < sizeof(engine_families) / sizeof(engine_families[0]); f++)
 		engine_family(out, order, c->nr_clients, f);
 	memory_family(out, order, c->nr_clients);

@@ -15,6 +15,9 @@
  * and series must differ), client_name (drm-client-name, "" when the
  * client has none: a client that names itself starts new series, as a
  * comm change does) and engine or region/kind:
+ *   gpu_client_info                        gauge    1 per client: listed
+ *                                                   even when its driver
+ *                                                   gives no usage
  *   gpu_client_engine_busy_seconds_total   counter  drm-engine-<e>
  *   gpu_client_engine_capacity             gauge    drm-engine-capacity-<e>
  *                                                   (1 when not given)
