@@ -89,7 +89,7 @@ echo "# A real GPU scheduler: the kernel's drm_sched, on a mock ring that runs o
 echo "# job at a time. P1 submits a 400 ms job; P2's four 25 ms jobs, 10 ms later,"
 echo "# wait behind it. Only running time is sampled: P2 gets ~10 samples of 10 ms,"
 echo "# not the ~49 its submission-to-signal time would give."
-step "modprobe gpu-sched; insmod $schedmock credits=1"
+step "modprobe -q -a \$(modinfo -F depends $schedmock | tr , ' '); insmod $schedmock credits=1"
 step 'echo module sched_p1 sched_p2 > /dev/gpuprof/ctl; echo interval 10 > /dev/gpuprof/ctl; echo start > /dev/gpuprof/ctl'
 p1p2='rm -f /tmp/ready /tmp/go; schedwork -n sched_p2 mark /tmp/ready await /tmp/go sleep 10 job 25 job 25 job 25 job 25 wait >/dev/null & schedwork -n sched_p1 await /tmp/ready job 400 mark /tmp/go wait >/dev/null; wait'
 step "$p1p2"
@@ -109,6 +109,22 @@ stable='rm -f /tmp/b; schedwork -n sched_b vgem job 50 aftervgem mark /tmp/b sle
 step "perf gpu record -a -o /tmp/demo.stable.data -- sh -c '$stable' 2>/dev/null"
 step "perf script -i /tmp/demo.stable.data 2>/dev/null | grep -m 5 -E 'drm_sched_job_(queue|add_dep|unschedulable)' | sed 's/^ *//'"
 step "perf gpu report -i /tmp/demo.stable.data | sed -n '/^Scheduler/,/^# against/p'"
+echo
+echo "# The module takes drm_sched jobs from the same events where they exist"
+echo "# (status says which), and a job a kernel worker pushes for a DRM client is"
+echo "# that client's process's: P1 pushes one job itself, then schedmock's worker"
+echo "# pushes three for it (by fence pairing those three are no process's)."
+step 'grep drm_sched_jobs /dev/gpuprof/status'
+step 'echo module sched_p1 > /dev/gpuprof/ctl; echo startcp > /dev/gpuprof/ctl'
+step 'schedwork -n sched_p1 job 5 deferred job 5 job 5 job 5 wait >/dev/null'
+step 'echo stop > /dev/gpuprof/ctl; for d in /dev/gpuprof/[0-9]*; do echo "$(cat $d/name): $(cat $d/histogram)"; done'
+step 'echo end > /dev/gpuprof/ctl'
+echo
+echo "# A program names its DRM client (DRM_IOCTL_SET_CLIENT_NAME, Linux 6.14 on;"
+echo "# the kernel prints it in fdinfo). perf gpu top shows it, and OpenMetrics"
+echo "# labels every series of the client with it."
+step '(schedwork -n compositor name compositor-main job 5 wait sleep 8000 >/dev/null &); sleep 1; perf gpu top -b -n 1 -p $(pidof schedwork)'
+step 'perf gpu top -b -n 1 -p $(pidof schedwork) --openmetrics /tmp/gpu.prom >/dev/null; grep ^gpu_client_info /tmp/gpu.prom; kill $(pidof schedwork)'
 echo
 echo "# KMS: vkms, the kernel's virtual display, flipping at its refresh rate;"
 echo "# the client skips frames 30, 60 and 90 of 120."
