@@ -51,7 +51,7 @@ struct schedmock_submit {
 	__u32 pad;
 };
 
-#define SCHEDMOCK_SUBMIT_DEFERRED	(1U << 0)
+#define SCHEDMOCK_SUBMIT_DEFERRED	0x1
 
 /* As <drm/drm.h> numbers a driver's ioctls: DRM_IOCTL_BASE 'd', 0x40 on. */
 #define DRM_SCHEDMOCK_SUBMIT	0x00
