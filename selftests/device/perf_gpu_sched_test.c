@@ -375,25 +375,56 @@ static bool kernel_at_least(int major, int minor)
  * file; the report's scheduler rows give per client the process, the
  * jobs, those that waited for a dependency and the p50 of each phase
  * that sched_events.py computes from the same lines, each within the
- * sketch's 1/128; fence pairing finds every one of the jobs and agrees
- * on all three boundaries within 1 ms; B's dependency phase is 300 ms
- * within 5 %.  On a kernel without the events (before 6.17) the report
- * has no scheduler rows at all.
+ * sketch's 1/128.  B's dependency phase, push to the vgem signal, is at
+ * least its 300 ms sleep and at most the span B's own clock measures
+ * from before its submit to after its signal ioctl.
+ *
+ * Fence pairing finds every one of the jobs, each with its three
+ * boundaries in the order the kernel fires them (fences inited at arm
+ * before the push, the run event before the scheduled fence signals,
+ * done before the finished fence signals) and each less than 20 ms from
+ * the event's, shorter than P2's jobs, so a job paired with its
+ * neighbour would show.  How close they are is logged, not judged: arm
+ * to push is schedmock's ioctl, and a TCG guest has stalled 2.65 ms in
+ * it.  On a kernel without the events (before 6.17) the report has no
+ * scheduler rows at all.
  */
+/*
+ * From B's own output: its job's submission to its vgemsignal's return,
+ * on CLOCK_MONOTONIC, or -1.
+ */
+static long long sched_b_span(void)
+{
+	unsigned long long submitted = 0, returned = 0;
+	char buf[1024], *p;
+
+	if (read_file("/tmp/ps_b.out", buf, sizeof(buf)) <= 0)
+		return -1;
+	p = strstr(buf, " submitted_ns ");
+	if (!p || sscanf(p, " submitted_ns %llu", &submitted) != 1)
+		return -1;
+	p = strstr(buf, "vgemsignal returned_ns ");
+	if (!p || sscanf(p, "vgemsignal returned_ns %llu", &returned) != 1)
+		return -1;
+	return returned > submitted ? (long long)(returned - submitted) : -1;
+}
+
 TEST_F_TIMEOUT(ps, stable_events_agree_with_fence_pairing, 180)
 {
 	char line[256], comm[32], cid[24], *save = NULL, *l;
 	unsigned long long q, r, dn, ad, un;
-	long long client, pid, jobs, waited, dep, queue, run;
+	long long client, pid, jobs, waited, dep, queue, run, ds, dh, de;
+	long long b_span;
 	int clients = 0, have = 0;
 
 	ASSERT_EQ(0, record(self,
 		"rm -f /tmp/ps_b; "
-		"$SW -n sched_b vgem job 50 aftervgem mark /tmp/ps_b sleep 300 vgemsignal wait >/dev/null & "
+		"$SW -n sched_b vgem job 50 aftervgem mark /tmp/ps_b sleep 300 vgemsignal wait >/tmp/ps_b.out & "
 		"$SW -n sched_p1 await /tmp/ps_b job 400 wait >/dev/null & "
 		"$SW -n sched_p2 await /tmp/ps_b sleep 20 job 25 job 25 job 25 job 25 wait >/dev/null; "
 		"s=$?; wait && exit $s"))
 		TH_LOG("%s", self->out);
+	b_span = sched_b_span();
 	have = !access("/sys/kernel/tracing/events/gpu_scheduler/drm_sched_job_queue", F_OK);
 	TH_LOG("stable gpu_scheduler events: %s", have ? "yes" : "no");
 	ASSERT_EQ(kernel_at_least(6, 17), have);
@@ -432,10 +463,11 @@ TEST_F_TIMEOUT(ps, stable_events_agree_with_fence_pairing, 180)
 		if (!strcmp(comm, "sched_b")) {
 			EXPECT_EQ(1, jobs);
 			EXPECT_EQ(1, waited);
-			TH_LOG("sched_b: dependency %lld ns, queue %lld ns, run %lld ns",
-			       dep, queue, run);
-			EXPECT_LE(300 * MS * 95 / 100, dep);
-			EXPECT_GE(300 * MS * 105 / 100, dep);
+			TH_LOG("sched_b: dependency %lld ns, queue %lld ns, run %lld ns; "
+			       "its own clock: %lld ns from submit to the signal's return",
+			       dep, queue, run, b_span);
+			EXPECT_LE(300 * MS, dep);
+			EXPECT_GE(b_span, dep);
 		} else if (!strcmp(comm, "sched_p2")) {
 			EXPECT_EQ(4, jobs);
 		} else {
@@ -447,19 +479,26 @@ TEST_F_TIMEOUT(ps, stable_events_agree_with_fence_pairing, 180)
 	EXPECT_EQ(3, jq(self, "len(d[\"sched\"][\"rows\"])", ""));
 	/* Job for job against the pairing of drm_sched's two fences. */
 	EXPECT_EQ(6, jq(self, "d[\"sched\"][\"compare\"][\"jobs\"]", ""));
-	EXPECT_EQ(6, jq(self, "d[\"sched\"][\"compare\"][\"agree\"]", ""));
+	EXPECT_EQ(6, jq(self, "d[\"sched\"][\"compare\"][\"ordered\"]", ""));
 	EXPECT_EQ(0, jq(self, "d[\"sched\"][\"compare\"][\"sched_only\"]", ""));
-	TH_LOG("largest differences: submission %lld ns, handover %lld ns, end %lld ns",
-	       jq(self, "d[\"sched\"][\"compare\"][\"max_submit_ns\"]", ""),
-	       jq(self, "d[\"sched\"][\"compare\"][\"max_handover_ns\"]", ""),
-	       jq(self, "d[\"sched\"][\"compare\"][\"max_end_ns\"]", ""));
+	ds = jq(self, "d[\"sched\"][\"compare\"][\"max_submit_ns\"]", "");
+	dh = jq(self, "d[\"sched\"][\"compare\"][\"max_handover_ns\"]", "");
+	de = jq(self, "d[\"sched\"][\"compare\"][\"max_end_ns\"]", "");
+	TH_LOG("largest differences: submission %lld ns, handover %lld ns, end %lld ns; %lld of 6 within 1 ms",
+	       ds, dh, de, jq(self, "d[\"sched\"][\"compare\"][\"agree\"]", ""));
+	EXPECT_LE(0, ds);
+	EXPECT_GT(20 * MS, ds);
+	EXPECT_LE(0, dh);
+	EXPECT_GT(20 * MS, dh);
+	EXPECT_LE(0, de);
+	EXPECT_GT(20 * MS, de);
 	/* Both accounts in the text report. */
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s",
 			     perf_gpu_path(), self->data));
 	TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out, "\nClients x timelines\n"));
 	EXPECT_NE(NULL, strstr(self->out, "\nScheduler (gpu_scheduler events)\n"));
-	EXPECT_NE(NULL, strstr(self->out, "# against fence pairing: 6 jobs in both, 6 agree within 1.00 ms"));
+	EXPECT_NE(NULL, strstr(self->out, "# against fence pairing: 6 jobs in both, 6 in the kernel's order, "));
 }
 
 /* A value of the client of @pid in top's JSON, by a python expression c. */

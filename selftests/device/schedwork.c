@@ -17,7 +17,7 @@
  *   wait                    until every job so far has signalled
  *   vgem                    a vgem fence, not signalled yet (one at a time)
  *   job MS aftervgem        a job waiting for that vgem fence
- *   vgemsignal              signal it
+ *   vgemsignal              signal it; its time is printed at the end
  *   deferred                later jobs are armed and pushed by a kernel
  *                           worker (SCHEDMOCK_SUBMIT_DEFERRED)
  *   name NAME               DRM_IOCTL_SET_CLIENT_NAME on the current file;
@@ -32,7 +32,10 @@
  * At the end, one line per job in submission order:
  *   job ID fd N submitted_ns SUBMIT signaled_ns SIGNAL
  * on CLOCK_MONOTONIC: SUBMIT read just before the submit ioctl, SIGNAL the
- * finished fence's own timestamp, 0 for a job no "wait" saw signalled.
+ * finished fence's own timestamp, 0 for a job no "wait" saw signalled;
+ * then one line per vgemsignal step, in order:
+ *   vgemsignal returned_ns NS
+ * NS read just after the signal ioctl returned.
  * -n sets the process name first.  Exit 0, or 1 with one line on stderr.
  */
 #include <errno.h>
@@ -224,7 +227,9 @@ static struct {
 	uint32_t handle;
 	int fence;
 	int sync_fd;
-} vgem = { -1, 0, -1, -1 };
+	unsigned int nsignals;
+	uint64_t returned_ns[MAX_JOBS];	/* after each signal ioctl */
+} vgem = { .card = -1, .fence = -1, .sync_fd = -1 };
 
 static void vgem_fence_new(void)
 {
@@ -258,6 +263,8 @@ static void vgem_fence_end(void)
 	err = vgem_fence_signal(vgem.card, vgem.fence);
 	if (err)
 		die("vgemsignal: %s", strerror(-err));
+	if (vgem.nsignals < MAX_JOBS)
+		vgem.returned_ns[vgem.nsignals++] = now_ns();
 	close(vgem.sync_fd);
 	vgem.sync_fd = -1;
 }
@@ -401,5 +408,8 @@ int main(int argc, char **argv)
 		       jobs[i].id, jobs[i].file,
 		       (unsigned long long)jobs[i].submitted_ns,
 		       (unsigned long long)jobs[i].signaled_ns);
+	for (i = 0; i < (int)vgem.nsignals; i++)
+		printf("vgemsignal returned_ns %llu\n",
+		       (unsigned long long)vgem.returned_ns[i]);
 	return fflush(stdout) ? 1 : 0;
 }

@@ -823,8 +823,12 @@ TEST_F(report, sched_queued_apart_from_running)
  * (pid 400) pushes at 450 ms a job depending on a vgem fence signaled at
  * 500 ms, never found unsignaled (the ring was busy), and on client 8's
  * second job, which drm_sched waits for only until its run at 510 ms:
- * dependency 60 ms, queue 10 ms to its run at 520 ms.  A run and done of
- * a job pushed before the recording are untimed.  Every figure is exact.
+ * dependency 60 ms, queue 10 ms to its run at 520 ms; its fences are
+ * inited 500 us after its push, within 1 ms but out of the kernel's
+ * order (arm before push); its scheduled half signals 2 ms after its
+ * run (it disagrees), its finished fence 10 us after done.  A
+ * run and done of a job pushed before the recording are untimed.  Every
+ * figure is exact.
  */
 TEST_F(report, sched_stable_events_three_phases)
 {
@@ -863,11 +867,15 @@ TEST_F(report, sched_stable_events_three_phases)
 	b_squeue(b, false, 400, 21, 4, 9, T0 + 450 * MS);
 	b_sfence(b, EV_SDEP, 21, 4, 98, 1, T0 + 450 * MS);
 	b_sfence(b, EV_SDEP, 21, 4, 21, 3, T0 + 450 * MS);
+	b_init(b, 400, 400, "drm_sched", "ring0", 20, 4, T0 + 450 * MS + 500 * us);
+	b_init(b, 400, 400, "drm_sched", "ring0", 21, 4, T0 + 450 * MS + 500 * us);
 	b_signal(b, "vgem", "unbound", 98, 1, T0 + 500 * MS);
 	b_squeue(b, true, 0, 21, 3, 8, T0 + 510 * MS);
 	b_sfence(b, EV_SDONE, 21, 3, 0, 0, T0 + 515 * MS);
 	b_squeue(b, true, 0, 21, 4, 9, T0 + 520 * MS);
+	b_signal(b, "drm_sched", "ring0", 20, 4, T0 + 522 * MS);
 	b_sfence(b, EV_SDONE, 21, 4, 0, 0, T0 + 530 * MS);
+	b_signal(b, "drm_sched", "ring0", 21, 4, T0 + 530 * MS + 10 * us);
 	WRITE_FILE();
 	/* client pid from jobs waited deps dep queue run (maxima: exact) */
 	EXPECT_QUERY("7 100 push app 1 1 1 299999000 10000 49990000\n"
@@ -877,9 +885,10 @@ TEST_F(report, sched_stable_events_three_phases)
 		     "r[\"pid_from\"], r[\"comm\"], r[\"jobs\"], r[\"waited\"], r[\"deps\"], "
 		     "r[\"dep_ns\"][\"max\"], r[\"queue_ns\"][\"max\"], r[\"run_ns\"][\"max\"]) "
 		     "for r in d[\"sched\"][\"rows\"])");
-	EXPECT_QUERY("18 1 2 1 2 1000 2000000 5000", "",
+	EXPECT_QUERY("18 1 3 2 1 1 500000 2000000 10000", "",
 		     "\" \".join(str(x) for x in (d[\"sched\"][\"events\"], d[\"sched\"][\"untimed\"], "
-		     "d[\"sched\"][\"compare\"][\"jobs\"], d[\"sched\"][\"compare\"][\"agree\"], "
+		     "d[\"sched\"][\"compare\"][\"jobs\"], d[\"sched\"][\"compare\"][\"ordered\"], "
+		     "d[\"sched\"][\"compare\"][\"agree\"], "
 		     "d[\"sched\"][\"compare\"][\"sched_only\"], d[\"sched\"][\"compare\"][\"max_submit_ns\"], "
 		     "d[\"sched\"][\"compare\"][\"max_handover_ns\"], d[\"sched\"][\"compare\"][\"max_end_ns\"]))");
 	/* The text: rows and the comparison; --comm chooses rows. */
@@ -893,9 +902,9 @@ TEST_F(report, sched_stable_events_three_phases)
 			       "  300.00 ms  300.00 ms   10.00 us   10.00 us   49.99 ms   49.99 ms\n"))
 		TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out,
-			       "# against fence pairing: 2 jobs in both, 1 agree within 1.00 ms; "
-			       "largest differences: submission 1.00 us, handover 2.00 ms, end 5.00 us; "
-			       "2 jobs here only\n")) TH_LOG("%s", self->out);
+			       "# against fence pairing: 3 jobs in both, 2 in the kernel's order, "
+			       "1 agree within 1.00 ms; largest differences: submission 500.00 us, "
+			       "handover 2.00 ms, end 10.00 us; 1 jobs here only\n")) TH_LOG("%s", self->out);
 	EXPECT_QUERY("[8]", "--comm owner",
 		     "[r[\"client_id\"] for r in d[\"sched\"][\"rows\"]]");
 }

@@ -779,8 +779,9 @@ static void text_sched(struct report *r)
 				row->client_name : "-");
 		fputc('\n', r->out);
 	}
-	fprintf(r->out, "# against fence pairing: %llu jobs in both, %llu agree within %s; largest differences: submission %s, handover %s, end %s; %llu jobs here only\n",
-		(unsigned long long)c->jobs, (unsigned long long)c->agree,
+	fprintf(r->out, "# against fence pairing: %llu jobs in both, %llu in the kernel's order, %llu agree within %s; largest differences: submission %s, handover %s, end %s; %llu jobs here only\n",
+		(unsigned long long)c->jobs, (unsigned long long)c->ordered,
+		(unsigned long long)c->agree,
 		H(0, c->tolerance_ns, UNIT_NS), H(1, c->max_submit_ns, UNIT_NS),
 		H(2, c->max_handover_ns, UNIT_NS), H(3, c->max_end_ns, UNIT_NS),
 		(unsigned long long)c->sched_only);
@@ -1576,6 +1577,7 @@ static void json_sched(struct report *r)
 	json_key(r, "compare");
 	fputc('{', r->out);
 	json_u64(r, "jobs", c->jobs, true);
+	json_u64(r, "ordered", c->ordered, true);
 	json_u64(r, "agree", c->agree, true);
 	json_u64(r, "tolerance_ns", c->tolerance_ns, true);
 	json_u64(r, "max_submit_ns", c->max_submit_ns, true);

@@ -384,6 +384,8 @@ void report_sched_compare(struct report_sched *s, uint64_t context,
 	dh = diff(handover, j->run);
 	de = diff(end, j->done);
 	c->jobs++;
+	if (submit <= j->queue && j->run <= handover && j->done <= end)
+		c->ordered++;
 	if (ds <= c->tolerance_ns && dh <= c->tolerance_ns &&
 	    de <= c->tolerance_ns)
 		c->agree++;

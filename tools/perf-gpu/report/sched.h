@@ -66,11 +66,21 @@ struct report_sched_row {
 /*
  * The comparison with fence pairing, over the jobs both sources saw
  * end: the largest differences of the three boundaries (submission,
- * handover to the hardware, end) and how many jobs have all three
- * within @tolerance_ns.
+ * handover to the hardware, end), how many jobs have all three in the
+ * order the kernel fires them and how many within @tolerance_ns.
+ *
+ * The two sources look at neighbouring points of one job, in a fixed
+ * order: drm_sched_job_arm() inits the fences before the driver pushes
+ * the job (drm_sched_job_queue), drm_sched_job_run fires before the
+ * driver's run_job() and the scheduled fence's signal, and
+ * drm_sched_job_done before the finished fence's signal.  How far apart
+ * is the driver's and the machine's business (a guest stalled between
+ * arm and push moves the submission by milliseconds); the order holds
+ * for every job fence pairing paired rightly.
  */
 struct report_sched_compare {
 	uint64_t jobs;			/* in both */
+	uint64_t ordered;		/* all three in the kernel's order */
 	uint64_t agree;			/* all three within the tolerance */
 	uint64_t sched_only;		/* done here, no paired job there */
 	uint64_t max_submit_ns, max_handover_ns, max_end_ns;
