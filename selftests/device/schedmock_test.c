@@ -261,74 +261,67 @@ static pid_t submitter_start(struct submitter *s)
 /*
  * credits=1: the ring holds one job.  P1's 400 ms job is on it when P2
  * submits four of 25 ms, 10 ms after P1's submit, so P2's first is
- * scheduled only once P1's has finished, and each of P2's runs 25 ms
- * (+-5) from being scheduled.  Nothing the module does can make a job
- * end early, but the VM can make one look long: when the host, shared
- * with other VMs, leaves QEMU without a CPU at the fence's time (seen:
- * 30 to 44 ms, one job in four, at a host load of 5 on 2 CPUs).  So a
- * round with a job over 30 ms is run again, twice at most, every other
- * assertion holding in every round.
+ * scheduled only once P1's has finished, each of P2's only once the one
+ * before it has finished, and each runs at least 20 ms from being
+ * scheduled.  All of it is the order of the fences' own signals, which
+ * no load changes; how long past 25 ms a job looks is the VM's business
+ * (a host with other VMs has left QEMU without a CPU at the fence's time
+ * for 30 to 44 ms), so it is printed, not judged.
  */
 TEST_F(sm, one_credit_queues_the_second_process)
 {
 	struct sched_job *p1 = self->jobs, *p2 = self->jobs + 1;
 	struct submitter a, b;
-	int i, n, round, late = 0;
-	pid_t pa, pb;
 	uint64_t ran;
+	pid_t pa, pb;
+	int i, n;
 
 	ASSERT_EQ(0, schedmock_load("credits=1"));
-	for (round = 1; round <= 3; round++) {
-		a = (struct submitter){ .comm = "smq1", .jobs = 1, .ms = 400 };
-		b = (struct submitter){ .comm = "smq2", .jobs = 4, .ms = 25 };
-		ASSERT_EQ(0, trace_clear());
-		pa = submitter_start(&a);
-		ASSERT_LT(0, pa);
-		pb = submitter_start(&b);
-		ASSERT_LT(0, pb);
-		ASSERT_EQ(1, write(a.go[1], "", 1));
-		/* P2 goes 10 ms after P1's submit, which the trace shows. */
-		for (i = 0; i < 500; i++) {
-			ASSERT_LE(0, read_events());
-			if (sched_jobs("smq1", p1, 1) == 1)
-				break;
-			sleep_ms(2);
-		}
-		ASSERT_GT(500, i);
-		sleep_ms(10);
-		ASSERT_EQ(1, write(b.go[1], "", 1));
-		close(b.go[1]);
-		EXPECT_EQ(0, kid_wait(pb));
-		close(a.go[1]);
-		EXPECT_EQ(0, kid_wait(pa));
-
+	a = (struct submitter){ .comm = "smq1", .jobs = 1, .ms = 400 };
+	b = (struct submitter){ .comm = "smq2", .jobs = 4, .ms = 25 };
+	ASSERT_EQ(0, trace_clear());
+	pa = submitter_start(&a);
+	ASSERT_LT(0, pa);
+	pb = submitter_start(&b);
+	ASSERT_LT(0, pb);
+	ASSERT_EQ(1, write(a.go[1], "", 1));
+	/* P2 goes 10 ms after P1's submit, which the trace shows. */
+	for (i = 0; i < 500; i++) {
 		ASSERT_LE(0, read_events());
-		ASSERT_EQ(1, sched_jobs("smq1", p1, 1));
-		ASSERT_EQ(4, sched_jobs("smq2", p2, 4));
-		ASSERT_NE(0, p1->finished);
-		/* The premise: P2 submitted while P1's job was on the ring. */
-		ASSERT_GT(p1->finished, p2[0].init);
-		EXPECT_LE(p1->finished, p2[0].scheduled);
-		late = 0;
-		for (n = 0; n < 4; n++) {
-			EXPECT_EQ(n + 1, p2[n].seqno);
-			ASSERT_NE(0, p2[n].scheduled);
-			ASSERT_NE(0, p2[n].finished);
-			ran = p2[n].finished - p2[n].scheduled;
-			printf("# round %d, P2 job %d: submitted %.3f ms before P1 finished, scheduled %.3f ms after, ran %.3f ms\n",
-			       round, n + 1, ((double)p1->finished - p2[n].init) / MS,
-			       ((double)p2[n].scheduled - p1->finished) / MS,
-			       (double)ran / MS);
-			fflush(stdout);
-			EXPECT_LE(20 * MS, ran);
-			late += ran > 30 * MS;
-		}
-		EXPECT_EQ(5, hw_fences(false));
-		EXPECT_EQ(5, hw_fences(true));
-		if (!late)
+		if (sched_jobs("smq1", p1, 1) == 1)
 			break;
+		sleep_ms(2);
 	}
-	EXPECT_EQ(0, late);
+	ASSERT_GT(500, i);
+	sleep_ms(10);
+	ASSERT_EQ(1, write(b.go[1], "", 1));
+	close(b.go[1]);
+	EXPECT_EQ(0, kid_wait(pb));
+	close(a.go[1]);
+	EXPECT_EQ(0, kid_wait(pa));
+
+	ASSERT_LE(0, read_events());
+	ASSERT_EQ(1, sched_jobs("smq1", p1, 1));
+	ASSERT_EQ(4, sched_jobs("smq2", p2, 4));
+	ASSERT_NE(0, p1->finished);
+	/* The premise: P2 submitted while P1's job was on the ring. */
+	ASSERT_GT(p1->finished, p2[0].init);
+	for (n = 0; n < 4; n++) {
+		uint64_t prev = n ? p2[n - 1].finished : p1->finished;
+
+		EXPECT_EQ(n + 1, p2[n].seqno);
+		ASSERT_NE(0, p2[n].scheduled);
+		ASSERT_NE(0, p2[n].finished);
+		ran = p2[n].finished - p2[n].scheduled;
+		printf("# P2 job %d: submitted %.3f ms before P1 finished, scheduled %.3f ms after the job before it finished, ran %.3f ms\n",
+		       n + 1, ((double)p1->finished - p2[n].init) / MS,
+		       ((double)p2[n].scheduled - prev) / MS, (double)ran / MS);
+		fflush(stdout);
+		EXPECT_LE(prev, p2[n].scheduled);
+		EXPECT_LE(20 * MS, ran);
+	}
+	EXPECT_EQ(5, hw_fences(false));
+	EXPECT_EQ(5, hw_fences(true));
 }
 
 /*
