@@ -34,6 +34,7 @@ struct sched_jobs {
 	int n;
 	struct {
 		unsigned int context, seqno;	/* the scheduled fence's */
+		/* The finished fence's init (the job's, as the report has it), signals. */
 		uint64_t init, scheduled, finished;
 	} job[MAX_JOBS];
 };
@@ -152,11 +153,11 @@ static int jobs_of(const char *script, const char *comm, struct sched_jobs *j)
 				return -1;
 			j->job[j->n].context = c;
 			j->job[j->n].seqno = s;
-			j->job[j->n].init = ns_of(secs);
 			half = true;
 		} else {
 			if (c != j->job[j->n].context + 1 || s != j->job[j->n].seqno)
 				return -1;
+			j->job[j->n].init = ns_of(secs);
 			j->n++;
 			half = false;
 		}
@@ -256,8 +257,6 @@ TEST_F_TIMEOUT(ps, queue_and_run_apart, 180)
 	       busy1, busy2, jq(self, PAIR "[\"queue_ns\"][\"p50\"]", "sched_p2"));
 	EXPECT_EQ((long long)run_sum(&p1), busy1);
 	EXPECT_EQ((long long)run_sum(&p2), busy2);
-	/* Far from the ~490 ms a submission-to-signal rule gives. */
-	EXPECT_GT(200 * MS, busy2);
 	/*
 	 * P2 waited for most of P1's job (how much depends on how fast P2
 	 * woke after P1's mark: 300 ms on the debug kernel), and the
@@ -265,6 +264,11 @@ TEST_F_TIMEOUT(ps, queue_and_run_apart, 180)
 	 */
 	q_first = p2.job[0].scheduled - p2.job[0].init;
 	q_last = p2.job[3].scheduled - p2.job[3].init;
+	/*
+	 * Busy from the first handover to the last signal at most, where a
+	 * submission-to-signal rule gives the whole span (~490 ms).
+	 */
+	EXPECT_GE((long long)(p2.job[3].finished - p2.job[0].scheduled), busy2);
 	EXPECT_LE((p1.job[0].finished - p1.job[0].scheduled) / 2, q_first);
 	q_min = q_max = q_first;
 	for (int i = 1; i < 4; i++) {
@@ -286,10 +290,16 @@ TEST_F_TIMEOUT(ps, queue_and_run_apart, 180)
 		EXPECT_LE(q_last - q_last / 128, longest);
 	}
 	/*
-	 * P1 found the ring idle: queued only until drm_sched's worker ran
-	 * (up to 14 ms seen under TCG on a busy host).
+	 * P1 found the ring idle: queued only until drm_sched's worker ran,
+	 * which is the guest's scheduling (14 ms seen under TCG on a busy
+	 * host, 103 ms on the debug kernel), so it is logged; the report's
+	 * figure is the one stock perf script's times give.
 	 */
-	EXPECT_GT((long long)(50 * MS), jq(self, PAIR "[\"queue_ns\"][\"p50\"]", "sched_p1"));
+	q_first = p1.job[0].scheduled - p1.job[0].init;
+	p50 = jq(self, PAIR "[\"queue_ns\"][\"p50\"]", "sched_p1");
+	TH_LOG("P1 queued %llu ns by perf script, %lld ns by the report",
+	       (unsigned long long)q_first, p50);
+	EXPECT_GE((long long)(q_first / 128 + 1), llabs(p50 - (long long)q_first));
 }
 
 /*
