@@ -5,16 +5,33 @@
 # programs in LOGs and print "N passed, N failed, N skipped".  A program
 # that exited non-zero without reporting a failed test (a crash, a
 # sanitizer abort, a harness error) counts as one more failure, and so
-# does a log with no result at all.  Exit status 1 when anything failed.
+# does a log with no result at all.  Before that line, one line per
+# reason a test gave for skipping, with how many gave it:
+#
+#   # skipped N: REASON
+#
+# most first.  Exit status 1 when anything failed.
 awk '
 	/^# program: /		{ prog = $3; bad = 0; next }
-	/^ok [0-9]+ .*# SKIP/	{ skip++; next }
+	/^ok [0-9]+ .*# SKIP/	{ skip++; why = $0
+				  sub(/^.*# SKIP */, "", why)
+				  if (why == "") why = "(no reason given)"
+				  if (!(why in reasons)) order[nr++] = why
+				  reasons[why]++; next }
 	/^ok [0-9]+ /		{ pass++; seen++; next }
 	/^not ok [0-9]+ /	{ fail++; bad++; seen++; next }
 	/^# exit: /		{ if ($3 != 0 && !bad) { fail++;
 				  printf("# %s exited %s\n", prog, $3) } }
 	END {
 		if (!seen && !skip) { fail++; print "# no test results" }
+		# Most given first, then in order of first sight.
+		for (i = 0; i < nr; i++)
+			for (j = i + 1; j < nr; j++)
+				if (reasons[order[j]] > reasons[order[i]]) {
+					t = order[i]; order[i] = order[j]; order[j] = t
+				}
+		for (i = 0; i < nr; i++)
+			printf("# skipped %d: %s\n", reasons[order[i]], order[i])
 		printf("%d passed, %d failed, %d skipped\n", pass, fail, skip)
 		exit fail != 0
 	}
