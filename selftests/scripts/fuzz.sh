@@ -123,6 +123,8 @@ done
 
 corrupt_failed=0
 if [ -z "${FUZZ_TARGETS:-}" ]; then
+	# The programs the tests run: perf gpu under ASan and UBSan.
+	make -s -C "$repo/tools/perf-gpu" SANITIZE=1 || exit 1
 	make -s -C "$sel" out/host/perf_gpu_report_test \
 		out/host/perf_gpu_script_test || exit 1
 	for prog in perf_gpu_report_test perf_gpu_script_test; do

@@ -156,3 +156,60 @@ size_t format_check_divisors(const char *text, size_t len)
 	}
 	return 0;
 }
+
+/*
+ * Past a string or character literal at @p as libtraceevent's tokenizer
+ * reads it: it ends at its quote, and also at a byte that is not
+ * printable (a TAB), where skip_literal() would go on; an escaped byte
+ * and a newline do not end it.
+ */
+static const char *skip_literal_as_tep(const char *p, const char *end)
+{
+	char quote = *p, last = 0;
+
+	for (p++; p < end; last = *p, p++) {
+		if (last == '\\' || *p == '\n')
+			continue;
+		if (*p == quote)
+			return p + 1;
+		if (!isprint((unsigned char)*p))
+			return p;
+	}
+	return end;
+}
+
+size_t format_check_sizeof(const char *text, size_t len)
+{
+	static const char *const twice[] = { "int", "unsigned", "long", "REC" };
+	const char *end = text + len;
+	const char *p = memmem(text, len, "print fmt:", 10);
+	const char *w;
+	size_t i, n;
+
+	if (!p)
+		return 0;
+	for (p += 10; p < end; p++) {
+		if (*p == '"' || *p == '\'') {
+			p = skip_literal_as_tep(p, end) - 1;
+			continue;
+		}
+		/* libtraceevent parses no further than a statement expression. */
+		if (*p == '(' && p + 1 < end && p[1] == '{')
+			return 0;
+		if (end - p < 6 || memcmp(p, "sizeof", 6) ||
+		    (p > text && ident_char(p[-1])))
+			continue;
+		w = skip_blanks(p + 6, end);
+		if (w >= end || *w != '(')
+			continue;
+		w = skip_blanks(w + 1, end);
+		for (n = 0; w + n < end && ident_char(w[n]); n++)
+			;
+		for (i = 0; i < sizeof(twice) / sizeof(twice[0]); i++)
+			if (n == strlen(twice[i]) && !memcmp(w, twice[i], n))
+				return p - text + 1;
+		/* Another type: libtraceevent gives up on the format there. */
+		return 0;
+	}
+	return 0;
+}

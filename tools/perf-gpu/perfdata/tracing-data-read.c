@@ -15,12 +15,40 @@
  * before it is used.  libtraceevent gets copies: its parser may keep
  * pointers into what it is given only for the call.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "perfdata/format-check.h"
 #include "perfdata/tracing-data-read.h"
+
+/*
+ * In the trial child (see tracing_data_trial()): where the text handed to
+ * libtraceevent last lies, shared with the parent.  NULL elsewhere.
+ */
+struct td_trial_spot {
+	uint64_t at;
+	char what[64];
+};
+static struct td_trial_spot *td_trial;
+
+static void td_trial_mark(uint64_t at, const char *what, const char *system)
+{
+	if (!td_trial)
+		return;
+	td_trial->at = at;
+	snprintf(td_trial->what, sizeof(td_trial->what), "%s%s%s", what,
+		 system ? " of system " : "", system ? system : "");
+}
 
 /* The bytes of the feature section not read yet. */
 struct td_cursor {
@@ -118,11 +146,17 @@ static int parse_format(struct td_cursor *c, struct tep_handle *tep,
 		return pdr_error(c->f, at + bad - 1,
 				 "the print fmt of a format of system %s divides by zero",
 				 system);
+	bad = format_check_sizeof((const char *)c->f->data + at, len);
+	if (bad)
+		return pdr_error(c->f, at + bad - 1,
+				 "the print fmt of a format of system %s takes a sizeof() libtraceevent 1.7.1 frees twice",
+				 system);
 	copy = malloc(len + 1);
 	if (!copy)
 		return pdr_error(c->f, at, "out of memory for a format");
 	memcpy(copy, c->f->data + at, len);
 	copy[len] = '\0';
+	td_trial_mark(at, "the event format", system);
 	ret = tep_parse_event(tep, copy, len, system);
 	free(copy);
 	if (ret)
@@ -190,6 +224,7 @@ static int read_header(struct td_cursor *c, struct tep_handle *tep)
 	memcpy(copy, c->f->data + at, len);
 	copy[len] = '\0';
 	/* perf treats a header_page that does not parse as fatal too. */
+	td_trial_mark(at, "header_page", NULL);
 	if (tep_parse_header_page(tep, copy, len, long_size)) {
 		free(copy);
 		return pdr_error(c->f, at, "header_page does not parse");
@@ -239,6 +274,165 @@ int tracing_data_read(struct pdr_file *f, uint64_t offset, uint64_t size,
 	return 0;
 }
 
+/*
+ * libtraceevent's parser (1.7.1, Debian 12's) dereferences NULL, frees
+ * twice or divides by zero on formats a crafted or corrupt file can
+ * carry; format-check.h names two kinds, and a fuzzer finds more.  A
+ * file is something people send each other, so rather than chase each
+ * one, the tracing data is parsed first by a trial process, and when
+ * that dies it takes the file with it, not the reader.
+ *
+ * The trial process is forked once, at the first file, and serves every
+ * file after it over a socket (a fork per file costs a fuzzer most of
+ * its speed): it takes the section's bytes, parses them into a fresh
+ * handle and answers whether they parsed.  Before each text it hands to
+ * libtraceevent it notes where that lies, in a page shared with the
+ * reader, so that the error names it.  It dies by the signal itself (a
+ * sanitizer's handler would report the reader's crash), with no core
+ * and no stderr; the next file forks another.  An answer, whether the
+ * data parsed or not, clears the file for the real parse, which says
+ * what is wrong.
+ *
+ * libtraceevent keeps some state between parses in statics (1.7.1's
+ * is_flag_field, which a failed parse can leave set for the next
+ * event), so a trial must start from the reader's: the trial process
+ * is a fork of the reader and parses every file the reader parses, and
+ * one that died is replaced by a fresh fork.
+ */
+#define TD_TRIAL_PARSED		'0'
+#define TD_TRIAL_NO_PARSE	'3'
+
+static struct {
+	pid_t pid;			/* 0: none */
+	int sock;
+	struct td_trial_spot *spot;	/* shared */
+} td_trial_proc;
+
+static bool td_trial_io(int fd, void *buf, size_t len, bool out)
+{
+	uint8_t *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = out ? send(fd, p, len, MSG_NOSIGNAL) : read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= n;
+	}
+	return true;
+}
+
+static void td_trial_serve(int sock, struct td_trial_spot *spot)
+{
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
+				     SIGTRAP, SIGSYS };
+	struct rlimit no_core = { 0, 0 };
+	size_t i;
+	int null;
+
+	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		signal(fatal[i], SIG_DFL);
+	setrlimit(RLIMIT_CORE, &no_core);
+	null = open("/dev/null", O_WRONLY);
+	if (null >= 0)
+		dup2(null, STDERR_FILENO);
+	td_trial = spot;
+	for (;;) {
+		struct pdr_file f = { .path = "" };
+		struct tep_handle *tep;
+		uint64_t len;
+		char answer;
+
+		if (!td_trial_io(sock, &len, sizeof(len), false))
+			_exit(0);
+		f.data = malloc(len ? len : 1);
+		if (!f.data || !td_trial_io(sock, f.data, len, false))
+			_exit(0);
+		f.size = len;
+		tep = tep_alloc();
+		answer = tep && !tracing_data_read(&f, 0, len, tep) ?
+			 TD_TRIAL_PARSED : TD_TRIAL_NO_PARSE;
+		tep_free(tep);
+		free(f.data);
+		if (!td_trial_io(sock, &answer, 1, true))
+			_exit(0);
+	}
+}
+
+static int td_trial_start(struct pdr_file *f, uint64_t offset)
+{
+	int sv[2];
+	pid_t pid;
+
+	if (!td_trial_proc.spot) {
+		td_trial_proc.spot = mmap(NULL, sizeof(*td_trial_proc.spot),
+					  PROT_READ | PROT_WRITE,
+					  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (td_trial_proc.spot == MAP_FAILED) {
+			td_trial_proc.spot = NULL;
+			return pdr_error(f, offset, "no memory to try the tracing data: %s",
+					 strerror(errno));
+		}
+	}
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return pdr_error(f, offset, "cannot try the tracing data: %s",
+				 strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return pdr_error(f, offset, "cannot fork to try the tracing data: %s",
+				 strerror(errno));
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		td_trial_serve(sv[1], td_trial_proc.spot);
+	}
+	close(sv[1]);
+	td_trial_proc.pid = pid;
+	td_trial_proc.sock = sv[0];
+	return 0;
+}
+
+/* The trial process is gone: why, as an error at @offset and on. */
+static int td_trial_died(struct pdr_file *f, uint64_t offset)
+{
+	struct td_trial_spot *spot = td_trial_proc.spot;
+	int status = 0;
+
+	close(td_trial_proc.sock);
+	while (waitpid(td_trial_proc.pid, &status, 0) < 0 && errno == EINTR)
+		;
+	td_trial_proc.pid = 0;
+	if (WIFSIGNALED(status))
+		return pdr_error(f, offset + spot->at, "%s crashes libtraceevent (%s in a trial parse): not read",
+				 spot->what, strsignal(WTERMSIG(status)));
+	return pdr_error(f, offset + spot->at, "%s crashes libtraceevent (exit status %d in a trial parse): not read",
+			 spot->what, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+static int tracing_data_trial(struct pdr_file *f, uint64_t offset,
+			      uint64_t size)
+{
+	char answer;
+
+	if (!td_trial_proc.pid && td_trial_start(f, offset))
+		return -1;
+	td_trial_proc.spot->at = 0;
+	snprintf(td_trial_proc.spot->what, sizeof(td_trial_proc.spot->what),
+		 "the tracing data");
+	if (!td_trial_io(td_trial_proc.sock, &size, sizeof(size), true) ||
+	    !td_trial_io(td_trial_proc.sock, f->data + offset, size, true) ||
+	    !td_trial_io(td_trial_proc.sock, &answer, 1, false))
+		return td_trial_died(f, offset);
+	if (answer != TD_TRIAL_PARSED && answer != TD_TRIAL_NO_PARSE)
+		return td_trial_died(f, offset);
+	return 0;
+}
+
 /* The feature of perf.data files that holds the tracing data. */
 #define FEAT_TRACING_DATA	1
 
@@ -268,7 +462,8 @@ int tracing_data_events(struct pdr_file *f, struct tep_handle *tep,
 	ret = pdr_feature(f, FEAT_TRACING_DATA, &off, &size);
 	if (ret < 0)
 		return -1;
-	if (ret == 0 && (tracing_data_read(f, off, size, tep) ||
+	if (ret == 0 && (tracing_data_trial(f, off, size) ||
+			 tracing_data_read(f, off, size, tep) ||
 			 check_common_type(f, tep, off)))
 		return -1;
 	for (i = 0; i < f->nr_attrs; i++) {
