@@ -139,11 +139,12 @@ TEST_F(gp, held_fence_gives_h_over_i_samples_100ms)
  */
 TEST_F(gp, an_interval_counts_a_timeline_once)
 {
-	long long held[4], samples;
+	long long held[4], samples, span;
 	int i, p[2];
 
 	start_time(_metadata, "time_once", 100);
 	ASSERT_EQ(0, pipe(p));
+	span = -now_us();
 	for (i = 0; i < 4; i++) {
 		if (fork() == 0) {
 			held[0] = held_jobs("time_once", 1, 600, 0);
@@ -153,16 +154,24 @@ TEST_F(gp, an_interval_counts_a_timeline_once)
 	close(p[1]);
 	for (i = 0; i < 4; i++)
 		ASSERT_EQ(sizeof(held[i]), read(p[0], &held[i], sizeof(held[i])));
+	span += now_us();
 	close(p[0]);
 	while (wait(NULL) > 0)
 		;
 	samples = stop_samples(_metadata, "time_once");
-	TH_LOG("4 jobs of 600 ms at once (%lld, %lld, %lld, %lld µs): %lld samples of 100 ms",
-	       held[0], held[1], held[2], held[3], samples);
+	TH_LOG("4 jobs of 600 ms at once (%lld, %lld, %lld, %lld µs), all within %lld µs: %lld samples of 100 ms",
+	       held[0], held[1], held[2], held[3], span, samples);
 	for (i = 0; i < 4; i++)
 		ASSERT_LE(600000, held[i]);
 	EXPECT_LE(5, samples);
-	EXPECT_GE(9, samples);
+	/*
+	 * No more than the interval ends while any of them ran, which lie
+	 * within the span from before the forks to the last answer (the
+	 * debug kernel under load gave 10, the jobs staggered); counted per
+	 * job it would be 4 times 6 or more.
+	 */
+	EXPECT_GE(span / 100000 + 1, samples);
+	EXPECT_GT(4 * 5, samples);
 }
 
 /*
