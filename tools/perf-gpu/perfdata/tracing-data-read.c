@@ -289,7 +289,7 @@ int tracing_data_read(struct pdr_file *f, uint64_t offset, uint64_t size,
  * libtraceevent it notes where that lies, in a page shared with the
  * reader, so that the error names it.  It dies by the signal itself (a
  * sanitizer's handler would report the reader's crash), with no core
- * and no stderr; the next file forks another.  An answer, whether the
+ * and no standard files; the next file forks another.  An answer, whether the
  * data parsed or not, clears the file for the real parse, which says
  * what is wrong.
  *
@@ -336,9 +336,13 @@ static void td_trial_serve(int sock, struct td_trial_spot *spot)
 	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
 		signal(fatal[i], SIG_DFL);
 	setrlimit(RLIMIT_CORE, &no_core);
-	null = open("/dev/null", O_WRONLY);
-	if (null >= 0)
-		dup2(null, STDERR_FILENO);
+	/*
+	 * Nothing of the reader's standard files: a pipe the reader writes
+	 * to must see its end when the reader exits, not when this does.
+	 */
+	null = open("/dev/null", O_RDWR);
+	for (i = 0; null >= 0 && i <= STDERR_FILENO; i++)
+		dup2(null, i);
 	td_trial = spot;
 	for (;;) {
 		struct pdr_file f = { .path = "" };
