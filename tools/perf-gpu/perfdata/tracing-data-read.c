@@ -277,7 +277,7 @@ int tracing_data_read(struct pdr_file *f, uint64_t offset, uint64_t size,
 /*
  * libtraceevent's parser (1.7.1, Debian 12's) dereferences NULL, frees
  * twice or divides by zero on formats a crafted or corrupt file can
- * carry; format-check.h names two kinds, and a fuzzer finds more.  A
+ * carry; format-check.h names three kinds, and a fuzzer finds more.  A
  * file is something people send each other, so rather than chase each
  * one, the tracing data is parsed first by a trial process, and when
  * that dies it takes the file with it, not the reader.
