@@ -15,6 +15,7 @@
 
 #include "../lib/harness.h"
 #include "../lib/gpuprof.h"
+#include "../lib/kconfig.h"
 #include "../lib/run.h"
 
 #define SIGNALED "dma_fence:dma_fence_signaled:"
@@ -194,6 +195,65 @@ TEST_F(rec, command_fences_read_by_perf_script_and_report)
 	EXPECT_EQ(NULL, strcasestr(self->out, "warning")) TH_LOG("%s", self->out);
 	EXPECT_NE(NULL, strstr(self->out, "dma_fence:dma_fence_signaled"))
 		TH_LOG("%s", self->out);
+}
+
+/* Lines of @out that contain @what. */
+static int lines_with(const char *out, const char *what)
+{
+	const char *p = out;
+	int n = 0;
+
+	while ((p = strstr(p, what))) {
+		n++;
+		/* On to the next line (@what may start with a newline). */
+		p = strchr(p + 1, '\n');
+		if (!p)
+			break;
+	}
+	return n;
+}
+
+/*
+ * On a kernel without CONFIG_CGROUP_PERF (the 6.12 debug kernel) the
+ * kernel refuses the cgroup sample: record, stat and report must still
+ * work, with one warning from the recorder and "# lacks: cgroups" in
+ * the report; on a kernel with it, neither.  The truth is the kernel's
+ * own config and stock perf script's count of the fences gpuwork made.
+ */
+TEST_F_TIMEOUT(rec, a_kernel_without_cgroup_perf_records_without_cgroups, 120)
+{
+	const char cg = kernel_config("CGROUP_PERF");
+	const int without = cg == 'n';
+	char path[PATH_MAX];
+
+	kernel_config_path(path, sizeof(path));
+	ASSERT_NE(0, cg) TH_LOG("cannot read the kernel's config, %s", path);
+	TH_LOG("CONFIG_CGROUP_PERF=%c (%s)", cg, path);
+
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s record -o %s -- %s fences 20 2>&1", perf_gpu_path(),
+			     self->data, gpuwork_path())) TH_LOG("%s", self->out);
+	EXPECT_EQ(without, lines_with(self->out, "warning:")) TH_LOG("%s", self->out);
+	EXPECT_EQ(without, lines_with(self->out,
+				      "warning: this kernel refuses PERF_SAMPLE_CGROUP ("))
+		TH_LOG("%s", self->out);
+	ASSERT_EQ(0, tally(self)) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, find_comm(&self->t, "gpuwork")) TH_LOG("%s", who_list(&self->t));
+	EXPECT_EQ(20, self->t.who[0].signaled);
+	EXPECT_EQ(20, self->t.who[0].init);
+
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s 2>&1",
+			     perf_gpu_path(), self->data)) TH_LOG("%s", self->out);
+	EXPECT_EQ(without, lines_with(self->out, "\n# lacks: cgroups: ")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "gpuwork")) TH_LOG("%s", self->out);
+	EXPECT_EQ(without ? 1 : 0,
+		  run_cmd(self->out, sizeof(self->out), "%s report --cgroup / -i %s 2>&1",
+			  perf_gpu_path(), self->data)) TH_LOG("%s", self->out);
+
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s stat -- %s fences 5 2>&1",
+			     perf_gpu_path(), gpuwork_path())) TH_LOG("%s", self->out);
+	EXPECT_EQ(without, lines_with(self->out, "warning:")) TH_LOG("%s", self->out);
+	EXPECT_EQ(without, lines_with(self->out, "# lacks: cgroups: ")) TH_LOG("%s", self->out);
 }
 
 TEST_F(rec, command_exit_status_is_ours)

@@ -63,21 +63,29 @@ FIXTURE_TEARDOWN(pd)
 	run_cmd(out, sizeof(out), "rm -rf '%s'", self->dir);
 }
 
-static struct perf_data_writer *create(struct __test_metadata *_metadata,
-				       FIXTURE_DATA(pd) *self)
+static struct perf_data_writer *create_sampled(struct __test_metadata *_metadata,
+					       FIXTURE_DATA(pd) *self,
+					       uint64_t sample_type)
 {
 	const struct perf_data_event events[NR_EV] = {
 		[EV_OA] = { "gpu_oa:oa_report", self->ids.oa_report },
 		[EV_FDINFO] = { "gpu_client:fdinfo", self->ids.fdinfo },
 		[EV_FENCE] = { "dma_fence:dma_fence_signaled", FENCE_ID },
 	};
-	struct perf_data_writer *w = perf_data_create(self->path, events, NR_EV);
+	struct perf_data_writer *w;
 
+	w = perf_data_create_sampled(self->path, events, NR_EV, sample_type);
 	EXPECT_NE(NULL, w) TH_LOG("%s: %s", self->path, strerror(errno));
 	if (w)
 		EXPECT_EQ(0, perf_data_set_tracing_data(w, self->tracing,
 							self->tracing_len));
 	return w;
+}
+
+static struct perf_data_writer *create(struct __test_metadata *_metadata,
+				       FIXTURE_DATA(pd) *self)
+{
+	return create_sampled(_metadata, self, PERF_DATA_SAMPLE_TYPE);
 }
 
 static int sample(struct perf_data_writer *w, unsigned int ev, int32_t pid,
@@ -174,8 +182,7 @@ TEST_F(pd, perf_script_prints_every_sample_in_time_order)
 {
 	struct perf_data_writer *w;
 
-	if (!have_perf())
-		SKIP(return, "no %s", perf_bin());
+	ASSERT_TRUE(have_perf()) TH_LOG("no %s: setup.sh installs linux-perf", perf_bin());
 	w = create(_metadata, self);
 	ASSERT_NE(NULL, w);
 	ASSERT_EQ(0, write_records(w, self));
@@ -191,8 +198,7 @@ TEST_F(pd, perf_script_default_time_is_usec)
 	struct perf_data_writer *w;
 	char *nl;
 
-	if (!have_perf())
-		SKIP(return, "no %s", perf_bin());
+	ASSERT_TRUE(have_perf()) TH_LOG("no %s: setup.sh installs linux-perf", perf_bin());
 	w = create(_metadata, self);
 	ASSERT_NE(NULL, w);
 	ASSERT_EQ(0, write_records(w, self));
@@ -223,8 +229,7 @@ TEST_F(pd, perf_report_counts_samples_per_event_and_comm)
 {
 	struct perf_data_writer *w;
 
-	if (!have_perf())
-		SKIP(return, "no %s", perf_bin());
+	ASSERT_TRUE(have_perf()) TH_LOG("no %s: setup.sh installs linux-perf", perf_bin());
 	w = create(_metadata, self);
 	ASSERT_NE(NULL, w);
 	ASSERT_EQ(0, write_records(w, self));
@@ -257,8 +262,7 @@ TEST_F(pd, perf_report_header_shows_events_clock_and_sample_times)
 	struct perf_data_writer *w;
 	const char *const argv[] = { "perf-gpu", "record", "-a" };
 
-	if (!have_perf())
-		SKIP(return, "no %s", perf_bin());
+	ASSERT_TRUE(have_perf()) TH_LOG("no %s: setup.sh installs linux-perf", perf_bin());
 	w = create(_metadata, self);
 	ASSERT_NE(NULL, w);
 	ASSERT_EQ(0, perf_data_set_cmdline(w, 3, argv));
@@ -282,8 +286,7 @@ TEST_F(pd, lost_records_are_shown_and_counted)
 {
 	struct perf_data_writer *w;
 
-	if (!have_perf())
-		SKIP(return, "no %s", perf_bin());
+	ASSERT_TRUE(have_perf()) TH_LOG("no %s: setup.sh installs linux-perf", perf_bin());
 	w = create(_metadata, self);
 	ASSERT_NE(NULL, w);
 	ASSERT_EQ(0, perf_data_write_comm(w, 1200, 1200, "glxgears", 1000000000));
@@ -313,8 +316,7 @@ TEST_F(pd, records_out_of_time_order_are_refused)
 {
 	struct perf_data_writer *w;
 
-	if (!have_perf())
-		SKIP(return, "no %s", perf_bin());
+	ASSERT_TRUE(have_perf()) TH_LOG("no %s: setup.sh installs linux-perf", perf_bin());
 	w = create(_metadata, self);
 	ASSERT_NE(NULL, w);
 	ASSERT_EQ(0, perf_data_write_comm(w, 1200, 1200, "glxgears", 1000000000));
@@ -958,17 +960,15 @@ TEST_F(pd, real_tracepoint_from_tracefs)
 	unsigned int i;
 	int id;
 
-	if (!tracefs_dir())
-		SKIP(return, "tracefs is not mounted here: no real tracepoint to record");
+	/* selftests/setup.sh mounts it where the machine has not. */
+	ASSERT_NE(NULL, tracefs_dir())
+		TH_LOG("tracefs is not mounted: run selftests/setup.sh as root");
 	for (i = 0; i < 3 && !fmt; i++)
 		fmt = tracefs_read_format(candidates[i][0], candidates[i][1], &len);
-	if (!fmt)
-		SKIP(return, "no readable format of %s:%s or the others", candidates[0][0], candidates[0][1]);
+	ASSERT_NE(NULL, fmt) TH_LOG("no readable format of %s:%s or the others (as root?)",
+				    candidates[0][0], candidates[0][1]);
 	i--;
-	if (!have_perf()) {
-		free(fmt);
-		SKIP(return, "no %s", perf_bin());
-	}
+	ASSERT_TRUE(have_perf()) TH_LOG("no %s: setup.sh installs linux-perf", perf_bin());
 	tep = tep_alloc();
 	ASSERT_NE(NULL, tep);
 	ASSERT_EQ(0, tep_parse_format(tep, &e, fmt, len, candidates[i][0]));
@@ -1096,21 +1096,102 @@ TEST_F(pd, cgroup_records_name_the_samples_cgroups)
 	pdr_close(&f);
 
 
-	/* Stock perf, where there is one, sums the samples per path. */
-	if (have_perf()) {
-		ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
-				     "%s report --stdio --sort cgroup -i %s 2>&1 | grep '%%'",
-				     perf_bin(), self->path)) TH_LOG("%s", self->out);
-		EXPECT_NE(NULL, strstr(self->out, "%  /system.slice/gl.service\n"))
-			TH_LOG("%s", self->out);
-		EXPECT_NE(NULL, strstr(self->out, "%  /user.slice\n")) TH_LOG("%s", self->out);
-	}
+	/* Stock perf sums the samples per path. */
+	ASSERT_TRUE(have_perf()) TH_LOG("no %s: setup.sh installs linux-perf", perf_bin());
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s report --stdio --sort cgroup -i %s 2>&1 | grep '%%'",
+			     perf_bin(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "%  /system.slice/gl.service\n"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "%  /user.slice\n")) TH_LOG("%s", self->out);
 
 	/* A path not from the root, then one without its NUL: each named. */
 	EXPECT_EQ(0, cgroup_record_error(self, 'x', 1, err, sizeof(err)));
 	EXPECT_STREQ("CGROUP path 'xsystem.slice/gl.service' does not start with /", err);
 	EXPECT_EQ(0, cgroup_record_error(self, 'x', 64, err, sizeof(err)));
 	EXPECT_STREQ("CGROUP path is not terminated", err);
+}
+
+/*
+ * A recording from a kernel without cgroup perf events: the samples have
+ * no cgroup id (8 bytes fewer each), stock perf script prints the same
+ * lines as from the file with them, the project's reader finds no
+ * cgroup, and perf gpu report says the recording lacks cgroups and
+ * refuses --cgroup, which could only choose nothing.  The file with
+ * cgroups says neither.  Any other layout is refused.
+ */
+TEST_F(pd, samples_without_cgroup_read_alike_and_say_so)
+{
+	const struct perf_data_event ev = { "dma_fence:dma_fence_signaled",
+					    FENCE_ID };
+	/* write_records()' samples. */
+	static const int32_t pids[] = { 1200, 1200, 1300, 1300, 1200, 1200 };
+	static const uint64_t times[] = { 1000100000, 1000200000, 1000300000,
+					  1000400000, 1000500000, 1000500000 };
+	struct perf_data_writer *w;
+	struct pdr_record r;
+	struct pdr_sample smp;
+	struct pdr_file f;
+	uint64_t pos;
+	int n = 0;
+
+	ASSERT_TRUE(have_perf()) TH_LOG("no %s: setup.sh installs linux-perf", perf_bin());
+	errno = 0;
+	EXPECT_EQ(NULL, perf_data_create_sampled(self->path, &ev, 1,
+						 PERF_DATA_SAMPLE_TYPE & ~PERF_SAMPLE_TID));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_NE(0, access(self->path, F_OK));
+
+	w = create_sampled(_metadata, self, PERF_DATA_SAMPLE_TYPE_NO_CGROUP);
+	ASSERT_NE(NULL, w);
+	ASSERT_EQ(0, write_records(w, self));
+	ASSERT_EQ(0, perf_data_close(w));
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s script --ns -i %s 2>&1",
+			     perf_bin(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_STREQ(expected_script, self->out);
+
+	ASSERT_EQ(0, pdr_open(&f, self->path)) TH_LOG("%s", f.err);
+	pos = f.data_offset;
+	while (pdr_next_record(&f, &pos, &r) == 1) {
+		if (r.type != PERF_RECORD_SAMPLE)
+			continue;
+		ASSERT_EQ(0, pdr_parse_sample(&f, &r, &smp));
+		EXPECT_FALSE(smp.has_cgroup);
+		ASSERT_LT(n, 6);
+		EXPECT_EQ(pids[n], smp.pid);
+		EXPECT_EQ(times[n], smp.time);
+		n++;
+	}
+	EXPECT_EQ(6, n);
+	pdr_close(&f);
+
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s 2>&1",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "\n# lacks: cgroups: the samples carry no cgroup ids"))
+		TH_LOG("%s", self->out);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report --format json -i %s 2>&1",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "\"lacks\": [\"cgroups\"]")) TH_LOG("%s", self->out);
+	EXPECT_EQ(1, run_cmd(self->out, sizeof(self->out), "%s report --cgroup / -i %s 2>&1",
+			     perf_gpu_path(), self->path));
+	EXPECT_NE(NULL, strstr(self->out, "--cgroup: ")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, " has no cgroups: its samples carry no cgroup ids"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(NULL, strchr(strchr(self->out, '\n') + 1, '\n')) TH_LOG("%s", self->out);
+
+	/* The same records with cgroups: nothing lacking, --cgroup works. */
+	w = create(_metadata, self);
+	ASSERT_NE(NULL, w);
+	ASSERT_EQ(0, write_records(w, self));
+	ASSERT_EQ(0, perf_data_close(w));
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report -i %s 2>&1",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_EQ(NULL, strstr(self->out, "# lacks")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report --format json -i %s 2>&1",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "\"lacks\": []")) TH_LOG("%s", self->out);
+	EXPECT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s report --cgroup / -i %s 2>&1",
+			     perf_gpu_path(), self->path)) TH_LOG("%s", self->out);
 }
 
 /* Samples in @path by the project's reader; -1 if it refuses the file. */
@@ -1169,12 +1250,12 @@ TEST_F(pd, streamed_file_reads_up_to_its_last_round)
 	bool unfinished;
 	int i, err = 0;
 
-	if (!have_perf())
-		SKIP(return, "no %s", perf_bin());
+	ASSERT_TRUE(have_perf()) TH_LOG("no %s: setup.sh installs linux-perf", perf_bin());
 	for (i = 0; i < 3; i++)
 		snprintf(snap[i], sizeof(snap[i]), "%s/snap%d.data", self->dir, i);
 	w = perf_data_create_stream(self->path, events, NR_EV, self->tracing,
-				    self->tracing_len, 3, argv);
+				    self->tracing_len, PERF_DATA_SAMPLE_TYPE, 3,
+				    argv);
 	ASSERT_NE(NULL, w) TH_LOG("%s", strerror(errno));
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "cp %s %s",
 			     self->path, snap[0]));

@@ -157,7 +157,7 @@ TEST(a_sample_has_its_fields_and_raw_payload)
 	put(&r, raw, sizeof(raw));
 	put64(&r, 0x4d2);	/* PERF_SAMPLE_CGROUP */
 	end(&r);
-	ASSERT_EQ(0, ring_parse_sample(&r.event, &s));
+	ASSERT_EQ(0, ring_parse_sample(&r.event, true, &s));
 	EXPECT_EQ(0x4d2, s.cgroup);
 	EXPECT_EQ(99, s.id);
 	EXPECT_EQ(300, s.pid);
@@ -167,9 +167,17 @@ TEST(a_sample_has_its_fields_and_raw_payload)
 	EXPECT_EQ(sizeof(raw), s.raw_size);
 	EXPECT_EQ(0, memcmp(raw, s.raw, sizeof(raw)));
 	r.event.header.size -= 8;	/* no cgroup after the payload */
-	EXPECT_EQ(-1, ring_parse_sample(&r.event, &s));
+	EXPECT_EQ(-1, ring_parse_sample(&r.event, true, &s));
+	/* Which is the whole sample of an event without PERF_SAMPLE_CGROUP. */
+	ASSERT_EQ(0, ring_parse_sample(&r.event, false, &s));
+	EXPECT_EQ(0, s.cgroup);
+	EXPECT_EQ(300, s.pid);
+	EXPECT_EQ(5000000001ull, s.time);
+	EXPECT_EQ(sizeof(raw), s.raw_size);
+	EXPECT_EQ(0, memcmp(raw, s.raw, sizeof(raw)));
 	r.event.header.size -= 1;	/* the payload cut short */
-	EXPECT_EQ(-1, ring_parse_sample(&r.event, &s));
+	EXPECT_EQ(-1, ring_parse_sample(&r.event, true, &s));
+	EXPECT_EQ(-1, ring_parse_sample(&r.event, false, &s));
 }
 
 /* A cgroup made while recording: id, path padded to 8, the trailer. */

@@ -154,7 +154,8 @@ TEST(rounds_keep_renames_and_count_what_came_late)
 	close(fd);
 	st = record_store_new();
 	ASSERT_NE(NULL, st);
-	w = perf_data_create_stream(path, &ev, 1, "formats", 7, 1, argv);
+	w = perf_data_create_stream(path, &ev, 1, "formats", 7,
+				    PERF_DATA_SAMPLE_TYPE, 1, argv);
 	ASSERT_NE(NULL, w);
 	ASSERT_EQ(0, record_store_set_comm(st, PID, PID, "gpuworkA", 200));
 	ASSERT_EQ(0, record_store_add_sample(st, 0, PID, PID, 0, 300, 0, raw,

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,6 +37,7 @@
 #include "perfdata/tracefs.h"
 #include "perfdata/tracing-data.h"
 #include "perfdata/write.h"
+#include "record/attr-fallback.h"
 #include "record/cgroups.h"
 #include "record/command-filter.h"
 #include "record/events.h"
@@ -85,6 +87,9 @@ struct record {
 	bool child_done;
 	int child_status;
 
+	/* Every event's attr but config and the first's side-band bits. */
+	struct perf_event_attr attr;
+	unsigned int dropped;		/* attr_features[] the kernel refused */
 	struct perf_evlist *evlist;
 	struct perf_cpu_map *cpus;
 	struct perf_thread_map *threads;
@@ -275,6 +280,83 @@ static int setup_synthetic(struct record *rec)
 	return 0;
 }
 
+/*
+ * The attr of every event: the tracepoint samples with the thread's
+ * cgroup (PERF_DATA_SAMPLE_TYPE), ids and loss counts to read back.  The
+ * first event also has the side-band records (create_evlist()).
+ */
+static void base_attr(struct record *rec)
+{
+	rec->attr = (struct perf_event_attr){
+		.type = PERF_TYPE_TRACEPOINT,
+		.size = sizeof(rec->attr),
+		.sample_period = 1,
+		.sample_type = PERF_DATA_SAMPLE_TYPE,
+		/*
+		 * The ids map samples and LOST records to events; the lost
+		 * count catches a loss whose LOST record the kernel had not
+		 * written yet when recording stopped.
+		 */
+		.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST,
+		.sample_id_all = 1,
+		.use_clockid = 1,
+		.clockid = CLOCK_MONOTONIC,
+		.watermark = 1,
+		.wakeup_watermark = rec->mmap_pages * getpagesize() / 4,
+		.cgroup = 1,
+	};
+}
+
+/* A trial open of the first event on this thread, closed at once. */
+static int try_open(const struct perf_event_attr *attr, void *arg)
+{
+	struct perf_event_attr a = *attr;
+	int fd;
+
+	(void)arg;
+	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/*
+ * The optional features the kernel refuses (record/attr-fallback.c),
+ * dropped before anything is opened or written: the file's attrs are
+ * those of the events.
+ */
+static void probe_attr(struct record *rec)
+{
+	struct perf_event_attr attr;
+	unsigned int i;
+
+	base_attr(rec);
+	attr = rec->attr;
+	attr.config = rec->events.ev[0].id;
+	attr.comm = 1;
+	rec->dropped = attr_fallback(&attr, try_open, NULL);
+	for (i = 0; i < nr_attr_features; i++)
+		if (rec->dropped & (1u << i))
+			attr_features[i].copy(&rec->attr, &attr);
+}
+
+/*
+ * One warning for each feature dropped, saying what the recording will
+ * lack (perf gpu report says it again from the file), once recording
+ * starts: an error before that stays the one line it is.
+ */
+static void warn_dropped(const struct record *rec)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_attr_features; i++)
+		if (rec->dropped & (1u << i))
+			pr_err("warning: this kernel refuses %s (it needs %s): recording without it; %s\n",
+			       attr_features[i].name, attr_features[i].needs,
+			       attr_features[i].lacks);
+}
+
 static int create_evlist(struct record *rec)
 {
 	unsigned int i;
@@ -283,26 +365,10 @@ static int create_evlist(struct record *rec)
 	if (!rec->evlist)
 		return -ENOMEM;
 	for (i = 0; i < rec->events.nr; i++) {
-		struct perf_event_attr attr = {
-			.type = PERF_TYPE_TRACEPOINT,
-			.size = sizeof(attr),
-			.config = rec->events.ev[i].id,
-			.sample_period = 1,
-			.sample_type = PERF_DATA_SAMPLE_TYPE,
-			/*
-			 * The ids map samples and LOST records to events; the
-			 * lost count catches a loss whose LOST record the
-			 * kernel had not written yet when recording stopped.
-			 */
-			.read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST,
-			.sample_id_all = 1,
-			.use_clockid = 1,
-			.clockid = CLOCK_MONOTONIC,
-			.watermark = 1,
-			.wakeup_watermark = rec->mmap_pages * getpagesize() / 4,
-		};
+		struct perf_event_attr attr = rec->attr;
 		struct perf_evsel *evsel;
 
+		attr.config = rec->events.ev[i].id;
 		/*
 		 * One event also reports the kernel's thread names, so that
 		 * a thread gone before its samples are read is named, and
@@ -310,7 +376,7 @@ static int create_evlist(struct record *rec)
 		 * read from the cgroup tree: record/cgroups.h).
 		 */
 		attr.comm = i == 0;
-		attr.cgroup = i == 0;
+		attr.cgroup = i == 0 && rec->attr.cgroup;
 		/* A command's processes: its forks, wherever they run. */
 		attr.task = i == 0 && rec->filter;
 		evsel = perf_evsel__new(&attr);
@@ -434,7 +500,8 @@ static int process_sample(struct record *rec, const union perf_event *event)
 	struct ring_sample s;
 	int ev;
 
-	if (ring_parse_sample(event, &s))
+	if (ring_parse_sample(event, rec->attr.sample_type & PERF_SAMPLE_CGROUP,
+			      &s))
 		return 0;
 	ev = event_of(rec, s.id, s.raw, s.raw_size);
 	if (ev < 0) {
@@ -788,7 +855,8 @@ static int open_output(struct record *rec)
 	events = output_events(rec, &nr);
 	if (!events)
 		return -1;
-	rec->writer = perf_data_create(rec->output, events, nr);
+	rec->writer = perf_data_create_sampled(rec->output, events, nr,
+					       rec->attr.sample_type);
 	free(events);
 	if (!rec->writer) {
 		pr_err("%s: %s\n", rec->output, strerror(errno));
@@ -813,7 +881,9 @@ static int start_stream(struct record *rec, int argc, const char **argv)
 	events = output_events(rec, &nr);
 	if (events)
 		rec->writer = perf_data_create_stream(rec->output, events, nr,
-						      blob, len, argc, argv);
+						      blob, len,
+						      rec->attr.sample_type,
+						      argc, argv);
 	else
 		errno = ENOMEM;
 	free(events);
@@ -1140,8 +1210,10 @@ int cmd_record(int argc, const char **argv)
 		goto out;
 	}
 	rec.store = record_store_new();
-	if (!rec.store || choose_events(&rec) || setup_synthetic(&rec) ||
-	    open_output(&rec))
+	if (!rec.store || choose_events(&rec) || setup_synthetic(&rec))
+		goto out;
+	probe_attr(&rec);
+	if (open_output(&rec))
 		goto out;
 	/* Signals first: the command may exit as soon as it is started. */
 	install_signals();
@@ -1168,6 +1240,7 @@ int cmd_record(int argc, const char **argv)
 			goto out;
 		}
 	}
+	warn_dropped(&rec);
 	/* fdinfo of the process and its children, or all system-wide. */
 	rec.fdinfo.root = !rec.system_wide && rec.pid > 0 ? rec.pid :
 			  !rec.system_wide ? rec.workload.pid : 0;

@@ -17,7 +17,8 @@
  *
  * JSON keys (stable; every time and duration in ns, integers):
  *   file, first_ns, last_ns, span_ns, events,
- *   lost {total, unknown, events {NAME: N}}, notes [TEXT],
+ *   lost {total, unknown, events {NAME: N}}, notes [TEXT], lacks [WHAT]
+ *   ("cgroups": the samples carry no cgroup ids),
  *   totals {JOBS},
  *   clients [{pid, comm, cgroup, client_names, JOBS, oa OA}],
  *   cgroups [{cgroup, id, clients, JOBS}],
@@ -564,6 +565,17 @@ static void oa_clock_line(struct report *r)
 	fputc('\n', r->out);
 }
 
+/*
+ * What the recording lacks that a report would otherwise show: the
+ * cgroups, when the samples carry no cgroup ids.  NULL when nothing.
+ */
+static const char *recording_lacks(const struct report *r)
+{
+	if (!gpu_trace_has_cgroups(r->trace))
+		return "cgroups: the samples carry no cgroup ids (PERF_SAMPLE_CGROUP, which a kernel without CONFIG_CGROUP_PERF refuses)";
+	return NULL;
+}
+
 static void text_header(struct report *r)
 {
 	const struct report_model *m = &r->m;
@@ -597,6 +609,8 @@ static void text_header(struct report *r)
 		if (e->note[0])
 			fprintf(r->out, "# note: %s: %s: not used\n", e->name, e->note);
 	}
+	if (recording_lacks(r))
+		fprintf(r->out, "# lacks: %s\n", recording_lacks(r));
 }
 
 /* A cgroup's path for text, "-" when none, "#ID" when unnamed. */
@@ -1147,6 +1161,8 @@ static void csv_header(struct report *r)
 	csv_gpu_device_line(r);
 	csv_oa_line(r);
 	oa_clock_line(r);
+	if (recording_lacks(r))
+		fprintf(r->out, "# lacks: %s\n", recording_lacks(r));
 	for (i = 0; i < m->nr_crtcs; i++) {
 		const struct report_crtc *c = &m->crtcs[i];
 
@@ -1515,6 +1531,12 @@ static void json_header(struct report *r)
 		report_json_string(r->out, note);
 	}
 	fputs("],\n ", r->out);
+	/* What the recording lacks, by name: "cgroups". */
+	json_key(r, "lacks");
+	fputc('[', r->out);
+	if (recording_lacks(r))
+		report_json_string(r->out, "cgroups");
+	fputs("],\n ", r->out);
 	json_key(r, "totals");
 	fputc('{', r->out);
 	json_jobs(r, &m->total);
@@ -1843,6 +1865,11 @@ static int run(struct report *r)
 	if (ret == -1) {
 		pr_err("%s: %s\n", r->input,
 		       gpu_trace_error(r->trace));
+		return -1;
+	}
+	if (r->cgroup_str && !gpu_trace_has_cgroups(r->trace)) {
+		pr_err("--cgroup: %s has no cgroups: its samples carry no cgroup ids (the recording kernel refused PERF_SAMPLE_CGROUP)\n",
+		       r->input);
 		return -1;
 	}
 	if (ret || report_model_finish(&r->m) ||

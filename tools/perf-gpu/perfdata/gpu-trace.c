@@ -787,6 +787,16 @@ uint64_t gpu_trace_lost_unknown(const struct gpu_trace *t)
 	return t->lost_unknown;
 }
 
+bool gpu_trace_has_cgroups(const struct gpu_trace *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->file.nr_attrs; i++)
+		if (t->file.attrs[i].sample_type & PERF_SAMPLE_CGROUP)
+			return true;
+	return false;
+}
+
 const char *gpu_trace_header_string(const struct gpu_trace *t,
 				    unsigned int feat)
 {

@@ -180,6 +180,14 @@ const struct gpu_trace_event_info *gpu_trace_event(const struct gpu_trace *t,
 /* Events lost by LOST records whose id names no attr of the file. */
 uint64_t gpu_trace_lost_unknown(const struct gpu_trace *t);
 
+/*
+ * Whether the samples carry cgroup ids (an attr with PERF_SAMPLE_CGROUP):
+ * not in a recording from a kernel without cgroup perf events
+ * (perf gpu record drops the field there), nor in files of perf gpu
+ * before cgroups.
+ */
+bool gpu_trace_has_cgroups(const struct gpu_trace *t);
+
 /* The newest name of thread @tid so far, or NULL. */
 const char *gpu_trace_comm(const struct gpu_trace *t, int32_t tid);
 

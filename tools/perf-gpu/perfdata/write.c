@@ -83,6 +83,7 @@ struct perf_data_writer {
 	size_t len;
 
 	unsigned int nr;	/* events */
+	uint64_t sample_type;	/* every attr's: see perf_data_create_sampled() */
 	char **names;
 	uint64_t *configs;
 
@@ -163,7 +164,8 @@ static uint64_t sample_id(unsigned int event)
 	return event + 1;
 }
 
-static void fill_attr(struct perf_event_attr *attr, uint64_t config)
+static void fill_attr(struct perf_event_attr *attr, uint64_t config,
+		      uint64_t sample_type)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->type = PERF_TYPE_TRACEPOINT;
@@ -176,7 +178,7 @@ static void fill_attr(struct perf_event_attr *attr, uint64_t config)
 	 * where perf finds it without knowing the event, so several events
 	 * can share the file.  No IP: a GPU event has no code address.
 	 */
-	attr->sample_type = PERF_DATA_SAMPLE_TYPE;
+	attr->sample_type = sample_type;
 	/*
 	 * No kernel code addresses in this file, which has no kernel MMAP
 	 * either: perf report warns that kernel maps "were restricted"
@@ -212,7 +214,8 @@ static void free_writer(struct perf_data_writer *w)
 
 static struct perf_data_writer *create(const char *path,
 					const struct perf_data_event *events,
-					unsigned int nr, bool stream)
+					unsigned int nr, uint64_t sample_type,
+					bool stream)
 {
 	struct perf_data_writer *w;
 	struct file_header zero = { 0 };
@@ -221,7 +224,8 @@ static struct perf_data_writer *create(const char *path,
 	uint64_t ids_offset;
 	unsigned int i;
 
-	if (!nr) {
+	if (!nr || (sample_type != PERF_DATA_SAMPLE_TYPE &&
+		    sample_type != PERF_DATA_SAMPLE_TYPE_NO_CGROUP)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -237,6 +241,7 @@ static struct perf_data_writer *create(const char *path,
 		return NULL;
 	w->fd = -1;
 	w->nr = nr;
+	w->sample_type = sample_type;
 	w->buf = malloc(BUF_SIZE);
 	w->names = calloc(nr, sizeof(*w->names));
 	w->configs = calloc(nr, sizeof(*w->configs));
@@ -270,7 +275,7 @@ static struct perf_data_writer *create(const char *path,
 	for (i = 0; i < nr; i++)
 		emit_u64(w, sample_id(i));
 	for (i = 0; i < nr; i++) {
-		fill_attr(&attr, w->configs[i]);
+		fill_attr(&attr, w->configs[i], sample_type);
 		emit(w, &attr, ATTR_SIZE);
 		ids.offset = ids_offset + i * sizeof(uint64_t);
 		ids.size = sizeof(uint64_t);
@@ -297,7 +302,14 @@ struct perf_data_writer *perf_data_create(const char *path,
 					  const struct perf_data_event *events,
 					  unsigned int nr)
 {
-	return create(path, events, nr, false);
+	return create(path, events, nr, PERF_DATA_SAMPLE_TYPE, false);
+}
+
+struct perf_data_writer *
+perf_data_create_sampled(const char *path, const struct perf_data_event *events,
+			 unsigned int nr, uint64_t sample_type)
+{
+	return create(path, events, nr, sample_type, false);
 }
 
 int perf_data_set_tracing_data(struct perf_data_writer *w, const void *data,
@@ -436,6 +448,7 @@ int perf_data_write_sample(struct perf_data_writer *w,
 {
 	size_t raw_size = padded_raw(s->raw_size);
 	size_t size = perf_data_sample_bytes(s->raw_size);
+	bool cgroup = w->sample_type & PERF_SAMPLE_CGROUP;
 	uint16_t type;
 	int err;
 
@@ -448,6 +461,8 @@ int perf_data_write_sample(struct perf_data_writer *w,
 	memcpy(&type, s->raw, 2);
 	if (type != w->configs[s->event])
 		return -EINVAL;
+	if (!cgroup)
+		size -= 8;
 	err = check_record(w, s->time, size);
 	if (err)
 		return err;
@@ -468,7 +483,8 @@ int perf_data_write_sample(struct perf_data_writer *w,
 	emit_u32(w, raw_size);
 	emit(w, s->raw, s->raw_size);
 	emit_zeros(w, raw_size - s->raw_size);
-	emit_u64(w, s->cgroup);
+	if (cgroup)
+		emit_u64(w, s->cgroup);
 
 	w->last_time = s->time;
 	if (!w->any_sample)
@@ -610,7 +626,7 @@ static void emit_feature(struct perf_data_writer *w, int feat,
 		emit_u32(w, w->nr);
 		emit_u32(w, ATTR_SIZE);
 		for (i = 0; i < w->nr; i++) {
-			fill_attr(&attr, w->configs[i]);
+			fill_attr(&attr, w->configs[i], w->sample_type);
 			emit(w, &attr, ATTR_SIZE);
 			emit_u32(w, 1);
 			emit_string(w, w->names[i]);
@@ -779,9 +795,10 @@ static int seal(struct perf_data_writer *w)
 struct perf_data_writer *
 perf_data_create_stream(const char *path, const struct perf_data_event *events,
 			unsigned int nr, const void *tracing, size_t tracing_len,
-			int argc, const char *const *argv)
+			uint64_t sample_type, int argc, const char *const *argv)
 {
-	struct perf_data_writer *w = create(path, events, nr, true);
+	struct perf_data_writer *w = create(path, events, nr, sample_type,
+					    true);
 	struct perf_machine mach;
 	struct utsname uts;
 	int err;

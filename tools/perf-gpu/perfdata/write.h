@@ -29,10 +29,22 @@ struct perf_data_writer;
 /*
  * Start writing @path with the @nr events of @events (names copied).
  * NULL with errno on failure: EINVAL for no events or an id over 16 bits.
+ * The samples carry PERF_DATA_SAMPLE_TYPE's fields.
  */
 struct perf_data_writer *perf_data_create(const char *path,
 					  const struct perf_data_event *events,
 					  unsigned int nr);
+
+/*
+ * The same with the samples' layout chosen: @sample_type is
+ * PERF_DATA_SAMPLE_TYPE or PERF_DATA_SAMPLE_TYPE_NO_CGROUP (a recording
+ * from a kernel that refused the cgroup sample: the samples' cgroup ids
+ * are not written, and readers see from the attrs that there are none).
+ * EINVAL for any other.
+ */
+struct perf_data_writer *
+perf_data_create_sampled(const char *path, const struct perf_data_event *events,
+			 unsigned int nr, uint64_t sample_type);
 
 /*
  * Streaming, for a recording of any length: @path itself is written (no
@@ -43,12 +55,13 @@ struct perf_data_writer *perf_data_create(const char *path,
  * perf reads the rounds as FINISHED_ROUND records, their bodies the
  * feature table of the moment.  perf_data_close() adds
  * HEADER_SAMPLE_TIME; on an error, and on perf_data_abort(), the file
- * keeps its sealed rounds.  NULL with errno on failure, @path removed.
+ * keeps its sealed rounds.  @sample_type as for perf_data_create_sampled().
+ * NULL with errno on failure, @path removed.
  */
 struct perf_data_writer *
 perf_data_create_stream(const char *path, const struct perf_data_event *events,
 			unsigned int nr, const void *tracing, size_t tracing_len,
-			int argc, const char *const *argv);
+			uint64_t sample_type, int argc, const char *const *argv);
 
 /*
  * Make everything written so far part of the file on disk.  0, the
@@ -113,7 +126,8 @@ int perf_data_write_cgroup(struct perf_data_writer *w, uint64_t id,
 
 /*
  * The bytes each of the writes above adds to the data section, for a
- * payload of @raw_size, a name @comm and a cgroup @path.
+ * payload of @raw_size, a name @comm and a cgroup @path (a sample's with
+ * its cgroup id: 8 fewer in a file without).
  */
 size_t perf_data_sample_bytes(uint32_t raw_size);
 size_t perf_data_comm_bytes(const char *comm);
@@ -134,13 +148,15 @@ void perf_data_abort(struct perf_data_writer *w);
  * What the file's attrs carry, for readers and the tests: the sample
  * layout is id, pid, tid, time, cpu, reserved, period, raw size, raw,
  * cgroup; COMM, CGROUP and LOST end with pid, tid, time, cpu, reserved,
- * id.  Files of perf gpu before the cgroup have no cgroup in samples:
- * readers go by each attr's sample_type.
+ * id.  Files of perf gpu before the cgroup, and recordings from a kernel
+ * without cgroup perf events (PERF_DATA_SAMPLE_TYPE_NO_CGROUP), have no
+ * cgroup in samples: readers go by each attr's sample_type.
  */
-#define PERF_DATA_SAMPLE_TYPE \
+#define PERF_DATA_SAMPLE_TYPE_NO_CGROUP \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
-	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW | \
-	 PERF_SAMPLE_CGROUP)
+	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW)
+#define PERF_DATA_SAMPLE_TYPE \
+	(PERF_DATA_SAMPLE_TYPE_NO_CGROUP | PERF_SAMPLE_CGROUP)
 
 /* perf's own record type ending a round (PERF_RECORD_FINISHED_ROUND). */
 #define PERF_DATA_FINISHED_ROUND 68

@@ -9,15 +9,17 @@
 #include "perfdata/write.h"
 #include "record/ring.h"
 
-_Static_assert(PERF_DATA_SAMPLE_TYPE ==
+_Static_assert(PERF_DATA_SAMPLE_TYPE_NO_CGROUP ==
 	       (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-		PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW |
-		PERF_SAMPLE_CGROUP),
+		PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW) &&
+	       PERF_DATA_SAMPLE_TYPE ==
+	       (PERF_DATA_SAMPLE_TYPE_NO_CGROUP | PERF_SAMPLE_CGROUP),
 	       "the layouts below are those of PERF_DATA_SAMPLE_TYPE");
 
 /*
  * A sample's fixed fields, in PERF_DATA_SAMPLE_TYPE's order; after the
- * raw data (padded so that size and data end 8-aligned), the cgroup id.
+ * raw data (padded so that size and data end 8-aligned), the cgroup id
+ * when the event has PERF_SAMPLE_CGROUP.
  */
 struct sample_head {
 	uint64_t id;
@@ -56,18 +58,23 @@ static int sample_id_of(const union perf_event *event, size_t body,
 	return 0;
 }
 
-int ring_parse_sample(const union perf_event *event, struct ring_sample *s)
+int ring_parse_sample(const union perf_event *event, bool cgroup,
+		      struct ring_sample *s)
 {
 	const size_t head = sizeof(struct perf_event_header);
+	const size_t tail = cgroup ? 8 : 0;
 	struct sample_head h;
 
-	if (event->header.size < head + sizeof(h))
+	if (event->header.size < head + sizeof(h) + tail)
 		return -1;
 	memcpy(&h, record_bytes(event) + head, sizeof(h));
-	if (h.raw_size > event->header.size - head - sizeof(h) - 8)
+	if (h.raw_size > event->header.size - head - sizeof(h) - tail)
 		return -1;
 	/* The padding is the kernel's: the cgroup is the record's last u64. */
-	memcpy(&s->cgroup, record_bytes(event) + event->header.size - 8, 8);
+	s->cgroup = 0;
+	if (cgroup)
+		memcpy(&s->cgroup, record_bytes(event) + event->header.size - 8,
+		       8);
 	s->id = h.id;
 	s->pid = h.pid;
 	s->tid = h.tid;

@@ -9,6 +9,7 @@
 #ifndef PERF_GPU_RECORD_RING_H
 #define PERF_GPU_RECORD_RING_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <perf/event.h>
@@ -20,7 +21,7 @@ struct ring_sample {
 	uint32_t cpu;
 	const void *raw;	/* inside the record */
 	uint32_t raw_size;
-	uint64_t cgroup;	/* the thread's cgroup (v2) id */
+	uint64_t cgroup;	/* the thread's cgroup (v2) id; 0: none */
 };
 
 /* A cgroup made while recording: its id and path (kernel's namespace). */
@@ -47,8 +48,13 @@ struct ring_lost {
 	uint64_t time;
 };
 
-/* Each: 0, or -1 when the record is too short for what it says. */
-int ring_parse_sample(const union perf_event *event, struct ring_sample *s);
+/*
+ * Each: 0, or -1 when the record is too short for what it says.  A
+ * sample ends with its cgroup id when @cgroup (events opened with
+ * PERF_DATA_SAMPLE_TYPE; not with PERF_DATA_SAMPLE_TYPE_NO_CGROUP).
+ */
+int ring_parse_sample(const union perf_event *event, bool cgroup,
+		      struct ring_sample *s);
 int ring_parse_comm(const union perf_event *event, struct ring_comm *c);
 int ring_parse_lost(const union perf_event *event, struct ring_lost *l);
 int ring_parse_task(const union perf_event *event, struct ring_task *t);
