@@ -334,7 +334,21 @@ install_prometheus() {
 	rm -rf "$tmp"
 }
 
+# tracefs at /sys/kernel/tracing, as systemd's sys-kernel-tracing.mount
+# has it on every booted Debian: the host tests read real tracepoint
+# formats from it (perf_data_test), and fail without it.  A machine
+# started without systemd (a container, this project's CI VM) may lack
+# it; a mount is all it takes, and nothing of it outlives a reboot.
+mount_tracefs() {
+	[ -d /sys/kernel/tracing/events ] && return 0
+	[ "$(id -u)" = 0 ] || return 0
+	log "mounting tracefs on /sys/kernel/tracing"
+	mount -t tracefs nodev /sys/kernel/tracing ||
+		log "cannot mount tracefs: perf_data_test will fail"
+}
+
 install_packages
+mount_tracefs
 install_second_kernel
 install_second_source
 install_build_root
