@@ -14,6 +14,7 @@
 #include "../lib/fixture.h"
 #include "../lib/run.h"
 #include "../lib/trace.h"
+#include "../lib/setup_provides.h"
 
 #define MARKER GP "/marker"
 #define EVENT "/sys/kernel/tracing/events/gpuprof/gpuprof_mark"
@@ -68,8 +69,7 @@ TEST_F_TIMEOUT(gp, stock_perf_records_the_marker, 180)
 {
 	char out[16384];
 
-	if (run_cmd(out, sizeof(out), "perf --version"))
-		SKIP(return, "no perf");
+	SETUP_PROVIDES(!run_cmd(out, sizeof(out), "perf --version"), "perf (package linux-perf)");
 	ASSERT_EQ(0, run_cmd(out, sizeof(out),
 			     "perf record -q -N -B -e gpuprof:gpuprof_mark -o /tmp/mark.data "
 			     "-- sh -c 'echo begin perf_mark > " MARKER "'"))

@@ -22,6 +22,7 @@
 
 #include "kselftest_harness.h"
 #include "../lib/run.h"
+#include "../lib/setup_provides.h"
 
 #define OUT_SIZE	(1 << 20)
 #define TARBALL		"/usr/src/linux-source-6.1.tar.xz"
@@ -140,9 +141,8 @@ TEST_F_TIMEOUT(docs, abi_passes_get_abi_and_covers_the_module, 300)
 {
 	char dir[] = "/tmp/doc_abi.XXXXXX";
 
-	if (access(TARBALL, R_OK))
-		SKIP(return, "no %s (selftests/setup.sh installs linux-source-6.1)",
-		     TARBALL);
+	SETUP_PROVIDES(!access(TARBALL, R_OK), "%s (selftests/setup.sh installs linux-source-6.1)",
+		       TARBALL);
 	ASSERT_NE(NULL, mkdtemp(dir));
 	ASSERT_EQ(0, run_cmd(out, sizeof(out),
 			     "tar -xJf %s -O linux-source-6.1/scripts/get_abi.pl > %s/get_abi.pl",

@@ -15,6 +15,7 @@
 #include "kselftest_harness.h"
 #include "../lib/paths.h"
 #include "../lib/run.h"
+#include "../lib/setup_provides.h"
 
 FIXTURE(conf) {
 	char script[PATH_MAX], server[PATH_MAX];
@@ -27,8 +28,8 @@ FIXTURE_SETUP(conf)
 		   "../../host/live_conformance.py");
 	beside_exe(self->server, sizeof(self->server), NULL, "live_serve");
 	ASSERT_EQ(0, access(self->server, X_OK)) TH_LOG("no %s", self->server);
-	if (run_cmd(self->out, sizeof(self->out), "python3 --version"))
-		SKIP(return, "no python3");
+	SETUP_PROVIDES(!run_cmd(self->out, sizeof(self->out), "python3 --version"),
+		       "python3 (package python3)");
 }
 
 FIXTURE_TEARDOWN(conf) {}

@@ -27,6 +27,7 @@
 
 #include "kselftest_harness.h"
 #include "../lib/run.h"
+#include "../lib/setup_provides.h"
 #include "../../module/oa_decode.h"
 #include "../../tools/perf-gpu/oa/metric-sets.h"
 #include "../../tools/perf-gpu/oa/writer.h"
@@ -513,8 +514,8 @@ TEST(igt_reader_agrees)
 	unsigned int i, j, runs = 0, counters = 0;
 
 	ASSERT_NE(NULL, out);
-	if (run_cmd(out, 1 << 16, "command -v i915-perf-reader"))
-		SKIP(return, "i915-perf-reader not installed (package intel-gpu-tools)");
+	SETUP_PROVIDES(!run_cmd(out, 1 << 16, "command -v i915-perf-reader"),
+		       "i915-perf-reader (package intel-gpu-tools)");
 	ASSERT_NE(NULL, mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/rec", dir);
 	for (i = 0; i < N_IGT; i++) {
@@ -631,7 +632,7 @@ TEST(igt_library_has_the_same_sets)
 
 	if (run_cmd(out, sizeof(out), "dpkg-query -W -f '${Version}' intel-gpu-tools") ||
 	    strncmp(out, "1.27.1-", 7))
-		SKIP(return, "IGT 1.27.1 (intel-gpu-tools) is not installed: '%s'", out);
+		SETUP_PROVIDES(0, "IGT 1.27.1 (intel-gpu-tools), not '%s'", out);
 	lib = dlopen("libi915_perf.so.1.5", RTLD_NOW | RTLD_LOCAL);
 	if (!lib)
 		SKIP(return, "%s", dlerror());

@@ -32,6 +32,7 @@
 #include "../lib/fake_sysfs.h"
 #include "../lib/oa_file.h"
 #include "../lib/run.h"
+#include "../lib/setup_provides.h"
 #include "../../module/oa_decode.h"
 
 #define OUT_SIZE (1 << 16)
@@ -251,8 +252,8 @@ TEST_F(i915, opens_the_stream_with_the_right_properties_and_records_it)
 	EXPECT_NE(NULL, strstr(self->out, line)) TH_LOG("%s", self->out);
 
 	/* A real peer: IGT's reader takes the recording as it is. */
-	if (run_cmd(self->out, OUT_SIZE, "command -v i915-perf-reader"))
-		SKIP(return, "i915-perf-reader not installed (package intel-gpu-tools)");
+	SETUP_PROVIDES(!run_cmd(self->out, OUT_SIZE, "command -v i915-perf-reader"),
+		       "i915-perf-reader (package intel-gpu-tools)");
 	ASSERT_EQ(0, run_cmd(self->out, OUT_SIZE, "i915-perf-reader -r '%s'",
 			     self->file)) TH_LOG("%.2000s", self->out);
 	EXPECT_NE(NULL, strstr(self->out, "Metric used : RenderBasic (Render Metrics Basic set) uuid=" UUID "\n"));

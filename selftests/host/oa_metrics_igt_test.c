@@ -40,6 +40,7 @@
 #include "kselftest_harness.h"
 #include "../lib/fence_format.h"
 #include "../lib/run.h"
+#include "../lib/setup_provides.h"
 #include "../../tools/perf-gpu/perfdata/tracing-data.h"
 #include "../../tools/perf-gpu/perfdata/write.h"
 #include "../../module/oa_decode.h"
@@ -564,7 +565,7 @@ TEST_F_TIMEOUT(igt, reader_computes_the_same_metrics, 300)
 	    strncmp(out, "1.27.1-", 7) ||
 	    run_cmd(out, OUT_SIZE, "command -v i915-perf-reader")) {
 		free(out);
-		SKIP(return, "i915-perf-reader of IGT 1.27.1 is not installed");
+		SETUP_PROVIDES(0, "i915-perf-reader of IGT 1.27.1 (intel-gpu-tools)");
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ASSERT_NE(NULL, mkdtemp(dir));

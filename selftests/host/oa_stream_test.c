@@ -21,6 +21,7 @@
 
 #include "kselftest_harness.h"
 #include "../lib/run.h"
+#include "../lib/setup_provides.h"
 #include "../../module/oa_decode.h"
 #include "../../tools/perf-gpu/oa/metrics.h"
 #include "../../tools/perf-gpu/oa/sim.h"
@@ -203,8 +204,7 @@ static void check_igt_reader(struct __test_metadata *_metadata,
 
 TEST_F(oa, igt_reader_reads_a_gpuprof_oa_recording)
 {
-	if (!have_igt_reader())
-		SKIP(return, "i915-perf-reader not installed (package intel-gpu-tools)");
+	SETUP_PROVIDES(have_igt_reader(), "i915-perf-reader (package intel-gpu-tools)");
 	ASSERT_EQ(0, run_cmd(self->out, OUT_SIZE,
 			     "%s --sim --seed 21 --contexts 3 --duration 2.5 --period 1000000 --loss-every 50 --buffer-loss-every 400 -o '%s'",
 			     gpuprof_oa(), self->file)) TH_LOG("%s", self->out);
@@ -234,8 +234,7 @@ TEST_F(oa, igt_reader_reads_a_wrapped_recording)
 	struct oa_sim s;
 	FILE *f;
 
-	if (!have_igt_reader())
-		SKIP(return, "i915-perf-reader not installed (package intel-gpu-tools)");
+	SETUP_PROVIDES(have_igt_reader(), "i915-perf-reader (package intel-gpu-tools)");
 	f = fopen(self->file, "wb");
 	ASSERT_NE(NULL, f);
 	oa_writer_init(&w, f);
@@ -252,8 +251,7 @@ TEST_F(oa, igt_reader_reads_a_wrapped_recording)
 /* A long recording from the command line: 300 s wraps at least once. */
 TEST_F(oa, igt_reader_reads_a_long_recording)
 {
-	if (!have_igt_reader())
-		SKIP(return, "i915-perf-reader not installed (package intel-gpu-tools)");
+	SETUP_PROVIDES(have_igt_reader(), "i915-perf-reader (package intel-gpu-tools)");
 	ASSERT_EQ(0, run_cmd(self->out, OUT_SIZE,
 			     "%s --sim --seed 8 --contexts 4 --duration 300 --period 100000000 -o '%s'",
 			     gpuprof_oa(), self->file)) TH_LOG("%s", self->out);

@@ -12,6 +12,7 @@
 
 #include "kselftest_harness.h"
 #include "../lib/run.h"
+#include "../lib/setup_provides.h"
 
 /* The directory of the perf-gpu under test, for perf --exec-path. */
 static bool perf_gpu_dir(char *dir, size_t size)
@@ -81,10 +82,9 @@ TEST_F(cli, stock_perf_dispatches_to_perf_gpu)
 {
 	char dir[4096];
 
-	if (!perf_gpu_dir(dir, sizeof(dir)))
-		SKIP(return, "GPUPROF_PERF_GPU is not a path");
-	if (run_cmd(self->out, sizeof(self->out), "perf --version") != 0)
-		SKIP(return, "no perf binary");
+	SETUP_PROVIDES(perf_gpu_dir(dir, sizeof(dir)), "GPUPROF_PERF_GPU, a path (make check sets it)");
+	SETUP_PROVIDES(!run_cmd(self->out, sizeof(self->out), "perf --version"),
+		       "perf (package linux-perf)");
 	EXPECT_EQ(0, run_cmd(self->out, sizeof(self->out),
 			     "perf --exec-path=%s gpu --version", dir));
 	EXPECT_EQ(0, strncmp(self->out, "perf gpu version ", 17)) TH_LOG("%s", self->out);
@@ -139,10 +139,9 @@ TEST_F(cli, reader_gone_is_not_fatal)
 	EXPECT_EQ(128 + SIGPIPE, WEXITSTATUS(st));
 	EXPECT_STREQ("", self->out);
 
-	if (!perf_gpu_dir(dir, sizeof(dir)))
-		SKIP(return, "GPUPROF_PERF_GPU is not a path");
-	if (run_cmd(self->out, sizeof(self->out), "perf --version") != 0)
-		SKIP(return, "no perf binary");
+	SETUP_PROVIDES(perf_gpu_dir(dir, sizeof(dir)), "GPUPROF_PERF_GPU, a path (make check sets it)");
+	SETUP_PROVIDES(!run_cmd(self->out, sizeof(self->out), "perf --version"),
+		       "perf (package linux-perf)");
 	snprintf(opt, sizeof(opt), "--exec-path=%s", dir);
 	st = run_into_closed_pipe(stock, self->out, sizeof(self->out));
 	EXPECT_EQ(NULL, strstr(self->out, "FATAL")) TH_LOG("%s", self->out);

@@ -17,6 +17,7 @@
 #include "../lib/fence_format.h"
 #include "../lib/gpu_formats.h"
 #include "../lib/run.h"
+#include "../lib/setup_provides.h"
 #include "../../tools/perf-gpu/perfdata/write.h"
 #include "../../tools/perf-gpu/perfdata/tracing-data.h"
 
@@ -145,8 +146,7 @@ TEST_F(clk, stock_perf_script_prints_the_same)
 {
 	char got[4096];
 
-	if (access(perf_bin(), X_OK))
-		SKIP(return, "no %s", perf_bin());
+	SETUP_PROVIDES(!access(perf_bin(), X_OK), "%s (package linux-perf)", perf_bin());
 	make_file(_metadata, self);
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
 			     "{ %s script -i %s 2>/dev/null; }", perf_bin(),

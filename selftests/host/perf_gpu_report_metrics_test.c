@@ -29,6 +29,7 @@
 #include "../lib/oa_topology.h"
 #include "../lib/gpu_formats.h"
 #include "../lib/run.h"
+#include "../lib/setup_provides.h"
 #include "../../module/oa_decode.h"
 #include "../../tools/perf-gpu/oa/metrics.h"
 #include "../../tools/perf-gpu/oa/writer.h"
@@ -470,8 +471,8 @@ TEST_F(metrics, zeta_as_i915_perf_reader_sees_its_segment)
 
 	init_ref(_metadata);
 	make_file(_metadata, self, &one_set);
-	if (run_cmd(self->out, sizeof(self->out), "command -v i915-perf-reader"))
-		SKIP(return, "no i915-perf-reader (IGT)");
+	SETUP_PROVIDES(!run_cmd(self->out, sizeof(self->out), "command -v i915-perf-reader"),
+		       "i915-perf-reader (package intel-gpu-tools)");
 	snprintf(path, sizeof(path), "%s/zeta.i915", self->dir);
 	ASSERT_EQ(0, write_i915_perf(path));
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),

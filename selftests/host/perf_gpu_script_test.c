@@ -24,6 +24,7 @@
 #include "../lib/corrupt.h"
 #include "../lib/oa_topology.h"
 #include "../lib/run.h"
+#include "../lib/setup_provides.h"
 #include "../../tools/perf-gpu/perfdata/write.h"
 #include "../../tools/perf-gpu/perfdata/tracing-data.h"
 
@@ -226,8 +227,7 @@ TEST_F(script, same_events_in_the_same_order_as_perf_script)
 	static char *ours[4096], *theirs[4096];
 	int n_ours, n_theirs, i;
 
-	if (access(perf_bin(), X_OK))
-		SKIP(return, "no %s", perf_bin());
+	SETUP_PROVIDES(!access(perf_bin(), X_OK), "%s (package linux-perf)", perf_bin());
 	make_file(_metadata, self, 1000);
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s script --ns -i %s",
 			     perf_gpu_path(), self->path));

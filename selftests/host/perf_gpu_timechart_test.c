@@ -43,6 +43,7 @@
 #include "../lib/png.h"
 #include "../lib/corrupt.h"
 #include "../lib/run.h"
+#include "../lib/setup_provides.h"
 #include "../../tools/perf-gpu/oa/metrics.h"
 #include "../../tools/perf-gpu/perfdata/write.h"
 #include "../../tools/perf-gpu/timechart/html.h"
@@ -113,9 +114,8 @@ static bool have_chromium(void)
 }
 
 #define NEED_CHROMIUM() do {						\
-	if (!have_chromium())						\
-		SKIP(return, "no %s (selftests/setup.sh installs Debian's chromium)", \
-		     chromium_bin());					\
+	SETUP_PROVIDES(have_chromium(), "%s (selftests/setup.sh installs Debian's chromium)", \
+		       chromium_bin());					\
 } while (0)
 
 /*

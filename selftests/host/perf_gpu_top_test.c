@@ -40,6 +40,7 @@
 #include "../lib/clock.h"
 #include "../lib/files.h"
 #include "../lib/run.h"
+#include "../lib/setup_provides.h"
 
 #define OUT_SIZE	(1 << 17)
 
@@ -778,8 +779,7 @@ TEST_F(top, openmetrics_file_passes_promtool)
 	char path[256];
 	const char *tool = promtool();
 
-	if (!*tool)
-		SKIP(return, "no promtool (Debian's prometheus package has it; or set GPUPROF_PROMTOOL)");
+	SETUP_PROVIDES(*tool, "promtool (selftests/setup.sh unpacks Debian's; or set GPUPROF_PROMTOOL)");
 	ASSERT_EQ(0, metrics_root(self));
 	snprintf(path, sizeof(path), "%s/gpu.prom", self->dir);
 	ASSERT_EQ(0, top(self, "-b -n 1 --openmetrics %s >/dev/null", path))
@@ -1313,8 +1313,7 @@ TEST_F_TIMEOUT(top, tmux_view_sorts_resizes_and_quits, 120)
 {
 	char rows[1024];
 
-	if (!have_tmux())
-		SKIP(return, "no tmux (selftests/setup.sh installs it)");
+	SETUP_PROVIDES(have_tmux(), "tmux (package tmux)");
 	ASSERT_EQ(0, start_session(self, "0.2"));
 	ASSERT_TRUE(wait_pane(self, "sample 2", 20000)) TH_LOG("%s", self->out);
 	EXPECT_STREQ("1 0\n", pane_flags(self));
@@ -1361,8 +1360,7 @@ TEST_F_TIMEOUT(top, tmux_keys_and_resizes_redraw_at_once, 120)
 {
 	char rows[1024];
 
-	if (!have_tmux())
-		SKIP(return, "no tmux (selftests/setup.sh installs it)");
+	SETUP_PROVIDES(have_tmux(), "tmux (package tmux)");
 	/* No second sample in this test: every redraw is a key's or a resize's. */
 	ASSERT_EQ(0, start_session(self, "600"));
 	ASSERT_TRUE(wait_pane(self, "- sample 1", 20000)) TH_LOG("%s", self->out);

@@ -17,6 +17,7 @@
 #include "../lib/fence_format.h"
 #include "../lib/gpu_formats.h"
 #include "../lib/run.h"
+#include "../lib/setup_provides.h"
 #include "../../tools/perf-gpu/perfdata/machine.h"
 #include "../../tools/perf-gpu/perfdata/write.h"
 
@@ -131,8 +132,7 @@ TEST_F(mach, stock_perf_shows_the_header)
 	size_t len;
 	void *td;
 
-	if (access(perf_bin(), X_OK))
-		SKIP(return, "no %s", perf_bin());
+	SETUP_PROVIDES(!access(perf_bin(), X_OK), "%s (package linux-perf)", perf_bin());
 	perf_machine_read(&self->m, "/proc/cpuinfo", "/proc/meminfo");
 	ASSERT_NE(0, self->m.cpudesc[0]);
 	ASSERT_NE(0, self->m.total_mem_kb);

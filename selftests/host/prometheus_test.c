@@ -41,6 +41,7 @@
 #include "../lib/files.h"
 #include "../lib/procs.h"
 #include "../lib/run.h"
+#include "../lib/setup_provides.h"
 
 /*
  * A scraped counter is as old as top's last scan plus the writer's last
@@ -558,10 +559,8 @@ TEST_F_TIMEOUT(prom, fleet_rates_by_comm_and_cgroup, 90)
 				  (const char *const []){
 					"prometheus-node-exporter",
 					"node_exporter", NULL });
-	if (!prometheus)
-		SKIP(return, "no prometheus (selftests/setup.sh unpacks Debian's; or set GPUPROF_PROMETHEUS)");
-	if (!node_exporter)
-		SKIP(return, "no node_exporter (selftests/setup.sh unpacks Debian's; or set GPUPROF_NODE_EXPORTER)");
+	SETUP_PROVIDES(prometheus, "prometheus (selftests/setup.sh unpacks Debian's; or set GPUPROF_PROMETHEUS)");
+	SETUP_PROVIDES(node_exporter, "node_exporter (selftests/setup.sh unpacks Debian's; or set GPUPROF_NODE_EXPORTER)");
 
 	/*
 	 * The counters were 0 100 s ago: well above 0 at the first scrape,

@@ -25,6 +25,7 @@
 
 #include "kselftest_harness.h"
 #include "../lib/run.h"
+#include "../lib/setup_provides.h"
 
 static char out_dir[PATH_MAX];	/* selftests/out */
 
@@ -189,8 +190,7 @@ TEST(tools_under_test)
 	const char *pg = perf_gpu_path();
 	char oa[PATH_MAX];
 
-	if (!strchr(pg, '/'))
-		SKIP(return, "GPUPROF_PERF_GPU is not set (make check sets it)");
+	SETUP_PROVIDES(strchr(pg, '/'), "GPUPROF_PERF_GPU, a path (make check sets it)");
 	EXPECT_EQ(1, sanitized(pg)) TH_LOG("%s", pg);
 	snprintf(oa, sizeof(oa), "%s", pg);
 	strcpy(strrchr(oa, '/') + 1, "gpuprof-oa");
