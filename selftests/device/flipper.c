@@ -3,10 +3,12 @@
  * flipper: a KMS client that flips two framebuffers on every vblank, for
  * the tests that record display events (vkms in the test VM).
  *
- *   flipper [-n COMM] [-d /dev/dri/cardN] FRAMES [skip F1,F2,...]
+ *   flipper [-n COMM] [-d /dev/dri/cardN] [-r HZ] FRAMES [skip F1,F2,...]
  *
  * It sets the preferred mode of the first connected connector with
- * drmModeSetCrtc, then, for frames 1 to FRAMES, commits a flip to the
+ * drmModeSetCrtc (with -r, slowed to HZ frames a second by a lower pixel
+ * clock: vkms times its vblank from the mode, and a slow kernel under
+ * TCG keeps up with a longer frame), then, for frames 1 to FRAMES, commits a flip to the
  * other framebuffer through the atomic API (nonblocking, with a
  * page-flip event and an out-fence from the crtc's OUT_FENCE_PTR, so the
  * kernel makes a real dma_fence for each flip) and waits for its event.  A frame listed after "skip" is not flipped: the
@@ -66,7 +68,7 @@ static void fail(const char *fmt, ...)
 
 static void usage(void)
 {
-	fail("usage: flipper [-n COMM] [-d /dev/dri/cardN] FRAMES [skip F1,F2,...]");
+	fail("usage: flipper [-n COMM] [-d /dev/dri/cardN] [-r HZ] FRAMES [skip F1,F2,...]");
 }
 
 static long parse_count(const char *s, const char *what)
@@ -327,15 +329,36 @@ static void wait_one_vblank(struct display *d)
 		fail("drmWaitVBlank: %s", strerror(errno));
 }
 
+/*
+ * @m slowed to @hz frames a second: the same timings at a pixel clock
+ * (kHz) scaled down, which is all the frame's length depends on.
+ */
+static void slow_mode(drmModeModeInfo *m, long hz)
+{
+	unsigned long now = refresh_mhz(m);
+
+	if (!now || (unsigned long)hz * 1000 >= now)
+		fail("-r %ld: not below the mode's %lu mHz", hz, now);
+	m->clock = (uint32_t)(((unsigned long long)m->clock * hz * 1000 +
+			       now / 2) / now);
+	m->vrefresh = hz;
+	snprintf(m->name, sizeof(m->name), "%ux%u@%ld", m->hdisplay,
+		 m->vdisplay, hz);
+}
+
 int main(int argc, char **argv)
 {
 	struct display d = { .fd = -1 };
 	long frames, frame, skips[MAX_SKIPS], flips = 0, skipped = 0;
 	const char *comm = NULL, *card = NULL;
 	int nskips = 0, opt;
+	long hz = 0;
 
-	while ((opt = getopt(argc, argv, "+n:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "+n:d:r:")) != -1) {
 		switch (opt) {
+		case 'r':
+			hz = parse_count(optarg, "HZ");
+			break;
 		case 'n':
 			comm = optarg;
 			break;
@@ -368,6 +391,8 @@ int main(int argc, char **argv)
 	    drmSetClientCap(d.fd, DRM_CLIENT_CAP_ATOMIC, 1))
 		fail("the driver has no atomic modesetting");
 	pick_output(&d);
+	if (hz)
+		slow_mode(&d.mode, hz);
 	pick_plane(&d);
 	d.plane_fb_id = prop_id(d.fd, d.plane_id, DRM_MODE_OBJECT_PLANE,
 				"FB_ID", NULL);

@@ -23,6 +23,15 @@
 #include "../lib/run.h"
 
 #define FRAMES 300
+/*
+ * The frame rate flipper sets (-r): vkms's 60 Hz was not kept up with by
+ * a busy 2-core machine under TCG (a flip shown a vblank late in each of
+ * three runs), nor, once in two runs of three, was 20 Hz with the debug
+ * suite's two VMs beside the test's.  10 Hz, a 100 ms frame; divided by
+ * the time scale on a kernel declared slow (the debug kernels: 2 Hz),
+ * where a commit took longer than a 60 Hz frame.
+ */
+#define FRAME_HZ 10
 /* The frames flipper does not flip; as flipper's argument, a string. */
 #define SKIP_FRAMES 50,100,150,200,250
 #define NR_SKIPS 5
@@ -236,6 +245,22 @@ static int delivered_steps(const struct display_events *ev, long step)
 	return n;
 }
 
+/*
+ * How late, in ns, the vblank numbered @seq was handled: perf's sample
+ * time against the vblank's own timestamp (vkms's timer expiry), both
+ * CLOCK_MONOTONIC; -1 if it was not seen.
+ */
+static long long vblank_lateness(const struct display_events *ev,
+				 unsigned int seq)
+{
+	int i;
+
+	for (i = 0; i < ev->nr_vblanks; i++)
+		if (ev->vblank_seq[i] == seq)
+			return ev->vblank_at[i] * 1000 - ev->vblank_time[i];
+	return -1;
+}
+
 /* When the vblank numbered @seq was handled; -1 if it was not seen. */
 static long long vblank_at(const struct display_events *ev, unsigned int seq)
 {
@@ -252,6 +277,16 @@ struct steps {
 	int late;		/* flips shown later than due */
 	int early;		/* flips shown sooner than due */
 	/*
+	 * Late flips without a stall to show for it: the vblank due and
+	 * the previous flip's were both handled, each within 5 % of a
+	 * period of its own timestamp.  A stalled VM handles a vblank late
+	 * (vkms's timer fires late, and flipper hears of the previous flip
+	 * late), or so late that the count jumps past the vblank due and it
+	 * is never handled; either is in the kernel's own vblank events.
+	 */
+	int unexplained;
+	int extra_missed;	/* vblanks the late flips missed, in all */
+	/*
 	 * Each flip shown late or early, for the log: "#FLIP:+STEP/DUE",
 	 * then the microseconds from the previous flip's vblank to this
 	 * flip's commit (its out-fence made) and from the commit to the
@@ -267,14 +302,14 @@ struct steps {
  * that showed flip k late.
  */
 static struct steps check_steps(const struct display_events *ev,
-				int *late_at)
+				long long period_ns, int *late_at)
 {
 	static const long skips[NR_SKIPS] = { SKIP_FRAMES };
 	struct steps r = { 0 };
 	unsigned int due_seq;
 	long frame = 0;
 	int k, i, after_skip;
-	long long due, prev;
+	long long due, prev, late_due, late_prev;
 	size_t len = 0;
 
 	for (k = 0; k < ev->nr_delivered && k < ev->fence_init; k++) {
@@ -289,16 +324,22 @@ static struct steps check_steps(const struct display_events *ev,
 		due_seq = ev->delivered_seq[k - 1] + 1 + after_skip;
 		if (ev->delivered_seq[k] == due_seq)
 			continue;
+		due = vblank_at(ev, due_seq);
+		prev = vblank_at(ev, ev->delivered_seq[k - 1]);
 		if ((int)(ev->delivered_seq[k] - due_seq) < 0) {
 			r.early++;
 		} else {
 			r.late++;
+			r.extra_missed += ev->delivered_seq[k] - due_seq;
 			late_at[k]++;
+			late_due = vblank_lateness(ev, due_seq);
+			late_prev = vblank_lateness(ev, ev->delivered_seq[k - 1]);
+			if (late_due >= 0 && late_prev >= 0 &&
+			    late_due * 20 <= period_ns && late_prev * 20 <= period_ns)
+				r.unexplained++;
 		}
 		if (len > sizeof(r.what) - 64)
 			continue;
-		due = vblank_at(ev, due_seq);
-		prev = vblank_at(ev, ev->delivered_seq[k - 1]);
 		len += snprintf(r.what + len, sizeof(r.what) - len, " #%d:%+d/%d",
 				k + 1, (int)(ev->delivered_seq[k] -
 					     ev->delivered_seq[k - 1]),
@@ -370,6 +411,13 @@ static void keep_vkms_counter(struct __test_metadata *_metadata,
 	ev->nr_vblanks = kept;
 }
 
+static unsigned int frame_hz(void)
+{
+	unsigned int hz = FRAME_HZ / gpuprof_time_scale();
+
+	return hz ? hz : 1;
+}
+
 static int record_flips(struct __test_metadata *_metadata,
 			FIXTURE_DATA(vkms) *self)
 {
@@ -381,8 +429,9 @@ static int record_flips(struct __test_metadata *_metadata,
 	memset(ev, 0, sizeof(*ev));
 	unlink(self->data);
 	EXPECT_EQ(0, run_cmd(self->out, sizeof(self->out),
-			     "%s record -a -e drm:drm_vblank_event -e drm:drm_vblank_event_delivered -o %s -- %s -n flipper %d skip " XSTR(SKIP_FRAMES),
-			     perf_gpu_path(), self->data, flipper_path(), FRAMES))
+			     "%s record -a -e drm:drm_vblank_event -e drm:drm_vblank_event_delivered -o %s -- %s -n flipper -r %u %d skip " XSTR(SKIP_FRAMES),
+			     perf_gpu_path(), self->data, flipper_path(),
+			     frame_hz(), FRAMES))
 		TH_LOG("%s", self->out);
 	EXPECT_EQ(NULL, strstr(self->out, "lost")) TH_LOG("%s", self->out);
 	p = strstr(self->out, "frames ");
@@ -452,13 +501,14 @@ static void report_counts_agree(struct __test_metadata *_metadata,
 		  report_num(self, "sum(t[\"jobs\"] for t in d[\"timelines\"] if t[\"driver\"] == \"vkms\" and t[\"timeline\"].startswith(\"CRTC:\"))"));
 }
 
+/* @missed: the vblanks without a flip perf script's events show. */
 static void report_timing_agrees(struct __test_metadata *_metadata,
 				 FIXTURE_DATA(vkms) *self, int pipe,
-				 long long period_ns)
+				 long long period_ns, int missed)
 {
 	long long median = crtc_num(self, pipe, "median_flip_interval_ns");
 
-	EXPECT_EQ(NR_SKIPS, crtc_num(self, pipe, "missed_flips"));
+	EXPECT_EQ(missed, crtc_num(self, pipe, "missed_flips"));
 	TH_LOG("report: median flip interval %lld ns, period %lld ns",
 	       median, period_ns);
 	EXPECT_LE(period_ns * 99 / 100, median);
@@ -470,12 +520,13 @@ static void report_timing_agrees(struct __test_metadata *_metadata,
  * on a busy host does not promise: stalled for more than a frame, the VM
  * shows a flip on a later vblank than due (vkms's timer fires late and
  * the count jumps, or the flip is programmed after its vblank).  Nothing
- * shows one sooner.  So a flip shown sooner fails at once, a run that
- * showed any later is repeated, and the steps are counted on the first
- * run that showed none; a flip late in every run fails.  On a kernel
- * declared slow (GPUPROF_TIMEOUT_SCALE, the debug kernel), where a
- * commit takes longer than a frame, late flips end the test as skipped
- * after one run, the counts checked, the steps not.
+ * shows one sooner.  So the frame is long (FRAME_HZ), a flip shown
+ * sooner fails, and so does a flip shown late without a stall in the
+ * kernel's vblank events (struct steps); the exact steps are counted on
+ * the first run without late flips.  When every run had some (three
+ * VMs on two cores did that even at 10 Hz, each late flip with its
+ * timer a period or more late), the report's missed flips are checked
+ * against the late ones perf script shows instead.
  */
 #define ATTEMPTS 3
 
@@ -513,30 +564,30 @@ TEST_F_TIMEOUT(vkms, flips_and_vblanks_recorded, 300)
 		pipe = crtc_pipe(self->flip.crtc_id);
 		report_counts_agree(_metadata, self, pipe);
 
-		steps = check_steps(ev, late_at);
+		steps = check_steps(ev, period_ns, late_at);
 		TH_LOG("flips not on the vblank due:%s", steps.what);
 		ASSERT_EQ(0, steps.early);
-		if (steps.late && gpuprof_time_scale() > 1)
-			SKIP(return, "time scale %u: %d of %ld flips shown after the vblank due, commits slower than a frame; counts checked, steps not",
-			     gpuprof_time_scale(), steps.late,
-			     self->flip.flips);
-		if (steps.late) {
-			TH_LOG("run %d of %d: %d flips late, the VM stalled; again",
+		ASSERT_EQ(0, steps.unexplained);
+		if (steps.late && attempt < ATTEMPTS) {
+			TH_LOG("run %d of %d: %d flips late, each with its vblank timer late: the VM stalled; again",
 			       attempt, ATTEMPTS, steps.late);
 			continue;
 		}
-		/* Back to back, but for the skipped frames. */
-		EXPECT_EQ(self->flip.flips - 1 - NR_SKIPS,
-			  delivered_steps(ev, 1));
-		EXPECT_EQ(NR_SKIPS, delivered_steps(ev, 2));
-		report_timing_agrees(_metadata, self, pipe, period_ns);
+		if (steps.late) {
+			for (k = 0; k < MAX_EVENTS; k++)
+				always_late += late_at[k] == ATTEMPTS;
+			TH_LOG("late flips in each of %d runs at %u Hz (%d at the same flip in every run), each with a stall; steps checked against them",
+			       ATTEMPTS, frame_hz(), always_late);
+		} else {
+			/* Back to back, but for the skipped frames. */
+			EXPECT_EQ(self->flip.flips - 1 - NR_SKIPS,
+				  delivered_steps(ev, 1));
+			EXPECT_EQ(NR_SKIPS, delivered_steps(ev, 2));
+		}
+		report_timing_agrees(_metadata, self, pipe, period_ns,
+				     NR_SKIPS + steps.extra_missed);
 		return;
 	}
-	for (k = 0; k < MAX_EVENTS; k++)
-		always_late += late_at[k] == ATTEMPTS;
-	ASSERT_EQ(0, always_late);
-	SKIP(return, "flips late in each of %d runs, at different flips: the VM stalled; steps not counted",
-	     ATTEMPTS);
 }
 
 TEST_HARNESS_MAIN
