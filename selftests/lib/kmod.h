@@ -65,6 +65,8 @@ static inline int gpuprof_unload(void)
 
 /* fencegen: fences with any names (selftests/fencegen), loaded once. */
 #define FENCEGEN "/sys/kernel/debug/gpuprof_fencegen/fence"
+/* Its fences held unsignaled until the file is closed. */
+#define FENCEGEN_HOLD "/sys/kernel/debug/gpuprof_fencegen/hold"
 
 static inline int fencegen_load(void)
 {
