@@ -29,6 +29,7 @@
  * process not in the table, and freed after a grace period.
  */
 #include <linux/cgroup.h>
+#include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/hashtable.h>
 #include <linux/jiffies.h>
@@ -166,6 +167,7 @@ static struct gpuprof_target *gpuprof_match(struct task_struct *task)
 			return NULL;
 		}
 		t->tgid = task->tgid;
+		t->uid = task_euid(task);
 		t->start_time = task->group_leader->start_time;
 		t->exec_id = READ_ONCE(task->group_leader->self_exec_id);
 		gpuprof_target_publish(t);

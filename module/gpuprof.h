@@ -68,6 +68,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 
@@ -87,6 +88,9 @@ struct gpuprof_target;
  *	opens for reading only with a read method, for writing only with a
  *	write method.  For a per-target kind, ->private_data holds a target
  *	reference which the kind's release must drop (gpuprof_target_put()).
+ * @may_open: when set, who may open it beyond @mode: called by the common
+ *	open with the node's owner (a per-target kind's target) before @fops
+ *	take over; 0 or -EACCES (Documentation/security.rst)
  *
  * The global kinds are defined by the files that serve them (ctl.c,
  * status.c, ...), the per-target ones in target_files.c.
@@ -95,6 +99,7 @@ struct gpuprof_file {
 	const char *name;
 	umode_t mode;
 	const struct file_operations *fops;
+	int (*may_open)(const void *owner);
 };
 
 /**
@@ -132,6 +137,9 @@ enum gpuprof_mode {
  * @ended: set by "end": files of the target then return -ENODEV
  * @by_path: @name is matched against the executable path, not the comm
  * @tgid: the one process an automatic target stands for, else 0
+ * @uid: that process's owner (its euid when the target was made), who may
+ *	read the target's files besides CAP_PERFMON; INVALID_UID for a
+ *	named target, which may gather several users' processes
  * @start_time: with @tgid and @exec_id, which process that is
  * @exec_id: its group leader's self_exec_id
  * @hist: histogram keys (struct gpuprof_hkey) by key: read under RCU,
@@ -173,6 +181,7 @@ struct gpuprof_target {
 	bool ended;
 	bool by_path;
 	pid_t tgid;
+	kuid_t uid;
 	u64 start_time;
 	u64 exec_id;
 	struct xarray hist;

@@ -11,7 +11,9 @@
  * a struct gpuprof_node through an xarray; the common open looks the node
  * up, refuses to open it for reading or writing unless its kind has a read
  * or write method (root passes any permission check, and ctl is 0600 yet
- * write-only), and hands the file to the kind's own fops.  A node may
+ * write-only), asks the kind's may_open, if it has one, whether the
+ * caller may open it at all (mode bits cannot say "the target's owner"),
+ * and hands the file to the kind's own fops.  A node may
  * have an owner, a target for the nodes of a target directory: the file
  * then gets a reference to it in ->private_data.  Nodes know the owner
  * only as a pointer and a kref.
@@ -62,6 +64,7 @@ static char *gpuprof_devnode(GPUPROF_DEVNODE_CONST struct device *dev,
 static int gpuprof_open(struct inode *inode, struct file *filp)
 {
 	const struct file_operations *fops = NULL;
+	int (*may_open)(const void *owner) = NULL;
 	void (*release)(struct kref *ref) = NULL;
 	struct kref *ref = NULL;
 	struct gpuprof_node *node;
@@ -76,6 +79,7 @@ static int gpuprof_open(struct inode *inode, struct file *filp)
 	node = xa_load(&gpuprof_nodes, iminor(inode));
 	if (node) {
 		fops = node->file->fops;
+		may_open = node->file->may_open;
 		owner = node->owner;
 		ref = node->ref;
 		release = node->release;
@@ -91,6 +95,11 @@ static int gpuprof_open(struct inode *inode, struct file *filp)
 		goto put;
 	if ((filp->f_mode & FMODE_WRITE) && !fops->write)
 		goto put;
+	if (may_open) {
+		err = may_open(owner);
+		if (err)
+			goto put;
+	}
 
 	filp->private_data = owner;
 	/* replace_fops() drops the module reference of the old fops. */

@@ -125,6 +125,7 @@ struct gpuprof_target *gpuprof_target_new(const char *name, gfp_t gfp)
 	mutex_init(&t->node_lock);
 	INIT_WORK(&t->work, gpuprof_target_work);
 	strscpy(t->name, name, sizeof(t->name));
+	t->uid = INVALID_UID;
 	return t;
 
 undo:

@@ -18,6 +18,8 @@
  * return -ENODEV (design.rst 3.1 and 3.4).
  */
 #include <linux/build_bug.h>
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
@@ -342,18 +344,55 @@ static const struct file_operations gpuprof_pctl_fops = {
 	.llseek = noop_llseek,
 };
 
+/**
+ * DOC: Who may open a target's files
+ *
+ * What a target's files show, the executable, the cgroup and the GPU work
+ * of a process, is what /proc shows of a process only to those who may
+ * ptrace-read it (its DRM fdinfo, its exe link), and what perf shows of
+ * other users' processes only with CAP_PERFMON.  So the nodes stay 0444
+ * and the open asks: CAP_PERFMON (or CAP_SYS_ADMIN) in the initial user
+ * namespace reads every target, and the owner of the one process an
+ * automatic target stands for (its euid when the target was made, taken
+ * against the reader's fsuid, as /proc does) reads that target's files.
+ * A named target gathers any user's processes: CAP_PERFMON only.  pctl
+ * changes what a target counts, as ctl's start does: CAP_PERFMON.  The
+ * model, row by row, is in Documentation/security.rst.
+ */
+static int gpuprof_target_may_read(const void *owner)
+{
+	const struct gpuprof_target *t = owner;
+
+	if (perfmon_capable())
+		return 0;
+	if (uid_valid(t->uid) && uid_eq(current_fsuid(), t->uid))
+		return 0;
+	return -EACCES;
+}
+
+static int gpuprof_target_may_control(const void *owner)
+{
+	return perfmon_capable() ? 0 : -EACCES;
+}
+
 /*
  * The files of a target directory, in the order they are made: all that
  * target.c knows of them.  Each open gets a reference to the target in
  * ->private_data, which the kind's release drops.
  */
 const struct gpuprof_file gpuprof_target_files[] = {
-	{ .name = "name", .mode = 0444, .fops = &gpuprof_name_fops },
-	{ .name = "path", .mode = 0444, .fops = &gpuprof_path_fops },
-	{ .name = "histogram", .mode = 0444, .fops = &gpuprof_histogram_fops },
-	{ .name = "pctl", .mode = 0200, .fops = &gpuprof_pctl_fops },
-	{ .name = "counters", .mode = 0444, .fops = &gpuprof_counters_fops },
-	{ .name = "cgroup", .mode = 0444, .fops = &gpuprof_cgroup_fops },
+	{ .name = "name", .mode = 0444, .fops = &gpuprof_name_fops,
+	  .may_open = gpuprof_target_may_read },
+	{ .name = "path", .mode = 0444, .fops = &gpuprof_path_fops,
+	  .may_open = gpuprof_target_may_read },
+	{ .name = "histogram", .mode = 0444, .fops = &gpuprof_histogram_fops,
+	  .may_open = gpuprof_target_may_read },
+	{ .name = "pctl", .mode = 0200, .fops = &gpuprof_pctl_fops,
+	  .may_open = gpuprof_target_may_control },
+	{ .name = "counters", .mode = 0444, .fops = &gpuprof_counters_fops,
+	  .may_open = gpuprof_target_may_read },
+	{ .name = "cgroup", .mode = 0444, .fops = &gpuprof_cgroup_fops,
+	  .may_open = gpuprof_target_may_read },
 };
 
 /* struct gpuprof_target has room for this many nodes. */

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Who may read what (Documentation/security.rst), row by row: two users'
+ * processes submit vgem jobs, each gets an automatic target, and every
+ * reader the model names reads their target files with setpriv(1) or
+ * unshare(1), each with the credentials of its row.  The
+ * truth is the kernel's answer to cat's open(): the file's text, the
+ * same as root reads, or "Permission denied".
+ */
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../lib/harness.h"
+#include "../lib/fixture.h"
+#include "../lib/run.h"
+#include "../lib/setup_provides.h"
+
+#define UID_A 41000
+#define UID_B 41001
+#define UID_C 41002
+#define MAX_DRI 16
+
+/* The DRM nodes' modes, put back at the end. */
+static struct {
+	char path[PATH_MAX];
+	mode_t mode;
+} dri[MAX_DRI];
+static int nr_dri;
+
+/* vgem's nodes are root's (devtmpfs, no udev): open them to the users. */
+static int open_dri_nodes(void)
+{
+	struct dirent *d;
+	struct stat st;
+	DIR *dir = opendir("/dev/dri");
+
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)) && nr_dri < MAX_DRI) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(dri[nr_dri].path, sizeof(dri[nr_dri].path),
+			 "/dev/dri/%s", d->d_name);
+		if (stat(dri[nr_dri].path, &st) || !S_ISCHR(st.st_mode))
+			continue;
+		dri[nr_dri].mode = st.st_mode & 07777;
+		if (chmod(dri[nr_dri].path, 0666))
+			break;
+		nr_dri++;
+	}
+	closedir(dir);
+	return nr_dri ? 0 : -1;
+}
+
+static void close_dri_nodes(void)
+{
+	while (nr_dri--)
+		chmod(dri[nr_dri].path, dri[nr_dri].mode);
+	nr_dri = 0;
+}
+
+#define XS(x) #x
+#define S(x) XS(x)
+
+/* As a plain user: no capability at all, no groups. */
+#define AS_USER(uid) \
+	"setpriv --reuid=" S(uid) " --regid=" S(uid) " --clear-groups --inh-caps=-all --bounding-set=-all --"
+/* A user with CAP_PERFMON alone, kept across the exec as ambient. */
+#define AS_PERFMON(uid) \
+	"setpriv --reuid=" S(uid) " --regid=" S(uid) " --clear-groups --inh-caps=-all,+perfmon --ambient-caps=+perfmon --"
+/* Root, its capabilities but CAP_PERFMON and CAP_SYS_ADMIN. */
+#define AS_ROOT_WITHOUT \
+	"setpriv --inh-caps=-perfmon,-sys_admin --bounding-set=-perfmon,-sys_admin --"
+
+/*
+ * @file of target @id read by `@how cat FILE`: 0 with the text in @out,
+ * 1 with "Permission denied" in @out, -1 for any other outcome.
+ */
+static int read_as(const char *how, int id, const char *file, char *out,
+		   size_t size)
+{
+	int rc = run_cmd(out, size, "%s cat /dev/gpuprof/%d/%s 2>&1", how, id,
+			 file);
+
+	if (rc == 0)
+		return 0;
+	return rc == 1 && strstr(out, "Permission denied") ? 1 : -1;
+}
+
+static const char *const files[] = { "name", "path", "histogram", "counters",
+				     "cgroup" };
+
+/* Every readable file of target @id: all as root reads them (@want 0), or
+ * all refused (@want 1). */
+static void expect_reads(struct __test_metadata *_metadata, const char *how,
+			 int id, int want)
+{
+	char out[4096], root[4096];
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		EXPECT_EQ(want, read_as(how, id, files[i], out, sizeof(out)))
+			TH_LOG("%s: %s of target %d: %s", how, files[i], id, out);
+		if (want)
+			continue;
+		ASSERT_EQ(0, read_as("", id, files[i], root, sizeof(root)));
+		EXPECT_STREQ(root, out) TH_LOG("%s of target %d", files[i], id);
+	}
+}
+
+/* Two users' processes, each with its own target: their ids. */
+static void two_users(struct __test_metadata *_metadata, int *a, int *b)
+{
+	char out[4096];
+
+	ASSERT_EQ(0, open_dri_nodes());
+	/* Coverage: each job counted, so every histogram has keys. */
+	ASSERT_EQ(0, ctl("startcp\n"));
+	ASSERT_EQ(0, run_cmd(out, sizeof(out), AS_USER(UID_A) " %s -n acc_a fences 3 2>&1",
+			     gpuwork_path())) TH_LOG("%s", out);
+	ASSERT_EQ(0, run_cmd(out, sizeof(out), AS_USER(UID_B) " %s -n acc_b fences 3 2>&1",
+			     gpuwork_path())) TH_LOG("%s", out);
+	close_dri_nodes();
+	*a = find_target("acc_a");
+	*b = find_target("acc_b");
+	ASSERT_LT(0, *a);
+	ASSERT_LT(0, *b);
+	/* Each has its jobs: the histograms are not empty. */
+	ASSERT_LT(0, target_file(*a, "histogram", out, sizeof(out)));
+}
+
+/* The set-up's tools, and CAP_PERFMON given as the rows need it. */
+TEST_F(gp, the_readers_have_the_credentials_of_their_rows)
+{
+	char out[4096];
+
+	SETUP_PROVIDES(!run_cmd(out, sizeof(out), "command -v setpriv unshare"),
+		       "setpriv and unshare (util-linux): %s", out);
+	ASSERT_EQ(0, run_cmd(out, sizeof(out), AS_USER(UID_C) " grep -E '^(Uid|CapEff)' /proc/self/status"));
+	EXPECT_NE(NULL, strstr(out, "Uid:\t" S(UID_C) "\t")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "CapEff:\t0000000000000000\n")) TH_LOG("%s", out);
+	/* CAP_PERFMON is bit 38. */
+	ASSERT_EQ(0, run_cmd(out, sizeof(out), AS_PERFMON(UID_C) " grep -E '^(Uid|CapEff)' /proc/self/status"));
+	EXPECT_NE(NULL, strstr(out, "Uid:\t" S(UID_C) "\t")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "CapEff:\t0000004000000000\n")) TH_LOG("%s", out);
+}
+
+/* Row "any user": only the targets of its own processes. */
+TEST_F(gp, a_user_reads_its_own_targets_only)
+{
+	int a, b;
+
+	two_users(_metadata, &a, &b);
+	expect_reads(_metadata, AS_USER(UID_A), a, 0);
+	expect_reads(_metadata, AS_USER(UID_A), b, 1);
+	expect_reads(_metadata, AS_USER(UID_B), b, 0);
+	expect_reads(_metadata, AS_USER(UID_B), a, 1);
+	expect_reads(_metadata, AS_USER(UID_C), a, 1);
+	expect_reads(_metadata, AS_USER(UID_C), b, 1);
+}
+
+/* Row "CAP_PERFMON": every target, as perf's system-wide events. */
+TEST_F(gp, cap_perfmon_reads_every_target)
+{
+	int a, b;
+
+	two_users(_metadata, &a, &b);
+	expect_reads(_metadata, AS_PERFMON(UID_C), a, 0);
+	expect_reads(_metadata, AS_PERFMON(UID_C), b, 0);
+}
+
+/* Row "root without CAP_PERFMON and CAP_SYS_ADMIN": no one special. */
+TEST_F(gp, root_without_the_capability_is_a_user)
+{
+	unsigned long long caps;
+	char out[4096], *p;
+	int a, b;
+
+	ASSERT_EQ(0, run_cmd(out, sizeof(out), AS_ROOT_WITHOUT " grep -E '^(Uid|CapEff)' /proc/self/status"));
+	EXPECT_NE(NULL, strstr(out, "Uid:\t0\t")) TH_LOG("%s", out);
+	/* Root's other capabilities (CAP_DAC_OVERRIDE, 1) kept; 21, 38 gone. */
+	p = strstr(out, "CapEff:\t");
+	ASSERT_NE(NULL, p) TH_LOG("%s", out);
+	caps = strtoull(p + strlen("CapEff:\t"), NULL, 16);
+	EXPECT_EQ(1ULL << 1, caps & ((1ULL << 1) | (1ULL << 21) | (1ULL << 38)))
+		TH_LOG("%s", out);
+	two_users(_metadata, &a, &b);
+	expect_reads(_metadata, AS_ROOT_WITHOUT, a, 1);
+	expect_reads(_metadata, AS_ROOT_WITHOUT, b, 1);
+}
+
+/*
+ * Row "a container": root in a user namespace of its own is its user
+ * outside, and a capability there is none in the initial namespace.
+ */
+TEST_F(gp, root_in_a_user_namespace_is_its_user_outside)
+{
+	static const char how_a[] = AS_USER(UID_A) " unshare --user --map-root-user --";
+	int a, b;
+
+	two_users(_metadata, &a, &b);
+	expect_reads(_metadata, how_a, a, 0);
+	expect_reads(_metadata, how_a, b, 1);
+}
+
+/*
+ * pctl changes what a target counts: CAP_PERFMON, as start.  Root
+ * without it passes the node's 0200 but not the open.
+ */
+TEST_F(gp, pctl_needs_cap_perfmon)
+{
+	char out[4096];
+	int a, b;
+
+	two_users(_metadata, &a, &b);
+	EXPECT_NE(0, run_cmd(out, sizeof(out),
+			     AS_ROOT_WITHOUT " sh -c 'echo reset > /dev/gpuprof/%d/pctl' 2>&1",
+			     a));
+	EXPECT_NE(NULL, strstr(out, "Permission denied")) TH_LOG("%s", out);
+	EXPECT_EQ(0, run_cmd(out, sizeof(out), "echo reset > /dev/gpuprof/%d/pctl 2>&1", a))
+		TH_LOG("%s", out);
+}
+
+/* Row "any user", the global files: status says counts, no names. */
+TEST_F(gp, status_is_for_everyone)
+{
+	char out[4096];
+	int a, b;
+
+	two_users(_metadata, &a, &b);
+	ASSERT_EQ(0, run_cmd(out, sizeof(out), AS_USER(UID_C) " cat /dev/gpuprof/status"));
+	EXPECT_NE(NULL, strstr(out, "targets: 2\n")) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "acc_")) TH_LOG("%s", out);
+}
+
+TEST_HARNESS_MAIN
