@@ -167,7 +167,7 @@ static struct gpuprof_target *gpuprof_match(struct task_struct *task)
 			return NULL;
 		}
 		t->tgid = task->tgid;
-		t->uid = task_euid(task);
+		t->uid = task_cred_xxx(task, euid);
 		t->start_time = task->group_leader->start_time;
 		t->exec_id = READ_ONCE(task->group_leader->self_exec_id);
 		gpuprof_target_publish(t);
