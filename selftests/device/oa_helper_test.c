@@ -2,10 +2,14 @@
 /*
  * oa_helper=: the module starts the OA pump when profiling starts and
  * stops it, leaving no process behind, when profiling stops.  The pump
- * here is a script that replays a simulated recording into
- * /dev/gpuprof/oa and then waits, as a live pump would, until killed.
+ * here is a script that replays a simulated recording into its stdout,
+ * which the module made /dev/gpuprof/oa, and then waits, as a live pump
+ * would, until killed.  The pump runs as oa_helper_uid:oa_helper_gid with
+ * CAP_PERFMON alone, which the kernel's /proc/PID/status tells.
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,21 +23,51 @@
 
 #define SCRIPT "/tmp/gpuprof_oa_helper.sh"
 #define ARGS "/tmp/gpuprof_oa_helper.args"
+#define ERR "/tmp/gpuprof_oa_helper.err"
+#define TRIED "/tmp/gpuprof_oa_helper.tried"
+#define SECRET "/tmp/gpuprof_oa_helper.secret"
+
+/* What the helper writes, as its uid: none left by a run as another. */
+static void forget_helper_files(void)
+{
+	unlink(ARGS);
+	unlink(ERR);
+	unlink(TRIED);
+}
 
 static int write_script(void)
 {
-	FILE *f = fopen(SCRIPT, "w");
+	FILE *f;
 
+	forget_helper_files();
+	f = fopen(SCRIPT, "w");
 	if (!f)
 		return -1;
-	/* Records its arguments, feeds the device, then runs until killed. */
+	/*
+	 * Records its arguments and what its rights let it open (a root
+	 * file of mode 0600, and ctl, root's 0600 node), feeds its stdout,
+	 * then runs until killed.
+	 */
 	fprintf(f, "#!/bin/sh\n"
-		"exec 2>/tmp/gpuprof_oa_helper.err\n"
+		"exec 2>" ERR "\n"
 		"echo \"$@\" > " ARGS "\n"
+		"{ cat " SECRET " >/dev/null 2>&1 && echo read || echo refused\n"
+		"  (exec >>/dev/gpuprof/ctl) 2>/dev/null && echo opened || echo refused\n"
+		"} > " TRIED "\n"
 		"%s --sim --duration 0.05 --start-ns now -o \"$3\" || exit 1\n"
 		"exec sleep 1000\n", gpuprof_oa_path());
 	fclose(f);
 	return chmod(SCRIPT, 0755);
+}
+
+/* What the helper said on its way, for a failure's log. */
+static const char *helper_said(void)
+{
+	static char buf[1024];
+
+	if (read_file(ERR, buf, sizeof(buf)) <= 0)
+		snprintf(buf, sizeof(buf), "(nothing)");
+	return buf;
 }
 
 static pid_t helper_pid(void)
@@ -62,9 +96,9 @@ TEST(start_runs_the_pump_and_stop_ends_it)
 	/* It was told where to write, and wrote there. */
 	for (i = 0; i < 300 && status_num("oa_reports") <= 0; i++)
 		sleep_ms(10);
-	EXPECT_LT(0, status_num("oa_reports"));
+	EXPECT_LT(0, status_num("oa_reports")) TH_LOG("pump said: %s", helper_said());
 	ASSERT_LT(0, read_file(ARGS, buf, sizeof(buf)));
-	EXPECT_STREQ("--device -o /dev/gpuprof/oa\n", buf);
+	EXPECT_STREQ("--device -o -\n", buf);
 	EXPECT_EQ(0, kill(pid, 0));
 
 	ASSERT_EQ(0, ctl("stop\n"));
@@ -84,10 +118,130 @@ TEST(start_runs_the_pump_and_stop_ends_it)
 	EXPECT_EQ(0, gpuprof_unload());
 }
 
+/* One "Name:\tvalue" line of /proc/PID/status, the value. */
+static int proc_status(pid_t pid, const char *name, char *val, size_t size)
+{
+	char path[64], buf[4096], *p, *end;
+	size_t n = strlen(name);
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, name, n) || p[n] != ':')
+			continue;
+		p += n + 1;
+		p += strspn(p, "\t ");
+		end = strchr(p, '\n');
+		n = end ? (size_t)(end - p) : strlen(p);
+		/* Groups: ends in a space after each group. */
+		while (n && p[n - 1] == ' ')
+			n--;
+		snprintf(val, size, "%.*s", (int)n, p);
+		return 0;
+	}
+	return -1;
+}
+
+/* Each of the helper's capability sets is CAP_PERFMON (38) alone. */
+#define ONLY_CAP_PERFMON "0000004000000000"
+
+static void expect_helper_creds(struct __test_metadata *_metadata, pid_t pid,
+				const char *ids, const char *gids)
+{
+	static const char *const sets[] = {
+		"CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb",
+	};
+	char buf[256];
+	size_t i;
+
+	ASSERT_EQ(0, proc_status(pid, "Uid", buf, sizeof(buf)));
+	EXPECT_STREQ(ids, buf);
+	ASSERT_EQ(0, proc_status(pid, "Gid", buf, sizeof(buf)));
+	EXPECT_STREQ(gids, buf);
+	ASSERT_EQ(0, proc_status(pid, "Groups", buf, sizeof(buf)));
+	EXPECT_STREQ("", buf);
+	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		ASSERT_EQ(0, proc_status(pid, sets[i], buf, sizeof(buf)));
+		EXPECT_STREQ(ONLY_CAP_PERFMON, buf) TH_LOG("%s", sets[i]);
+	}
+	ASSERT_EQ(0, proc_status(pid, "NoNewPrivs", buf, sizeof(buf)));
+	EXPECT_STREQ("1", buf);
+}
+
+static int write_secret(void)
+{
+	int fd = open(SECRET, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return chmod(SECRET, 0600);
+}
+
+/* Started by default as nobody:nogroup, not as the kernel's root. */
+TEST(the_helper_runs_as_nobody_with_cap_perfmon_alone)
+{
+	char buf[256];
+	pid_t pid;
+	int i;
+
+	ASSERT_EQ(0, write_script());
+	ASSERT_EQ(0, write_secret());
+	ASSERT_EQ(0, gpuprof_load("oa_helper=" SCRIPT));
+	ASSERT_EQ(0, ctl("start\n"));
+	pid = helper_pid();
+	ASSERT_LT(0, pid);
+	for (i = 0; i < 300 && status_num("oa_reports") <= 0; i++)
+		sleep_ms(10);
+	EXPECT_LT(0, status_num("oa_reports")) TH_LOG("pump said: %s", helper_said());
+	expect_helper_creds(_metadata, pid, "65534\t65534\t65534\t65534",
+			    "65534\t65534\t65534\t65534");
+	/* Its stdout was the oa node, but it is no root: ctl is closed. */
+	ASSERT_LT(0, read_file(TRIED, buf, sizeof(buf)));
+	EXPECT_STREQ("refused\nrefused\n", buf);
+	ASSERT_EQ(0, ctl("stop\n"));
+	EXPECT_EQ(-1, kill(pid, 0));
+	EXPECT_EQ(0, gpuprof_unload());
+}
+
+/* oa_helper_uid= and oa_helper_gid= choose; -1 is no id. */
+TEST(the_helper_runs_as_the_ids_given)
+{
+	char buf[256];
+	pid_t pid;
+	int i;
+
+	ASSERT_EQ(0, write_script());
+	ASSERT_EQ(0, write_secret());
+	ASSERT_EQ(0, gpuprof_load("oa_helper=" SCRIPT " oa_helper_uid=41003 oa_helper_gid=41004"));
+	ASSERT_EQ(0, ctl("start\n"));
+	pid = helper_pid();
+	ASSERT_LT(0, pid);
+	for (i = 0; i < 300 && status_num("oa_reports") <= 0; i++)
+		sleep_ms(10);
+	EXPECT_LT(0, status_num("oa_reports")) TH_LOG("pump said: %s", helper_said());
+	expect_helper_creds(_metadata, pid, "41003\t41003\t41003\t41003",
+			    "41004\t41004\t41004\t41004");
+	ASSERT_LT(0, read_file(TRIED, buf, sizeof(buf)));
+	EXPECT_STREQ("refused\nrefused\n", buf);
+	ASSERT_EQ(0, ctl("stop\n"));
+	EXPECT_EQ(-1, kill(pid, 0));
+	EXPECT_EQ(0, gpuprof_unload());
+
+	EXPECT_EQ(-EINVAL, gpuprof_load("oa_helper_uid=4294967295"));
+	if (!access("/sys/module/gpuprof", F_OK))
+		gpuprof_unload();
+	EXPECT_EQ(-EINVAL, gpuprof_load("oa_helper_gid=-1"));
+	if (!access("/sys/module/gpuprof", F_OK))
+		gpuprof_unload();
+}
+
 /*
  * The real pump, gpuprof-oa --device, against the i915 ioctl shim (no
  * Intel GPU here): a wrapper gives it the shim, a fake sysfs and the
- * shim's node; the module gives it --device -o /dev/gpuprof/oa.
+ * shim's node; the module gives it --device -o - and the oa node as
+ * its stdout.
  */
 #define SYS "/tmp/gpuprof_oa_sys"
 #define UUID "0fc397c0-4833-492c-9ccd-4929d574d5b8"
@@ -102,6 +256,7 @@ static int write_device_script(void)
 	if (!p)
 		return -1;
 	*p = '\0';
+	forget_helper_files();
 	if (fake_i915_sysfs(SYS, &(struct fake_metric_set){ UUID, 42 }, 1, 0, 0))
 		return -1;
 	f = fopen(SCRIPT, "w");
@@ -110,7 +265,7 @@ static int write_device_script(void)
 	fprintf(f, "#!/bin/sh\n"
 		"exec env GPUPROF_SYSFS_ROOT=" SYS " LD_PRELOAD=%s/selftests/out/libi915_shim.so "
 		"%s/tools/perf-gpu/out/gpuprof-oa \"$@\" --node /dev/dri/renderD199 "
-		"2>/tmp/gpuprof_oa_helper.err\n", repo, repo);
+		"2>" ERR "\n", repo, repo);
 	fclose(f);
 	return chmod(SCRIPT, 0755);
 }
@@ -138,7 +293,7 @@ TEST(start_runs_gpuprof_oa_device_against_the_i915_shim)
 	ASSERT_EQ(0, status_str("oa_stream", buf, sizeof(buf)));
 	EXPECT_STREQ("closed", buf);
 	EXPECT_EQ(0, status_num("oa_rejected_streams"));
-	if (read_file("/tmp/gpuprof_oa_helper.err", buf, sizeof(buf)) > 0)
+	if (read_file(ERR, buf, sizeof(buf)) > 0)
 		TH_LOG("pump said: %s", buf);
 	EXPECT_EQ(0, gpuprof_unload());
 }

@@ -261,6 +261,23 @@ TEST_F_TIMEOUT(inst, staged_install_puts_exactly_the_listed_files, 600)
 		 self->tmp);
 	ASSERT_LT(0, read_file(path, self->out, sizeof(self->out)));
 	EXPECT_NE(NULL, strstr(self->out, "\noptions gpuprof oa_helper=/usr/bin/gpuprof-oa\n"));
+	/*
+	 * Its install command gives the helper the render nodes' group, as
+	 * getent(1) numbers it here: modprobe runs it with sh -c, played
+	 * here with echo for modprobe.
+	 */
+	EXPECT_EQ(0, run_cmd(self->buf, sizeof(self->buf),
+			     "getent group render | cut -d: -f3"));
+	self->buf[strcspn(self->buf, "\n")] = '\0';
+	ASSERT_NE(0, self->buf[0]) TH_LOG("no render group here");
+	EXPECT_EQ(0, run_cmd(self->cmd, sizeof(self->cmd),
+			     "sed -n 's|^install gpuprof ||p' %s | sed 's|/sbin/modprobe|echo|' | "
+			     "CMDLINE_OPTS=oa_metric_set=ComputeBasic sh", path));
+	snprintf(self->out, sizeof(self->out),
+		 "--ignore-install gpuprof oa_metric_set=ComputeBasic oa_helper_gid=%s",
+		 self->buf);
+	self->cmd[strcspn(self->cmd, "\n")] = '\0';
+	EXPECT_STREQ(self->out, self->cmd);
 	EXPECT_EQ(0, run_cmd(self->out, sizeof(self->out),
 			     "%1$s/usr/bin/gpuprof-oa --sim --duration 0.01 -o %1$s/rec.oa && "
 			     "od -A n -t x4 -N 4 %1$s/rec.oa && rm %1$s/rec.oa", self->tmp));
