@@ -473,8 +473,10 @@ void gpuprof_fence_sched_queued(struct dma_fence *fence,
 	int tl = gpuprof_timeline_id(fence->ops->get_driver_name(fence),
 				     fence->ops->get_timeline_name(fence));
 
-	if (tl >= 0)
-		gpuprof_job_add(fence, GPUPROF_JOB_SCHED, owner, tl);
+	if (tl < 0)
+		return;
+	gpuprof_timeline_used(tl);
+	gpuprof_job_add(fence, GPUPROF_JOB_SCHED, owner, tl);
 }
 
 /* sched.c: the job whose finished fence is @fence goes to the hardware. */
@@ -523,6 +525,7 @@ static void gpuprof_fence_init_probe(void *data, struct dma_fence *fence)
 	tl = gpuprof_timeline_id(driver, fence->ops->get_timeline_name(fence));
 	if (tl < 0)
 		return;
+	gpuprof_timeline_used(tl);
 	owner = gpuprof_current_target(&gpuprof_drops.unattributed_jobs);
 	gpuprof_job_add(fence, kind, owner, tl);
 }

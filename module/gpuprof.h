@@ -353,6 +353,8 @@ int gpuprof_timelines_init(void);
 void gpuprof_timelines_exit(void);
 int gpuprof_timeline_id(const char *driver, const char *timeline);
 u32 gpuprof_timelines_count(void);
+void gpuprof_timeline_used(int id);
+void gpuprof_timeline_share(int id);
 
 /* fence.c: jobs from dma_fence tracepoints, and time sampling */
 int gpuprof_fence_init(void);

@@ -357,6 +357,8 @@ static void gpuprof_oa_on_record(void *arg, const struct gpuprof_oa_stream *s,
 					 s->info.metric_set_name);
 		gpuprof_oa_forget_learned();
 		spin_unlock_irq(&gpuprof_data_lock);
+		if (tl >= 0)
+			gpuprof_timeline_share(tl);
 		in->timeline = tl;
 		break;
 	case GPUPROF_OA_RECORD_TIMESTAMP_CORRELATION:

@@ -18,6 +18,22 @@
  * probes of fence.c name the timelines of jobs, oa.c the OA unit's own
  * (design.rst 3.3 and 3.4).
  */
+
+/**
+ * DOC: Whose timeline
+ *
+ * A timeline's name can be a process's: i915 names a GEM context's
+ * timeline COMM[PID] of its creator.  So each timeline remembers the euid
+ * of the task that made its jobs, and the file shows a timeline to a
+ * reader without CAP_PERFMON only if that is the reader's fsuid at open,
+ * or if the timeline is shared: used by tasks of two uids, by the kernel
+ * (a kernel thread, or no task: an interrupt), or the OA unit's.  Rings,
+ * CRTCs and the like are shared as soon as two users or the kernel use
+ * them; a context one user made stays that user's (security.rst).  Ids
+ * are unchanged: a reader sees gaps where lines are not its own.
+ */
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
 #include <linux/rcupdate.h>
@@ -31,9 +47,13 @@ struct gpuprof_timeline {
 	struct hlist_node node;
 	u32 id;
 	u32 hash;
+	u32 uid;	/* the euid of its jobs' tasks, GPUPROF_NO_UID before */
+	bool shared;	/* shown to all: see "Whose timeline" */
 	char driver[GPUPROF_TIMELINE_NAME_MAX + 1];
 	char timeline[GPUPROF_TIMELINE_NAME_MAX + 1];
 };
+
+#define GPUPROF_NO_UID	((u32)-1)
 
 static struct kmem_cache *gpuprof_timeline_cache;
 static DEFINE_HASHTABLE(gpuprof_timeline_hash, 8);
@@ -92,6 +112,8 @@ static struct gpuprof_timeline *gpuprof_timeline_add(const char *d,
 		atomic64_inc(&gpuprof_drops.timeline_names_cut);
 	tl->id = gpuprof_nr_timelines;
 	tl->hash = hash;
+	tl->uid = GPUPROF_NO_UID;
+	tl->shared = false;
 	strscpy(tl->driver, d, sizeof(tl->driver));
 	strscpy(tl->timeline, t, sizeof(tl->timeline));
 	gpuprof_timeline_by_id[tl->id] = tl;
@@ -151,6 +173,35 @@ int gpuprof_timeline_id(const char *driver, const char *timeline)
 	return tl->id;
 }
 
+/**
+ * gpuprof_timeline_used - the current task makes a job on timeline @id
+ * @id: an id from gpuprof_timeline_id()
+ *
+ * Any context: outside a user task the timeline is the kernel's, shared.
+ */
+void gpuprof_timeline_used(int id)
+{
+	struct gpuprof_timeline *tl = gpuprof_timeline_by_id[id];
+	u32 uid, old;
+
+	if (READ_ONCE(tl->shared))
+		return;
+	if (!in_task() || (current->flags & PF_KTHREAD)) {
+		WRITE_ONCE(tl->shared, true);
+		return;
+	}
+	uid = from_kuid(&init_user_ns, current_euid());
+	old = cmpxchg(&tl->uid, GPUPROF_NO_UID, uid);
+	if (old != GPUPROF_NO_UID && old != uid)
+		WRITE_ONCE(tl->shared, true);
+}
+
+/* Timeline @id is no task's (the OA unit's): shown to every reader. */
+void gpuprof_timeline_share(int id)
+{
+	WRITE_ONCE(gpuprof_timeline_by_id[id]->shared, true);
+}
+
 u32 gpuprof_timelines_count(void)
 {
 	/* Pairs with the release in gpuprof_timeline_add(). */
@@ -173,10 +224,19 @@ static void gpuprof_timelines_stop(struct seq_file *m, void *v)
 {
 }
 
+/* What the opener may see: every line, or the shared and its own. */
+struct gpuprof_timelines_reader {
+	bool all;
+	u32 fsuid;
+};
+
 static int gpuprof_timelines_show(struct seq_file *m, void *v)
 {
+	const struct gpuprof_timelines_reader *r = m->private;
 	const struct gpuprof_timeline *tl = v;
 
+	if (!r->all && !READ_ONCE(tl->shared) && READ_ONCE(tl->uid) != r->fsuid)
+		return 0;
 	seq_printf(m, "%u %s %s\n", tl->id, tl->driver, tl->timeline);
 	return 0;
 }
@@ -188,10 +248,18 @@ static const struct seq_operations gpuprof_timelines_seq_ops = {
 	.show = gpuprof_timelines_show,
 };
 
+/* The reader is the opener, as for a target's files (security.rst). */
 static int gpuprof_timelines_open(struct inode *inode, struct file *filp)
 {
+	struct gpuprof_timelines_reader *r;
+
 	filp->private_data = NULL;	/* seq_open() insists */
-	return seq_open(filp, &gpuprof_timelines_seq_ops);
+	r = __seq_open_private(filp, &gpuprof_timelines_seq_ops, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->all = perfmon_capable();
+	r->fsuid = from_kuid(&init_user_ns, current_fsuid());
+	return 0;
 }
 
 static const struct file_operations gpuprof_timelines_fops = {
@@ -199,7 +267,7 @@ static const struct file_operations gpuprof_timelines_fops = {
 	.open = gpuprof_timelines_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
-	.release = seq_release,
+	.release = seq_release_private,
 };
 
 const struct gpuprof_file gpuprof_timelines_file = {

@@ -8,15 +8,18 @@
  * same as root reads, or "Permission denied".
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../lib/harness.h"
 #include "../lib/fixture.h"
+#include "../lib/kmod.h"
 #include "../lib/run.h"
 #include "../lib/setup_provides.h"
 
@@ -236,6 +239,108 @@ TEST_F(gp, status_is_for_everyone)
 	ASSERT_EQ(0, run_cmd(out, sizeof(out), AS_USER(UID_C) " cat /dev/gpuprof/status"));
 	EXPECT_NE(NULL, strstr(out, "targets: 2\n")) TH_LOG("%s", out);
 	EXPECT_EQ(NULL, strstr(out, "acc_")) TH_LOG("%s", out);
+}
+
+/*
+ * A fence on timeline "acctl NAME" made by a task of @uid: root opens
+ * fencegen's file and a child that became @uid writes it, so the fence
+ * is made in a task whose euid is @uid.  0 when it was made.
+ */
+static int fence_as(uid_t uid, const char *name)
+{
+	char line[128];
+	int fd, st;
+	pid_t pid;
+
+	snprintf(line, sizeof(line), "acctl %s\n", name);
+	fd = open(FENCEGEN, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	pid = fork();
+	if (!pid) {
+		if (setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+			_exit(2);
+		_exit(write(fd, line, strlen(line)) == (ssize_t)strlen(line) ? 0 : 1);
+	}
+	close(fd);
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The "acctl" lines of @text whose timeline is one of @names, in order. */
+static void acctl_lines(const char *text, const char *const *names,
+			char *out, size_t size)
+{
+	const char *p, *end, *tl;
+	size_t len = 0, i;
+
+	out[0] = '\0';
+	for (p = text; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, '\n');
+		tl = strstr(p, " acctl ");
+		if (!tl || tl > end)
+			continue;
+		tl += strlen(" acctl ");
+		for (i = 0; names[i]; i++) {
+			if ((size_t)(end - tl) != strlen(names[i]) ||
+			    strncmp(tl, names[i], end - tl))
+				continue;
+			len += snprintf(out + len, size - len, "%.*s\n",
+					(int)(end - p), p);
+			break;
+		}
+	}
+}
+
+/*
+ * Row "any user", the global files: timelines names a user's own
+ * timelines and the shared ones, never another user's (an i915 context
+ * is named COMM[PID]); CAP_PERFMON reads them all.  The truth: which
+ * uid made which fence, and root's lines.
+ */
+TEST_F(gp, timelines_show_a_user_its_own_and_the_shared)
+{
+	static const char *const all[] = { "alice[11]", "bob[22]", "root[1]",
+					   "ring0", NULL };
+	static const char *const of_a[] = { "alice[11]", "ring0", NULL };
+	static const char *const of_b[] = { "bob[22]", "ring0", NULL };
+	static const char *const of_c[] = { "ring0", NULL };
+	static const char *const of_root[] = { "root[1]", "ring0", NULL };
+	static const struct {
+		const char *how;
+		const char *const *sees;
+	} readers[] = {
+		{ AS_USER(UID_A), of_a },
+		{ AS_USER(UID_B), of_b },
+		{ AS_USER(UID_C), of_c },
+		{ AS_ROOT_WITHOUT, of_root },
+		{ AS_PERFMON(UID_C), all },
+	};
+	char root[8192], out[8192], want[4096], got[4096];
+	size_t i;
+
+	ASSERT_EQ(0, fencegen_load());
+	ASSERT_EQ(0, ctl("startcp\n"));
+	ASSERT_EQ(0, fence_as(UID_A, "alice[11]"));
+	ASSERT_EQ(0, fence_as(UID_B, "bob[22]"));
+	ASSERT_EQ(0, fence_as(0, "root[1]"));
+	/* A ring two users submit to is no one's. */
+	ASSERT_EQ(0, fence_as(UID_A, "ring0"));
+	ASSERT_EQ(0, fence_as(UID_B, "ring0"));
+	ASSERT_EQ(0, ctl("stop\n"));
+
+	ASSERT_EQ(0, run_cmd(root, sizeof(root), "cat /dev/gpuprof/timelines"));
+	acctl_lines(root, all, want, sizeof(want));
+	for (i = 0; all[i]; i++)
+		ASSERT_NE(NULL, strstr(want, all[i])) TH_LOG("root reads:\n%s", root);
+	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++) {
+		ASSERT_EQ(0, run_cmd(out, sizeof(out), "%s cat /dev/gpuprof/timelines 2>&1",
+				     readers[i].how)) TH_LOG("%s", out);
+		acctl_lines(root, readers[i].sees, want, sizeof(want));
+		acctl_lines(out, all, got, sizeof(got));
+		EXPECT_STREQ(want, got) TH_LOG("%s", readers[i].how);
+	}
 }
 
 TEST_HARNESS_MAIN
