@@ -4,8 +4,11 @@
  * (driver, timeline) pair, names cut and cleaned for the line format, and
  * the bounded key space with its drop counter.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../lib/harness.h"
 #include "../lib/fixture.h"
@@ -67,6 +70,15 @@ TEST_F(gp, a_drm_sched_job_is_one_job_and_containers_none)
 	/* Containers of other fences are no jobs of their own. */
 	ASSERT_EQ(0, fence("dma_fence_chain unbound\n"));
 	ASSERT_EQ(0, fence("dma_fence_array unbound\n"));
+	/* A pair cannot be held: fencegen says so, and makes none. */
+	{
+		int fd = open(FENCEGEN_HOLD, O_WRONLY);
+
+		ASSERT_LE(0, fd);
+		EXPECT_EQ(-1, write(fd, "!drm_sched gfx_ring\n", 20));
+		EXPECT_EQ(EINVAL, errno);
+		close(fd);
+	}
 	ASSERT_EQ(0, ctl("stop\n"));
 
 	ASSERT_LT(0, read_file(GP "/timelines", self->buf, sizeof(self->buf)));

@@ -14,9 +14,10 @@
  *
  * The file "hold" takes the same "DRIVER TIMELINE" writes but keeps each
  * fence unsignaled, as a driver holds a job that has not run, until the
- * file is closed: then they are signaled and dropped in the order they
- * were made.  Unlike vgem's, these fences have no timeout, so a test on
- * a slow kernel can hold as many as it needs for as long as it needs.
+ * file is closed ("!drm_sched" is refused there, EINVAL): then they are
+ * signaled and dropped in the order they were made.  Unlike vgem's,
+ * these fences have no timeout, so a test on a slow kernel can hold as
+ * many as it needs for as long as it needs.
  */
 #include <linux/debugfs.h>
 #include <linux/dma-fence.h>
@@ -120,10 +121,11 @@ static int fencegen_pair(const char *timeline)
  * A fence named by a write of "DRIVER TIMELINE" (a trailing newline
  * dropped), initialised on a new context in the writer's task and not
  * yet signaled; NULL with *err for a bad write.  "!drm_sched" makes and
- * signals a drm_sched pair instead: NULL with *err 0.
+ * signals a drm_sched pair instead, NULL with *err 0, unless @hold: a
+ * pair cannot be held (EINVAL).
  */
 static struct fencegen_fence *fencegen_make(const char __user *ubuf,
-					    size_t len, int *err)
+					    size_t len, bool hold, int *err)
 {
 	struct fencegen_fence *f;
 	char *buf, *sp;
@@ -146,7 +148,7 @@ static struct fencegen_fence *fencegen_make(const char __user *ubuf,
 	}
 	*sp = '\0';
 	if (!strcmp(buf, "!drm_sched")) {
-		*err = fencegen_pair(sp + 1);
+		*err = hold ? -EINVAL : fencegen_pair(sp + 1);
 		kfree(buf);
 		return NULL;
 	}
@@ -173,7 +175,7 @@ static ssize_t fencegen_write(struct file *filp, const char __user *ubuf,
 	struct fencegen_fence *f;
 	int err;
 
-	f = fencegen_make(ubuf, len, &err);
+	f = fencegen_make(ubuf, len, false, &err);
 	if (!f)
 		return err ? err : len;
 	dma_fence_signal(&f->base);
@@ -207,9 +209,9 @@ static ssize_t fencegen_hold_write(struct file *filp,
 	struct fencegen_fence *f;
 	int err;
 
-	f = fencegen_make(ubuf, len, &err);
+	f = fencegen_make(ubuf, len, true, &err);
 	if (!f)
-		return err ? err : len;
+		return err;
 	mutex_lock(&h->lock);
 	list_add_tail(&f->held, &h->fences);
 	mutex_unlock(&h->lock);
