@@ -180,4 +180,72 @@ TEST(rounds_keep_renames_and_count_what_came_late)
 	EXPECT_EQ(2, samples);
 }
 
+/*
+ * record_store_bytes() is what --max-size is held to: the data section
+ * as it will be written.  Its estimate keeps room for a name as long as
+ * any, so it is not the size itself; but that room is the same whether
+ * the file's samples carry a cgroup id or not (a kernel without cgroup
+ * perf): the 8 bytes of the id are counted exactly when written.
+ */
+static int store_bytes_and_data_size(uint64_t sample_type, uint64_t *bytes,
+				     uint64_t *data_size)
+{
+	static const uint32_t sizes[] = { 8, 13, 20, 4 };
+	const uint8_t raw[24] = { ID, 0 };
+	struct perf_data_event ev = { "test:event", ID };
+	char path[] = "/tmp/record_store_test.XXXXXX";
+	struct perf_data_writer *w;
+	struct record_store *st;
+	struct pdr_file f;
+	int fd, err = 0;
+	size_t i;
+
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	st = record_store_new();
+	if (!st)
+		return -1;
+	record_store_set_sample_type(st, sample_type);
+	err = record_store_set_comm(st, PID, PID, "gpuworkA", 100);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]) && !err; i++)
+		err = record_store_add_sample(st, 0, PID, PID, 0, 200 + i, 7,
+					      raw, sizes[i]);
+	*bytes = record_store_bytes(st);
+	w = err ? NULL : perf_data_create_sampled(path, &ev, 1, sample_type);
+	if (w) {
+		err = perf_data_set_tracing_data(w, "formats", 7) ?:
+		      record_store_write(st, w);
+		if (err)
+			perf_data_abort(w);
+		else
+			err = perf_data_close(w);
+	} else {
+		err = -1;
+	}
+	record_store_free(st);
+	if (!err && !pdr_open(&f, path)) {
+		*data_size = f.data_size;
+		pdr_close(&f);
+	} else {
+		err = -1;
+	}
+	unlink(path);
+	return err;
+}
+
+TEST(the_size_estimate_counts_a_cgroup_id_only_when_written)
+{
+	uint64_t bytes, size, bytes_nocg, size_nocg;
+
+	ASSERT_EQ(0, store_bytes_and_data_size(PERF_DATA_SAMPLE_TYPE, &bytes, &size));
+	ASSERT_EQ(0, store_bytes_and_data_size(PERF_DATA_SAMPLE_TYPE_NO_CGROUP,
+					       &bytes_nocg, &size_nocg));
+	/* Four samples, 8 bytes of id each. */
+	EXPECT_EQ(size, size_nocg + 4 * 8);
+	EXPECT_LE(size, bytes);
+	EXPECT_EQ(bytes - size, bytes_nocg - size_nocg);
+}
+
 TEST_HARNESS_MAIN

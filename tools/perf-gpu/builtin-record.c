@@ -1213,6 +1213,7 @@ int cmd_record(int argc, const char **argv)
 	if (!rec.store || choose_events(&rec) || setup_synthetic(&rec))
 		goto out;
 	probe_attr(&rec);
+	record_store_set_sample_type(rec.store, rec.attr.sample_type);
 	if (open_output(&rec))
 		goto out;
 	/* Signals first: the command may exit as soon as it is started. */

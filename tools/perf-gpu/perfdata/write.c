@@ -408,10 +408,11 @@ static size_t padded_raw(uint32_t raw_size)
 	return ((size_t)raw_size + 4 + 7) / 8 * 8 - 4;
 }
 
-size_t perf_data_sample_bytes(uint32_t raw_size)
+size_t perf_data_sample_bytes(uint32_t raw_size, uint64_t sample_type)
 {
 	return sizeof(struct perf_event_header) + 5 * 8 + 4 +
-	       padded_raw(raw_size) + 8;
+	       padded_raw(raw_size) +
+	       (sample_type & PERF_SAMPLE_CGROUP ? 8 : 0);
 }
 
 /* The kernel's comm is at most 15 characters (TASK_COMM_LEN). */
@@ -447,7 +448,7 @@ int perf_data_write_sample(struct perf_data_writer *w,
 			   const struct perf_data_sample *s)
 {
 	size_t raw_size = padded_raw(s->raw_size);
-	size_t size = perf_data_sample_bytes(s->raw_size);
+	size_t size = perf_data_sample_bytes(s->raw_size, w->sample_type);
 	bool cgroup = w->sample_type & PERF_SAMPLE_CGROUP;
 	uint16_t type;
 	int err;
@@ -461,8 +462,6 @@ int perf_data_write_sample(struct perf_data_writer *w,
 	memcpy(&type, s->raw, 2);
 	if (type != w->configs[s->event])
 		return -EINVAL;
-	if (!cgroup)
-		size -= 8;
 	err = check_record(w, s->time, size);
 	if (err)
 		return err;

@@ -126,10 +126,10 @@ int perf_data_write_cgroup(struct perf_data_writer *w, uint64_t id,
 
 /*
  * The bytes each of the writes above adds to the data section, for a
- * payload of @raw_size, a name @comm and a cgroup @path (a sample's with
- * its cgroup id: 8 fewer in a file without).
+ * payload of @raw_size in a file of @sample_type (its cgroup id, when
+ * PERF_SAMPLE_CGROUP, is 8 of them), a name @comm and a cgroup @path.
  */
-size_t perf_data_sample_bytes(uint32_t raw_size);
+size_t perf_data_sample_bytes(uint32_t raw_size, uint64_t sample_type);
 size_t perf_data_comm_bytes(const char *comm);
 size_t perf_data_lost_bytes(void);
 size_t perf_data_cgroup_bytes(const char *path);

@@ -58,6 +58,7 @@ struct record_store {
 	size_t spare_alloc;
 	uint64_t samples, lost;
 	uint64_t bytes;		/* of the data section, as it will be written */
+	uint64_t sample_type;	/* of the file it will be written to */
 	uint64_t max_time;	/* of any record kept or written */
 	uint64_t seq;		/* the next record's read order */
 	uint64_t late;		/* records older than what was written */
@@ -69,7 +70,17 @@ struct record_store {
 
 struct record_store *record_store_new(void)
 {
-	return calloc(1, sizeof(struct record_store));
+	struct record_store *st = calloc(1, sizeof(struct record_store));
+
+	if (st)
+		st->sample_type = PERF_DATA_SAMPLE_TYPE;
+	return st;
+}
+
+void record_store_set_sample_type(struct record_store *st,
+				  uint64_t sample_type)
+{
+	st->sample_type = sample_type;
 }
 
 void record_store_free(struct record_store *st)
@@ -252,7 +263,7 @@ int record_store_add_sample(struct record_store *st, unsigned int event,
 	r->cpu = cpu;
 	r->cgroup = cgroup;
 	st->samples++;
-	st->bytes += perf_data_sample_bytes(raw_size);
+	st->bytes += perf_data_sample_bytes(raw_size, st->sample_type);
 	/* Its name, written before its first sample: as long as any. */
 	if (!t->counted)
 		st->bytes += perf_data_comm_bytes("longest-allowed");
@@ -479,7 +490,8 @@ static void filter_upto(struct record_store *st, uint64_t upto)
 				       st->raw + r->raw_off, r->raw_size);
 			if (!keep) {
 				st->samples--;
-				st->bytes -= perf_data_sample_bytes(r->raw_size);
+				st->bytes -= perf_data_sample_bytes(r->raw_size,
+								    st->sample_type);
 				st->raw_dropped += r->raw_size;
 			}
 		}

@@ -15,6 +15,13 @@
 struct record_store;
 
 struct record_store *record_store_new(void);
+/*
+ * The sample_type of the file the store will be written to, for
+ * record_store_bytes() (default PERF_DATA_SAMPLE_TYPE); before any
+ * sample is added.
+ */
+void record_store_set_sample_type(struct record_store *st,
+				  uint64_t sample_type);
 void record_store_free(struct record_store *st);
 
 /*
