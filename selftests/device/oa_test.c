@@ -55,7 +55,10 @@ static void oa_stream(struct oa_buf *b, uint64_t t0, unsigned int n,
 	oa_correlation(b, t0 + n * 1000000ull, G0 + n * TICK_1MS);
 }
 
-/* Start gpuwork holding one fence for @ms; wait until it is running. */
+/*
+ * Start gpuwork holding one fence for @ms; wait until it is running (the
+ * module has @jobs in flight).  Its pid, or -1 if it never ran.
+ */
 static pid_t hold_fence(const char *name, unsigned int ms, long long jobs)
 {
 	char cmd[PATH_MAX + 64];
@@ -76,6 +79,11 @@ static pid_t hold_fence(const char *name, unsigned int ms, long long jobs)
 	for (i = 0; i < 2000 * (int)gpuprof_time_scale() &&
 	     status_num("jobs_in_flight") < jobs; i++)
 		sleep_ms(10);
+	if (pid > 0 && status_num("jobs_in_flight") < jobs) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return -1;
+	}
 	return pid;
 }
 
@@ -117,13 +125,18 @@ TEST_F(gp, a_running_target_gets_exactly_the_deltas_of_its_reports)
 	ASSERT_EQ(0, ctl("interval 1000\n"));
 	ASSERT_EQ(0, ctl("start\n"));
 	pid = hold_fence("oa_run", 4000, 1);
+	ASSERT_LT(0, pid) TH_LOG("no job in flight: %lld", status_num("jobs_in_flight"));
 	id = find_target("oa_run");
 	ASSERT_LT(0, id);
 	/* 100 reports over the next 100 ms, well inside the fence. */
 	oa_stream(&b, mono_ns(), 100, NO_CTX);
 	ASSERT_EQ(0, oa_write(&b, b.len, 4096));
 	EXPECT_EQ(100, status_num("oa_reports"));
-	EXPECT_EQ(0, status_num("oa_unattributed_reports"));
+	EXPECT_EQ(0, status_num("oa_unattributed_reports"))
+		TH_LOG("jobs in flight %lld, unplaced %lld, gpuwork %s",
+		       status_num("jobs_in_flight"),
+		       status_num("oa_unplaced_reports"),
+		       kill(pid, 0) ? "gone" : "running");
 	EXPECT_EQ(100, oa_counter(id, "reports"));
 	/* 99 deltas of each step. */
 	EXPECT_EQ(9900, oa_counter(id, "a0"));
@@ -161,6 +174,7 @@ TEST_F(gp, an_xe2_target_gets_exact_deltas_across_the_56_bit_wrap)
 	ASSERT_EQ(0, ctl("interval 1000\n"));
 	ASSERT_EQ(0, ctl("start\n"));
 	pid = hold_fence("oa_xe", 4000, 1);
+	ASSERT_LT(0, pid) TH_LOG("no job in flight: %lld", status_num("jobs_in_flight"));
 	id = find_target("oa_xe");
 	ASSERT_LT(0, id);
 	t0 = mono_ns();
@@ -218,6 +232,7 @@ TEST_F(gp, a_bound_context_wins_over_running_jobs)
 	snprintf(path, sizeof(path), GP "/%d/pctl", bound);
 	ASSERT_EQ(0, write_file(path, "ctxid 42\n"));
 	pid = hold_fence("oa_runner", 4000, 1);
+	ASSERT_LT(0, pid) TH_LOG("no job in flight: %lld", status_num("jobs_in_flight"));
 	oa_stream(&b, mono_ns(), 10, 0x42);
 	ASSERT_EQ(0, oa_write(&b, b.len, 4096));
 	EXPECT_EQ(10, oa_counter(bound, "reports"));
@@ -319,6 +334,7 @@ TEST_F(gp, a_context_seen_with_one_running_target_is_learned)
 	ASSERT_EQ(0, ctl("module oa_learn\n"));
 	ASSERT_EQ(0, ctl("startcp\n"));
 	pid = hold_fence("oa_learn", 4000, 1);
+	ASSERT_LT(0, pid) TH_LOG("no job in flight: %lld", status_num("jobs_in_flight"));
 	id = find_target("oa_learn");
 	t0 = mono_ns();
 	oa_header(&b, 0x9a49, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
@@ -359,7 +375,9 @@ TEST_F(gp, reports_split_evenly_among_running_targets)
 	ASSERT_EQ(0, ctl("module oa_half1 oa_half2\n"));
 	ASSERT_EQ(0, ctl("startcp\n"));
 	p1 = hold_fence("oa_half1", 4000, 1);
+	ASSERT_LT(0, p1) TH_LOG("no job in flight: %lld", status_num("jobs_in_flight"));
 	p2 = hold_fence("oa_half2", 4000, 2);
+	ASSERT_LT(0, p2) TH_LOG("no job in flight: %lld", status_num("jobs_in_flight"));
 	a = find_target("oa_half1");
 	c = find_target("oa_half2");
 	ASSERT_EQ(2, status_num("jobs_in_flight"))
@@ -419,6 +437,7 @@ TEST_F(gp, a_long_gap_is_placed_by_the_newer_correlation_point)
 	ASSERT_EQ(0, ctl("module oa_gap\n"));
 	ASSERT_EQ(0, ctl("startcp\n"));
 	pid = hold_fence("oa_gap", 4000, 1);
+	ASSERT_LT(0, pid) TH_LOG("no job in flight: %lld", status_num("jobs_in_flight"));
 	id = find_target("oa_gap");
 	now = mono_ns();
 	oa_header(&b, 0x9a49, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
