@@ -255,8 +255,9 @@ TEST_F_TIMEOUT(ps, queue_and_run_apart, 180)
 	EXPECT_EQ(4, jq(self, PAIR "[\"jobs\"]", "sched_p2"));
 	busy1 = jq(self, PAIR "[\"busy_ns\"]", "sched_p1");
 	busy2 = jq(self, PAIR "[\"busy_ns\"]", "sched_p2");
-	TH_LOG("busy: P1 %lld ns (nominal 400 ms), P2 %lld ns (nominal 100 ms); P2 queue p50 %lld ns",
-	       busy1, busy2, jq(self, PAIR "[\"queue_ns\"][\"p50\"]", "sched_p2"));
+	TH_LOG("busy: P1 %lld ns (nominal %u ms), P2 %lld ns (nominal 100 ms); P2 queue p50 %lld ns",
+	       busy1, 400 * gpuprof_time_scale(), busy2,
+	       jq(self, PAIR "[\"queue_ns\"][\"p50\"]", "sched_p2"));
 	EXPECT_EQ((long long)run_sum(&p1), busy1);
 	EXPECT_EQ((long long)run_sum(&p2), busy2);
 	/*
