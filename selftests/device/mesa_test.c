@@ -570,6 +570,59 @@ static int cmp_ll(const void *a, const void *b)
 #define FRAMES 30
 
 /*
+ * The times of @comm's "begin frame" and "end frame" marks in the
+ * instance (gpuprof_mark events), in order; how many frames, or -1.
+ */
+static int marks_read(const char *comm, uint64_t *begin, uint64_t *end,
+		      int max)
+{
+	char *line = NULL, name[64];
+	struct trace_line l;
+	int nb = 0, ne = 0;
+	size_t cap = 0;
+	FILE *f;
+
+	f = fopen(INSTANCE "/trace", "re");
+	if (!f)
+		return -1;
+	while (getline(&line, &cap, f) > 0) {
+		if (!trace_parse_line(line, &l) ||
+		    strncmp(l.event, "gpuprof_mark:", 13))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)l.comm_len, l.task);
+		if (strcmp(name, comm))
+			continue;
+		if (strstr(l.event, " begin frame") && nb < max)
+			begin[nb++] = l.ns;
+		else if (strstr(l.event, " end frame") && ne < max)
+			end[ne++] = l.ns;
+	}
+	free(line);
+	fclose(f);
+	return nb == ne ? nb : -1;
+}
+
+/* The union of the truth's job intervals within [@from, @to]. */
+static uint64_t union_within(const FIXTURE_DATA(mesa) *self, uint64_t from,
+			     uint64_t to)
+{
+	uint64_t sum = 0, end = from;
+	int i;
+
+	/* self->iv is sorted by start (truth_read()). */
+	for (i = 0; i < self->nr_iv; i++) {
+		uint64_t s = self->iv[i].start > end ? self->iv[i].start : end;
+		uint64_t e = self->iv[i].end < to ? self->iv[i].end : to;
+
+		if (e > s)
+			sum += e - s;
+		if (e > end)
+			end = e;
+	}
+	return sum;
+}
+
+/*
  * The GPU's own clock as a second truth: glframes brackets each frame
  * with a GL_TIME_ELAPSED_EXT query, which virgl runs on the host's GL,
  * and with a marked range around the frame and its glFinish().  What the
@@ -578,16 +631,25 @@ static int cmp_ll(const void *a, const void *b)
  * application timed on the CPU: per frame and in all, query <= gpuprof's
  * busy time in the range <= the bracket.  The query turned out to time
  * little of the frame (0.2 to 20 ms for the same frame, testing.rst
- * "Real programs"), so the bracket is the bound that measures.
+ * "Real programs"), so the measure is the tracefs instance: the union of
+ * glframes' jobs between its own begin and end marks, as the instance
+ * saw both, is each frame's busy time; the report's is that within 5 %
+ * and 0.1 ms, and so is their sum.  (The share of the bracket the job takes
+ * is the guest's CPU speed: 3/4 on Debian's kernels, 73 % on the 6.1
+ * debug kernel; it is logged.)
  */
 TEST_F_TIMEOUT(mesa, frames_against_the_gpu_timer_queries, 300)
 {
 	long long gpu[FRAMES], cpu[FRAMES], busy[FRAMES], diff[FRAMES];
-	long long sum_gpu = 0, sum_cpu = 0, sum_busy = 0;
+	long long sum_gpu = 0, sum_cpu = 0, sum_busy = 0, sum_truth = 0;
+	uint64_t begin[FRAMES + 8], end[FRAMES + 8], truth;
 	char path[160], line[256];
+	struct truth t;
 	int i, n = 0, frame;
 	FILE *f;
 
+	ASSERT_EQ(0, write_str(INSTANCE "/events/gpuprof/gpuprof_mark/enable", "1"));
+	ASSERT_EQ(0, trace_start());
 	snprintf(path, sizeof(path), "%s/frames.txt", self->dir);
 	ASSERT_EQ(0, RUN(self, "%s record -a -o '%s' -- %s -m -n %d -w 4 >'%s'",
 			 perf_gpu_path(), self->data, helper("glframes"),
@@ -602,16 +664,23 @@ TEST_F_TIMEOUT(mesa, frames_against_the_gpu_timer_queries, 300)
 			n++;
 	fclose(f);
 	ASSERT_EQ(FRAMES, n);
+	ASSERT_EQ(0, truth_read(self, "glframes", &t));
+	ASSERT_EQ(FRAMES, marks_read("glframes", begin, end, FRAMES + 8));
 	ASSERT_EQ(0, report(self, "json"));
 	for (i = 0; i < FRAMES; i++) {
 		busy[i] = range_busy(self->out, i);
 		ASSERT_LE(0, busy[i]);
+		truth = union_within(self, begin[i], end[i]);
 		diff[i] = busy[i] - gpu[i];
 		sum_gpu += gpu[i];
 		sum_cpu += cpu[i];
 		sum_busy += busy[i];
-		TH_LOG("frame %2d: query %8.3f ms, gpuprof busy %8.3f ms, bracket %8.3f ms",
-		       i, gpu[i] / 1e6, busy[i] / 1e6, cpu[i] / 1e6);
+		sum_truth += truth;
+		TH_LOG("frame %2d: query %8.3f ms, gpuprof busy %8.3f ms, tracefs %8.3f ms, bracket %8.3f ms",
+		       i, gpu[i] / 1e6, busy[i] / 1e6, truth / 1e6, cpu[i] / 1e6);
+		/* The two see the same events: 0.04 ms apart at most here. */
+		EXPECT_GE(truth / 20 + 100000, (uint64_t)llabs(busy[i] - (long long)truth))
+			TH_LOG("frame %d", i);
 		EXPECT_LE(gpu[i], busy[i]);
 		EXPECT_LE(busy[i], cpu[i]);
 	}
@@ -619,17 +688,12 @@ TEST_F_TIMEOUT(mesa, frames_against_the_gpu_timer_queries, 300)
 	TH_LOG("busy - query per frame: min %.3f, median %.3f, p90 %.3f, max %.3f ms",
 	       diff[0] / 1e6, diff[FRAMES / 2] / 1e6, diff[FRAMES * 9 / 10] / 1e6,
 	       diff[FRAMES - 1] / 1e6);
-	TH_LOG("total: query %.2f ms, gpuprof busy %.2f ms, bracket %.2f ms",
-	       sum_gpu / 1e6, sum_busy / 1e6, sum_cpu / 1e6);
+	TH_LOG("total: query %.2f ms, gpuprof busy %.2f ms, tracefs %.2f ms, bracket %.2f ms (busy %.1f %% of it)",
+	       sum_gpu / 1e6, sum_busy / 1e6, sum_truth / 1e6, sum_cpu / 1e6,
+	       100.0 * sum_busy / sum_cpu);
 	EXPECT_LE(sum_gpu, sum_busy);
 	EXPECT_LE(sum_busy, sum_cpu);
-	/*
-	 * What the bracket holds besides the job is the guest's own CPU
-	 * work, Mesa encoding the frame before the emit and the wake-up
-	 * after the signal: 1.9 ms a frame of 30 ms measured (testing.rst);
-	 * a quarter of the bracket is four times that.
-	 */
-	EXPECT_GE(sum_busy * 4, sum_cpu * 3);
+	EXPECT_TRUE(within(sum_busy, sum_truth, 5));
 }
 
 TEST_HARNESS_MAIN
