@@ -77,6 +77,10 @@ static void close_dri_nodes(void)
 /* A user with CAP_PERFMON alone, kept across the exec as ambient. */
 #define AS_PERFMON(uid) \
 	"setpriv --reuid=" S(uid) " --regid=" S(uid) " --clear-groups --inh-caps=-all,+perfmon --ambient-caps=+perfmon --"
+/* A plain user in the group the udev rule gives marker (gpuprof's). */
+#define GID_MARK 41010
+#define AS_MEMBER(uid) \
+	"setpriv --reuid=" S(uid) " --regid=" S(uid) " --groups=" S(GID_MARK) " --inh-caps=-all --bounding-set=-all --"
 /* Root, its capabilities but CAP_PERFMON and CAP_SYS_ADMIN. */
 #define AS_ROOT_WITHOUT \
 	"setpriv --inh-caps=-perfmon,-sys_admin --bounding-set=-perfmon,-sys_admin --"
@@ -243,6 +247,38 @@ TEST_F(gp, status_is_for_everyone)
 	ASSERT_EQ(0, run_cmd(out, sizeof(out), AS_USER(UID_C) " cat /dev/gpuprof/status"));
 	EXPECT_NE(NULL, strstr(out, "targets: 2\n")) TH_LOG("%s", out);
 	EXPECT_EQ(NULL, strstr(out, "acc_")) TH_LOG("%s", out);
+}
+
+/*
+ * Row "a member of the gpuprof group": the udev rule makes marker mode
+ * 0220, group gpuprof (install_test checks the rule does); here, with no
+ * udev, the test does as the rule would, with a group of its own.  A
+ * member writes marks; a user outside the group cannot; the member is
+ * any user for the rest.
+ */
+TEST_F(gp, a_marker_group_member_writes_marks_and_nothing_else)
+{
+	char out[4096];
+	struct stat st;
+	int a, b;
+
+	two_users(_metadata, &a, &b);
+	ASSERT_EQ(0, stat("/dev/gpuprof/marker", &st));
+	ASSERT_EQ(0, chown("/dev/gpuprof/marker", 0, GID_MARK));
+	ASSERT_EQ(0, chmod("/dev/gpuprof/marker", 0220));
+	EXPECT_EQ(0, run_cmd(out, sizeof(out),
+			     AS_MEMBER(UID_C) " sh -c 'echo begin acc_mark > /dev/gpuprof/marker' 2>&1"))
+		TH_LOG("%s", out);
+	EXPECT_NE(0, run_cmd(out, sizeof(out),
+			     AS_USER(UID_C) " sh -c 'echo begin acc_mark > /dev/gpuprof/marker' 2>&1"));
+	EXPECT_NE(NULL, strstr(out, "Permission denied")) TH_LOG("%s", out);
+	EXPECT_NE(0, run_cmd(out, sizeof(out),
+			     AS_MEMBER(UID_C) " sh -c 'echo stop > /dev/gpuprof/ctl' 2>&1"));
+	EXPECT_NE(NULL, strstr(out, "Permission denied")) TH_LOG("%s", out);
+	expect_reads(_metadata, AS_MEMBER(UID_C), a, 1);
+	expect_reads(_metadata, AS_MEMBER(UID_A), a, 0);
+	chown("/dev/gpuprof/marker", st.st_uid, st.st_gid);
+	chmod("/dev/gpuprof/marker", st.st_mode & 07777);
 }
 
 /*
