@@ -143,12 +143,16 @@ static void ring_start_head_locked(ktime_t now)
 	hrtimer_start(&ring.timer, head->end, HRTIMER_MODE_ABS);
 }
 
-/* The head's time is up: signal it and start the next one now. */
+/*
+ * The head's time is up: signal it and start the next one, from the
+ * moment the signal, and what it ran (drm_sched signals its finished
+ * fence there), is done: a job's time never overlaps its predecessor's
+ * signal, however slow the kernel.
+ */
 static enum hrtimer_restart ring_tick(struct hrtimer *timer)
 {
 	enum hrtimer_restart restart = HRTIMER_NORESTART;
 	struct schedmock_hw *done, *next;
-	ktime_t now = ktime_get();
 	unsigned long flags;
 
 	spin_lock_irqsave(&ring.lock, flags);
@@ -160,7 +164,7 @@ static enum hrtimer_restart ring_tick(struct hrtimer *timer)
 	next = ring_head_locked();
 	if (next) {
 		if (!next->end)
-			next->end = ktime_add_ns(now, next->duration_ns);
+			next->end = ktime_add_ns(ktime_get(), next->duration_ns);
 		hrtimer_set_expires(timer, next->end);
 		restart = HRTIMER_RESTART;
 	}
