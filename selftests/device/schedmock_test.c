@@ -374,7 +374,7 @@ TEST_F(sm, two_credits_hand_over_before_the_hardware_starts)
 	 * Its 10 ms start when the other's signal is done (schedmock's
 	 * ring_tick()), and the finished fence's signal is part of it: a
 	 * bound, not a timing.  (With the 10 ms taken from before the
-	 * signal, the 6.12 debug kernel once saw 9.933 ms.)
+	 * signal, the 6.12 debug kernel once saw 8.933 ms.)
 	 */
 	EXPECT_LE(j[0].finished + 10 * MS, j[1].finished);
 }
