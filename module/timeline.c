@@ -191,7 +191,10 @@ void gpuprof_timeline_used(int id)
 		return;
 	}
 	uid = from_kuid(&init_user_ns, current_euid());
-	old = cmpxchg(&tl->uid, GPUPROF_NO_UID, uid);
+	/* A plain read for the usual case: its own timeline, again. */
+	old = READ_ONCE(tl->uid);
+	if (old == GPUPROF_NO_UID)
+		old = cmpxchg(&tl->uid, GPUPROF_NO_UID, uid);
 	if (old != GPUPROF_NO_UID && old != uid)
 		WRITE_ONCE(tl->shared, true);
 }

@@ -70,15 +70,6 @@ static const char *helper_said(void)
 	return buf;
 }
 
-static pid_t helper_pid(void)
-{
-	char buf[64];
-
-	if (status_str("oa_helper", buf, sizeof(buf)) || strncmp(buf, "running ", 8))
-		return -1;
-	return atoi(buf + 8);
-}
-
 TEST(start_runs_the_pump_and_stop_ends_it)
 {
 	char buf[256];
@@ -91,7 +82,7 @@ TEST(start_runs_the_pump_and_stop_ends_it)
 	EXPECT_STREQ("stopped", buf);
 
 	ASSERT_EQ(0, ctl("start\n"));
-	pid = helper_pid();
+	pid = oa_helper_pid();
 	ASSERT_LT(0, pid) TH_LOG("oa_helper: %s", buf);
 	/* It was told where to write, and wrote there. */
 	for (i = 0; i < 300 && status_num("oa_reports") <= 0; i++)
@@ -111,7 +102,7 @@ TEST(start_runs_the_pump_and_stop_ends_it)
 
 	/* Again, and unload while it runs: end stops it too. */
 	ASSERT_EQ(0, ctl("startcp\n"));
-	pid = helper_pid();
+	pid = oa_helper_pid();
 	ASSERT_LT(0, pid);
 	ASSERT_EQ(0, ctl("end\n"));
 	EXPECT_EQ(-1, kill(pid, 0));
@@ -179,8 +170,13 @@ static int write_secret(void)
 	return chmod(SECRET, 0600);
 }
 
-/* Started by default as nobody:nogroup, not as the kernel's root. */
-TEST(the_helper_runs_as_nobody_with_cap_perfmon_alone)
+/*
+ * Load with @params, start, and check the running pump's credentials
+ * (@ids and @gids, /proc's four columns) and what they let it open.
+ */
+static void helper_runs_as(struct __test_metadata *_metadata,
+			   const char *params, const char *ids,
+			   const char *gids)
 {
 	char buf[256];
 	pid_t pid;
@@ -188,15 +184,14 @@ TEST(the_helper_runs_as_nobody_with_cap_perfmon_alone)
 
 	ASSERT_EQ(0, write_script());
 	ASSERT_EQ(0, write_secret());
-	ASSERT_EQ(0, gpuprof_load("oa_helper=" SCRIPT));
+	ASSERT_EQ(0, gpuprof_load(params));
 	ASSERT_EQ(0, ctl("start\n"));
-	pid = helper_pid();
+	pid = oa_helper_pid();
 	ASSERT_LT(0, pid);
 	for (i = 0; i < 300 && status_num("oa_reports") <= 0; i++)
 		sleep_ms(10);
 	EXPECT_LT(0, status_num("oa_reports")) TH_LOG("pump said: %s", helper_said());
-	expect_helper_creds(_metadata, pid, "65534\t65534\t65534\t65534",
-			    "65534\t65534\t65534\t65534");
+	expect_helper_creds(_metadata, pid, ids, gids);
 	/* Its stdout was the oa node, but it is no root: ctl is closed. */
 	ASSERT_LT(0, read_file(TRIED, buf, sizeof(buf)));
 	EXPECT_STREQ("refused\nrefused\n", buf);
@@ -205,30 +200,18 @@ TEST(the_helper_runs_as_nobody_with_cap_perfmon_alone)
 	EXPECT_EQ(0, gpuprof_unload());
 }
 
+/* Started by default as nobody:nogroup, not as the kernel's root. */
+TEST(the_helper_runs_as_nobody_with_cap_perfmon_alone)
+{
+	helper_runs_as(_metadata, "oa_helper=" SCRIPT,
+		       "65534\t65534\t65534\t65534", "65534\t65534\t65534\t65534");
+}
+
 /* oa_helper_uid= and oa_helper_gid= choose; -1 is no id. */
 TEST(the_helper_runs_as_the_ids_given)
 {
-	char buf[256];
-	pid_t pid;
-	int i;
-
-	ASSERT_EQ(0, write_script());
-	ASSERT_EQ(0, write_secret());
-	ASSERT_EQ(0, gpuprof_load("oa_helper=" SCRIPT " oa_helper_uid=41003 oa_helper_gid=41004"));
-	ASSERT_EQ(0, ctl("start\n"));
-	pid = helper_pid();
-	ASSERT_LT(0, pid);
-	for (i = 0; i < 300 && status_num("oa_reports") <= 0; i++)
-		sleep_ms(10);
-	EXPECT_LT(0, status_num("oa_reports")) TH_LOG("pump said: %s", helper_said());
-	expect_helper_creds(_metadata, pid, "41003\t41003\t41003\t41003",
-			    "41004\t41004\t41004\t41004");
-	ASSERT_LT(0, read_file(TRIED, buf, sizeof(buf)));
-	EXPECT_STREQ("refused\nrefused\n", buf);
-	ASSERT_EQ(0, ctl("stop\n"));
-	EXPECT_EQ(-1, kill(pid, 0));
-	EXPECT_EQ(0, gpuprof_unload());
-
+	helper_runs_as(_metadata, "oa_helper=" SCRIPT " oa_helper_uid=41003 oa_helper_gid=41004",
+		       "41003\t41003\t41003\t41003", "41004\t41004\t41004\t41004");
 	EXPECT_EQ(-EINVAL, gpuprof_load("oa_helper_uid=4294967295"));
 	if (!access("/sys/module/gpuprof", F_OK))
 		gpuprof_unload();
@@ -279,7 +262,7 @@ TEST(start_runs_gpuprof_oa_device_against_the_i915_shim)
 	ASSERT_EQ(0, write_device_script());
 	ASSERT_EQ(0, gpuprof_load("oa_helper=" SCRIPT));
 	ASSERT_EQ(0, ctl("start\n"));
-	pid = helper_pid();
+	pid = oa_helper_pid();
 	ASSERT_LT(0, pid);
 	/* Live: 1 ms reports, a few seconds of TCG at most to see some. */
 	for (i = 0; i < 500 && status_num("oa_reports") < 50; i++)

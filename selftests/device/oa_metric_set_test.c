@@ -31,15 +31,6 @@
 #define CFL_COMPUTE_BASIC "a4985100-5f76-4822-8ca7-67908cb26274"
 #define TGL_COMPUTE_BASIC "397a46d9-03dd-4696-8196-270362e1c575"
 
-static pid_t helper_pid(void)
-{
-	char buf[64];
-
-	if (status_str("oa_helper", buf, sizeof(buf)) || strncmp(buf, "running ", 8))
-		return -1;
-	return atoi(buf + 8);
-}
-
 /* What the helper writes, as its uid: none left by a run as another. */
 static void forget_helper_files(void)
 {
@@ -76,7 +67,7 @@ TEST(the_helper_is_given_the_metric_set)
 	ASSERT_EQ(0, write_sim_script());
 	ASSERT_EQ(0, gpuprof_load("oa_helper=" SCRIPT " oa_metric_set=ComputeBasic"));
 	ASSERT_EQ(0, ctl("start\n"));
-	pid = helper_pid();
+	pid = oa_helper_pid();
 	ASSERT_LT(0, pid);
 	for (i = 0; i < 300 && status_num("oa_reports") <= 0; i++)
 		sleep_ms(10);
@@ -168,7 +159,7 @@ TEST(the_pump_opens_the_named_set_of_a_coffee_lake)
 	ASSERT_EQ(0, write_device_script());
 	ASSERT_EQ(0, gpuprof_load("oa_helper=" SCRIPT " oa_metric_set=ComputeBasic"));
 	ASSERT_EQ(0, ctl("start\n"));
-	pid = helper_pid();
+	pid = oa_helper_pid();
 	ASSERT_LT(0, pid);
 	for (i = 0; i < 500 && status_num("oa_reports") < 50; i++)
 		sleep_ms(10);

@@ -87,36 +87,24 @@ TEST_F(sched, a_job_counts_once)
 	EXPECT_EQ(4, hist_value(self->p2, self->tl));
 }
 
-/* The latest signal time schedwork printed, in ns; 0 if none. */
-static unsigned long long last_signal(const char *path)
+/*
+ * Of the times schedwork printed after @key ("submitted_ns " or
+ * "signaled_ns "), the latest (@latest) or the earliest, in ns; 0 if none.
+ */
+static unsigned long long schedwork_time(const char *path, const char *key,
+					 bool latest)
 {
-	unsigned long long t, last = 0;
+	unsigned long long t, best = 0;
 	char buf[4096], *p;
 
 	if (read_file(path, buf, sizeof(buf)) <= 0)
 		return 0;
-	for (p = strstr(buf, "signaled_ns "); p; p = strstr(p + 1, "signaled_ns ")) {
-		t = strtoull(p + 12, NULL, 10);
-		if (t > last)
-			last = t;
+	for (p = strstr(buf, key); p; p = strstr(p + 1, key)) {
+		t = strtoull(p + strlen(key), NULL, 10);
+		if (!best || (latest ? t > best : t < best))
+			best = t;
 	}
-	return last;
-}
-
-/* The earliest submission time schedwork printed, in ns; 0 if none. */
-static unsigned long long first_submit(const char *path)
-{
-	unsigned long long t, first = 0;
-	char buf[4096], *p;
-
-	if (read_file(path, buf, sizeof(buf)) <= 0)
-		return 0;
-	for (p = strstr(buf, "submitted_ns "); p; p = strstr(p + 1, "submitted_ns ")) {
-		t = strtoull(p + 13, NULL, 10);
-		if (!first || t < first)
-			first = t;
-	}
-	return first;
+	return best;
 }
 
 TEST_F(sched, queued_time_is_not_sampled)
@@ -136,9 +124,9 @@ TEST_F(sched, queued_time_is_not_sampled)
 	 * 100 ms, unless a host that stalls the VM made the mock ring's
 	 * timers late (130 ms seen in CI).
 	 */
-	p1_end = last_signal("/tmp/sched_p1.out");
-	p2_end = last_signal("/tmp/sched_p2.out");
-	p2_submit = first_submit("/tmp/sched_p2.out");
+	p1_end = schedwork_time("/tmp/sched_p1.out", "signaled_ns ", true);
+	p2_end = schedwork_time("/tmp/sched_p2.out", "signaled_ns ", true);
+	p2_submit = schedwork_time("/tmp/sched_p2.out", "submitted_ns ", false);
 	ASSERT_LT(p1_end, p2_end);
 	ASSERT_LT(p2_submit, p1_end);
 	run2 = (long long)((p2_end - p1_end) / 10000000ull);
@@ -170,7 +158,7 @@ TEST_F(sched, oa_reports_while_only_p1_runs_go_to_p1)
 
 	ASSERT_EQ(0, ctl("startcp\n"));
 	ASSERT_EQ(0, sh(P1_P2));
-	p1_end = last_signal("/tmp/sched_p1.out");
+	p1_end = schedwork_time("/tmp/sched_p1.out", "signaled_ns ", true);
 	ASSERT_LT(400000000ull, p1_end);
 	find_targets(_metadata, self);
 	/*

@@ -61,15 +61,33 @@ static int comms(const char *path, char *out, size_t size, int *samples)
 	return ret;
 }
 
+/* Write @st to a perf.data at @path whose samples are of @sample_type. */
+static int write_store(struct record_store *st, const char *path,
+		       uint64_t sample_type)
+{
+	struct perf_data_event ev = { "test:event", ID };
+	struct perf_data_writer *w;
+	int err;
+
+	w = perf_data_create_sampled(path, &ev, 1, sample_type);
+	if (!w)
+		return -1;
+	err = perf_data_set_tracing_data(w, "formats", 7) ?:
+	      record_store_write(st, w);
+	if (err) {
+		perf_data_abort(w);
+		return err;
+	}
+	return perf_data_close(w);
+}
+
 /* Feed the three steps in @order and write the file; its COMMs. */
 static int run_order(const enum step order[3], char *out, size_t size,
 		     int *samples)
 {
 	/* exec at 100, prctl at 200, the sample at 300 (ns). */
 	const uint8_t raw[8] = { ID, 0 };
-	struct perf_data_event ev = { "test:event", ID };
 	char path[] = "/tmp/record_store_test.XXXXXX";
-	struct perf_data_writer *w;
 	struct record_store *st;
 	int fd, i, err = 0;
 
@@ -94,17 +112,8 @@ static int run_order(const enum step order[3], char *out, size_t size,
 			break;
 		}
 	}
-	w = err ? NULL : perf_data_create(path, &ev, 1);
-	if (w) {
-		err = perf_data_set_tracing_data(w, "formats", 7) ?:
-		      record_store_write(st, w);
-		if (err)
-			perf_data_abort(w);
-		else
-			err = perf_data_close(w);
-	} else {
-		err = -1;
-	}
+	if (!err)
+		err = write_store(st, path, PERF_DATA_SAMPLE_TYPE);
 	record_store_free(st);
 	if (!err)
 		err = comms(path, out, size, samples);
@@ -192,9 +201,7 @@ static int store_bytes_and_data_size(uint64_t sample_type, uint64_t *bytes,
 {
 	static const uint32_t sizes[] = { 8, 13, 20, 4 };
 	const uint8_t raw[24] = { ID, 0 };
-	struct perf_data_event ev = { "test:event", ID };
 	char path[] = "/tmp/record_store_test.XXXXXX";
-	struct perf_data_writer *w;
 	struct record_store *st;
 	struct pdr_file f;
 	int fd, err = 0;
@@ -213,17 +220,8 @@ static int store_bytes_and_data_size(uint64_t sample_type, uint64_t *bytes,
 		err = record_store_add_sample(st, 0, PID, PID, 0, 200 + i, 7,
 					      raw, sizes[i]);
 	*bytes = record_store_bytes(st);
-	w = err ? NULL : perf_data_create_sampled(path, &ev, 1, sample_type);
-	if (w) {
-		err = perf_data_set_tracing_data(w, "formats", 7) ?:
-		      record_store_write(st, w);
-		if (err)
-			perf_data_abort(w);
-		else
-			err = perf_data_close(w);
-	} else {
-		err = -1;
-	}
+	if (!err)
+		err = write_store(st, path, sample_type);
 	record_store_free(st);
 	if (!err && !pdr_open(&f, path)) {
 		*data_size = f.data_size;

@@ -60,6 +60,16 @@ static inline int status_str(const char *key, char *out, size_t size)
 	return -1;
 }
 
+/* The pid of the running oa_helper (status "oa_helper: running PID"), or -1. */
+static inline pid_t oa_helper_pid(void)
+{
+	char buf[64];
+
+	if (status_str("oa_helper", buf, sizeof(buf)) || strncmp(buf, "running ", 8))
+		return -1;
+	return atoi(buf + 8);
+}
+
 static inline int is_number(const char *s)
 {
 	if (!*s)
