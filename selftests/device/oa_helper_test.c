@@ -295,6 +295,37 @@ TEST(a_helper_that_cannot_start_does_not_stop_profiling)
 	EXPECT_EQ(0, gpuprof_unload());
 }
 
+/*
+ * The module's own steps that can fail: no setpriv at the path given,
+ * and the oa node held by another writer when the module opens it for
+ * the helper (one writer at a time): exec refused with that errno.
+ */
+TEST(a_helper_without_setpriv_or_the_oa_node_does_not_start)
+{
+	char buf[64];
+	int fd;
+
+	ASSERT_EQ(0, write_script());
+	ASSERT_EQ(0, gpuprof_load("oa_helper=" SCRIPT " oa_helper_setpriv=/no/such/setpriv"));
+	ASSERT_EQ(0, ctl("startcp\n"));
+	ASSERT_EQ(0, status_str("oa_helper", buf, sizeof(buf)));
+	EXPECT_STREQ("failed -2", buf);
+	ASSERT_EQ(0, ctl("stop\n"));
+	EXPECT_EQ(0, gpuprof_unload());
+
+	ASSERT_EQ(0, gpuprof_load("oa_helper=" SCRIPT));
+	fd = open("/dev/gpuprof/oa", O_WRONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ctl("startcp\n"));
+	ASSERT_EQ(0, status_str("oa_helper", buf, sizeof(buf)));
+	EXPECT_STREQ("failed -16", buf);
+	ASSERT_EQ(0, status_str("mode", buf, sizeof(buf)));
+	EXPECT_STREQ("coverage", buf);
+	ASSERT_EQ(0, ctl("stop\n"));
+	close(fd);
+	EXPECT_EQ(0, gpuprof_unload());
+}
+
 TEST(without_oa_helper_there_is_none)
 {
 	char buf[64];
