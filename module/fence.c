@@ -436,6 +436,9 @@ static void gpuprof_job_add(struct dma_fence *fence, enum gpuprof_job_kind kind,
 	}
 	job->owner = owner;
 	job->timeline = timeline;
+	if (kind == GPUPROF_JOB_FENCE &&
+	    gpuprof_timeline_numbering(timeline) == GPUPROF_NUMBERED_AT_EMIT)
+		ctx->emits = true;
 	/*
 	 * Alone on its context a plain fence runs now; else from the
 	 * previous signal.  A drm_sched job is queued until its half says,
@@ -595,6 +598,9 @@ static void gpuprof_job_signaled(struct gpuprof_bucket *b,
 {
 	enum gpuprof_mode mode = READ_ONCE(gpuprof.mode);
 
+	if (job->kind == GPUPROF_JOB_FENCE && !job->emitted)
+		gpuprof_timeline_numbered(job->timeline,
+					  GPUPROF_NUMBERED_AT_INIT);
 	/* If it ran: a drm_sched job cancelled in its queue did not. */
 	if (job->owner && mode == GPUPROF_COVERAGE)
 		gpuprof_target_hist_add(job->owner, job->timeline, 1, 0);
@@ -665,6 +671,16 @@ static void gpuprof_fence_end(struct dma_fence *fence, bool signaled)
  * and from then on its jobs run in the order of their emits.  The probe
  * has the fence itself, so the job is found by its address whatever the
  * seqno says (design.rst 3.3).
+ *
+ * A context is forgotten when its last job ends, so the timeline keeps
+ * what was learned (timeline.c): numbered at emit once one of its fences
+ * is emitted, at init once one signals without.  Until then a fence
+ * alone on a new context is taken to run from its init, for the jobs
+ * listing and OA, but the tick's walk does not sample it before its
+ * emit: its emit restarts it, or its signal samples the run from its
+ * init.  Without that, the first job after every idle stretch of
+ * kmscube on virtio_gpu counted from its init, tens of ms early on the
+ * debug kernels (testing.rst, "Real programs").
  */
 static void gpuprof_fence_emit_probe(void *data, struct dma_fence *fence)
 {
@@ -685,6 +701,8 @@ static void gpuprof_fence_emit_probe(void *data, struct dma_fence *fence)
 
 		ctx->emits = true;
 		job->emitted = true;
+		gpuprof_timeline_numbered(job->timeline,
+					  GPUPROF_NUMBERED_AT_EMIT);
 		/* Running alone, or started at its init before ctx was known. */
 		if (!running || running == job)
 			job->start_ns = ktime_get_ns();
@@ -739,6 +757,18 @@ struct gpuprof_tick_walk {
 };
 
 /*
+ * May the tick's walk sample @job?  Not a plain fence not emitted on a
+ * timeline not known yet to number at init: it may be waiting for its
+ * emit, and if it signals instead, its signal samples its run.
+ */
+static bool gpuprof_job_walk_samples(const struct gpuprof_job *job)
+{
+	return job->kind != GPUPROF_JOB_FENCE || job->emitted ||
+	       gpuprof_timeline_numbering(job->timeline) ==
+	       GPUPROF_NUMBERED_AT_INIT;
+}
+
+/*
  * A sample in each interval the tick ended for each job of @ctx running
  * then (several when the timer came late): the walk reaches @ctx some
  * time after the tick.
@@ -750,7 +780,8 @@ static void gpuprof_ctx_sample(struct gpuprof_ctx *ctx, void *arg)
 
 	for (job = gpuprof_first_running(ctx); job;
 	     job = gpuprof_next_running(ctx, job))
-		if (job->owner && job->start_ns <= w->g.end_ns)
+		if (job->owner && job->start_ns <= w->g.end_ns &&
+		    gpuprof_job_walk_samples(job))
 			gpuprof_job_sample_range(job, &w->g, w->to,
 						 job->start_ns, w->from, w->to);
 }

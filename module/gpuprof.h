@@ -349,12 +349,22 @@ void gpuprof_table_walk(struct gpuprof_table *tab,
 			void *arg);
 
 /* timeline.c */
+
+/* When a timeline's fences get their seqno: "Fences numbered at emit". */
+enum gpuprof_numbering {
+	GPUPROF_NUMBERED_UNKNOWN,	/* no fence of it has ended yet */
+	GPUPROF_NUMBERED_AT_INIT,	/* one signaled without an emit */
+	GPUPROF_NUMBERED_AT_EMIT,	/* one was emitted */
+};
+
 int gpuprof_timelines_init(void);
 void gpuprof_timelines_exit(void);
 int gpuprof_timeline_id(const char *driver, const char *timeline);
 u32 gpuprof_timelines_count(void);
 void gpuprof_timeline_used(int id);
 void gpuprof_timeline_share(int id);
+enum gpuprof_numbering gpuprof_timeline_numbering(int id);
+void gpuprof_timeline_numbered(int id, enum gpuprof_numbering how);
 
 /* fence.c: jobs from dma_fence tracepoints, and time sampling */
 int gpuprof_fence_init(void);

@@ -49,6 +49,7 @@ struct gpuprof_timeline {
 	u32 hash;
 	u32 uid;	/* the euid of its jobs' tasks, GPUPROF_NO_UID before */
 	bool shared;	/* shown to all: see "Whose timeline" */
+	u32 numbering;	/* enum gpuprof_numbering, learned from its fences */
 	char driver[GPUPROF_TIMELINE_NAME_MAX + 1];
 	char timeline[GPUPROF_TIMELINE_NAME_MAX + 1];
 };
@@ -114,6 +115,7 @@ static struct gpuprof_timeline *gpuprof_timeline_add(const char *d,
 	tl->hash = hash;
 	tl->uid = GPUPROF_NO_UID;
 	tl->shared = false;
+	tl->numbering = GPUPROF_NUMBERED_UNKNOWN;
 	strscpy(tl->driver, d, sizeof(tl->driver));
 	strscpy(tl->timeline, t, sizeof(tl->timeline));
 	gpuprof_timeline_by_id[tl->id] = tl;
@@ -203,6 +205,32 @@ void gpuprof_timeline_used(int id)
 void gpuprof_timeline_share(int id)
 {
 	WRITE_ONCE(gpuprof_timeline_by_id[id]->shared, true);
+}
+
+/* How timeline @id's fences are numbered, as far as seen; any context. */
+enum gpuprof_numbering gpuprof_timeline_numbering(int id)
+{
+	return READ_ONCE(gpuprof_timeline_by_id[id]->numbering);
+}
+
+/**
+ * gpuprof_timeline_numbered - a fence of timeline @id ended as @how says
+ * @id: an id from gpuprof_timeline_id()
+ * @how: GPUPROF_NUMBERED_AT_EMIT (it was emitted) or _AT_INIT (it
+ *	 signaled without an emit)
+ *
+ * Any context.  An emit settles it: a driver that numbers fences at emit
+ * may still signal one it never emitted (a cancelled command), but one
+ * that numbers them at init never emits.
+ */
+void gpuprof_timeline_numbered(int id, enum gpuprof_numbering how)
+{
+	struct gpuprof_timeline *tl = gpuprof_timeline_by_id[id];
+
+	if (how == GPUPROF_NUMBERED_AT_EMIT)
+		WRITE_ONCE(tl->numbering, how);
+	else if (READ_ONCE(tl->numbering) == GPUPROF_NUMBERED_UNKNOWN)
+		cmpxchg(&tl->numbering, GPUPROF_NUMBERED_UNKNOWN, how);
 }
 
 u32 gpuprof_timelines_count(void)
