@@ -281,18 +281,35 @@ TEST(start_runs_gpuprof_oa_device_against_the_i915_shim)
 	EXPECT_EQ(0, gpuprof_unload());
 }
 
-TEST(a_helper_that_cannot_start_does_not_stop_profiling)
+/*
+ * Load with @params, the oa node held by another writer if @hold_oa,
+ * and start: the helper's status says @failed, and profiling runs.
+ */
+static void start_fails(struct __test_metadata *_metadata, const char *params,
+			bool hold_oa, const char *failed)
 {
 	char buf[64];
+	int fd = -1;
 
-	ASSERT_EQ(0, gpuprof_load("oa_helper=/no/such/pump"));
+	ASSERT_EQ(0, gpuprof_load(params));
+	if (hold_oa) {
+		fd = open("/dev/gpuprof/oa", O_WRONLY);
+		ASSERT_LE(0, fd);
+	}
 	ASSERT_EQ(0, ctl("startcp\n"));
 	ASSERT_EQ(0, status_str("oa_helper", buf, sizeof(buf)));
-	EXPECT_STREQ("failed -2", buf);
+	EXPECT_STREQ(failed, buf);
 	ASSERT_EQ(0, status_str("mode", buf, sizeof(buf)));
 	EXPECT_STREQ("coverage", buf);
 	ASSERT_EQ(0, ctl("stop\n"));
+	if (fd >= 0)
+		close(fd);
 	EXPECT_EQ(0, gpuprof_unload());
+}
+
+TEST(a_helper_that_cannot_start_does_not_stop_profiling)
+{
+	start_fails(_metadata, "oa_helper=/no/such/pump", false, "failed -2");
 }
 
 /*
@@ -302,28 +319,10 @@ TEST(a_helper_that_cannot_start_does_not_stop_profiling)
  */
 TEST(a_helper_without_setpriv_or_the_oa_node_does_not_start)
 {
-	char buf[64];
-	int fd;
-
 	ASSERT_EQ(0, write_script());
-	ASSERT_EQ(0, gpuprof_load("oa_helper=" SCRIPT " oa_helper_setpriv=/no/such/setpriv"));
-	ASSERT_EQ(0, ctl("startcp\n"));
-	ASSERT_EQ(0, status_str("oa_helper", buf, sizeof(buf)));
-	EXPECT_STREQ("failed -2", buf);
-	ASSERT_EQ(0, ctl("stop\n"));
-	EXPECT_EQ(0, gpuprof_unload());
-
-	ASSERT_EQ(0, gpuprof_load("oa_helper=" SCRIPT));
-	fd = open("/dev/gpuprof/oa", O_WRONLY);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ctl("startcp\n"));
-	ASSERT_EQ(0, status_str("oa_helper", buf, sizeof(buf)));
-	EXPECT_STREQ("failed -16", buf);
-	ASSERT_EQ(0, status_str("mode", buf, sizeof(buf)));
-	EXPECT_STREQ("coverage", buf);
-	ASSERT_EQ(0, ctl("stop\n"));
-	close(fd);
-	EXPECT_EQ(0, gpuprof_unload());
+	start_fails(_metadata, "oa_helper=" SCRIPT " oa_helper_setpriv=/no/such/setpriv",
+		    false, "failed -2");
+	start_fails(_metadata, "oa_helper=" SCRIPT, true, "failed -16");
 }
 
 TEST(without_oa_helper_there_is_none)
