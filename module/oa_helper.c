@@ -18,6 +18,15 @@
  * first, at most 64), since it goes into the helper's argv.  A helper
  * that cannot be started does not stop profiling: status says why.
  *
+ * PATH may be a wrapper that runs the pump as its child.  Killing the
+ * wrapper alone would leave the pump running, holding the oa node (the
+ * next start's pump is refused it, and the module cannot be unloaded), so
+ * PATH is exec'd through setsid(1), found on the helper's PATH, and heads
+ * a process group of its own.  Stop signals the helper and that group,
+ * and returns once the helper is gone and every process of the group has
+ * exited, its files closed.  A child that leaves the group itself is not
+ * followed.
+ *
  * The helper runs with the least it needs, not as the kernel's usermode
  * helpers do (uid 0, every capability).  Before its exec, still with the
  * kernel's credentials, it is given /dev/gpuprof/oa open for writing as
@@ -182,7 +191,8 @@ static int gpuprof_helper_init(struct subprocess_info *info, struct cred *new)
 /* Called under gpuprof_lock when profiling starts. */
 void gpuprof_oa_helper_start(void)
 {
-	char reuid[24], regid[24], *argv[16], *envp[3];
+	/* 16 arguments at most, with a metric set, and the NULL. */
+	char reuid[24], regid[24], *argv[17], *envp[3];
 	struct subprocess_info *info;
 	struct pid *pid = NULL;
 	struct path path;
@@ -212,6 +222,8 @@ void gpuprof_oa_helper_start(void)
 	argv[n++] = "--bounding-set=-all,+perfmon";
 	argv[n++] = "--no-new-privs";
 	argv[n++] = "--";
+	/* Its own process group, so that stop reaches its children too. */
+	argv[n++] = "setsid";
 	argv[n++] = oa_helper;
 	argv[n++] = "--device";
 	if (oa_metric_set && *oa_metric_set) {
@@ -242,19 +254,54 @@ void gpuprof_oa_helper_start(void)
 	gpuprof_helper = pid;
 }
 
+/* The helper's own process, whatever its children do. */
+static bool gpuprof_helper_running(struct pid *pid)
+{
+	bool running;
+
+	rcu_read_lock();
+	running = pid_task(pid, PIDTYPE_PID);
+	rcu_read_unlock();
+	return running;
+}
+
+/*
+ * The helper is gone when its own task is, and every process of its group
+ * has exited (a child that setsid left behind may wait for init to reap
+ * it, but its files, the oa node among them, are closed by then).
+ */
+static bool gpuprof_helper_alive(struct pid *pid)
+{
+	struct task_struct *p;
+	bool alive;
+
+	alive = gpuprof_helper_running(pid);
+	rcu_read_lock();
+	do_each_pid_task(pid, PIDTYPE_PGID, p) {
+		if (!p->exit_state)
+			alive = true;
+	} while_each_pid_task(pid, PIDTYPE_PGID, p);
+	rcu_read_unlock();
+	return alive;
+}
+
 static bool gpuprof_helper_gone(struct pid *pid, unsigned int ms)
 {
-	bool gone;
-
 	for (;;) {
-		rcu_read_lock();
-		gone = !pid_task(pid, PIDTYPE_PID);
-		rcu_read_unlock();
-		if (gone || !ms)
-			return gone;
+		if (!gpuprof_helper_alive(pid))
+			return true;
+		if (!ms)
+			return false;
 		msleep(20);
 		ms = ms > 20 ? ms - 20 : 0;
 	}
+}
+
+/* The helper and its group: before setsid has run, the group is empty. */
+static void gpuprof_helper_kill(struct pid *pid, int sig)
+{
+	kill_pid(pid, sig, 1);
+	kill_pgrp(pid, sig, 1);
 }
 
 /* Called under gpuprof_lock when profiling stops: no orphan is left. */
@@ -266,9 +313,9 @@ void gpuprof_oa_helper_stop(void)
 	gpuprof_helper_err = 0;
 	if (!pid)
 		return;
-	kill_pid(pid, SIGTERM, 1);
+	gpuprof_helper_kill(pid, SIGTERM);
 	if (!gpuprof_helper_gone(pid, 3000)) {
-		kill_pid(pid, SIGKILL, 1);
+		gpuprof_helper_kill(pid, SIGKILL);
 		if (!gpuprof_helper_gone(pid, 3000)) {
 			/* Stuck in the kernel: kept, killed again next time. */
 			pr_warn_ratelimited("gpuprof: oa_helper %d does not exit\n",
@@ -286,7 +333,7 @@ void gpuprof_oa_helper_show(struct seq_file *m)
 	lockdep_assert_held(&gpuprof_lock);
 	if (!oa_helper || !*oa_helper)
 		seq_puts(m, "oa_helper: none\n");
-	else if (gpuprof_helper && !gpuprof_helper_gone(gpuprof_helper, 0))
+	else if (gpuprof_helper && gpuprof_helper_running(gpuprof_helper))
 		seq_printf(m, "oa_helper: running %d\n", pid_nr(gpuprof_helper));
 	else if (gpuprof_helper_err)
 		seq_printf(m, "oa_helper: failed %d\n", gpuprof_helper_err);

@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -26,6 +27,7 @@
 #define ERR "/tmp/gpuprof_oa_helper.err"
 #define TRIED "/tmp/gpuprof_oa_helper.tried"
 #define SECRET "/tmp/gpuprof_oa_helper.secret"
+#define CHILD "/tmp/gpuprof_oa_helper.child"
 
 /* What the helper writes, as its uid: none left by a run as another. */
 static void forget_helper_files(void)
@@ -33,6 +35,7 @@ static void forget_helper_files(void)
 	unlink(ARGS);
 	unlink(ERR);
 	unlink(TRIED);
+	unlink(CHILD);
 }
 
 static int write_script(void)
@@ -68,6 +71,81 @@ static const char *helper_said(void)
 	if (read_file(ERR, buf, sizeof(buf)) <= 0)
 		snprintf(buf, sizeof(buf), "(nothing)");
 	return buf;
+}
+
+/* One "Name:\tvalue" line of /proc/PID/status, the value. */
+static int proc_status(pid_t pid, const char *name, char *val, size_t size)
+{
+	char path[64], buf[4096], *p, *end;
+	size_t n = strlen(name);
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, name, n) || p[n] != ':')
+			continue;
+		p += n + 1;
+		p += strspn(p, "\t ");
+		end = strchr(p, '\n');
+		n = end ? (size_t)(end - p) : strlen(p);
+		/* Groups: ends in a space after each group. */
+		while (n && p[n - 1] == ' ')
+			n--;
+		snprintf(val, size, "%.*s", (int)n, p);
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * A wrapper whose child holds the oa node: a process left behind in the
+ * background, then the pump, then a wait, as a wrapper script would.
+ */
+static int write_wrapper_script(void)
+{
+	FILE *f;
+
+	forget_helper_files();
+	f = fopen(SCRIPT, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "#!/bin/sh\n"
+		"exec 2>" ERR "\n"
+		"sleep 1000 &\n"
+		"echo $! > " CHILD "\n"
+		"%s --sim --duration 0.05 --start-ns now -o \"$3\" || exit 1\n"
+		"wait\n", gpuprof_oa_path());
+	fclose(f);
+	return chmod(SCRIPT, 0755);
+}
+
+/* Stop ends the helper's children too: none is left holding the node. */
+TEST(stop_ends_what_the_helper_started)
+{
+	char buf[256];
+	pid_t child = 0;
+	int i;
+
+	ASSERT_EQ(0, write_wrapper_script());
+	ASSERT_EQ(0, gpuprof_load("oa_helper=" SCRIPT));
+	ASSERT_EQ(0, ctl("start\n"));
+	for (i = 0; i < 300 && (status_num("oa_reports") <= 0 || child <= 0); i++) {
+		sleep_ms(10);
+		if (read_file(CHILD, buf, sizeof(buf)) > 0)
+			child = atoi(buf);
+	}
+	ASSERT_LT(0, child) TH_LOG("pump said: %s", helper_said());
+	EXPECT_LT(0, status_num("oa_reports"));
+	ASSERT_EQ(0, kill(child, 0));
+
+	ASSERT_EQ(0, ctl("stop\n"));
+	/* Gone, or a zombie that init has yet to reap: its files closed. */
+	if (!proc_status(child, "State", buf, sizeof(buf)))
+		EXPECT_EQ('Z', buf[0]) TH_LOG("child %d: %s", child, buf);
+	ASSERT_EQ(0, status_str("oa_stream", buf, sizeof(buf)));
+	EXPECT_STREQ("closed", buf);
+	EXPECT_EQ(0, gpuprof_unload());
 }
 
 TEST(start_runs_the_pump_and_stop_ends_it)
@@ -107,31 +185,6 @@ TEST(start_runs_the_pump_and_stop_ends_it)
 	ASSERT_EQ(0, ctl("end\n"));
 	EXPECT_EQ(-1, kill(pid, 0));
 	EXPECT_EQ(0, gpuprof_unload());
-}
-
-/* One "Name:\tvalue" line of /proc/PID/status, the value. */
-static int proc_status(pid_t pid, const char *name, char *val, size_t size)
-{
-	char path[64], buf[4096], *p, *end;
-	size_t n = strlen(name);
-
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	if (read_file(path, buf, sizeof(buf)) <= 0)
-		return -1;
-	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		if (strncmp(p, name, n) || p[n] != ':')
-			continue;
-		p += n + 1;
-		p += strspn(p, "\t ");
-		end = strchr(p, '\n');
-		n = end ? (size_t)(end - p) : strlen(p);
-		/* Groups: ends in a space after each group. */
-		while (n && p[n - 1] == ' ')
-			n--;
-		snprintf(val, size, "%.*s", (int)n, p);
-		return 0;
-	}
-	return -1;
 }
 
 /* Each of the helper's capability sets is CAP_PERFMON (38) alone. */
