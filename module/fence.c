@@ -162,6 +162,7 @@ static struct gpuprof_ctx *gpuprof_ctx_get(struct gpuprof_bucket *b,
 	if (!ctx)
 		return NULL;
 	ctx->context = context;
+	ctx->emits = false;
 	INIT_LIST_HEAD(&ctx->jobs);
 	INIT_LIST_HEAD(&ctx->halves);
 	hlist_add_head(&ctx->node, &b->head);
