@@ -246,6 +246,11 @@ q() { local s=$1; printf "'%s'" "${s//\'/\'\\\'\'}"; }
 # Paths inside qemu's -fsdev options need commas doubled.
 qres=${results//,/,,}
 append="console=ttyS0 quiet loglevel=3 oops=panic panic=-1 rdinit=/init"
+# Debian's kernels zero every allocation (init_on_alloc), which hides a
+# field the module forgets to set; poisoned instead, its slab caches give
+# 0x6b bytes where it forgot (seen: gpuprof_ctx's emits, true there), and
+# SLUB reports a write to a freed object (design.rst 8).
+append+=" init_on_alloc=0 slub_debug=P,gpuprof_*"
 append+=" gpuprof_guest=$here/guest.sh"
 [ ${#work_opts[@]} = 0 ] || append+=" gpuprof_work=$repo"
 [ -z "$share" ] || append+=" gpuprof_share=$share"
