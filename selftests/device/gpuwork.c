@@ -3,8 +3,15 @@
  * gpuwork: GPU work on vgem for the device tests, run as a process of
  * its own so it can be matched by name and path and can exit.
  *
- *   gpuwork [-n COMM] [-m NAME] fences K [HOLD_MS]
- *					K jobs, each held HOLD_MS
+ *   gpuwork [-n COMM] [-m NAME] [-t] fences K [HOLD_MS]
+ *					K jobs, each held HOLD_MS; with -t,
+ *					"held MIN MAX" printed for each:
+ *					the least and the most it can have
+ *					run, in ms of CLOCK_MONOTONIC (from
+ *					after the ioctl that made its fence
+ *					to before the one that signals it,
+ *					and from before the one to after the
+ *					other)
  *   gpuwork [-n COMM] buffer BYTES	hold a BYTES dumb buffer ("ready"
  *					printed) until stdin closes, or,
  *					when stdin is no pipe and stdout
@@ -37,10 +44,19 @@ static void sleep_ms(unsigned int ms)
 		;
 }
 
-static int fences(int fd, long k, unsigned int hold_ms)
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int fences(int fd, long k, unsigned int hold_ms, bool timed)
 {
 	uint32_t handle;
 	uint64_t size;
+	double t0, t1, t2;
 	long i;
 	int f, err;
 
@@ -48,14 +64,19 @@ static int fences(int fd, long k, unsigned int hold_ms)
 	if (err)
 		return fprintf(stderr, "gpuwork: create: %s\n", strerror(-err)), 1;
 	for (i = 0; i < k; i++) {
+		t0 = mono_ms();
 		f = vgem_fence_attach(fd, handle);
 		if (f < 0)
 			return fprintf(stderr, "gpuwork: attach: %s\n", strerror(-f)), 1;
+		t1 = mono_ms();
 		if (hold_ms)
 			sleep_ms(hold_ms);
+		t2 = mono_ms();
 		err = vgem_fence_signal(fd, f);
 		if (err)
 			return fprintf(stderr, "gpuwork: signal: %s\n", strerror(-err)), 1;
+		if (timed)
+			printf("held %.3f %.3f\n", t2 - t1, mono_ms() - t0);
 	}
 	return 0;
 }
@@ -123,6 +144,7 @@ static int mark(const char *what, const char *name)
 int main(int argc, char **argv)
 {
 	const char *range = NULL;
+	bool timed = false;
 	int fd, ret;
 
 	if (argc > 2 && !strcmp(argv[1], "-n")) {
@@ -135,19 +157,25 @@ int main(int argc, char **argv)
 		argv += 2;
 		argc -= 2;
 	}
+	if (argc > 1 && !strcmp(argv[1], "-t")) {
+		timed = true;
+		argv++;
+		argc--;
+	}
 	fd = vgem_open();
 	if (fd < 0)
 		return fprintf(stderr, "gpuwork: no vgem device\n"), 1;
 	if (argc >= 3 && !strcmp(argv[1], "fences")) {
 		if (range && mark("begin", range))
 			return 1;
-		ret = fences(fd, atol(argv[2]), argc > 3 ? atoi(argv[3]) : 0);
+		ret = fences(fd, atol(argv[2]), argc > 3 ? atoi(argv[3]) : 0,
+			     timed);
 		if (range && mark("end", range))
 			return 1;
 		return ret;
 	}
 	if (argc == 3 && !strcmp(argv[1], "buffer"))
 		return buffer(fd, strtoul(argv[2], NULL, 0));
-	fprintf(stderr, "usage: gpuwork [-n COMM] [-m NAME] fences K [HOLD_MS] | buffer BYTES\n");
+	fprintf(stderr, "usage: gpuwork [-n COMM] [-m NAME] [-t] fences K [HOLD_MS] | buffer BYTES\n");
 	return 2;
 }
