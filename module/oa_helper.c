@@ -191,8 +191,8 @@ static int gpuprof_helper_init(struct subprocess_info *info, struct cred *new)
 /* Called under gpuprof_lock when profiling starts. */
 void gpuprof_oa_helper_start(void)
 {
-	/* 16 arguments at most, with a metric set, and the NULL. */
-	char reuid[24], regid[24], *argv[17], *envp[3];
+	/* 17 arguments at most, with a metric set, and the NULL. */
+	char reuid[24], regid[24], *argv[18], *envp[3];
 	struct subprocess_info *info;
 	struct pid *pid = NULL;
 	struct path path;
@@ -224,6 +224,7 @@ void gpuprof_oa_helper_start(void)
 	argv[n++] = "--";
 	/* Its own process group, so that stop reaches its children too. */
 	argv[n++] = "setsid";
+	argv[n++] = "--";
 	argv[n++] = oa_helper;
 	argv[n++] = "--device";
 	if (oa_metric_set && *oa_metric_set) {
@@ -268,7 +269,9 @@ static bool gpuprof_helper_running(struct pid *pid)
 /*
  * The helper is gone when its own task is, and every process of its group
  * has exited (a child that setsid left behind may wait for init to reap
- * it, but its files, the oa node among them, are closed by then).
+ * it, but its files, the oa node among them, are closed by then).  A
+ * leader that exited before its other threads has not: they share its
+ * files.
  */
 static bool gpuprof_helper_alive(struct pid *pid)
 {
@@ -278,7 +281,7 @@ static bool gpuprof_helper_alive(struct pid *pid)
 	alive = gpuprof_helper_running(pid);
 	rcu_read_lock();
 	do_each_pid_task(pid, PIDTYPE_PGID, p) {
-		if (!p->exit_state)
+		if (!p->exit_state || delay_group_leader(p))
 			alive = true;
 	} while_each_pid_task(pid, PIDTYPE_PGID, p);
 	rcu_read_unlock();
