@@ -119,11 +119,19 @@ FIXTURE_SETUP(mesa)
 	self->nr_iv = 0;
 }
 
+/* Where a failed test leaves its recording and trace: the VM's results. */
+#define KEEP "/run/gpuprof-vm"
+
 FIXTURE_TEARDOWN(mesa)
 {
 	char out[256];
 
 	write_str(INSTANCE "/tracing_on", "0");
+	if (!_metadata->passed && !access(KEEP, W_OK) &&
+	    !run_cmd(out, sizeof(out),
+		     "d=%s/$(basename '%s') && mkdir -p \"$d\" && cp '%s' \"$d\" 2>/dev/null; cp '%s/trace' \"$d/trace\" && echo \"$d\"",
+		     KEEP, self->dir, self->data, INSTANCE))
+		TH_LOG("kept the recording and the instance's trace in %s (the VM's results)", out);
 	rmdir(INSTANCE);
 	run_cmd(out, sizeof(out), "rm -rf '%s'", self->dir);
 	EXPECT_EQ(0, gpuprof_unload());
