@@ -192,13 +192,20 @@ static int by_start(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* A line of the instance's trace, or with @perf of perf script's. */
+static bool parse_line(const char *line, bool perf, struct trace_line *l)
+{
+	return perf ? perf_script_parse_line(line, l) :
+		      trace_parse_line(line, l);
+}
+
 /*
- * Stop the instance and read what @comm's tasks did (a comm as the
- * kernel keeps it, 15 bytes at most).  0, or -1 when the trace cannot
- * be read or holds more jobs than MAX_JOBS.
+ * What @comm's tasks did (a comm as the kernel keeps it, 15 bytes at
+ * most), from the dma_fence events of @f, a trace or, with @perf, perf
+ * script's lines.  0, or -1 when it holds more jobs than MAX_JOBS.
  */
-static int truth_read(FIXTURE_DATA(mesa) *self, const char *comm,
-		      struct truth *t)
+static int truth_parse(FIXTURE_DATA(mesa) *self, FILE *f, bool perf,
+		       const char *comm, struct truth *t)
 {
 	char *line = NULL, name[64];
 	unsigned int context, seqno;
@@ -207,19 +214,14 @@ static int truth_read(FIXTURE_DATA(mesa) *self, const char *comm,
 	uint64_t end = 0;
 	size_t cap = 0;
 	int i, nr_last = 0, ret = 0;
-	FILE *f;
 
 	memset(t, 0, sizeof(*t));
 	self->nr_iv = 0;
-	write_str(INSTANCE "/tracing_on", "0");
-	f = fopen(INSTANCE "/trace", "re");
-	if (!f)
-		return -1;
 	while (getline(&line, &cap, f) > 0) {
 		const char *p;
 		bool mine;
 
-		if (!trace_parse_line(line, &l) || !(p = strstr(l.event, "context=")) ||
+		if (!parse_line(line, perf, &l) || !(p = strstr(l.event, "context=")) ||
 		    sscanf(p, "context=%u seqno=%u", &context, &seqno) != 2)
 			continue;
 		snprintf(name, sizeof(name), "%.*s", (int)l.comm_len, l.task);
@@ -256,7 +258,6 @@ static int truth_read(FIXTURE_DATA(mesa) *self, const char *comm,
 		}
 	}
 	free(line);
-	fclose(f);
 	/* Never signaled ones are no jobs; the union of the others. */
 	for (i = 0; i < self->nr_iv; i++)
 		if (self->iv[i].end)
@@ -272,6 +273,38 @@ static int truth_read(FIXTURE_DATA(mesa) *self, const char *comm,
 			end = self->iv[i].end;
 	}
 	return ret;
+}
+
+/* Stop the instance and read what @comm's tasks did, as it saw them. */
+static int truth_read(FIXTURE_DATA(mesa) *self, const char *comm,
+		      struct truth *t)
+{
+	FILE *f;
+	int ret;
+
+	write_str(INSTANCE "/tracing_on", "0");
+	f = fopen(INSTANCE "/trace", "re");
+	if (!f)
+		return -1;
+	ret = truth_parse(self, f, false, comm, t);
+	fclose(f);
+	return ret;
+}
+
+/*
+ * The recording's events as stock perf script prints them, to the ns: a
+ * reader of the same perf.data that is not gpuprof's.  NULL on failure.
+ */
+static FILE *recording_script(FIXTURE_DATA(mesa) *self)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/script.txt", self->dir);
+	if (run_cmd(self->out, sizeof(self->out),
+		    "perf script -i '%s' --ns > '%s' 2>/dev/null",
+		    self->data, path))
+		return NULL;
+	return fopen(path, "re");
 }
 
 /* The sum of the values of target @name's histogram; -1 on error. */
@@ -676,20 +709,16 @@ static int cmp_ll(const void *a, const void *b)
  * The times of @comm's "begin frame" and "end frame" marks in the
  * instance (gpuprof_mark events), in order; how many frames, or -1.
  */
-static int marks_read(const char *comm, uint64_t *begin, uint64_t *end,
-		      int max)
+static int marks_parse(FILE *f, bool perf, const char *comm,
+		       uint64_t *begin, uint64_t *end, int max)
 {
 	char *line = NULL, name[64];
 	struct trace_line l;
 	int nb = 0, ne = 0;
 	size_t cap = 0;
-	FILE *f;
 
-	f = fopen(INSTANCE "/trace", "re");
-	if (!f)
-		return -1;
 	while (getline(&line, &cap, f) > 0) {
-		if (!trace_parse_line(line, &l) ||
+		if (!parse_line(line, perf, &l) ||
 		    strncmp(l.event, "gpuprof_mark:", 13))
 			continue;
 		snprintf(name, sizeof(name), "%.*s", (int)l.comm_len, l.task);
@@ -701,7 +730,6 @@ static int marks_read(const char *comm, uint64_t *begin, uint64_t *end,
 			end[ne++] = l.ns;
 	}
 	free(line);
-	fclose(f);
 	return nb == ne ? nb : -1;
 }
 
@@ -734,18 +762,23 @@ static uint64_t union_within(const FIXTURE_DATA(mesa) *self, uint64_t from,
  * application timed on the CPU: per frame and in all, query <= gpuprof's
  * busy time in the range <= the bracket.  The query turned out to time
  * little of the frame (0.2 to 20 ms for the same frame, testing.rst
- * "Real programs"), so the measure is the tracefs instance: the union of
- * glframes' jobs between its own begin and end marks, as the instance
- * saw both, is each frame's busy time; the report's is that within 5 %
- * and 0.1 ms, and so is their sum.  (The share of the bracket the job takes
- * is the guest's CPU speed: 3/4 on Debian's kernels, 73 % on the 6.1
- * debug kernel; it is logged.)
+ * "Real programs"), so the measure is the union of glframes' jobs between
+ * its own begin and end marks.  Per frame it is taken from the recording
+ * as stock perf script reads it (the same events at the same times), and
+ * the report's busy time must be that to 1 us.  The tracefs instance is
+ * the kernel's second observer of the same events, but not at the same
+ * instants: its probe and perf's run one after the other, and a vCPU
+ * switch of single-threaded TCG between them has put 3.9 ms between the
+ * two stamps of one signal.  So the instance bounds the sum, within 5 %,
+ * and its per-frame figures are logged.  (The share of the bracket the
+ * job takes is the guest's CPU speed: 3/4 on Debian's kernels, 73 % on
+ * the 6.1 debug kernel; it is logged.)
  */
 TEST_F_TIMEOUT(mesa, frames_against_the_gpu_timer_queries, 300)
 {
 	long long gpu[FRAMES], cpu[FRAMES], busy[FRAMES], diff[FRAMES];
-	long long sum_gpu = 0, sum_cpu = 0, sum_busy = 0, sum_truth = 0;
-	uint64_t begin[FRAMES + 8], end[FRAMES + 8], truth;
+	long long sum_gpu = 0, sum_cpu = 0, sum_busy = 0, sum_inst = 0;
+	uint64_t begin[FRAMES + 8], end[FRAMES + 8], rec[FRAMES], inst;
 	char path[160], line[256];
 	struct truth t;
 	int i, n = 0, frame;
@@ -767,22 +800,40 @@ TEST_F_TIMEOUT(mesa, frames_against_the_gpu_timer_queries, 300)
 			n++;
 	fclose(f);
 	ASSERT_EQ(FRAMES, n);
+
+	/* Each frame's union as stock perf script reads the recording. */
+	f = recording_script(self);
+	ASSERT_NE(NULL, f) TH_LOG("perf script: %s", self->out);
+	EXPECT_EQ(FRAMES, marks_parse(f, true, "glframes", begin, end, FRAMES + 8));
+	rewind(f);
+	EXPECT_EQ(0, truth_parse(self, f, true, "glframes", &t));
+	fclose(f);
+	ASSERT_TRUE(_metadata->passed);
+	for (i = 0; i < FRAMES; i++)
+		rec[i] = union_within(self, begin[i], end[i]);
+
+	/* And as the instance saw the same events. */
 	ASSERT_EQ(0, truth_read(self, "glframes", &t));
-	ASSERT_EQ(FRAMES, marks_read("glframes", begin, end, FRAMES + 8));
+	f = fopen(INSTANCE "/trace", "re");
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(FRAMES, marks_parse(f, false, "glframes", begin, end, FRAMES + 8));
+	fclose(f);
+	ASSERT_TRUE(_metadata->passed);
+
 	ASSERT_EQ(0, report(self, "json"));
 	for (i = 0; i < FRAMES; i++) {
 		busy[i] = range_busy(self->out, i);
 		ASSERT_LE(0, busy[i]);
-		truth = union_within(self, begin[i], end[i]);
+		inst = union_within(self, begin[i], end[i]);
 		diff[i] = busy[i] - gpu[i];
 		sum_gpu += gpu[i];
 		sum_cpu += cpu[i];
 		sum_busy += busy[i];
-		sum_truth += truth;
-		TH_LOG("frame %2d: query %8.3f ms, gpuprof busy %8.3f ms, tracefs %8.3f ms, bracket %8.3f ms",
-		       i, gpu[i] / 1e6, busy[i] / 1e6, truth / 1e6, cpu[i] / 1e6);
-		/* The two see the same events: 0.04 ms apart at most here. */
-		EXPECT_GE(truth / 20 + 100000, (uint64_t)llabs(busy[i] - (long long)truth))
+		sum_inst += inst;
+		TH_LOG("frame %2d: query %8.3f ms, gpuprof busy %8.3f ms, perf script %8.3f ms, tracefs %8.3f ms, bracket %8.3f ms",
+		       i, gpu[i] / 1e6, busy[i] / 1e6, rec[i] / 1e6,
+		       inst / 1e6, cpu[i] / 1e6);
+		EXPECT_GE(1000, llabs(busy[i] - (long long)rec[i]))
 			TH_LOG("frame %d", i);
 		EXPECT_LE(gpu[i], busy[i]);
 		EXPECT_LE(busy[i], cpu[i]);
@@ -792,11 +843,11 @@ TEST_F_TIMEOUT(mesa, frames_against_the_gpu_timer_queries, 300)
 	       diff[0] / 1e6, diff[FRAMES / 2] / 1e6, diff[FRAMES * 9 / 10] / 1e6,
 	       diff[FRAMES - 1] / 1e6);
 	TH_LOG("total: query %.2f ms, gpuprof busy %.2f ms, tracefs %.2f ms, bracket %.2f ms (busy %.1f %% of it)",
-	       sum_gpu / 1e6, sum_busy / 1e6, sum_truth / 1e6, sum_cpu / 1e6,
+	       sum_gpu / 1e6, sum_busy / 1e6, sum_inst / 1e6, sum_cpu / 1e6,
 	       100.0 * sum_busy / sum_cpu);
 	EXPECT_LE(sum_gpu, sum_busy);
 	EXPECT_LE(sum_busy, sum_cpu);
-	EXPECT_TRUE(within(sum_busy, sum_truth, 5));
+	EXPECT_TRUE(within(sum_busy, sum_inst, 5));
 }
 
 TEST_HARNESS_MAIN

@@ -59,4 +59,32 @@ static inline bool trace_parse_line(const char *line, struct trace_line *l)
 	return true;
 }
 
+/*
+ * The same for a line of perf script's default output ("  comm  pid
+ * [cpu]  secs.nsecs: sys:event: ..."): @l->task is "comm pid", @l->event
+ * the event without its system, as tracefs prints it.
+ */
+static inline bool perf_script_parse_line(const char *line,
+					  struct trace_line *l)
+{
+	const char *sys, *colon;
+	char *sp;
+
+	if (!trace_parse_line(line, l))
+		return false;
+	/* "sys:event: ...": the system's colon comes first, unspaced. */
+	sys = strchr(l->event, ':');
+	colon = strstr(l->event, ": ");
+	if (!sys || !colon || sys >= colon)
+		return false;
+	l->event = sys + 1;
+	sp = strrchr(l->task, ' ');
+	if (!sp)
+		return false;
+	while (sp > l->task && sp[-1] == ' ')
+		sp--;
+	l->comm_len = (size_t)(sp - l->task);
+	return true;
+}
+
 #endif
