@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,20 +39,35 @@ static void forget_helper_files(void)
 	unlink(CHILD);
 }
 
-static int write_script(void)
+/* The helper script: @fmt's text, made executable; 0 or -1. */
+static int __attribute__((format(printf, 1, 2)))
+write_helper(const char *fmt, ...)
 {
+	va_list ap;
 	FILE *f;
+	int n;
 
 	forget_helper_files();
 	f = fopen(SCRIPT, "w");
 	if (!f)
 		return -1;
+	va_start(ap, fmt);
+	n = vfprintf(f, fmt, ap);
+	va_end(ap);
+	if (fclose(f) || n < 0)
+		return -1;
+	return chmod(SCRIPT, 0755);
+}
+
+static int write_script(void)
+{
+
 	/*
 	 * Records its arguments and what its rights let it open (a root
 	 * file of mode 0600, and ctl, root's 0600 node), feeds its stdout,
 	 * then runs until killed.
 	 */
-	fprintf(f, "#!/bin/sh\n"
+	return write_helper("#!/bin/sh\n"
 		"exec 2>" ERR "\n"
 		"echo \"$@\" > " ARGS "\n"
 		"{ cat " SECRET " >/dev/null 2>&1 && echo read || echo refused\n"
@@ -59,8 +75,6 @@ static int write_script(void)
 		"} > " TRIED "\n"
 		"%s --sim --duration 0.05 --start-ns now -o \"$3\" || exit 1\n"
 		"exec sleep 1000\n", gpuprof_oa_path());
-	fclose(f);
-	return chmod(SCRIPT, 0755);
 }
 
 /* What the helper said on its way, for a failure's log. */
@@ -104,20 +118,13 @@ static int proc_status(pid_t pid, const char *name, char *val, size_t size)
  */
 static int write_wrapper_script(void)
 {
-	FILE *f;
 
-	forget_helper_files();
-	f = fopen(SCRIPT, "w");
-	if (!f)
-		return -1;
-	fprintf(f, "#!/bin/sh\n"
+	return write_helper("#!/bin/sh\n"
 		"exec 2>" ERR "\n"
 		"sleep 1000 &\n"
 		"echo $! > " CHILD "\n"
 		"%s --sim --duration 0.05 --start-ns now -o \"$3\" || exit 1\n"
 		"wait\n", gpuprof_oa_path());
-	fclose(f);
-	return chmod(SCRIPT, 0755);
 }
 
 /* Stop ends the helper's children too: none is left holding the node. */
@@ -285,25 +292,18 @@ TEST(the_helper_runs_as_the_ids_given)
 static int write_device_script(void)
 {
 	char repo[PATH_MAX], *p;
-	FILE *f;
 
 	snprintf(repo, sizeof(repo), "%s", gpuprof_oa_path());
 	p = strstr(repo, "/tools/perf-gpu/");
 	if (!p)
 		return -1;
 	*p = '\0';
-	forget_helper_files();
 	if (fake_i915_sysfs(SYS, &(struct fake_metric_set){ UUID, 42 }, 1, 0, 0))
 		return -1;
-	f = fopen(SCRIPT, "w");
-	if (!f)
-		return -1;
-	fprintf(f, "#!/bin/sh\n"
+	return write_helper("#!/bin/sh\n"
 		"exec env GPUPROF_SYSFS_ROOT=" SYS " LD_PRELOAD=%s/selftests/out/libi915_shim.so "
 		"%s/tools/perf-gpu/out/gpuprof-oa \"$@\" --node /dev/dri/renderD199 "
 		"2>" ERR "\n", repo, repo);
-	fclose(f);
-	return chmod(SCRIPT, 0755);
 }
 
 TEST(start_runs_gpuprof_oa_device_against_the_i915_shim)
