@@ -356,7 +356,9 @@ static bool gpuprof_fence_is_container(const char *driver)
  * until a drm_sched fence with the same lock, the same seqno and the next
  * context is initialised; that one is its job.  A drm_sched fence whose
  * partner was not seen (profiling started between the two inits) is no
- * job.  Halves wait with the jobs of context c + 1, under one lock.
+ * job.  Halves wait with the jobs of context c + 1, under one lock.  The
+ * fence the driver's run_job makes for the ring is no second job
+ * (sched.c, "The hardware fence of a drm_sched job").
  */
 static bool gpuprof_is_sched(const char *driver)
 {
@@ -525,6 +527,9 @@ static void gpuprof_fence_init_probe(void *data, struct dma_fence *fence)
 			return;
 		}
 		kind = GPUPROF_JOB_SCHED;
+	} else if (gpuprof_sched_hw_fence(fence)) {
+		/* run_job's: its drm_sched job is counted (sched.c). */
+		return;
 	}
 	tl = gpuprof_timeline_id(driver, fence->ops->get_timeline_name(fence));
 	if (tl < 0)
@@ -714,6 +719,7 @@ static void gpuprof_fence_emit_probe(void *data, struct dma_fence *fence)
 static void gpuprof_fence_signaled_probe(void *data, struct dma_fence *fence)
 {
 	gpuprof_fence_end(fence, true);
+	gpuprof_sched_fence_signaled(fence);
 }
 
 static void gpuprof_fence_destroy_probe(void *data, struct dma_fence *fence)

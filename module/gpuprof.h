@@ -383,13 +383,18 @@ void gpuprof_fence_sched_queued(struct dma_fence *fence,
 				struct gpuprof_target *owner);
 void gpuprof_fence_sched_runs(struct dma_fence *fence);
 
-/* sched.c: drm_sched jobs from the scheduler's stable events (6.17) */
+/*
+ * sched.c: drm_sched jobs from the scheduler's stable events (6.17), and
+ * the hardware fences that run_job makes (every kernel)
+ */
 int gpuprof_sched_init(void);
 void gpuprof_sched_exit(void);
 void gpuprof_sched_start(void);
 void gpuprof_sched_stop(void);
 void gpuprof_sched_disown_ended(void);
 const char *gpuprof_sched_source(void);
+bool gpuprof_sched_hw_fence(const struct dma_fence *fence);
+void gpuprof_sched_fence_signaled(const struct dma_fence *fence);
 
 /* oa.c */
 void gpuprof_oa_disown_ended(void);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * gpuprof: drm_sched jobs from the GPU scheduler's stable trace events,
- * where the kernel has them, and their DRM clients.
+ * where the kernel has them, and their DRM clients; on every kernel, the
+ * hardware fence a job's run_job makes.
  */
 
 /**
@@ -37,7 +38,29 @@
  * notifier, which also reports the modules already loaded.  While
  * profiling, a gpu-sched that loads gets the probes at once, and one that
  * unloads loses them before its tracepoints go.  Kernels before 6.17 have
- * no such events: there this file does nothing and fence.c pairs fences.
+ * no such events: there fence.c pairs fences, and this file probes only
+ * the run event below.
+ */
+
+/**
+ * DOC: The hardware fence of a drm_sched job
+ *
+ * The scheduler's worker calls the driver's run_job, which makes the
+ * fence of the job on the hardware ring (amdgpu, panfrost, v3d, etnaviv,
+ * msm, lima, nouveau, schedmock): initialised in a kernel thread, that
+ * fence would be a job of no one, and an OA report while it runs would
+ * never find its process alone (oa.c learns a context only then).  It is
+ * no job of its own: the drm_sched job it runs for is already counted,
+ * by its finished fence, from the moment drm_sched hands it over.  So the
+ * run event, which the worker fires just before run_job on every kernel
+ * (drm_run_job before 6.17, drm_sched_job_run after), notes the worker
+ * as handing that job over, until the job's scheduled fence signals,
+ * which the worker does just after run_job; a fence the worker
+ * initialises meanwhile (not drm_sched's own) is left alone by fence.c.
+ * At most GPUPROF_SCHED_HANDING workers are noted at once (one per
+ * scheduler inside run_job); past that a hardware fence is a job of no
+ * one, as before.  A driver that initialises its hardware fence when the
+ * job is armed (xe) is not covered: see design.rst 3.3.
  */
 #include <linux/hashtable.h>
 #include <linux/module.h>
@@ -48,11 +71,111 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 
+#include <drm/gpu_scheduler.h>
+
 #include "compat.h"
 #include "gpuprof.h"
 
+#define GPUPROF_SCHED_HANDING	16
+
+/* A worker inside run_job for the job whose finished fence is named. */
+struct gpuprof_sched_handing {
+	struct task_struct *task;	/* NULL: a free slot */
+	u64 context;
+	u64 seqno;
+};
+
+static struct gpuprof_sched_handing gpuprof_handing[GPUPROF_SCHED_HANDING];
+static DEFINE_SPINLOCK(gpuprof_handing_lock);
+static atomic_t gpuprof_nr_handing = ATOMIC_INIT(0);
+
+/* current's slot, or else a free one if @free; NULL.  Handing lock held. */
+static struct gpuprof_sched_handing *gpuprof_handing_slot(bool free)
+{
+	struct gpuprof_sched_handing *h, *empty = NULL;
+
+	for (h = gpuprof_handing; h < gpuprof_handing + GPUPROF_SCHED_HANDING;
+	     h++) {
+		if (h->task == current)
+			return h;
+		if (!h->task && !empty)
+			empty = h;
+	}
+	return free ? empty : NULL;
+}
+
+/* current hands the job finished by @finished to run_job. */
+static void gpuprof_handing_begin(const struct dma_fence *finished)
+{
+	struct gpuprof_sched_handing *h;
+	unsigned long flags;
+
+	spin_lock_irqsave(&gpuprof_handing_lock, flags);
+	h = gpuprof_handing_slot(true);
+	if (h) {
+		if (!h->task)
+			atomic_inc(&gpuprof_nr_handing);
+		h->task = current;
+		h->context = finished->context;
+		h->seqno = finished->seqno;
+	}
+	spin_unlock_irqrestore(&gpuprof_handing_lock, flags);
+}
+
+/**
+ * gpuprof_sched_hw_fence - whether @fence, being initialised, is the
+ *	hardware fence of the drm_sched job current hands to run_job
+ * @fence: a fence that is not drm_sched's
+ *
+ * Called from fence.c's init probe.  Return: true if so; fence.c then
+ * leaves it alone.
+ */
+bool gpuprof_sched_hw_fence(const struct dma_fence *fence)
+{
+	unsigned long flags;
+	bool found;
+
+	if (!atomic_read(&gpuprof_nr_handing))
+		return false;
+	spin_lock_irqsave(&gpuprof_handing_lock, flags);
+	found = gpuprof_handing_slot(false);
+	spin_unlock_irqrestore(&gpuprof_handing_lock, flags);
+	return found;
+}
+
+/**
+ * gpuprof_sched_fence_signaled - @fence signals: if it is the scheduled
+ *	fence of the job current hands over, run_job is done
+ * @fence: any fence
+ *
+ * Called from fence.c's signal probe.
+ */
+void gpuprof_sched_fence_signaled(const struct dma_fence *fence)
+{
+	struct gpuprof_sched_handing *h;
+	unsigned long flags;
+
+	if (!atomic_read(&gpuprof_nr_handing))
+		return;
+	spin_lock_irqsave(&gpuprof_handing_lock, flags);
+	h = gpuprof_handing_slot(false);
+	if (h && fence->context + 1 == h->context && fence->seqno == h->seqno) {
+		h->task = NULL;
+		atomic_dec(&gpuprof_nr_handing);
+	}
+	spin_unlock_irqrestore(&gpuprof_handing_lock, flags);
+}
+
+/* No worker is noted any more: the probes are gone (stop, an unload). */
+static void gpuprof_handing_clear(void)
+{
+	spin_lock_irq(&gpuprof_handing_lock);
+	memset(gpuprof_handing, 0, sizeof(gpuprof_handing));
+	atomic_set(&gpuprof_nr_handing, 0);
+	spin_unlock_irq(&gpuprof_handing_lock);
+}
+
 #if GPUPROF_HAVE_SCHED_EVENTS
-#include <drm/gpu_scheduler.h>
 
 #define GPUPROF_SCHED_CLIENTS	1024
 
@@ -175,6 +298,22 @@ static void gpuprof_sched_queue_probe(void *data, struct drm_sched_job *job,
 	gpuprof_fence_sched_queued(fence, owner);
 }
 
+#define GPUPROF_SCHED_RUN_EVENT	"drm_sched_job_run"
+
+#else /* !GPUPROF_HAVE_SCHED_EVENTS: fence.c pairs drm_sched's fences */
+
+#define GPUPROF_SCHED_RUN_EVENT	"drm_run_job"
+
+void gpuprof_sched_disown_ended(void)
+{
+}
+
+static void gpuprof_sched_clients_free(void)
+{
+}
+
+#endif
+
 /* The scheduler hands @job to the driver's run_job. */
 static void gpuprof_sched_run_probe(void *data, struct drm_sched_job *job,
 				    struct drm_sched_entity *entity)
@@ -183,7 +322,9 @@ static void gpuprof_sched_run_probe(void *data, struct drm_sched_job *job,
 
 	if (mode != GPUPROF_TIME && mode != GPUPROF_COVERAGE)
 		return;
-	gpuprof_fence_sched_runs(&job->s_fence->finished);
+	if (GPUPROF_HAVE_SCHED_EVENTS)
+		gpuprof_fence_sched_runs(&job->s_fence->finished);
+	gpuprof_handing_begin(&job->s_fence->finished);
 }
 
 struct gpuprof_sched_probe {
@@ -194,8 +335,10 @@ struct gpuprof_sched_probe {
 
 /* The end before the beginning, as fence.c attaches its probes. */
 static struct gpuprof_sched_probe gpuprof_sched_probes[] = {
-	{ "drm_sched_job_run", gpuprof_sched_run_probe },
+	{ GPUPROF_SCHED_RUN_EVENT, gpuprof_sched_run_probe },
+#if GPUPROF_HAVE_SCHED_EVENTS
 	{ "drm_sched_job_queue", gpuprof_sched_queue_probe },
+#endif
 };
 
 /*
@@ -232,15 +375,18 @@ static void gpuprof_sched_attach(void)
 						gpuprof_sched_probes[i].func,
 						NULL);
 		if (err) {
-			/* fence.c's pairing goes on: said, not fatal. */
-			pr_warn("gpuprof: %s: %d, drm_sched jobs from fences\n",
-				gpuprof_sched_probes[i].name, err);
+			/* Profiling goes on without them: said, not fatal. */
+			pr_warn("gpuprof: %s: %d, %s\n",
+				gpuprof_sched_probes[i].name, err,
+				GPUPROF_HAVE_SCHED_EVENTS ?
+				"drm_sched jobs from fences" :
+				"hardware fences of drm_sched jobs are no one's");
 			gpuprof_sched_detach(i);
 			return;
 		}
 	}
 	gpuprof_sched_attached = true;
-	gpuprof_fence_take_sched(true);
+	gpuprof_fence_take_sched(GPUPROF_HAVE_SCHED_EVENTS);
 }
 
 static void gpuprof_sched_unattach(void)
@@ -250,6 +396,7 @@ static void gpuprof_sched_unattach(void)
 		return;
 	gpuprof_fence_take_sched(false);
 	gpuprof_sched_detach(ARRAY_SIZE(gpuprof_sched_probes));
+	gpuprof_handing_clear();
 	gpuprof_sched_attached = false;
 }
 
@@ -331,6 +478,8 @@ const char *gpuprof_sched_source(void)
 {
 	bool events;
 
+	if (!GPUPROF_HAVE_SCHED_EVENTS)
+		return "fences";
 	mutex_lock(&gpuprof_sched_lock);
 	events = gpuprof_sched_attached ||
 		 (gpuprof_sched_mod && !gpuprof_sched_wanted);
@@ -348,32 +497,3 @@ void gpuprof_sched_exit(void)
 	unregister_tracepoint_module_notifier(&gpuprof_sched_nb);
 }
 
-#else /* !GPUPROF_HAVE_SCHED_EVENTS: fence.c pairs drm_sched's fences */
-
-void gpuprof_sched_disown_ended(void)
-{
-}
-
-void gpuprof_sched_start(void)
-{
-}
-
-void gpuprof_sched_stop(void)
-{
-}
-
-const char *gpuprof_sched_source(void)
-{
-	return "fences";
-}
-
-int gpuprof_sched_init(void)
-{
-	return 0;
-}
-
-void gpuprof_sched_exit(void)
-{
-}
-
-#endif

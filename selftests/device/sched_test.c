@@ -14,15 +14,22 @@
  * On a kernel with drm_sched's stable events (6.17) the module takes the
  * jobs from them (module/sched.c): the same counts, and a job a kernel
  * worker pushes is its DRM client's process's.
+ *
+ * The hardware fence schedmock's run_job makes in drm_sched's worker is
+ * no job of its own: a job alone on the ring is alone to OA, which then
+ * learns its context (module/sched.c, "The hardware fence of a drm_sched
+ * job").
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "../lib/harness.h"
 #include "../lib/fixture.h"
+#include "../lib/oa_build.h"
 
 #define RING_TIMELINE "schedmock-ring"
 
@@ -223,6 +230,189 @@ TEST_F_TIMEOUT(sched, parallel_submitters_count_exactly_their_jobs, 120)
 	ASSERT_LT(100, n2);
 	EXPECT_EQ(n1, hist_value(self->p1, self->tl));
 	EXPECT_EQ(n2, hist_value(self->p2, self->tl));
+}
+
+/*
+ * An OA stream written while jobs run: GPU time is CPU time since @t0 on
+ * the 19.2 MHz clock, from G0; reports are numbered in order.  Tiger
+ * Lake's reports (0x9a49) carry context ids in bits 5 to 15.
+ */
+struct oa_live {
+	struct oa_buf b;
+	int fd;
+	uint64_t t0;
+	uint32_t n;
+};
+
+#define G0 1000000000ull
+
+static uint64_t oa_live_ts(const struct oa_live *o, uint64_t cpu_ns)
+{
+	return G0 + (cpu_ns - o->t0) * 192 / 10000;
+}
+
+static int oa_live_open(struct oa_live *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->fd = open(GP "/oa", O_WRONLY);
+	o->t0 = mono_ns() - 1000000000ull;
+	oa_header(&o->b, 0x9a49, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
+	return o->fd;
+}
+
+/*
+ * @n timer reports 1 ms apart, the last at CPU time @end, of context
+ * @even for the even ones and @odd for the others; 0, or -1.
+ */
+static int oa_live_reports(struct oa_live *o, uint64_t end, unsigned int n,
+			   uint32_t even, uint32_t odd)
+{
+	uint64_t t = end - (n - 1) * 1000000ull;
+	unsigned int i;
+	ssize_t len;
+
+	oa_correlation(&o->b, t, oa_live_ts(o, t));
+	for (i = 0; i < n; i++, t += 1000000ull)
+		oa_report(&o->b, o->n++, (uint32_t)oa_live_ts(o, t),
+			  i % 2 ? odd : even, GPUPROF_OA_REASON_TIMER);
+	len = write(o->fd, o->b.data, o->b.len);
+	n = len == (ssize_t)o->b.len;
+	o->b.len = 0;
+	return n ? 0 : -1;
+}
+
+static void oa_live_close(struct oa_live *o)
+{
+	close(o->fd);
+	free(o->b.data);
+}
+
+/* Until the file @path exists, at most 30 s (time scaled); 0 or -1. */
+static int await_file(const char *path)
+{
+	int i;
+
+	for (i = 0; i < 3000 * (int)gpuprof_time_scale(); i++) {
+		if (!access(path, F_OK))
+			return 0;
+		sleep_ms(10);
+	}
+	return -1;
+}
+
+/*
+ * The job of @mark's process, submitted when @mark appeared, is on the
+ * ring: drm_sched hands a job to an idle ring at once, but took more
+ * than 50 ms on the debug kernel; the jobs here last seconds.
+ */
+static void await_running(struct __test_metadata *_metadata, const char *mark)
+{
+	ASSERT_EQ(0, await_file(mark));
+	sleep_ms(300 * gpuprof_time_scale());
+}
+
+/*
+ * P1's one job, alone on the ring: the module has one job in flight, not
+ * two (the hardware fence run_job made in drm_sched's worker is none),
+ * so 50 OA reports of context 0xe0 while it runs are P1's and teach the
+ * module that context; 10 more 100 ms after the job, when nothing runs,
+ * are P1's by what was learned.  With the hardware fence as a job of no one
+ * running beside it, the context was never learned and the last 10 were
+ * no one's.
+ */
+TEST_F(sched, a_job_alone_on_the_ring_teaches_its_oa_context)
+{
+	char cmd[256];
+	struct oa_live o;
+
+	ASSERT_EQ(0, ctl("startcp\n"));
+	self->p1 = find_target("sched_p1");
+	ASSERT_LT(0, self->p1);
+	unlink("/tmp/sched_a1");
+	unlink("/tmp/sched_a1done");
+	snprintf(cmd, sizeof(cmd),
+		 "$SW -n sched_p1 job %u mark /tmp/sched_a1 wait "
+		 "mark /tmp/sched_a1done > /dev/null &",
+		 2000 * gpuprof_time_scale());
+	ASSERT_EQ(0, sh(cmd));
+	await_running(_metadata, "/tmp/sched_a1");
+	EXPECT_EQ(1, status_num("jobs_in_flight"));
+	ASSERT_LE(0, oa_live_open(&o));
+	ASSERT_EQ(0, oa_live_reports(&o, mono_ns(), 50, 0xe0, 0xe0));
+	EXPECT_EQ(50, oa_counter(self->p1, "reports"));
+	EXPECT_EQ(1, status_num("oa_learned_contexts"));
+	ASSERT_EQ(0, await_file("/tmp/sched_a1done"));
+	sleep_ms(100);		/* the job's end is no report's time */
+	ASSERT_EQ(0, oa_live_reports(&o, mono_ns(), 10, 0xe0, 0xe0));
+	oa_live_close(&o);
+	TH_LOG("P1 %lld reports, no one's %lld, %lld contexts learned",
+	       oa_counter(self->p1, "reports"),
+	       status_num("oa_unattributed_reports"),
+	       status_num("oa_learned_contexts"));
+	EXPECT_EQ(60, oa_counter(self->p1, "reports"));
+	EXPECT_EQ(0, status_num("oa_unattributed_reports"));
+}
+
+/*
+ * P1 and P2 take the ring in turn, a job each, twice: 40 reports of
+ * P1's context 0xa0 while each of P1's jobs runs, 40 of P2's 0x120 while
+ * each of P2's does; then, the ring idle 100 ms, 20 reports alternating
+ * the two contexts.  Each process gets exactly its own: 90 each, none no
+ * one's, and each context was learned once.
+ */
+TEST_F(sched, alternating_processes_get_their_own_oa_reports)
+{
+	static const char *const phase[] = {
+		"/tmp/sched_a1", "/tmp/sched_b1", "/tmp/sched_a2",
+		"/tmp/sched_b2",
+	};
+	char cmd[1024];
+	struct oa_live o;
+	unsigned int ms = 1000 * gpuprof_time_scale(), i;
+
+	ASSERT_EQ(0, ctl("startcp\n"));
+	self->p1 = find_target("sched_p1");
+	self->p2 = find_target("sched_p2");
+	ASSERT_LT(0, self->p1);
+	ASSERT_LT(0, self->p2);
+	ASSERT_EQ(0, sh("rm -f /tmp/sched_a1 /tmp/sched_a1done /tmp/sched_b1 "
+			"/tmp/sched_b1done /tmp/sched_a2 /tmp/sched_a2done "
+			"/tmp/sched_b2 /tmp/sched_b2done"));
+	snprintf(cmd, sizeof(cmd),
+		 "$SW -n sched_p1 job %u mark /tmp/sched_a1 wait "
+		 "mark /tmp/sched_a1done await /tmp/sched_b1done "
+		 "job %u mark /tmp/sched_a2 wait mark /tmp/sched_a2done "
+		 "> /dev/null & "
+		 "$SW -n sched_p2 await /tmp/sched_a1done "
+		 "job %u mark /tmp/sched_b1 wait mark /tmp/sched_b1done "
+		 "await /tmp/sched_a2done job %u mark /tmp/sched_b2 wait "
+		 "mark /tmp/sched_b2done > /dev/null &", ms, ms, ms, ms);
+	ASSERT_EQ(0, sh(cmd));
+	ASSERT_LE(0, oa_live_open(&o));
+	for (i = 0; i < 4; i++) {
+		await_running(_metadata, phase[i]);
+		ASSERT_EQ(0, oa_live_reports(&o, mono_ns(), 40,
+					     i % 2 ? 0x120 : 0xa0,
+					     i % 2 ? 0x120 : 0xa0));
+		TH_LOG("phase %u: %lld jobs in flight; P1 (%d) %lld reports, P2 (%d) %lld, no one's %lld, learned %lld",
+		       i, status_num("jobs_in_flight"), self->p1,
+		       oa_counter(self->p1, "reports"), self->p2,
+		       oa_counter(self->p2, "reports"),
+		       status_num("oa_unattributed_reports"),
+		       status_num("oa_learned_contexts"));
+	}
+	ASSERT_EQ(0, await_file("/tmp/sched_b2done"));
+	sleep_ms(100);		/* the last job's end is no report's time */
+	ASSERT_EQ(0, oa_live_reports(&o, mono_ns(), 20, 0xa0, 0x120));
+	oa_live_close(&o);
+	TH_LOG("P1 %lld reports, P2 %lld, no one's %lld, %lld contexts learned",
+	       oa_counter(self->p1, "reports"), oa_counter(self->p2, "reports"),
+	       status_num("oa_unattributed_reports"),
+	       status_num("oa_learned_contexts"));
+	EXPECT_EQ(90, oa_counter(self->p1, "reports"));
+	EXPECT_EQ(90, oa_counter(self->p2, "reports"));
+	EXPECT_EQ(2, status_num("oa_learned_contexts"));
+	EXPECT_EQ(0, status_num("oa_unattributed_reports"));
 }
 
 /*
