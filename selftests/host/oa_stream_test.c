@@ -343,7 +343,7 @@ TEST_F(oa, bad_arguments_give_one_line_errors)
 		{ "--sim --device-id zz", "gpuprof-oa: --device-id: 'zz' is not a PCI device id (0x9a49, say)\n" },
 		{ "--sim --device-id 0x10000", "gpuprof-oa: --device-id: '0x10000' is not a PCI device id (0x9a49, say)\n" },
 		{ "--sim --device-id 0x1234", "gpuprof-oa: --device-id: 0x1234 is not an Intel GPU whose OA gpuprof knows\n" },
-		{ "--sim --device-id 0x8a52 --metric-set Nope", "gpuprof-oa: --metric-set: Nope is not a set of icl (perf gpu list sets names them)\n" },
+		{ "--sim --device-id 0x8a52 --metric-set Nope", "gpuprof-oa: --metric-set: Nope is not a set of icl ('perf gpu list --device-id 0x8a52 sets' names them)\n" },
 		{ "--device --device-id 0x8a52", "gpuprof-oa: --device-id is an option of --sim only\n" },
 	};
 	size_t i;

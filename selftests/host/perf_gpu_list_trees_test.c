@@ -3,8 +3,11 @@
  * perf gpu list on trees the test makes: the DRM clients of a fake proc
  * root (--proc-root) and the OA metric sets of a fake sysfs
  * (--sysfs-root, SYSFS/class/drm/cardN/metrics/UUID/id as i915 has it,
- * named from IGT's table for the GPU of cardN/device/device).
- * The output from "DRM clients:" on is compared whole.
+ * named from IGT's table for the GPU of cardN/device/device).  The
+ * clients are compared whole; the sets by line: every set IGT knows for
+ * the card's GPU, with its offered id or "-", then the offered sets IGT
+ * does not know.  The set counts are IGT 1.27.1's (grep -c '<set ' of
+ * oa-tglgt2.xml and oa-bdw.xml, as in metric_sets_test).
  */
 #include <errno.h>
 #include <ftw.h>
@@ -23,6 +26,8 @@ static char root[] = "/tmp/perf_gpu_list_trees.XXXXXX";
 /* Two of IGT 1.27.1's tglgt2 sets (oa-tglgt2.xml). */
 #define TGL_RENDER_BASIC "0fc397c0-4833-492c-9ccd-4929d574d5b8"
 #define TGL_TEST_OA "6607f034-d053-40d1-8215-67c07f3041bb"
+#define TGL_SETS 26
+#define BDW_SETS 24
 
 static void mkdirs(const char *fmt, ...)
 {
@@ -96,12 +101,52 @@ static const char *clients_on(const char *out)
 	return p ? p : "(no DRM clients section)";
 }
 
+/* From "DRM clients:" to the end of the line starting with @last. */
+static const char *clients_until(const char *out, const char *last)
+{
+	static char buf[4096];
+	const char *p = clients_on(out), *q = strstr(p, last);
+
+	q = q ? strchr(q, '\n') : NULL;
+	snprintf(buf, sizeof(buf), "%.*s", q ? (int)(q - p + 1) : (int)strlen(p), p);
+	return buf;
+}
+
+/* The lines after the "OA metric sets" header. */
+static const char *sets_of(const char *out)
+{
+	const char *p = strstr(out, "OA metric sets");
+
+	p = p ? strchr(p, '\n') : NULL;
+	return p ? p + 1 : "";
+}
+
+/* The lines of @text that start with @prefix and end with @suffix (NULL: any). */
+static int lines(const char *text, const char *prefix, const char *suffix)
+{
+	size_t np = strlen(prefix), ns = suffix ? strlen(suffix) : 0;
+	const char *p, *end;
+	int n = 0;
+
+	for (p = text; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, '\n');
+		if (strncmp(p, prefix, np) || (size_t)(end - p) < np)
+			continue;
+		if (!suffix || ((size_t)(end - p) >= ns &&
+				!strncmp(end - ns, suffix, ns)))
+			n++;
+	}
+	return n;
+}
+
 #define I915(id) "pos:\t0\nflags:\t02100002\ndrm-driver:\ti915\n" \
 		 "drm-pdev:\t0000:00:02.0\ndrm-client-id:\t" #id "\n" \
 		 "drm-engine-render:\t100 ns\n"
 
 TEST_F(list, clients_and_metric_sets)
 {
+	const char *sets;
+
 	/* Client 12: two fds of 4200 and one of 310 (passed over); 9 of
 	 * 4200 alone; an msm fd without drm-client-id; a non-DRM fd. */
 	mkdirs("%s/proc/4200/fdinfo", root);
@@ -149,14 +194,29 @@ TEST_F(list, clients_and_metric_sets)
 		"       77 -                msm        -                      -    1\n"
 		"      310 Xwayland         i915       0000:00:02.0          12    3\n"
 		"     4200 glxgears         i915       0000:00:02.0           9    1\n"
-		"OA metric sets (card, name, uuid, id):\n"
-		"  card0    RenderBasic              " TGL_RENDER_BASIC " 3\n"
-		"  card0    TestOa                   " TGL_TEST_OA " 2\n"
+		"OA metric sets (card, name, uuid, id offered now or -):\n",
+		clients_until(self->out, "OA metric sets"));
+	sets = sets_of(self->out);
+	/* card0: IGT's order, RenderBasic first; then the unknown. */
+	EXPECT_EQ(TGL_SETS + 2, lines(sets, "  card0 ", NULL));
+	EXPECT_EQ(TGL_SETS - 2, lines(sets, "  card0 ", " -"));
+	EXPECT_EQ(0, strncmp(sets, "  card0    RenderBasic              "
+			     TGL_RENDER_BASIC " 3\n", 64));
+	EXPECT_NE(NULL, strstr(sets, "  card0    TestOa                   "
+			       TGL_TEST_OA " 2\n"));
+	EXPECT_NE(NULL, strstr(sets,
 		"  card0    -                        0a0a0a0a-0000-4000-8000-000000000001 1\n"
 		"  card0    -                        ffffffff-0000-4000-8000-000000000002 21\n"
+		"  card2    "));
+	/* card2, a Broadwell: the Tiger Lake uuid is no set of it. */
+	EXPECT_EQ(BDW_SETS + 1, lines(sets, "  card2 ", NULL));
+	EXPECT_EQ(BDW_SETS, lines(sets, "  card2 ", " -"));
+	EXPECT_NE(NULL, strstr(sets,
 		"  card2    -                        " TGL_RENDER_BASIC " 5\n"
-		"  card10   -                        33333333-0000-4000-8000-000000000005 4\n",
-		clients_on(self->out));
+		"  card10   -                        33333333-0000-4000-8000-000000000005 4\n"));
+	/* card10 says no device id: its offer only, and last. */
+	EXPECT_EQ(1, lines(sets, "  card10 ", NULL));
+	EXPECT_EQ(TGL_SETS + BDW_SETS + 4, lines(sets, "", NULL));
 	/* The sections before still come (tracefs or not). */
 	EXPECT_NE(NULL, strstr(self->out, "GPU tracepoints:\n"));
 	EXPECT_NE(NULL, strstr(self->out, "DRM devices (node, pdev, driver):\n"));
@@ -165,8 +225,67 @@ TEST_F(list, clients_and_metric_sets)
 TEST_F(list, empty_trees)
 {
 	ASSERT_EQ(0, list(self->out, sizeof(self->out)));
-	EXPECT_STREQ("DRM clients:\n  (none)\nOA metric sets (card, name, uuid, id):\n  (none)\n",
+	EXPECT_STREQ("DRM clients:\n  (none)\nOA metric sets (card, name, uuid, id offered now or -):\n  (none)\n",
 		     clients_on(self->out));
+}
+
+/*
+ * A card of a GPU IGT knows that offers nothing (stock i915 before any
+ * set is added, its TestOa aside): every set it could have, none offered.
+ */
+TEST_F(list, a_card_offering_nothing_lists_what_could_be_added)
+{
+	mkdirs("%s/sys/class/drm/card0/device", root);
+	put_file("0x9a49\n", "%s/sys/class/drm/card0/device/device", root);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s list --sysfs-root %s/sys sets", perf_gpu_path(),
+			     root));
+	EXPECT_EQ(0, strncmp(self->out,
+			     "OA metric sets (card, name, uuid, id offered now or -):\n"
+			     "  card0    RenderBasic              " TGL_RENDER_BASIC " -\n",
+			     120));
+	EXPECT_EQ(TGL_SETS, lines(sets_of(self->out), "  card0 ", " -"));
+	EXPECT_EQ(TGL_SETS + 1, lines(self->out, "", NULL));
+}
+
+/* --device-id: a GPU's sets with no card; the sections narrow. */
+TEST_F(list, device_id_lists_a_gpus_sets_without_a_card)
+{
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s list --sysfs-root %s/sys --device-id 0x1616 sets",
+			     perf_gpu_path(), root));
+	EXPECT_EQ(0, strncmp(self->out,
+			     "OA metric sets IGT knows for bdw (device, name, uuid, -: no card read):\n"
+			     "  0x1616   RenderBasic ", 85));
+	EXPECT_EQ(BDW_SETS, lines(self->out, "  0x1616 ", " -"));
+	EXPECT_EQ(BDW_SETS + 1, lines(self->out, "", NULL));
+	/* Decimal too: 39497 is 0x9a49. */
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s list --device-id 39497 sets", perf_gpu_path()));
+	EXPECT_EQ(TGL_SETS, lines(self->out, "  0x9a49 ", " -"));
+}
+
+/* Each refusal: one line naming the cause, and the status. */
+TEST_F(list, bad_sections_and_device_ids_are_refused)
+{
+	static const char setz[] =
+		"perf gpu list: 'setz' is not a section: tracepoints, devices, clients or sets\n"
+		"\n Usage: perf gpu list ";
+
+	/* The line, then perf's usage, as for a bad option. */
+	EXPECT_EQ(129, run_cmd(self->out, sizeof(self->out),
+			       "{ %s list setz >/dev/null; }", perf_gpu_path()));
+	EXPECT_EQ(0, strncmp(self->out, setz, sizeof(setz) - 1)) TH_LOG("%s", self->out);
+	EXPECT_EQ(1, run_cmd(self->out, sizeof(self->out),
+			     "{ %s list --device-id 0x1234 sets >/dev/null; }",
+			     perf_gpu_path()));
+	EXPECT_STREQ("perf gpu list: --device-id: IGT 1.27.1 has no metric sets for device 0x1234\n",
+		     self->out);
+	EXPECT_EQ(1, run_cmd(self->out, sizeof(self->out),
+			     "{ %s list --device-id 0x9a49z sets >/dev/null; }",
+			     perf_gpu_path()));
+	EXPECT_STREQ("perf gpu list: --device-id: '0x9a49z' is not a PCI device id (0x9a49)\n",
+		     self->out);
 }
 
 /* A proc root that is not there: a one-line error naming it, status 1. */

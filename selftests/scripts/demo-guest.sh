@@ -151,7 +151,7 @@ echo "# set by name; a set the kernel does not offer is one line listing those"
 echo "# it does; noise on /dev/gpuprof/oa is refused at the first write."
 card=/tmp/demo-sys/class/drm/card0
 step "mkdir -p /tmp/demo-sys/class/drm/renderD199/device/drm/card0 $card/device $card/metrics/7fa796a4-0c7a-4201-afc6-cff0b2f528a2; echo 0x3e92 > $card/device/device; echo 7 > $card/metrics/7fa796a4-0c7a-4201-afc6-cff0b2f528a2/id"
-step "perf gpu list --sysfs-root /tmp/demo-sys | sed -n '/^OA metric sets/,\$p'"
+step "perf gpu list --sysfs-root /tmp/demo-sys sets | sed -n 1,3p"
 shim="env LD_PRELOAD=$sel/out/libi915_shim.so GPUPROF_SHIM_DEVICE_ID=0x3e92 GPUPROF_SYSFS_ROOT=/tmp/demo-sys"
 step "$shim gpuprof-oa --device --node /dev/dri/renderD199 --metric-set RenderBasic --duration 0.2 -o /tmp/cfl.oa; i915-perf-reader /tmp/cfl.oa | sed -n 1,2p"
 step "$shim gpuprof-oa --device --node /dev/dri/renderD199 --metric-set ComputeBasic --duration 0.2 -o /tmp/cfl.oa; echo \"exit \$?\""

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * perf gpu list: the GPU tracepoints this kernel has, the DRM devices
- * present, the DRM clients of one fdinfo scan and the OA metric sets i915
- * offers in sysfs (named from IGT's table for the card's GPU,
- * oa/metric-sets.h), i.e. what a recording here could capture.
+ * perf gpu list [SECTION...]: the GPU tracepoints this kernel has, the
+ * DRM devices present, the DRM clients of one fdinfo scan and the OA
+ * metric sets, i.e. what a recording here could capture.  The sets are,
+ * for each card, those IGT's table knows for its GPU (oa/metric-sets.h),
+ * each with the id the kernel offers it under in sysfs now or "-", then
+ * those the card offers that the table does not know; --device-id lists
+ * a GPU's known sets without a card.  SECTIONs (tracepoints, devices,
+ * clients, sets) narrow the output, as perf list's event kinds do.
  * --proc-root and --sysfs-root point at other trees (containers, tests).
  */
 #include <dirent.h>
@@ -260,16 +264,48 @@ static int card_dir(const struct dirent *d)
 }
 
 /*
- * One card's metric sets, SYSFS/class/drm/cardN/metrics/UUID/id: name
- * (when IGT's table for the card's GPU knows the uuid, else "-"), uuid
- * and id; known sets first in the table's order, the others by uuid.
+ * The sets IGT's table @metrics knows, each with the id @o offers it
+ * under or "-", then those of @o the table does not know; each line
+ * starts with @label (the card, or the device id).  Return: the lines.
  */
+static int print_sets(const char *label, const struct oa_metric_platform *metrics,
+		      const struct oa_i915_offer *o, int n)
+{
+	char uuid[OA_METRIC_UUID_LEN + 1], id[24];
+	const struct oa_metric_set *s;
+	unsigned int i;
+	int k, lines = 0;
+
+	for (i = 0; metrics && i < metrics->n_sets; i++, lines++) {
+		s = oa_metric_platform_set(metrics, i);
+		oa_metric_uuid_format(s->uuid, uuid);
+		for (k = 0; k < n && o[k].set != s; k++)
+			;
+		if (k < n)
+			snprintf(id, sizeof(id), "%llu",
+				 (unsigned long long)o[k].id);
+		else
+			snprintf(id, sizeof(id), "-");
+		printf("  %-8s %-24s %s %s\n", label, oa_metric_str(s->symbol),
+		       uuid, id);
+	}
+	for (k = 0; k < n; k++) {
+		if (o[k].set)
+			continue;
+		printf("  %-8s %-24s %s %llu\n", label, "-", o[k].uuid,
+		       (unsigned long long)o[k].id);
+		lines++;
+	}
+	return lines;
+}
+
+/* One card's sets, its offers read from SYSFS/class/drm/cardN/metrics. */
 static int list_card_metrics(const char *card)
 {
 	const struct oa_metric_platform *metrics;
 	struct oa_i915_offer *o;
 	char dir[4096];
-	int n, i;
+	int n, lines;
 
 	snprintf(dir, sizeof(dir), "%s/class/drm/%s", sysfs_root, card);
 	metrics = oa_i915_metrics_of(oa_i915_card_device_id(dir));
@@ -278,12 +314,10 @@ static int list_card_metrics(const char *card)
 		pr_err("out of memory\n");
 		return 0;
 	}
-	for (i = 0; i < n; i++)
-		printf("  %-8s %-24s %s %llu\n", card,
-		       o[i].set ? oa_metric_str(o[i].set->symbol) : "-",
-		       o[i].uuid, (unsigned long long)o[i].id);
+	/* A card with neither a table nor offers has no OA to speak of. */
+	lines = n || metrics ? print_sets(card, metrics, o, n) : 0;
 	free(o);
-	return n;
+	return lines;
 }
 
 static void list_metric_sets(void)
@@ -292,7 +326,7 @@ static void list_metric_sets(void)
 	char path[4096];
 	int n, i, found = 0;
 
-	printf("OA metric sets (card, name, uuid, id):\n");
+	printf("OA metric sets (card, name, uuid, id offered now or -):\n");
 	snprintf(path, sizeof(path), "%s/class/drm", sysfs_root);
 	n = scandir(path, &cards, card_dir, versionsort);
 	for (i = 0; i < n; i++) {
@@ -305,8 +339,69 @@ static void list_metric_sets(void)
 		printf("  (none)\n");
 }
 
+/* --device-id: the sets the table knows for that GPU, no card read. */
+static int list_device_metric_sets(uint32_t device_id)
+{
+	const struct oa_metric_platform *metrics;
+	char label[16];
+
+	metrics = oa_i915_metrics_of(device_id);
+	if (!metrics) {
+		pr_err("--device-id: IGT 1.27.1 has no metric sets for device 0x%04x\n",
+		       device_id);
+		return -1;
+	}
+	snprintf(label, sizeof(label), "0x%04x", device_id);
+	printf("OA metric sets IGT knows for %s (device, name, uuid, -: no card read):\n",
+	       metrics->name);
+	print_sets(label, metrics, NULL, 0);
+	return 0;
+}
+
+enum list_section {
+	LIST_TRACEPOINTS = 1 << 0,
+	LIST_DEVICES = 1 << 1,
+	LIST_CLIENTS = 1 << 2,
+	LIST_SETS = 1 << 3,
+};
+
+static const struct {
+	const char *name;
+	unsigned int bit;
+} list_sections[] = {
+	{ "tracepoints", LIST_TRACEPOINTS },
+	{ "devices", LIST_DEVICES },
+	{ "clients", LIST_CLIENTS },
+	{ "sets", LIST_SETS },
+};
+
+/* The section named @name, or 0. */
+static unsigned int list_section_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(list_sections) / sizeof(list_sections[0]); i++)
+		if (!strcmp(list_sections[i].name, name))
+			return list_sections[i].bit;
+	return 0;
+}
+
+/* "0x9a49" or "39497": 0 when not a 16-bit number. */
+static uint32_t parse_device_id(const char *s)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || end == s || *end || !v || v > 0xffff)
+		return 0;
+	return v;
+}
+
 int cmd_list(int argc, const char **argv)
 {
+	const char *device_id_arg = NULL;
 	const struct option options[] = {
 		OPT_BOOLEAN('v', "verbose", &verbose,
 			    "show the fields of each tracepoint"),
@@ -314,18 +409,49 @@ int cmd_list(int argc, const char **argv)
 			   "read the DRM clients under this proc (default /proc)"),
 		OPT_STRING(0, "sysfs-root", &sysfs_root, "dir",
 			   "read the OA metric sets under this sysfs (default /sys)"),
+		OPT_STRING(0, "device-id", &device_id_arg, "id",
+			   "list the metric sets IGT's tables know for this PCI device id, not the cards'"),
 		OPT_END()
 	};
-	const char *const usage[] = { "perf gpu list [<options>]", NULL };
-	int ret = 0;
+	const char *const usage[] = {
+		"perf gpu list [<options>] [tracepoints|devices|clients|sets...]",
+		NULL
+	};
+	unsigned int want = 0, bit;
+	uint32_t device_id = 0;
+	int i, ret = 0;
 
 	argc = parse_options(argc, argv, options, usage, 0);
-	if (argc)
-		usage_with_options(usage, options);
-	list_tracepoints();
-	list_drm_devices();
-	if (list_clients())
+	for (i = 0; i < argc; i++) {
+		bit = list_section_of(argv[i]);
+		if (!bit) {
+			pr_err("'%s' is not a section: tracepoints, devices, clients or sets\n",
+			       argv[i]);
+			usage_with_options(usage, options);
+		}
+		want |= bit;
+	}
+	if (device_id_arg) {
+		device_id = parse_device_id(device_id_arg);
+		if (!device_id) {
+			pr_err("--device-id: '%s' is not a PCI device id (0x9a49)\n",
+			       device_id_arg);
+			return 1;
+		}
+	}
+	if (!want)
+		want = ~0u;
+	if (want & LIST_TRACEPOINTS)
+		list_tracepoints();
+	if (want & LIST_DEVICES)
+		list_drm_devices();
+	if ((want & LIST_CLIENTS) && list_clients())
 		ret = 1;
-	list_metric_sets();
+	if (want & LIST_SETS) {
+		if (!device_id)
+			list_metric_sets();
+		else if (list_device_metric_sets(device_id))
+			ret = 1;
+	}
 	return ret;
 }

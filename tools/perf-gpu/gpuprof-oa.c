@@ -192,8 +192,8 @@ static int check_metric_set(const struct sim_opts *o)
 		return -1;
 	}
 	if (!oa_metric_set_find(p, o->metric_set)) {
-		pr_err("--metric-set: %s is not a set of %s (perf gpu list sets names them)\n",
-		       o->metric_set, p->name);
+		pr_err("--metric-set: %s is not a set of %s ('perf gpu list --device-id 0x%04x sets' names them)\n",
+		       o->metric_set, p->name, o->device_id);
 		return -1;
 	}
 	return 0;
