@@ -30,6 +30,7 @@
 #include "../lib/setup_provides.h"
 #include "../../module/oa_decode.h"
 #include "../../tools/perf-gpu/oa/metric-sets.h"
+#include "../../tools/perf-gpu/oa/metrics.h"
 #include "../../tools/perf-gpu/oa/writer.h"
 
 /* IGT 1.27.1's platforms in file stem order, and one device id of each. */
@@ -283,6 +284,112 @@ TEST(xe_sets_have_a_format_and_registers)
 	EXPECT_EQ(0, r[n - 1].value);
 	EXPECT_EQ(NULL, oa_metric_set_regs(NULL, &n));
 	EXPECT_EQ(0, n);
+}
+
+/* The i915 sets whose mux registers depend on the device, per platform. */
+static unsigned int device_dependent(const char *stem)
+{
+	static const struct {
+		const char *stem;
+		unsigned int sets;
+	} dep[] = { { "bdw", 5 }, { "bxt", 2 }, { "cnl", 1 }, { "sklgt2", 6 } };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(dep) / sizeof(dep[0]); i++)
+		if (!strcmp(dep[i].stem, stem))
+			return dep[i].sets;
+	return 0;
+}
+
+/*
+ * Every i915 set has its registers for ADD_CONFIG given a device; without
+ * one, all but the fourteen whose registers depend on it.  xe's sets have
+ * none of these (theirs are oa_metric_set_regs()).  Tiger Lake GT2's
+ * RenderBasic is 64 mux, 14 boolean and 7 flex registers (oa-tglgt2.xml);
+ * Broxton's RenderBasic has its 80 mux registers from revision 3 on only.
+ */
+TEST(i915_sets_have_registers)
+{
+	const struct oa_metric_i915_device dev = { 0x1, 0x7, 0 };
+	const struct oa_metric_i915_device bxt_b0 = { 0x1, 0x7, 3 };
+	char counts[1024] = "";
+	const struct oa_metric_platform *p;
+	const struct oa_metric_set *s;
+	struct oa_metric_i915_regs r;
+	unsigned int i, j, with, without, all = 0, off = 0;
+	struct oa_metric_reg reg;
+
+	for (i = 0; i < N_IGT; i++) {
+		p = oa_metric_platform_find(igt[i].stem);
+		ASSERT_NE(NULL, p);
+		with = without = 0;
+		for (j = 0; j < p->n_sets; j++) {
+			s = oa_metric_platform_set(p, j);
+			without += oa_metric_set_i915_regs(s, &r);
+			if (!oa_metric_set_i915_regs_on(s, &dev, &r))
+				continue;
+			with++;
+			EXPECT_NE(0, r.n_mux + r.n_boolean + r.n_flex);
+		}
+		EXPECT_EQ(p->n_sets, with) TH_LOG("%s", p->name);
+		EXPECT_EQ(p->n_sets - device_dependent(p->name), without)
+			TH_LOG("%s", p->name);
+		all += with;
+		off += snprintf(counts + off, sizeof(counts) - off, " %s %u/%u",
+				p->name, without, with);
+	}
+	TH_LOG("i915 sets with registers, without/with a device:%s", counts);
+	EXPECT_EQ(2713, all);
+	for (i = N_IGT; i < oa_metric_n_platforms; i++) {
+		p = &oa_metric_platforms[i];
+		for (j = 0; j < p->n_sets; j++) {
+			s = oa_metric_platform_set(p, j);
+			EXPECT_FALSE(oa_metric_set_i915_regs_on(s, &dev, &r));
+			EXPECT_EQ(0, r.n_mux + r.n_boolean + r.n_flex);
+		}
+	}
+	EXPECT_FALSE(oa_metric_set_i915_regs(NULL, &r));
+
+	s = oa_metric_set_find(oa_metric_platform_find("tglgt2"), "RenderBasic");
+	ASSERT_TRUE(oa_metric_set_i915_regs(s, &r));
+	EXPECT_EQ(64, r.n_mux);
+	EXPECT_EQ(14, r.n_boolean);
+	EXPECT_EQ(7, r.n_flex);
+	reg = oa_metric_i915_mux(&r, 0);
+	EXPECT_EQ(0xd04, reg.addr);
+	EXPECT_EQ(0x200, reg.value);
+	reg = oa_metric_i915_mux(&r, 63);
+	EXPECT_EQ(0x9888, reg.addr);
+	EXPECT_EQ(0x42000001, reg.value);
+	reg = oa_metric_i915_boolean(&r, 0);
+	EXPECT_EQ(0xd920, reg.addr);
+	EXPECT_EQ(0, reg.value);
+	reg = oa_metric_i915_boolean(&r, 13);
+	EXPECT_EQ(0xdc0c, reg.addr);
+	EXPECT_EQ(0xfff3, reg.value);
+	reg = oa_metric_i915_flex(&r, 0);
+	EXPECT_EQ(0xe458, reg.addr);
+	EXPECT_EQ(0x804704, reg.value);
+	reg = oa_metric_i915_flex(&r, 6);
+	EXPECT_EQ(0xe65c, reg.addr);
+	EXPECT_EQ(0xffffffff, reg.value);
+	reg = oa_metric_i915_flex(&r, 7);
+	EXPECT_EQ(0, reg.addr);
+
+	s = oa_metric_set_find(oa_metric_platform_find("bxt"), "RenderBasic");
+	EXPECT_FALSE(oa_metric_set_i915_regs(s, &r));
+	ASSERT_TRUE(oa_metric_set_i915_regs_on(s, &dev, &r));
+	EXPECT_EQ(0, r.n_mux);
+	EXPECT_EQ(5, r.n_boolean);
+	EXPECT_EQ(7, r.n_flex);
+	ASSERT_TRUE(oa_metric_set_i915_regs_on(s, &bxt_b0, &r));
+	EXPECT_EQ(80, r.n_mux);
+	reg = oa_metric_i915_mux(&r, 0);
+	EXPECT_EQ(0x9840, reg.addr);
+	EXPECT_EQ(0x80, reg.value);
+	reg = oa_metric_i915_mux(&r, 79);
+	EXPECT_EQ(0x9888, reg.addr);
+	EXPECT_EQ(0x45900821, reg.value);
 }
 
 TEST(names_and_uuids_are_well_formed_and_unique)
@@ -581,11 +688,12 @@ struct igt_set {
 	uint64_t oa_metrics_set;
 	int format, raw_size;
 	int offsets[6];
-	void *b_regs;
+	/* Each an array of {u32 reg, u32 val}: struct oa_metric_reg's layout. */
+	const struct oa_metric_reg *b_regs;
 	uint32_t n_b_regs;
-	void *mux_regs;
+	const struct oa_metric_reg *mux_regs;
 	uint32_t n_mux_regs;
-	void *flex_regs;
+	const struct oa_metric_reg *flex_regs;
 	uint32_t n_flex_regs;
 	struct igt_list link;
 };
@@ -707,6 +815,179 @@ TEST(igt_library_has_the_same_sets)
 	TH_LOG("%u sets and %u counters as IGT's library has them", sets,
 	       counters);
 	EXPECT_EQ(2713, sets);
+	dlclose(lib);
+}
+
+/*
+ * The devices the register lists are compared on: revision, slices
+ * present, subslices present in each (of two slices of three subslices
+ * of eight EUs).  Between them every condition of the table holds on
+ * one and fails on another: both sides of IGT's revision tests (2, 3,
+ * 5), slice 0 or 1 missing, subslice 0 of slice 0 missing.
+ */
+static const struct {
+	uint32_t revision;
+	uint8_t slices, subslices[2];
+} reg_devices[] = {
+	{ 0, 0x1, { 0x7, 0 } }, { 2, 0x3, { 0x7, 0x7 } },
+	{ 3, 0x1, { 0x6, 0 } }, { 5, 0x2, { 0, 0x5 } },
+};
+#define N_REG_DEVICES (sizeof(reg_devices) / sizeof(reg_devices[0]))
+
+/* Device @d's topology as i915 reports it; @t has room for it. */
+static size_t reg_device_topology(unsigned int d,
+				  struct drm_i915_query_topology_info *t)
+{
+	unsigned int s, ss;
+
+	memset(t, 0, sizeof(*t) + 9);
+	t->max_slices = 2;
+	t->max_subslices = 3;
+	t->max_eus_per_subslice = 8;
+	t->subslice_offset = 1;
+	t->subslice_stride = 1;
+	t->eu_offset = 3;
+	t->eu_stride = 1;
+	t->data[0] = reg_devices[d].slices;
+	for (s = 0; s < 2; s++) {
+		t->data[1 + s] = reg_devices[d].subslices[s];
+		for (ss = 0; ss < 3; ss++)
+			if (reg_devices[d].subslices[s] & (1 << ss))
+				t->data[3 + s * 3 + ss] = 0xff;
+	}
+	return sizeof(*t) + 9;
+}
+
+/*
+ * One list of the table's, as @reg gives it, against IGT's @n registers
+ * at @igt: the same number, the same registers in the same order.
+ * Return: the number compared.
+ */
+static unsigned int compare_regs(struct __test_metadata *_metadata,
+				 const char *what, const struct oa_metric_i915_regs *r,
+				 struct oa_metric_reg (*reg)(const struct oa_metric_i915_regs *,
+							     unsigned int),
+				 unsigned int n_table, const struct oa_metric_reg *igt,
+				 uint32_t n)
+{
+	struct oa_metric_reg t;
+	unsigned int i;
+
+	EXPECT_EQ(n, n_table) TH_LOG("%s: IGT has %u registers, the table %u",
+				     what, n, n_table);
+	for (i = 0; i < n && i < n_table; i++) {
+		t = reg(r, i);
+		if (t.addr == igt[i].addr && t.value == igt[i].value)
+			continue;
+		EXPECT_EQ((uint64_t)igt[i].addr << 32 | igt[i].value,
+			  (uint64_t)t.addr << 32 | t.value)
+			TH_LOG("%s register %u: IGT 0x%x = 0x%x, the table 0x%x = 0x%x",
+			       what, i, igt[i].addr, igt[i].value, t.addr, t.value);
+		break;
+	}
+	return i;
+}
+
+/*
+ * The installed library's register lists for ADD_CONFIG, mux, boolean
+ * counters and flex, for every set of every i915 platform on each of the
+ * devices above, against the table's for the same device (its variables
+ * computed by oa_metrics_device_vars() from the same topology): the same
+ * registers in the same order.  Every condition of the table holds on
+ * one of the devices and fails on another.
+ */
+TEST(igt_library_has_the_same_registers)
+{
+	struct igt_perf *(*for_devinfo)(uint32_t, uint32_t, uint64_t, uint64_t,
+					uint64_t, const void *);
+	void (*perf_free)(struct igt_perf *);
+	union {
+		struct drm_i915_query_topology_info t;
+		uint8_t bytes[64];
+	} topo;
+	unsigned int i, d, c, n, sets, regs, all_sets = 0, all_regs = 0;
+	struct oa_metrics_device md = {
+		.timestamp_frequency = 19200000, .gt_min_hz = 300000000,
+		.gt_max_hz = 1100000000, .topology = &topo,
+	};
+	unsigned int held[32] = { 0 };
+	struct oa_metric_i915_device dev;
+	const struct oa_metric_platform *p;
+	const struct oa_metric_set *s;
+	struct oa_metric_i915_regs r;
+	struct oa_metrics_vars v;
+	char out[256], what[128];
+	struct igt_perf *perf;
+	struct igt_list *node;
+	struct igt_set *is;
+	void *lib;
+
+	if (run_cmd(out, sizeof(out), "dpkg-query -W -f '${Version}' intel-gpu-tools") ||
+	    strncmp(out, "1.27.1-", 7))
+		SETUP_PROVIDES(0, "IGT 1.27.1 (intel-gpu-tools), not '%s'", out);
+	lib = dlopen("libi915_perf.so.1.5", RTLD_NOW | RTLD_LOCAL);
+	if (!lib)
+		SKIP(return, "%s", dlerror());
+	for_devinfo = (__typeof__(for_devinfo))dlsym(lib, "intel_perf_for_devinfo");
+	perf_free = (__typeof__(perf_free))dlsym(lib, "intel_perf_free");
+	ASSERT_NE(NULL, for_devinfo);
+	ASSERT_NE(NULL, perf_free);
+	ASSERT_GE(32, oa_metric_n_i915_conds);
+	for (i = 0; i < N_IGT; i++) {
+		p = oa_metric_platform_find(igt[i].stem);
+		ASSERT_NE(NULL, p);
+		sets = regs = 0;
+		for (d = 0; d < N_REG_DEVICES; d++) {
+			md.device_id = igt[i].device_id;
+			md.revision = reg_devices[d].revision;
+			md.topology_len = reg_device_topology(d, &topo.t);
+			oa_metrics_device_vars(&md, &v);
+			dev.slice_mask = v.slice_mask;
+			dev.subslice_mask = v.subslice_mask;
+			dev.revision = v.revision;
+			for (c = 0; c < oa_metric_n_i915_conds; c++)
+				held[c] |= oa_metric_i915_cond_holds(c, &dev) ? 1 : 2;
+			perf = for_devinfo(igt[i].device_id, md.revision, 19200000,
+					   300000000, 1100000000, &topo);
+			ASSERT_NE(NULL, perf) TH_LOG("%s 0x%04x", p->name, igt[i].device_id);
+			n = 0;
+			for (node = perf->sets.next; node != &perf->sets;
+			     node = node->next, n++) {
+				is = (struct igt_set *)((char *)node -
+							offsetof(struct igt_set, link));
+				if (n >= p->n_sets)
+					continue;
+				s = oa_metric_platform_set(p, n);
+				EXPECT_STREQ(is->symbol_name, oa_metric_str(s->symbol));
+				EXPECT_TRUE(oa_metric_set_i915_regs_on(s, &dev, &r))
+					TH_LOG("%s %s", p->name, is->symbol_name);
+				snprintf(what, sizeof(what), "%s %s, device %u, mux",
+					 p->name, is->symbol_name, d);
+				regs += compare_regs(_metadata, what, &r, oa_metric_i915_mux,
+						     r.n_mux, is->mux_regs, is->n_mux_regs);
+				snprintf(what, sizeof(what), "%s %s, device %u, boolean",
+					 p->name, is->symbol_name, d);
+				regs += compare_regs(_metadata, what, &r, oa_metric_i915_boolean,
+						     r.n_boolean, is->b_regs, is->n_b_regs);
+				snprintf(what, sizeof(what), "%s %s, device %u, flex",
+					 p->name, is->symbol_name, d);
+				regs += compare_regs(_metadata, what, &r, oa_metric_i915_flex,
+						     r.n_flex, is->flex_regs, is->n_flex_regs);
+				sets++;
+			}
+			EXPECT_EQ(p->n_sets, n) TH_LOG("%s", p->name);
+			perf_free(perf);
+		}
+		TH_LOG("%s: %u sets on %zu devices, %u registers the same as IGT's",
+		       p->name, sets, N_REG_DEVICES, regs);
+		all_sets += sets;
+		all_regs += regs;
+	}
+	for (c = 1; c < oa_metric_n_i915_conds; c++)
+		EXPECT_EQ(3, held[c]) TH_LOG("condition %u holds on %s device", c,
+					     held[c] == 1 ? "every" : "no");
+	TH_LOG("%u sets, %u registers in all", all_sets, all_regs);
+	EXPECT_EQ(2713 * N_REG_DEVICES, all_sets);
 	dlclose(lib);
 }
 

@@ -9,8 +9,10 @@
  * from IGT's lib/i915/perf-configs/oa-STEM.xml; a platform is keyed by
  * that file's stem ("tglgt2", "cflgt2"), the name gpuprof_oa_platform_of_
  * device() gives as ->metrics.  The three DG2 platforms (acmgt1..3) have
- * their sets only, no counters (oa/metric-sets-acm.tsv says why).  What
- * the counters mean is IGT's; nothing here was checked on hardware.
+ * their sets only, no counters (oa/metric-sets-acm.tsv says why).  Every
+ * i915 set also has the registers that program it, which i915's
+ * DRM_IOCTL_I915_PERF_ADD_CONFIG takes ("I915 SETS' REGISTERS" below).
+ * What the counters mean is IGT's; nothing here was checked on hardware.
  *
  * After i915's platforms come the three only xe serves, Lunar Lake
  * ("lnl") and Battlemage ("bmg"), which Linux 6.12's xe knows, and
@@ -357,7 +359,8 @@ static inline uint32_t oa_metric_set_format(const struct oa_metric_set *s)
  * The registers that program @s, in the order IGT hands them to xe's
  * DRM_XE_OBSERVATION_OP_ADD_CONFIG (struct drm_xe_oa_config: n_regs
  * {addr, value} pairs of u32, the layout of struct oa_metric_reg), and
- * their number in @n.  NULL and 0 for an i915 set: i915 has its sets.
+ * their number in @n.  NULL and 0 for an i915 set, whose registers
+ * oa_metric_set_i915_regs() gives in i915's three lists.
  */
 static inline const struct oa_metric_reg *
 oa_metric_set_regs(const struct oa_metric_set *s, unsigned int *n)
@@ -366,6 +369,260 @@ oa_metric_set_regs(const struct oa_metric_set *s, unsigned int *n)
 
 	*n = x ? x->n_regs : 0;
 	return x ? &oa_metric_regs[x->first_reg] : NULL;
+}
+
+/*
+ * I915 SETS' REGISTERS
+ *
+ * i915 offers a set only once userspace has added it with
+ * DRM_IOCTL_I915_PERF_ADD_CONFIG (struct drm_i915_perf_oa_config: the
+ * uuid and three lists of {addr, value} u32 pairs: mux, boolean-counter
+ * and flex registers).  Each i915 set of the table has those lists as
+ * IGT 1.27.1's library builds them: from the set's register_config
+ * elements of type NOA, OA and FLEX in IGT's XML (commit 2b29e8ac0), and
+ * for DG2 from the installed library itself (oa/metric-sets-dump.c).
+ *
+ * Fourteen sets (Broadwell's RenderBasic, ComputeBasic, ComputeExtended
+ * and DataPort*Coalescing, Broxton's RenderBasic and L3_1, Cannon Lake's
+ * ComputeExtended, six of Skylake GT2's) have mux registers that only
+ * some devices get: a condition on IGT's $SliceMask, $SubsliceMask or
+ * $SkuRevisionId, all of whose terms must hold (IGT programs the
+ * registers of each condition that holds, in file order).  Their lists
+ * need the device: oa_metric_set_i915_regs_on(); without one,
+ * oa_metric_set_i915_regs() refuses them rather than guess.
+ * selftests/host/metric_sets_test.c compares every list of every set
+ * with the installed library's on four devices that between them take
+ * each condition both ways.  None was checked on hardware.
+ *
+ * Storage (oa/metric-sets.c): each distinct pair j once, as
+ * {oa_metric_i915_addrs[oa_metric_i915_pair_addr[j]],
+ * oa_metric_i915_pair_value[j]} (fewer than 256 addresses); one stream of
+ * u16 pair indices; each list a sequence of u32 runs over the stream,
+ * start << 8 | length, so that lists share the stretches they have in
+ * common; a run of length 0 is a marker, condition << 8, for the runs
+ * after it in its list (condition 0: always).
+ */
+
+/* A term's variable: IGT's $SliceMask, $SubsliceMask, $SkuRevisionId. */
+enum oa_metric_i915_var {
+	OA_METRIC_I915_ALWAYS,		/* no term: holds */
+	OA_METRIC_I915_SLICE_MASK,
+	OA_METRIC_I915_SUBSLICE_MASK,
+	OA_METRIC_I915_REVISION,
+};
+
+/* A term's test of its variable x against its number k. */
+enum oa_metric_i915_op {
+	OA_METRIC_I915_AND,		/* x & k is not 0 */
+	OA_METRIC_I915_UGTE,		/* x >= k */
+	OA_METRIC_I915_UGT,		/* x > k */
+	OA_METRIC_I915_ULT,		/* x < k */
+	OA_METRIC_I915_ULTE,		/* x <= k */
+};
+
+struct oa_metric_i915_cond {
+	struct {
+		uint8_t var;		/* enum oa_metric_i915_var */
+		uint8_t op;		/* enum oa_metric_i915_op */
+		uint32_t k;
+	} term[2];			/* all of which hold */
+};
+
+/*
+ * The device the conditions test, as IGT computes its variables (and
+ * oa_metrics_device_vars() does, oa/metrics.h: struct oa_metrics_vars'
+ * slice_mask, subslice_mask and revision).
+ */
+struct oa_metric_i915_device {
+	uint64_t slice_mask;	/* bit s: slice s present */
+	uint64_t subslice_mask;	/* bit s * W + t: subslice t of slice s (W 3
+				 * before gen11, 8 from gen11 on) */
+	uint64_t revision;	/* the PCI revision */
+};
+
+extern const uint32_t oa_metric_i915_addrs[];
+extern const uint8_t oa_metric_i915_pair_addr[];
+extern const uint32_t oa_metric_i915_pair_value[];
+extern const uint16_t oa_metric_i915_stream[];
+extern const uint32_t oa_metric_i915_runs[];
+/* Set s's list l (0 mux, 1 boolean, 2 flex): runs [3s + l] to [3s + l + 1]. */
+extern const uint32_t oa_metric_i915_list_runs[];
+extern const unsigned int oa_metric_n_i915_sets;	/* oa_metric_sets[0..] */
+extern const struct oa_metric_i915_cond oa_metric_i915_conds[];
+extern const unsigned int oa_metric_n_i915_conds;	/* at most 32 */
+
+/* An i915 set's register programming, as DRM_IOCTL_I915_PERF_ADD_CONFIG takes it. */
+struct oa_metric_i915_regs {
+	unsigned int n_mux, n_boolean, n_flex;
+	/* Private: each list's runs, and bit c: condition c holds. */
+	const uint32_t *runs[3];
+	unsigned int n_runs[3];
+	uint32_t holds;
+};
+
+static inline bool oa_metric_i915_term(uint8_t var, uint8_t op, uint32_t k,
+				       const struct oa_metric_i915_device *dev)
+{
+	uint64_t x;
+
+	switch (var) {
+	case OA_METRIC_I915_ALWAYS:
+		return true;
+	case OA_METRIC_I915_SLICE_MASK:
+		x = dev->slice_mask;
+		break;
+	case OA_METRIC_I915_SUBSLICE_MASK:
+		x = dev->subslice_mask;
+		break;
+	case OA_METRIC_I915_REVISION:
+		x = dev->revision;
+		break;
+	default:
+		return false;
+	}
+	switch (op) {
+	case OA_METRIC_I915_AND:
+		return (x & k) != 0;
+	case OA_METRIC_I915_UGTE:
+		return x >= k;
+	case OA_METRIC_I915_UGT:
+		return x > k;
+	case OA_METRIC_I915_ULT:
+		return x < k;
+	case OA_METRIC_I915_ULTE:
+		return x <= k;
+	}
+	return false;
+}
+
+/* Whether condition @c holds on @dev (NULL: only condition 0 does). */
+static inline bool oa_metric_i915_cond_holds(unsigned int c,
+					     const struct oa_metric_i915_device *dev)
+{
+	const struct oa_metric_i915_cond *cond = &oa_metric_i915_conds[c];
+	unsigned int i;
+
+	if (!c)
+		return true;
+	if (!dev)
+		return false;
+	for (i = 0; i < 2; i++)
+		if (!oa_metric_i915_term(cond->term[i].var, cond->term[i].op,
+					 cond->term[i].k, dev))
+			return false;
+	return true;
+}
+
+/* The registers of @n runs that count under @holds; *@cond: any marker. */
+static inline unsigned int oa_metric_i915_count(const uint32_t *runs,
+						unsigned int n, uint32_t holds,
+						bool *cond)
+{
+	unsigned int i, count = 0;
+	uint32_t at = 1;
+
+	for (i = 0; i < n; i++) {
+		if (!(runs[i] & 0xff)) {
+			at = (uint32_t)1 << (runs[i] >> 8);
+			*cond |= at != 1;
+		} else if (holds & at) {
+			count += runs[i] & 0xff;
+		}
+	}
+	return count;
+}
+
+/*
+ * Fill @r for @s on @dev: the registers of every condition that holds
+ * there.  False for a set the table has no registers for (xe's, or
+ * none), and, when @dev is NULL, for one of the fourteen sets whose
+ * registers depend on the device.
+ */
+static inline bool
+oa_metric_set_i915_regs_on(const struct oa_metric_set *s,
+			   const struct oa_metric_i915_device *dev,
+			   struct oa_metric_i915_regs *r)
+{
+	uintptr_t off = (uintptr_t)s - (uintptr_t)oa_metric_sets;
+	size_t set = off / sizeof(*s);
+	unsigned int i, l, n[3];
+	bool cond = false;
+
+	memset(r, 0, sizeof(*r));
+	if (!s || off % sizeof(*s) || set >= oa_metric_n_i915_sets)
+		return false;
+	for (i = 0; i < oa_metric_n_i915_conds; i++)
+		if (oa_metric_i915_cond_holds(i, dev))
+			r->holds |= (uint32_t)1 << i;
+	for (l = 0; l < 3; l++) {
+		r->runs[l] = &oa_metric_i915_runs[oa_metric_i915_list_runs[3 * set + l]];
+		r->n_runs[l] = oa_metric_i915_list_runs[3 * set + l + 1] -
+			       oa_metric_i915_list_runs[3 * set + l];
+		n[l] = oa_metric_i915_count(r->runs[l], r->n_runs[l], r->holds,
+					    &cond);
+	}
+	r->n_mux = n[0];
+	r->n_boolean = n[1];
+	r->n_flex = n[2];
+	if ((cond && !dev) || !(r->n_runs[0] + r->n_runs[1] + r->n_runs[2])) {
+		memset(r, 0, sizeof(*r));
+		return false;
+	}
+	return true;
+}
+
+/* Fill @r for @s; false for a set the table has no registers for (xe's, or none). */
+static inline bool oa_metric_set_i915_regs(const struct oa_metric_set *s,
+					   struct oa_metric_i915_regs *r)
+{
+	return oa_metric_set_i915_regs_on(s, NULL, r);
+}
+
+/* Register @i of list @l of @r, {0, 0} past its end. */
+static inline struct oa_metric_reg
+oa_metric_i915_reg(const struct oa_metric_i915_regs *r, unsigned int l,
+		   unsigned int i)
+{
+	struct oa_metric_reg reg = { 0, 0 };
+	uint32_t run, at = 1;
+	unsigned int k, j;
+
+	for (k = 0; k < r->n_runs[l]; k++) {
+		run = r->runs[l][k];
+		if (!(run & 0xff)) {
+			at = (uint32_t)1 << (run >> 8);
+			continue;
+		}
+		if (!(r->holds & at))
+			continue;
+		if (i < (run & 0xff)) {
+			j = oa_metric_i915_stream[(run >> 8) + i];
+			reg.addr = oa_metric_i915_addrs[oa_metric_i915_pair_addr[j]];
+			reg.value = oa_metric_i915_pair_value[j];
+			break;
+		}
+		i -= run & 0xff;
+	}
+	return reg;
+}
+
+/* Register @i (< the count) of each list, as {addr, value}. */
+static inline struct oa_metric_reg
+oa_metric_i915_mux(const struct oa_metric_i915_regs *r, unsigned int i)
+{
+	return oa_metric_i915_reg(r, 0, i);
+}
+
+static inline struct oa_metric_reg
+oa_metric_i915_boolean(const struct oa_metric_i915_regs *r, unsigned int i)
+{
+	return oa_metric_i915_reg(r, 1, i);
+}
+
+static inline struct oa_metric_reg
+oa_metric_i915_flex(const struct oa_metric_i915_regs *r, unsigned int i)
+{
+	return oa_metric_i915_reg(r, 2, i);
 }
 
 /* Counter @i (< s->n_counters) of @s. */
