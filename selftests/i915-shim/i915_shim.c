@@ -5,8 +5,10 @@
  * Tiger Lake GT2 (0x9A49) render node, so gpuprof-oa --device runs its
  * real open, read, loss and correlation code on a machine without an
  * Intel GPU.  The behaviour follows the kernel's i915_perf.c,
- * i915_ioctl.c and i915_query.c as of Linux 6.1; it is a model, not a
- * copy, and nothing here was compared with real hardware.
+ * i915_ioctl.c and i915_query.c as of Linux 6.1, and for metric set
+ * configuration (ADD_CONFIG, REMOVE_CONFIG) i915_perf.c as of Linux 7.3;
+ * it is a model, not a copy, and nothing here was compared with real
+ * hardware: there is no Intel GPU where it was written.
  *
  * The node is an eventfd and the stream a timerfd, so they are real fds
  * that the program can poll(); open, close, ioctl and read are
@@ -26,17 +28,53 @@
  * disabled), I915_PERF_IOCTL_ENABLE, _DISABLE and _CONFIG.  Only report
  * format 10 and periodic sampling are simulated; the GPU stays idle.
  *
+ * Metric sets, as a stock i915 has them: none until userspace adds one
+ * (the i915 of 6.1, 6.12 and 7.3 has no set of its own, no TestOa); the
+ * fake sysfs stands for the card's metrics kobject and i915's idr of
+ * sets, so what a test put there counts as added.  The card is the
+ * lowest cardN under $GPUPROF_SYSFS_ROOT/class/drm/<node>/device/drm,
+ * else the lowest with a metrics directory.
+ *   ADD_CONFIG, checked in i915's order: EFAULT for an argument it cannot
+ *   read; ENOTSUPP (524) on a GPU without i915 OA (Cannon Lake, Xe2 and
+ *   later); EINVAL without the card's metrics directory (so without
+ *   $GPUPROF_SYSFS_ROOT); EACCES when paranoid and not CAP_PERFMON;
+ *   EINVAL when no list has both a pointer and a count; EINVAL for a
+ *   uuid not of the 8-4-4-4-12 hex form; then the mux, boolean and flex
+ *   lists in turn: ENOMEM for more than 524288 pairs (kmalloc's 4 MiB),
+ *   EFAULT for a pair it cannot read, EINVAL for an address outside the
+ *   list's whitelist for the GPU (Haswell, gen8/9, Cherryview, gen11,
+ *   gen12, DG2 12.55, Meteor Lake 12.70 on; bounds included); on
+ *   Haswell, EINVAL for any flex register; EADDRINUSE for a uuid with an
+ *   id in the metrics directory; EEXIST for a uuid directory without
+ *   one.  Else it makes <metrics>/UUID/id holding the lowest free id
+ *   from 2, and returns it.  Values are not masked or kept.
+ *   REMOVE_CONFIG: EFAULT, ENOTSUPP and EACCES as above; ENOENT for 0
+ *   and for an id no set has; else it removes the set's directory.
+ *   PERF_OPEN's and I915_PERF_IOCTL_CONFIG's ids are those of any card's
+ *   metrics directory.
+ *
  * Environment:
  *   GPUPROF_SHIM_NODE           the fake node's path
  *   GPUPROF_SHIM_DEVICE_ID      the PCI device id CHIPSET_ID gives
- *                               (default 0x9A49): any gen8 to gen12.10
- *                               part, whose format 10 the simulator
- *                               makes alike
+ *                               (default 0x9A49): streams, any gen8 to
+ *                               gen12.10 part, whose format 10 the
+ *                               simulator makes alike; ADD_CONFIG's
+ *                               whitelists, any part module/oa_platform.c
+ *                               knows (an id it does not: Tiger Lake's)
  *   GPUPROF_SYSFS_ROOT          where class/drm/card* / metrics / * /id are:
- *                               the metric set ids PERF_OPEN accepts
+ *                               the metric set ids PERF_OPEN accepts, and
+ *                               those ADD_CONFIG and REMOVE_CONFIG make
+ *                               and remove
  *   GPUPROF_SHIM_LOG            a file: PERF_OPEN appends "flags F", one
  *                               "prop ID VALUE" line per property and
- *                               "open FD" or "open -ERRNO"
+ *                               "open FD" or "open -ERRNO"; ADD_CONFIG
+ *                               "add_config UUID mux N boolean N flex N
+ *                               -> ID" (or "-> -ERRNO", and for an
+ *                               address a whitelist refuses " LIST
+ *                               0xADDR" after it, LIST mux, boolean or
+ *                               flex); REMOVE_CONFIG "remove_config ID
+ *                               -> 0" or "-> -ERRNO" (ID "?" when the
+ *                               argument cannot be read)
  *   GPUPROF_SHIM_OPEN_ERRNO     EACCES, EPERM, EBUSY, ENODEV, EINVAL, EIO
  *                               or a number: PERF_OPEN fails so, after
  *                               the properties were checked
@@ -47,8 +85,15 @@
  *                               36-bit register, wrap M ms after the node
  *                               is first opened
  *   GPUPROF_SHIM_PERF_REVISION  what PERF_REVISION says (default 5)
- *   GPUPROF_SHIM_PERFMON        set: the caller counts as CAP_PERFMON, so
- *                               rates above 100000 Hz are allowed
+ *   GPUPROF_SHIM_PERFMON        set (to anything): the caller counts as
+ *                               perfmon_capable() (CAP_PERFMON or
+ *                               CAP_SYS_ADMIN), so rates above 100000 Hz
+ *                               are allowed and paranoid does not apply
+ *   GPUPROF_SHIM_PARANOID       dev.i915.perf_stream_paranoid, 0 or 1
+ *                               (default 1, i915's): 1 without
+ *                               GPUPROF_SHIM_PERFMON makes ADD_CONFIG and
+ *                               REMOVE_CONFIG fail EACCES (PERF_OPEN does
+ *                               not read it)
  *   GPUPROF_SHIM_DRIVER         the driver name VERSION gives ("i915")
  *   GPUPROF_SHIM_FAIL_AFTER_MS  M: M ms after the open the stream is
  *                               disabled, as by a GPU reset: reads fail
@@ -59,6 +104,7 @@
  * not sanitized; it calls the next definition (RTLD_NEXT) of what it
  * intercepts, so it works behind ASan's interceptors.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -69,7 +115,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <sys/timerfd.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -229,6 +277,490 @@ static bool shim_metrics_id_known(uint64_t id)
 	return found;
 }
 
+/*
+ * --- Metric set configurations: ADD_CONFIG and REMOVE_CONFIG ------------
+ *
+ * The facts are those of i915_perf.c in Linux 7.3 (the same in 6.12; 6.1
+ * lacks DG2's and Meteor Lake's lists and has no OA on DG2): the checks of
+ * i915_perf_add_config_ioctl() and i915_perf_remove_config_ioctl(), the
+ * register whitelists i915_perf_init() picks per platform, with bounds
+ * inclusive, and the fake sysfs standing for the metrics kobject and the
+ * idr of configs.
+ */
+
+#define SHIM_ENOTSUPP 524		/* the kernel's own, not in errno.h */
+#define SHIM_UUID_LEN 36
+/* kmalloc's largest object: MAX_PAGE_ORDER 10 of 4 KiB pages. */
+#define SHIM_KMALLOC_MAX (4ull << 20)
+#define SHIM_OA_REG_SIZE 8		/* struct i915_oa_reg */
+#define SHIM_FIRST_CONFIG_ID 2		/* idr_alloc(..., 2, 0, ...) */
+
+/* Registers start to end, both included; a table ends with { 0, 0 }. */
+struct shim_range {
+	uint32_t start, end;
+};
+
+static const struct shim_range shim_gen7_boolean[] = {
+	{ 0x2710, 0x272c }, { 0x2740, 0x275c }, { 0x2770, 0x27ac }, { 0, 0 },
+};
+
+static const struct shim_range shim_gen12_boolean[] = {
+	{ 0x2b2c, 0x2b2c }, { 0xd900, 0xd91c }, { 0xd920, 0xd93c },
+	{ 0xd940, 0xd97c }, { 0xdc00, 0xdc3c }, { 0xdc40, 0xdc40 },
+	{ 0xdc44, 0xdc44 }, { 0, 0 },
+};
+
+static const struct shim_range shim_xehp_boolean[] = {
+	{ 0xdc48, 0xdc48 }, { 0xdd00, 0xdd48 }, { 0, 0 },
+};
+
+/* The OAM unit's, from graphics 12.70 (Meteor Lake). */
+static const struct shim_range shim_mtl_oam_boolean[] = {
+	{ 0x393000, 0x39301c }, { 0x393020, 0x39303c },
+	{ 0x393040, 0x39307c }, { 0x393200, 0x39323c }, { 0, 0 },
+};
+
+static const struct shim_range shim_gen7_mux[] = {
+	{ 0x91b8, 0x91cc }, { 0x9800, 0x9888 }, { 0xe180, 0xe180 }, { 0, 0 },
+};
+
+static const struct shim_range shim_hsw_mux[] = {
+	{ 0x9e80, 0x9ea4 }, { 0x9ec0, 0x9ec0 }, { 0x25100, 0x2ff90 }, { 0, 0 },
+};
+
+static const struct shim_range shim_chv_mux[] = {
+	{ 0x182300, 0x1823a4 }, { 0, 0 },
+};
+
+static const struct shim_range shim_gen8_mux[] = {
+	{ 0x0d00, 0x0d2c }, { 0x20cc, 0x20cc }, { 0, 0 },
+};
+
+static const struct shim_range shim_gen11_mux[] = {
+	{ 0x91c8, 0x91dc }, { 0, 0 },
+};
+
+static const struct shim_range shim_gen12_mux[] = {
+	{ 0x0d00, 0x0d04 }, { 0x0d0c, 0x0d2c }, { 0x9840, 0x9840 },
+	{ 0x9884, 0x9888 }, { 0x20cc, 0x20cc }, { 0, 0 },
+};
+
+/* 12.70 on: 0x20cc is something else there, VISACTL comes in. */
+static const struct shim_range shim_mtl_mux[] = {
+	{ 0x0d00, 0x0d04 }, { 0x0d0c, 0x0d2c }, { 0x9840, 0x9840 },
+	{ 0x9884, 0x9888 }, { 0x38d100, 0x38d114 }, { 0, 0 },
+};
+
+/* EU_PERF_CNTL0 to 6, one register each. */
+static const struct shim_range shim_gen8_flex[] = {
+	{ 0xe458, 0xe458 }, { 0xe558, 0xe558 }, { 0xe658, 0xe658 },
+	{ 0xe758, 0xe758 }, { 0xe45c, 0xe45c }, { 0xe55c, 0xe55c },
+	{ 0xe65c, 0xe65c }, { 0, 0 },
+};
+
+/*
+ * What i915 lets a configuration program on one kind of GPU: per list,
+ * the tables an address may be in (NULL-terminated).  Flex lists are
+ * refused whole below gen8.
+ */
+struct shim_oa_rules {
+	unsigned int gen;
+	const struct shim_range *mux[4];
+	const struct shim_range *boolean[4];
+	const struct shim_range *flex[2];
+};
+
+static const struct shim_oa_rules shim_rules_hsw = {
+	7, { shim_gen7_mux, shim_hsw_mux }, { shim_gen7_boolean }, { NULL },
+};
+
+static const struct shim_oa_rules shim_rules_gen8 = {
+	8, { shim_gen7_mux, shim_gen8_mux }, { shim_gen7_boolean },
+	{ shim_gen8_flex },
+};
+
+static const struct shim_oa_rules shim_rules_chv = {
+	8, { shim_gen7_mux, shim_chv_mux }, { shim_gen7_boolean },
+	{ shim_gen8_flex },
+};
+
+static const struct shim_oa_rules shim_rules_gen11 = {
+	11, { shim_gen7_mux, shim_gen8_mux, shim_gen11_mux },
+	{ shim_gen7_boolean }, { shim_gen8_flex },
+};
+
+static const struct shim_oa_rules shim_rules_gen12 = {
+	12, { shim_gen12_mux }, { shim_gen12_boolean }, { shim_gen8_flex },
+};
+
+/* DG2 (12.55): OA slice contribution limits, no OAM yet. */
+static const struct shim_oa_rules shim_rules_xehp = {
+	12, { shim_gen12_mux }, { shim_xehp_boolean, shim_gen12_boolean },
+	{ shim_gen8_flex },
+};
+
+static const struct shim_oa_rules shim_rules_mtl = {
+	12, { shim_mtl_mux },
+	{ shim_xehp_boolean, shim_gen12_boolean, shim_mtl_oam_boolean },
+	{ shim_gen8_flex },
+};
+
+/*
+ * The rules of the GPU GPUPROF_SHIM_DEVICE_ID names, by its row in
+ * module/oa_platform.c; an id not known there plays the simulator's
+ * default, Tiger Lake GT2 (oa_sim_platform_of_device()).  NULL where
+ * i915 has no OA (Cannon Lake, Xe2 and later).
+ */
+static const struct shim_oa_rules *shim_oa_rules(void)
+{
+	uint32_t dev = shim_env_ul("GPUPROF_SHIM_DEVICE_ID", OA_SIM_DEVICE_ID);
+	const struct gpuprof_oa_platform *p = gpuprof_oa_platform_of_device(dev);
+	unsigned int ip = p ? p->ip : oa_sim_platform_of_device(dev)->ip;
+
+	if (p && !p->oa_since)
+		return NULL;
+	switch (ip / 100) {
+	case 7:
+		return &shim_rules_hsw;
+	case 8:
+	case 9:
+		if (p && p->metrics && !strcmp(p->metrics, "chv"))
+			return &shim_rules_chv;
+		return &shim_rules_gen8;
+	case 11:
+		return &shim_rules_gen11;
+	case 12:
+		if (ip >= 1270)
+			return &shim_rules_mtl;
+		return ip >= 1255 ? &shim_rules_xehp : &shim_rules_gen12;
+	}
+	return NULL;
+}
+
+static bool shim_reg_allowed(const struct shim_range *const *tables,
+			     uint32_t addr)
+{
+	const struct shim_range *r;
+
+	for (; *tables; tables++)
+		for (r = *tables; r->start || r->end; r++)
+			if (addr >= r->start && addr <= r->end)
+				return true;
+	return false;
+}
+
+/* perf_stream_paranoid (GPUPROF_SHIM_PARANOID, default 1). */
+static bool shim_paranoid(void)
+{
+	return shim_env_ul("GPUPROF_SHIM_PARANOID", 1) != 0;
+}
+
+/* perfmon_capable(): CAP_PERFMON or CAP_SYS_ADMIN. */
+static bool shim_perfmon_capable(void)
+{
+	return getenv("GPUPROF_SHIM_PERFMON") != NULL;
+}
+
+/* copy_from_user(): 0, or -EFAULT when the caller cannot read @src. */
+static int shim_copy_from_user(void *dst, uint64_t src, size_t size)
+{
+	struct iovec local = { dst, size };
+	struct iovec remote = { (void *)(uintptr_t)src, size };
+
+	if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) != (ssize_t)size)
+		return -EFAULT;
+	return 0;
+}
+
+static bool shim_is_dir(const char *path)
+{
+	struct stat sb;
+
+	return !stat(path, &sb) && S_ISDIR(sb.st_mode);
+}
+
+/*
+ * The lowest N of the entries cardN in @dir, of those with a metrics
+ * directory under <@root>/class/drm when @metrics; -1 when none.
+ */
+static long shim_lowest_card(const char *dir, const char *root, bool metrics)
+{
+	char path[8192];
+	struct dirent *e;
+	long n, best = -1;
+	char *end;
+	DIR *d = opendir(dir);
+
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, "card", 4) || !e->d_name[4])
+			continue;
+		n = strtol(e->d_name + 4, &end, 10);
+		if (*end || n < 0 || (best >= 0 && n >= best))
+			continue;
+		snprintf(path, sizeof(path), "%s/class/drm/card%ld/metrics",
+			 root, n);
+		if (!metrics || shim_is_dir(path))
+			best = n;
+	}
+	if (d)
+		closedir(d);
+	return best;
+}
+
+/*
+ * The metrics directory of the node's card, the metrics kobject: that of
+ * the lowest cardN under <root>/class/drm/<node>/device/drm, else of the
+ * lowest cardN under <root>/class/drm that has one; false when it is not
+ * there.  Only a fake tree ($GPUPROF_SYSFS_ROOT) is ever written, so
+ * without one there is none.
+ */
+static bool shim_metrics_dir(char *out, size_t size)
+{
+	const char *root = getenv("GPUPROF_SYSFS_ROOT");
+	const char *node = getenv("GPUPROF_SHIM_NODE");
+	char dir[4096];
+	long n;
+
+	if (!root || !*root)
+		return false;
+	if (!node || !*node)
+		node = "/dev/dri/renderD199";
+	if (strrchr(node, '/'))
+		node = strrchr(node, '/') + 1;
+	snprintf(dir, sizeof(dir), "%s/class/drm/%s/device/drm", root, node);
+	n = shim_lowest_card(dir, root, false);
+	if (n < 0) {
+		snprintf(dir, sizeof(dir), "%s/class/drm", root);
+		n = shim_lowest_card(dir, root, true);
+	}
+	if (n < 0)
+		return false;
+	snprintf(out, size, "%s/class/drm/card%ld/metrics", root, n);
+	return shim_is_dir(out);
+}
+
+/* The id in <@dir>/<@name>/id: 0, or -1 when there is none. */
+static int shim_set_id(const char *dir, const char *name, uint64_t *id)
+{
+	char path[8192];
+	unsigned long long v = 0;
+	FILE *f;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s/id", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	ret = fscanf(f, "%llu", &v) == 1 ? 0 : -1;
+	fclose(f);
+	*id = v;
+	return ret;
+}
+
+/* The uuid under @dir whose id is @id, into @uuid; false when none. */
+static bool shim_set_of_id(const char *dir, uint64_t id,
+			   char uuid[SHIM_UUID_LEN + 1])
+{
+	struct dirent *e;
+	bool found = false;
+	uint64_t v;
+	DIR *d = opendir(dir);
+
+	while (d && !found && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || strlen(e->d_name) != SHIM_UUID_LEN)
+			continue;
+		found = !shim_set_id(dir, e->d_name, &v) && v == id;
+		if (found)
+			memcpy(uuid, e->d_name, SHIM_UUID_LEN + 1);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* uuid_is_valid(): 8-4-4-4-12 hex digits, either case. */
+static bool shim_uuid_valid(const char *uuid)
+{
+	unsigned int i;
+
+	for (i = 0; i < SHIM_UUID_LEN; i++) {
+		if (i == 8 || i == 13 || i == 18 || i == 23) {
+			if (uuid[i] != '-')
+				return false;
+		} else if (!isxdigit((unsigned char)uuid[i])) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* A list counts as given with both a pointer and a length. */
+static bool shim_list_given(uint64_t ptr, uint32_t n)
+{
+	return ptr && n;
+}
+
+/*
+ * alloc_oa_regs(): nothing to check for no registers; ENOMEM for more
+ * than kmalloc gives; then per {addr, value} pair EFAULT for an address
+ * it cannot read, EINVAL for one outside @tables (said in @why), EFAULT
+ * for a value it cannot read.
+ */
+static int shim_check_regs(const char *list,
+			   const struct shim_range *const *tables,
+			   uint64_t ptr, uint32_t n, char *why, size_t size)
+{
+	uint32_t i, addr, value;
+
+	if (!n)
+		return 0;
+	if (!tables[0])
+		return -EINVAL;
+	if ((uint64_t)n * SHIM_OA_REG_SIZE > SHIM_KMALLOC_MAX)
+		return -ENOMEM;
+	for (i = 0; i < n; i++, ptr += 2 * sizeof(uint32_t)) {
+		if (shim_copy_from_user(&addr, ptr, sizeof(addr)))
+			return -EFAULT;
+		if (!shim_reg_allowed(tables, addr)) {
+			snprintf(why, size, " %s 0x%08x", list, addr);
+			return -EINVAL;
+		}
+		if (shim_copy_from_user(&value, ptr + sizeof(addr),
+					sizeof(value)))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+/* The three register lists, in i915's order. */
+static int shim_check_lists(const struct shim_oa_rules *r,
+			    const struct drm_i915_perf_oa_config *c,
+			    char *why, size_t size)
+{
+	int err;
+
+	err = shim_check_regs("mux", r->mux, c->mux_regs_ptr, c->n_mux_regs,
+			      why, size);
+	if (!err)
+		err = shim_check_regs("boolean", r->boolean,
+				      c->boolean_regs_ptr, c->n_boolean_regs,
+				      why, size);
+	if (err)
+		return err;
+	if (r->gen < 8)
+		return c->n_flex_regs ? -EINVAL : 0;
+	return shim_check_regs("flex", r->flex, c->flex_regs_ptr,
+			       c->n_flex_regs, why, size);
+}
+
+/* The sysfs entry of a new set: <@dir>/<@uuid>/id, the lowest free id. */
+static int shim_publish_set(const char *dir, const char *uuid)
+{
+	char path[8192], other[SHIM_UUID_LEN + 1];
+	uint64_t id = SHIM_FIRST_CONFIG_ID;
+	FILE *f;
+
+	while (shim_set_of_id(dir, id, other))
+		id++;
+	snprintf(path, sizeof(path), "%s/%s", dir, uuid);
+	if (mkdir(path, 0755))
+		return -errno;		/* sysfs_create_group(): EEXIST */
+	snprintf(path, sizeof(path), "%s/%s/id", dir, uuid);
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "%llu\n", (unsigned long long)id) < 0 ||
+	    fclose(f)) {
+		if (f)
+			unlink(path);
+		snprintf(path, sizeof(path), "%s/%s", dir, uuid);
+		rmdir(path);
+		return -ENOMEM;
+	}
+	return id;
+}
+
+static int shim_add_config_checked(const struct drm_i915_perf_oa_config *c,
+				   char *why, size_t size)
+{
+	const struct shim_oa_rules *r = shim_oa_rules();
+	char dir[4096], uuid[SHIM_UUID_LEN + 1];
+	uint64_t id;
+	int err;
+
+	if (!r)
+		return -SHIM_ENOTSUPP;
+	if (!shim_metrics_dir(dir, sizeof(dir)))
+		return -EINVAL;
+	if (shim_paranoid() && !shim_perfmon_capable())
+		return -EACCES;
+	if (!shim_list_given(c->mux_regs_ptr, c->n_mux_regs) &&
+	    !shim_list_given(c->boolean_regs_ptr, c->n_boolean_regs) &&
+	    !shim_list_given(c->flex_regs_ptr, c->n_flex_regs))
+		return -EINVAL;
+	memcpy(uuid, c->uuid, SHIM_UUID_LEN);
+	uuid[SHIM_UUID_LEN] = '\0';
+	if (!shim_uuid_valid(uuid))
+		return -EINVAL;
+	err = shim_check_lists(r, c, why, size);
+	if (err)
+		return err;
+	if (!shim_set_id(dir, uuid, &id))
+		return -EADDRINUSE;
+	return shim_publish_set(dir, uuid);
+}
+
+static int shim_add_config(void *arg)
+{
+	struct drm_i915_perf_oa_config c;
+	char uuid[SHIM_UUID_LEN + 1], why[64] = "";
+	unsigned int i;
+	int ret;
+
+	if (shim_copy_from_user(&c, (uintptr_t)arg, sizeof(c))) {
+		shim_log("add_config ? -> -%d\n", EFAULT);
+		return shim_fail(EFAULT);
+	}
+	ret = shim_add_config_checked(&c, why, sizeof(why));
+	for (i = 0; i < SHIM_UUID_LEN; i++)
+		uuid[i] = isgraph((unsigned char)c.uuid[i]) ? c.uuid[i] : '?';
+	uuid[SHIM_UUID_LEN] = '\0';
+	shim_log("add_config %s mux %u boolean %u flex %u -> %d%s\n", uuid,
+		 c.n_mux_regs, c.n_boolean_regs, c.n_flex_regs, ret, why);
+	return ret < 0 ? shim_fail(-ret) : ret;
+}
+
+static int shim_remove_config_checked(uint64_t id)
+{
+	char dir[4096], path[8192], uuid[SHIM_UUID_LEN + 1];
+
+	if (!shim_oa_rules())
+		return -SHIM_ENOTSUPP;
+	if (shim_paranoid() && !shim_perfmon_capable())
+		return -EACCES;
+	/* The idr starts at 1: nothing is ever found at 0. */
+	if (!id || !shim_metrics_dir(dir, sizeof(dir)) ||
+	    !shim_set_of_id(dir, id, uuid))
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/%s/id", dir, uuid);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/%s", dir, uuid);
+	rmdir(path);
+	return 0;
+}
+
+static int shim_remove_config(void *arg)
+{
+	uint64_t id;
+	int ret;
+
+	if (shim_copy_from_user(&id, (uintptr_t)arg, sizeof(id))) {
+		shim_log("remove_config ? -> -%d\n", EFAULT);
+		return shim_fail(EFAULT);
+	}
+	ret = shim_remove_config_checked(id);
+	shim_log("remove_config %llu -> %d\n", (unsigned long long)id, ret);
+	return ret < 0 ? shim_fail(-ret) : 0;
+}
+
 static int shim_errno_env(void)
 {
 	static const struct { const char *name; int err; } names[] = {
@@ -287,7 +819,7 @@ static int shim_check_props(const struct drm_i915_perf_open_param *p,
 			if (value > OA_EXPONENT_MAX)
 				return EINVAL;
 			if (NSEC / shim_exponent_ns(value) > MAX_SAMPLE_RATE &&
-			    !getenv("GPUPROF_SHIM_PERFMON"))
+			    !shim_perfmon_capable())
 				return EACCES;
 			*exponent = value;
 			st->periodic = true;
@@ -470,6 +1002,10 @@ static int shim_node_ioctl(unsigned long req, void *arg)
 		return shim_query(arg);
 	case DRM_IOCTL_I915_PERF_OPEN:
 		return shim_perf_open(arg);
+	case DRM_IOCTL_I915_PERF_ADD_CONFIG:
+		return shim_add_config(arg);
+	case DRM_IOCTL_I915_PERF_REMOVE_CONFIG:
+		return shim_remove_config(arg);
 	}
 	return shim_fail(EINVAL);
 }
