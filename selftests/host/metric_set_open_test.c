@@ -6,12 +6,20 @@
  * (tools/perf-gpu/oa/metric-sets.h), find its uuid in the fake sysfs and
  * open the stream with that uuid's id, as the shim's log of PERF_OPEN
  * properties shows ("prop 3 ID": DRM_I915_PERF_PROP_OA_METRICS_SET).  A
- * name the table lacks, or a set the sysfs lacks, fails with exit status
- * 1 and one line that lists what sysfs offers.
+ * name the table lacks, or a set the sysfs lacks that no table knows,
+ * fails with exit status 1 and one line that lists what sysfs offers.
  *
  * The fake sysfs offers the RenderBasic of three platforms at once, each
  * with its own id, so only the right lookup opens the right id.  The
  * uuids are IGT 1.27.1's (oa-bdw.xml, oa-cflgt2.xml, oa-tglgt2.xml).
+ *
+ * A set the sysfs does not offer is added first, as a stock i915 wants
+ * (DRM_IOCTL_I915_PERF_ADD_CONFIG with the table's registers), opened by
+ * the id i915 gives it and removed at the end; the shim's log shows both
+ * ioctls ("add_config UUID mux N boolean N flex N -> ID", "remove_config
+ * ID -> 0").  The register counts are those IGT 1.27.1's library hands
+ * i915 for each RenderBasic (intel_perf_for_devinfo(): n_mux_regs,
+ * n_b_counter_regs, n_flex_regs).
  *
  * perf gpu record needs tracefs, which this machine may not mount: it
  * runs in a mount namespace of its own (unshare -m) with tracefs mounted
@@ -42,6 +50,7 @@
 #define TGL_COMPUTE_BASIC "397a46d9-03dd-4696-8196-270362e1c575"
 #define BDW_TEST_OA "d6de6f55-e526-4f79-a6a6-d7315c09044e"
 #define UNKNOWN "12345678-1234-1234-1234-123456789abc"
+#define ABSENT "87654321-4321-4321-4321-cba987654321"
 
 /* Three GPUs: each one's RenderBasic and the id the fake sysfs gives it. */
 static const struct {
@@ -62,6 +71,7 @@ FIXTURE(open) {
 	char preload[2 * PATH_MAX + 2];
 	char out[OUT_SIZE];
 	char logbuf[4096];
+	const char *env;	/* before the program: the shim's privileges */
 };
 
 FIXTURE_SETUP(open)
@@ -85,6 +95,8 @@ FIXTURE_SETUP(open)
 	snprintf(self->preload, sizeof(self->preload), "%s %s", asan_runtime(),
 		 i915_shim_path());
 	ASSERT_EQ(0, access(i915_shim_path(), R_OK)) TH_LOG("no shim at %s", i915_shim_path());
+	/* CAP_PERFMON, as gpuprof's OA helper has: i915 adds sets then. */
+	self->env = "GPUPROF_SHIM_PERFMON=1";
 }
 
 FIXTURE_TEARDOWN(open)
@@ -107,9 +119,9 @@ static int run_oa(FIXTURE_DATA(open) *self, uint32_t dev, const char *fmt,
 	va_end(ap);
 	unlink(self->log);
 	return run_cmd(self->out, OUT_SIZE,
-		       "GPUPROF_SHIM_DEVICE_ID=0x%04x GPUPROF_SYSFS_ROOT='%s' GPUPROF_SHIM_LOG='%s' LD_PRELOAD='%s' %s --device --node " NODE " %s",
-		       dev, self->sys, self->log, self->preload, host_gpuprof_oa_path(),
-		       args);
+		       "%s GPUPROF_SHIM_DEVICE_ID=0x%04x GPUPROF_SYSFS_ROOT='%s' GPUPROF_SHIM_LOG='%s' LD_PRELOAD='%s' %s --device --node " NODE " %s",
+		       self->env, dev, self->sys, self->log, self->preload,
+		       host_gpuprof_oa_path(), args);
 }
 
 /*
@@ -141,8 +153,8 @@ static int run_record(FIXTURE_DATA(open) *self, uint32_t dev,
 	va_end(ap);
 	unlink(self->log);
 	return run_cmd(self->out, OUT_SIZE,
-		       "%sexec env GPUPROF_SHIM_DEVICE_ID=0x%04x GPUPROF_SYSFS_ROOT=%s GPUPROF_SHIM_LOG=%s LD_PRELOAD=\"%s\" %s record --oa --oa-node " NODE " -o %s/perf.data %s -- true'",
-		       ns, dev, self->sys, self->log, self->preload,
+		       "%sexec env %s GPUPROF_SHIM_DEVICE_ID=0x%04x GPUPROF_SYSFS_ROOT=%s GPUPROF_SHIM_LOG=%s LD_PRELOAD=\"%s\" %s record --oa --oa-node " NODE " -o %s/perf.data %s -- true'",
+		       ns, self->env, dev, self->sys, self->log, self->preload,
 		       perf_gpu_path(), self->dir, args);
 }
 
@@ -262,17 +274,19 @@ TEST_F(open, an_unknown_name_or_absent_set_is_one_line_listing_the_rest)
 	expect_line(_metadata, self, "gpuprof-oa",
 		    "metric set 'NoSuchSet' is not one of IGT's tglgt2 sets (device 0x9a49); "
 		    "SYS/class/drm/card0/metrics has: " TGL_OFFER);
-	/* TestOa, a tglgt2 set this sysfs lacks. */
-	EXPECT_EQ(1, run_oa(self, 0x9a49, "--metric-set TestOa -o '%s'",
+	/* A uuid neither offered nor in any table: nothing to add it with. */
+	EXPECT_EQ(1, run_oa(self, 0x9a49, "--metric-set " ABSENT " -o '%s'",
 			    self->file));
 	expect_line(_metadata, self, "gpuprof-oa",
-		    "metric set TestOa (6607f034-d053-40d1-8215-67c07f3041bb) is not offered by this kernel for this GPU: "
+		    "metric set " ABSENT " (" ABSENT ") is not offered by this kernel for this GPU, "
+		    "and gpuprof has no registers to add it with: "
 		    "not in SYS/class/drm/card0/metrics, which has: " TGL_OFFER);
 	/* On the Broadwell, its own names, the Tiger Lake's by uuid. */
-	EXPECT_EQ(1, run_oa(self, 0x1616, "--metric-set TestOa -o '%s'",
+	EXPECT_EQ(1, run_oa(self, 0x1616, "--metric-set " ABSENT " -o '%s'",
 			    self->file));
 	expect_line(_metadata, self, "gpuprof-oa",
-		    "metric set TestOa (" BDW_TEST_OA ") is not offered by this kernel for this GPU: "
+		    "metric set " ABSENT " (" ABSENT ") is not offered by this kernel for this GPU, "
+		    "and gpuprof has no registers to add it with: "
 		    "not in SYS/class/drm/card0/metrics, which has: RenderBasic (" BDW_RENDER_BASIC "), "
 		    TGL_RENDER_BASIC ", " UNKNOWN ", " TGL_COMPUTE_BASIC ", "
 		    CFL_RENDER_BASIC "\n");
@@ -305,10 +319,148 @@ TEST_F(open, perf_gpu_record_opens_the_gpus_own_render_basic)
 	expect_line(_metadata, self, "perf gpu record",
 		    "metric set 'NoSuchSet' is not one of IGT's tglgt2 sets (device 0x9a49); "
 		    "SYS/class/drm/card0/metrics has: " TGL_OFFER);
-	EXPECT_EQ(1, run_record(self, 0x9a49, "--metric-set TestOa"));
+	EXPECT_EQ(1, run_record(self, 0x9a49, "--metric-set " ABSENT));
 	expect_line(_metadata, self, "perf gpu record",
-		    "metric set TestOa (6607f034-d053-40d1-8215-67c07f3041bb) is not offered by this kernel for this GPU: "
+		    "metric set " ABSENT " (" ABSENT ") is not offered by this kernel for this GPU, "
+		    "and gpuprof has no registers to add it with: "
 		    "not in SYS/class/drm/card0/metrics, which has: " TGL_OFFER);
+}
+
+/*
+ * A stock i915 offers no set at all (its metrics directory is empty in
+ * 6.1, 6.12 and 7.3 until userspace adds one); TestOa is one of IGT's.
+ */
+static const struct {
+	uint32_t device_id;
+	const char *test_oa, *uuid;
+	unsigned int mux, boolean, flex;
+} stock[] = {
+	/* Broadwell GT2, Skylake GT2, Ice Lake, Tiger Lake GT2 */
+	{ 0x1616, BDW_TEST_OA, BDW_RENDER_BASIC, 107, 5, 7 },
+	{ 0x1912, "c5384091-ce4c-406c-ab4d-4c530f71c7ae",
+	  "07b25942-d9fd-4fce-bd58-e29abd66b7de", 0, 5, 7 },
+	{ 0x8a52, "e617cfd5-6cc5-4143-8994-cd36cebb921f",
+	  "e3cd52cf-c6b0-4019-b369-3bc9c75a0cbc", 61, 5, 6 },
+	{ 0x9a49, "6607f034-d053-40d1-8215-67c07f3041bb", TGL_RENDER_BASIC,
+	  64, 14, 7 },
+};
+
+/* A fresh sysfs under @self->sys whose card offers no set. */
+static void stock_sysfs(struct __test_metadata *_metadata,
+			FIXTURE_DATA(open) *self)
+{
+	char out[256], path[512];
+
+	run_cmd(out, sizeof(out), "rm -rf '%s'", self->sys);
+	ASSERT_EQ(0, fake_i915_sysfs(self->sys, NULL, 0, 0, 0))
+		TH_LOG("%s: %m", self->sys);
+	snprintf(path, sizeof(path), "%s/class/drm/card0/metrics", self->sys);
+	ASSERT_EQ(0, fake_sysfs_mkdirs(path)) TH_LOG("%s: %m", path);
+}
+
+/* As another program would: @uuid added before, as id @id. */
+static void offer(FIXTURE_DATA(open) *self, const char *uuid, unsigned int id)
+{
+	char path[512], text[16];
+
+	snprintf(path, sizeof(path), "%s/class/drm/card0/metrics/%s",
+		 self->sys, uuid);
+	fake_sysfs_mkdirs(path);
+	snprintf(text, sizeof(text), "%u\n", id);
+	put_file(text, "%s/id", path);
+}
+
+static int offered(FIXTURE_DATA(open) *self, const char *uuid)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/class/drm/card0/metrics/%s/id",
+		 self->sys, uuid);
+	return !access(path, F_OK);
+}
+
+TEST_F(open, a_stock_i915_gets_the_set_added_then_removed)
+{
+	struct gpuprof_oa_device_info info;
+	char want[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(stock) / sizeof(stock[0]); i++) {
+		stock_sysfs(_metadata, self);
+		ASSERT_EQ(0, run_oa(self, stock[i].device_id,
+				    "--duration 0.05 -o '%s'", self->file))
+			TH_LOG("0x%04x: %s", stock[i].device_id, self->out);
+		snprintf(want, sizeof(want),
+			 "add_config %s mux %u boolean %u flex %u -> 2\n",
+			 stock[i].uuid, stock[i].mux, stock[i].boolean,
+			 stock[i].flex);
+		EXPECT_EQ(0, strncmp(read_log(self), want, strlen(want)))
+			TH_LOG("want %slog:\n%s", want, self->logbuf);
+		check_opened(_metadata, self, 2);
+		EXPECT_NE(NULL, strstr(self->logbuf, "\nremove_config 2 -> 0\n"))
+			TH_LOG("%s", self->logbuf);
+		/* As i915 was: the added set gone. */
+		EXPECT_FALSE(offered(self, stock[i].uuid));
+		ASSERT_EQ(0, device_info(self->file, &info));
+		EXPECT_EQ(stock[i].device_id, info.device_id);
+		EXPECT_STREQ("RenderBasic", info.metric_set_name);
+		EXPECT_STREQ(stock[i].uuid, info.metric_set_uuid);
+	}
+}
+
+/* The same through perf gpu record --oa, with its default set. */
+TEST_F(open, perf_gpu_record_adds_the_set_on_a_stock_i915)
+{
+	struct gpuprof_oa_device_info info;
+	char oa[160], want[256];
+	int rc;
+
+	snprintf(oa, sizeof(oa), "%s/perf.data.oa", self->dir);
+	stock_sysfs(_metadata, self);
+	rc = run_record(self, 0x9a49, "%s", "");
+	SETUP_PROVIDES(rc != -2, "tracefs at /sys/kernel/tracing (setup.sh mounts it): %.200s",
+		       self->out);
+	ASSERT_EQ(0, rc) TH_LOG("%s", self->out);
+	snprintf(want, sizeof(want), "add_config %s mux 64 boolean 14 flex 7 -> 2\n",
+		 TGL_RENDER_BASIC);
+	EXPECT_EQ(0, strncmp(read_log(self), want, strlen(want)))
+		TH_LOG("%s", self->logbuf);
+	check_opened(_metadata, self, 2);
+	EXPECT_NE(NULL, strstr(self->logbuf, "\nremove_config 2 -> 0\n"))
+		TH_LOG("%s", self->logbuf);
+	EXPECT_FALSE(offered(self, TGL_RENDER_BASIC));
+	ASSERT_EQ(0, device_info(oa, &info));
+	EXPECT_STREQ("RenderBasic", info.metric_set_name);
+}
+
+/*
+ * A set already offered (another program added it) is opened by its id,
+ * neither added again nor removed.
+ */
+TEST_F(open, an_offered_set_is_neither_added_nor_removed)
+{
+	stock_sysfs(_metadata, self);
+	offer(self, stock[3].test_oa, 9);
+	ASSERT_EQ(0, run_oa(self, 0x9a49, "--metric-set TestOa --duration 0.05 -o '%s'",
+			    self->file)) TH_LOG("%s", self->out);
+	check_opened(_metadata, self, 9);
+	EXPECT_EQ(NULL, strstr(self->logbuf, "add_config")) TH_LOG("%s", self->logbuf);
+	EXPECT_EQ(NULL, strstr(self->logbuf, "remove_config")) TH_LOG("%s", self->logbuf);
+	EXPECT_TRUE(offered(self, stock[3].test_oa));
+}
+
+/* Without CAP_PERFMON, paranoid i915 adds nothing: one line says so. */
+TEST_F(open, adding_without_cap_perfmon_is_one_line)
+{
+	self->env = "";
+	stock_sysfs(_metadata, self);
+	EXPECT_EQ(1, run_oa(self, 0x9a49, "--duration 0.05 -o '%s'", self->file));
+	expect_line(_metadata, self, "gpuprof-oa",
+		    NODE ": not allowed to add metric set RenderBasic (" TGL_RENDER_BASIC ") to i915, "
+		    "which offers it only once added: that needs CAP_PERFMON (or root) while "
+		    "dev.i915.perf_stream_paranoid is 1 (sysctl dev.i915.perf_stream_paranoid=0 lifts it)\n");
+	EXPECT_FALSE(offered(self, TGL_RENDER_BASIC));
+	EXPECT_NE(0, access(self->file, F_OK));
 }
 
 TEST_HARNESS_MAIN

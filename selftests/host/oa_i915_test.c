@@ -344,10 +344,11 @@ TEST_F(i915, refusals_are_explained_in_one_line)
 		  "gpuprof-oa: " NODE ": i915 refused the stream properties (EINVAL): most likely the metric set, id 42 of RenderBasic (" UUID "), is not a configuration for this GPU; the others were report format 10, exponent 13 and a poll period\n" },
 		{ "GPUPROF_SHIM_DRIVER=vgem", "",
 		  "gpuprof-oa: no Intel GPU (i915) found: " NODE " is driven by vgem, not i915\n" },
+		/* Not offered: added, which needs CAP_PERFMON here. */
 		{ "", "--metric-set ComputeBasic",
-		  "gpuprof-oa: metric set ComputeBasic (397a46d9-03dd-4696-8196-270362e1c575) is not offered by this kernel for this GPU: not in SYS/class/drm/card0/metrics, which has: RenderBasic (" UUID ")\n" },
+		  "gpuprof-oa: " NODE ": not allowed to add metric set ComputeBasic (397a46d9-03dd-4696-8196-270362e1c575) to i915, which offers it only once added: that needs CAP_PERFMON (or root) while dev.i915.perf_stream_paranoid is 1 (sysctl dev.i915.perf_stream_paranoid=0 lifts it)\n" },
 		{ "", "--metric-set 12345678-1234-1234-1234-123456789abc",
-		  "gpuprof-oa: metric set 12345678-1234-1234-1234-123456789abc (12345678-1234-1234-1234-123456789abc) is not offered by this kernel for this GPU: not in SYS/class/drm/card0/metrics, which has: RenderBasic (" UUID ")\n" },
+		  "gpuprof-oa: metric set 12345678-1234-1234-1234-123456789abc (12345678-1234-1234-1234-123456789abc) is not offered by this kernel for this GPU, and gpuprof has no registers to add it with: not in SYS/class/drm/card0/metrics, which has: RenderBasic (" UUID ")\n" },
 		{ "", "--seed 4",
 		  "gpuprof-oa: --seed is an option of --sim only\n" },
 	};

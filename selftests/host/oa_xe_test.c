@@ -17,6 +17,7 @@
 
 #include "kselftest_harness.h"
 #include "../../module/oa_decode.h"
+#include "oa/drm-node.h"
 #include "oa/xe-abi.h"
 
 #define PTL 3000
@@ -318,17 +319,17 @@ TEST(status_bits_become_loss_records)
 	EXPECT_EQ(0xcu, OA_XE_STATUS_NOTED);
 }
 
-TEST(engine_cycles_as_oa_ticks)
+TEST(gpu_clock_ticks_as_oa_ticks)
 {
 	/* Xe2: one clock. */
-	EXPECT_EQ(123456789ull, oa_xe_cycles_to_oa(123456789ull, 19200000,
+	EXPECT_EQ(123456789ull, oa_node_ticks_to_oa(123456789ull, 19200000,
 						   19200000));
 	/* An OA clock 8 times the reference: 1000 cycles, 8000 ticks. */
-	EXPECT_EQ(8000ull, oa_xe_cycles_to_oa(1000, 19200000, 153600000));
+	EXPECT_EQ(8000ull, oa_node_ticks_to_oa(1000, 19200000, 153600000));
 	/* ... and half of it: 1001 cycles, 500 ticks (truncated). */
-	EXPECT_EQ(500ull, oa_xe_cycles_to_oa(1001, 19200000, 9600000));
+	EXPECT_EQ(500ull, oa_node_ticks_to_oa(1001, 19200000, 9600000));
 	/* No overflow on the way: 2^60 * 8 = 2^63. */
-	EXPECT_EQ(1ull << 63, oa_xe_cycles_to_oa(1ull << 60, 1, 8));
+	EXPECT_EQ(1ull << 63, oa_node_ticks_to_oa(1ull << 60, 1, 8));
 	/* 36-bit cycles cross 2^36: 0xffffffff0 then 0x10 is 2^36 + 16. */
 	EXPECT_EQ((1ull << 36) + 16,
 		  oa_xe_cycles_unwrap(0xffffffff0ull, 0x10, 36));

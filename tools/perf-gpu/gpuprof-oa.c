@@ -277,10 +277,12 @@ static void dev_teardown(struct dev_run *r)
 	if (r->sigfd >= 0)
 		close(r->sigfd);
 	r->stream = r->sigfd = -1;
-	if (r->driver == OA_DRIVER_XE)
+	if (r->driver == OA_DRIVER_XE) {
 		oa_xe_close(&r->xe);
-	else
+	} else {
+		oa_i915_metric_release(&r->dev, &r->metric);
 		oa_i915_close(&r->dev);
+	}
 	free(r->buf.p);
 	r->buf.p = NULL;
 }

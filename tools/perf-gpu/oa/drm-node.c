@@ -185,3 +185,43 @@ uint32_t oa_node_gt_freq(const char *card, const char *file)
 		return 0;
 	return mhz * 1000000;
 }
+
+/**
+ * oa_node_set_id - the id the kernel offers a metric set under
+ * @card: the card's sysfs directory
+ * @uuid: the set's
+ * @id: <card>/metrics/UUID/id
+ *
+ * i915 and xe list their sets alike.  Return: 0, -ENOENT when the card
+ * does not offer the set (no such file, or id 0), or another -errno.
+ */
+int oa_node_set_id(const char *card, const char *uuid, uint64_t *id)
+{
+	char path[PATH_MAX + 64];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/metrics/%s/id", card, uuid);
+	err = file_read_u64(path, id);
+	if (!err && !*id)
+		err = -ENOENT;
+	return err;
+}
+
+/**
+ * oa_node_ticks_to_oa - GPU clock ticks as OA timestamp ticks
+ * @ticks: a count of the clock a driver correlates with: i915's
+ *	RING_TIMESTAMP, xe's ENGINE_CYCLES
+ * @hz: that clock's rate (i915's CS_TIMESTAMP_FREQUENCY, xe's reference
+ *	clock)
+ * @oa_hz: the OA unit's timestamp rate
+ *
+ * Both count one crystal; on DG2 and Meteor Lake the OA timestamp runs
+ * 2^(3 - CTC_SHIFT) times the CS clock (Wa_18013179988 in i915_perf.c
+ * and xe_oa.c), elsewhere the two are one.
+ */
+uint64_t oa_node_ticks_to_oa(uint64_t ticks, uint64_t hz, uint64_t oa_hz)
+{
+	if (!hz || !oa_hz || hz == oa_hz)
+		return ticks;
+	return (uint64_t)((unsigned __int128)ticks * oa_hz / hz);
+}

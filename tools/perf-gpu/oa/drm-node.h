@@ -3,7 +3,8 @@
  * What the i915 and xe OA sources (oa/i915.h, oa/xe.h) both need of a DRM
  * render node and of the machine: the driver's name of a node, the first
  * render node a given driver drives, the sysfs directory of its card, the
- * GT frequency files there, the running kernel's version.  None of these
+ * GT frequency files there and the metric set ids it offers, the running
+ * kernel's version, and the command streamer's clock in OA ticks.  None of these
  * prints anything: the callers word their own messages.
  *
  * Test hook: $GPUPROF_SYSFS_ROOT replaces "/sys" (oa_node_sysfs_root()).
@@ -23,5 +24,7 @@ long oa_node_lowest_entry(const char *dir, const char *prefix);
 int oa_node_find(const char *driver, char *node, size_t size);
 void oa_node_card(const char *node, char *card, size_t size);
 uint32_t oa_node_gt_freq(const char *card, const char *file);
+int oa_node_set_id(const char *card, const char *uuid, uint64_t *id);
+uint64_t oa_node_ticks_to_oa(uint64_t ticks, uint64_t hz, uint64_t oa_hz);
 
 #endif

@@ -23,6 +23,7 @@
 #include "oa/i915-records.h"
 #include "oa/i915.h"
 #include "oa/metric-sets.h"
+#include "oa/metrics.h"
 #include "oa/writer.h"
 #include "util/debug.h"
 #include "util/file.h"
@@ -129,10 +130,13 @@ int oa_i915_open(struct oa_i915 *d, const char *node)
 		       d->node);
 		goto fail;
 	}
-	d->timestamp_hz = (uint32_t)v;
+	d->cs_hz = (uint32_t)v;
+	d->timestamp_hz = d->cs_hz;
 	/*
 	 * On DG2 and Meteor Lake the OA timestamp ignores the CS clock's
-	 * shift (Wa_18013179988): kernels that know report its own rate.
+	 * shift (Wa_18013179988): the kernels that give those GPUs OA
+	 * (6.2 on) report its own rate, 2^(3 - CTC_SHIFT) times the CS
+	 * clock's (i915_perf_oa_timestamp_frequency()).
 	 */
 	if (!oa_getparam(d->fd, OA_I915_PARAM_OA_TIMESTAMP_FREQUENCY, &v) &&
 	    v > 0)
@@ -355,6 +359,310 @@ void oa_i915_no_set(const char *card, const struct oa_metric_platform *metrics,
 	free(offer);
 }
 
+/*
+ * A topology of one slice, one subslice and 8 EUs, for a kernel that
+ * cannot say (before Linux 4.17): readers need one to compute EU metrics,
+ * and these will be wrong, which the caller's warning says.
+ */
+static size_t oa_min_topology(void *buf, size_t size)
+{
+	struct drm_i915_query_topology_info t = {
+		.max_slices = 1, .max_subslices = 1, .max_eus_per_subslice = 8,
+		.subslice_offset = 1, .subslice_stride = 1,
+		.eu_offset = 2, .eu_stride = 1,
+	};
+	uint8_t *masks = (uint8_t *)buf + sizeof(t);
+
+	if (size < sizeof(t) + 3)
+		return 0;
+	memcpy(buf, &t, sizeof(t));
+	masks[0] = masks[1] = 0x01;
+	masks[2] = 0xff;
+	return sizeof(t) + 3;
+}
+
+/*
+ * The device's slice/subslice/EU topology into @buf (aligned for struct
+ * drm_i915_query_topology_info, @size bytes).  Return: its bytes, or 0
+ * with @why set when the kernel cannot say.
+ */
+static size_t oa_i915_query_topology(const struct oa_i915 *d, void *buf,
+				     size_t size, const char **why)
+{
+	struct drm_i915_query_item item = {
+		.query_id = DRM_I915_QUERY_TOPOLOGY_INFO,
+	};
+	struct drm_i915_query q = {
+		.num_items = 1, .items_ptr = (uintptr_t)&item,
+	};
+
+	*why = "the kernel gave no topology";
+	/* First the length, then the data, as i915_query.c expects. */
+	if (oa_node_ioctl(d->fd, DRM_IOCTL_I915_QUERY, &q)) {
+		*why = strerror(errno);
+	} else if (item.length > 0 && (size_t)item.length <= size &&
+		   (size_t)item.length >= sizeof(struct drm_i915_query_topology_info)) {
+		item.data_ptr = (uintptr_t)buf;
+		if (!oa_node_ioctl(d->fd, DRM_IOCTL_I915_QUERY, &q) &&
+		    item.length > 0 &&
+		    oa_topology_size(buf) <= (size_t)item.length)
+			return oa_topology_size(buf);
+		*why = "the second query failed";
+	} else if (item.length > 0) {
+		*why = "it is larger than expected";
+	}
+	return 0;
+}
+
+/**
+ * oa_i915_topology - the device's slice/subslice/EU topology
+ * @d: the device
+ * @buf: room for it, aligned for struct drm_i915_query_topology_info
+ * @size: bytes of @buf
+ *
+ * Return: its bytes; on a failed query a minimal stand-in and a warning.
+ */
+static size_t oa_i915_topology(const struct oa_i915 *d, void *buf,
+			       size_t size)
+{
+	const char *why;
+	size_t len = oa_i915_query_topology(d, buf, size, &why);
+
+	if (len)
+		return len;
+	pr_err("warning: %s: the topology query failed (%s): writing one slice of one subslice of 8 EUs, so EU metrics will be off\n",
+	       d->node, why);
+	return oa_min_topology(buf, size);
+}
+
+/*
+ * One list of an i915 set's registers as ADD_CONFIG takes them: @n
+ * {addr, value} pairs of u32, malloc'ed; NULL when out of memory.
+ */
+static uint32_t *oa_i915_reg_list(const struct oa_metric_i915_regs *r,
+				  struct oa_metric_reg (*reg)(const struct oa_metric_i915_regs *,
+							      unsigned int),
+				  unsigned int n)
+{
+	uint32_t *list = calloc(2 * (size_t)n + 2, sizeof(*list));
+	struct oa_metric_reg v;
+	unsigned int i;
+
+	for (i = 0; list && i < n; i++) {
+		v = reg(r, i);
+		list[2 * i] = v.addr;
+		list[2 * i + 1] = v.value;
+	}
+	return list;
+}
+
+/*
+ * The register lists of @r, the first @n_mux, @n_boolean and @n_flex of
+ * each, offered to i915 as a configuration of @uuid.  Return: the new
+ * id, or -1 with errno.
+ */
+static int oa_i915_try_config(const struct oa_i915 *d, const char *uuid,
+			      const uint32_t *lists[3], unsigned int n_mux,
+			      unsigned int n_boolean, unsigned int n_flex)
+{
+	struct drm_i915_perf_oa_config c = {
+		.n_mux_regs = n_mux,
+		.n_boolean_regs = n_boolean,
+		.n_flex_regs = n_flex,
+		.mux_regs_ptr = (uintptr_t)lists[0],
+		.boolean_regs_ptr = (uintptr_t)lists[1],
+		.flex_regs_ptr = (uintptr_t)lists[2],
+	};
+
+	memcpy(c.uuid, uuid, sizeof(c.uuid));
+	return oa_node_ioctl(d->fd, DRM_IOCTL_I915_PERF_ADD_CONFIG, &c);
+}
+
+static void oa_i915_remove_config(const struct oa_i915 *d, uint64_t id)
+{
+	oa_node_ioctl(d->fd, DRM_IOCTL_I915_PERF_REMOVE_CONFIG, &id);
+}
+
+static const char *const oa_i915_list_name[3] = { "mux", "boolean", "flex" };
+
+/*
+ * i915 refused a configuration with EINVAL and says no more: ask it which
+ * register, by offering each list alone, then the shortest prefix of the
+ * guilty list that it refuses (each accepted trial is removed at once).
+ * Its own whitelists judge, whichever kernel this is.  Return: the list
+ * (0 mux, 1 boolean, 2 flex) and in @at the register's index, or -1.
+ */
+static int oa_i915_refused_reg(const struct oa_i915 *d, const char *uuid,
+			       const uint32_t *lists[3], const unsigned int n[3],
+			       unsigned int *at)
+{
+	unsigned int lo, hi, mid, k[3];
+	int l, id;
+
+	for (l = 0; l < 3; l++) {
+		if (!n[l])
+			continue;
+		memset(k, 0, sizeof(k));
+		k[l] = n[l];
+		id = oa_i915_try_config(d, uuid, lists, k[0], k[1], k[2]);
+		if (id > 0) {
+			oa_i915_remove_config(d, id);
+			continue;
+		}
+		if (errno != EINVAL)
+			return -1;
+		/* The shortest refused prefix ends with the register. */
+		lo = 1;
+		hi = n[l];
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			k[l] = mid;
+			id = oa_i915_try_config(d, uuid, lists, k[0], k[1], k[2]);
+			if (id > 0) {
+				oa_i915_remove_config(d, id);
+				lo = mid + 1;
+			} else if (errno == EINVAL) {
+				hi = mid;
+			} else {
+				return -1;
+			}
+		}
+		*at = lo - 1;
+		return l;
+	}
+	return -1;
+}
+
+/* One line on why i915 would not add @m's set. */
+static void oa_i915_explain_add(const struct oa_i915 *d,
+				const struct oa_i915_metric *m, int err,
+				const uint32_t *lists[3], const unsigned int n[3])
+{
+	unsigned int at;
+	int l;
+
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		pr_err("%s: not allowed to add metric set %s (%s) to i915, which offers it only once added: that needs CAP_PERFMON (or root) while dev.i915.perf_stream_paranoid is 1 (sysctl dev.i915.perf_stream_paranoid=0 lifts it)\n",
+		       d->node, m->name, m->uuid);
+		return;
+	case EINVAL:
+		l = oa_i915_refused_reg(d, m->uuid, lists, n, &at);
+		if (l >= 0) {
+			pr_err("%s: i915 refused metric set %s (%s): its %s register %u of %u, 0x%08x = 0x%08x, is not one this kernel lets userspace program on this GPU\n",
+			       d->node, m->name, m->uuid, oa_i915_list_name[l],
+			       at + 1, n[l], lists[l][2 * at],
+			       lists[l][2 * at + 1]);
+			return;
+		}
+		break;
+	case 524:	/* ENOTSUPP, the kernel's own: no OA here */
+		pr_err("%s: i915 has no OA support for this GPU (ENOTSUPP)\n",
+		       d->node);
+		return;
+	}
+	pr_err("%s: i915 refused to add metric set %s (%s), %u mux, %u boolean and %u flex registers: %s\n",
+	       d->node, m->name, m->uuid, n[0], n[1], n[2], strerror(err));
+}
+
+/**
+ * oa_i915_add_regs - add @m's uuid to i915 as a configuration of these
+ *	registers (DRM_IOCTL_I915_PERF_ADD_CONFIG), and take its id
+ * @d: the device
+ * @m: the set: its uuid and name; its id and "added" are set
+ * @lists: the mux, boolean-counter and flex registers, {addr, value}
+ *	pairs of u32
+ * @n: how many pairs in each
+ *
+ * One added meanwhile by another program (EADDRINUSE) is as good, and is
+ * not ours to remove.  A refusal is one line; for EINVAL it names the
+ * register i915 refused (oa_i915_refused_reg()).
+ */
+int oa_i915_add_regs(const struct oa_i915 *d, struct oa_i915_metric *m,
+		     const uint32_t *lists[3], const unsigned int n[3])
+{
+	int id, err;
+
+	id = oa_i915_try_config(d, m->uuid, lists, n[0], n[1], n[2]);
+	if (id > 0) {
+		m->id = id;
+		m->added = true;
+		return 0;
+	}
+	err = id ? errno : EPROTO;
+	if (err == EADDRINUSE && !oa_node_set_id(d->card, m->uuid, &m->id))
+		return 0;
+	oa_i915_explain_add(d, m, err, lists, n);
+	return -1;
+}
+
+/*
+ * The registers of @set on this device: a few sets of Broadwell, Skylake,
+ * Broxton and Cannon Lake program some mux registers only on some slice
+ * or subslice masks or revisions, as IGT does (oa/metric-sets.h), so the
+ * device's topology decides.  False when the table has none for @set.
+ */
+static bool oa_i915_set_regs(const struct oa_i915 *d,
+			     const struct oa_metric_set *set,
+			     struct oa_metric_i915_regs *r)
+{
+	union {	/* aligned for the struct's u16 fields */
+		struct drm_i915_query_topology_info info;
+		uint8_t bytes[4096];
+	} topo;
+	struct oa_metrics_device dev = {
+		.device_id = d->device_id, .revision = d->revision,
+		.topology = &topo,
+	};
+	struct oa_metric_i915_device on;
+	struct oa_metrics_vars v;
+	const char *why;
+
+	/* Without a topology only the sets that do not ask are known. */
+	dev.topology_len = oa_i915_query_topology(d, &topo, sizeof(topo), &why);
+	if (!dev.topology_len)
+		return oa_metric_set_i915_regs(set, r);
+	oa_metrics_device_vars(&dev, &v);
+	on = (struct oa_metric_i915_device){
+		.slice_mask = v.slice_mask,
+		.subslice_mask = v.subslice_mask,
+		.revision = v.revision,
+	};
+	return oa_metric_set_i915_regs_on(set, &on, r);
+}
+
+/*
+ * Add @set with the table's registers (a stock i915 offers no set until
+ * userspace adds one, as IGT's tools, gputop and Mesa do).
+ * Return: 0, -ENOENT when the table has no registers for it, or -1.
+ */
+static int oa_i915_add_config(const struct oa_i915 *d,
+			      const struct oa_metric_set *set,
+			      struct oa_i915_metric *m)
+{
+	struct oa_metric_i915_regs r;
+	const uint32_t *lists[3];
+	unsigned int n[3];
+	int err = -1, l;
+
+	if (!oa_i915_set_regs(d, set, &r))
+		return -ENOENT;
+	n[0] = r.n_mux;
+	n[1] = r.n_boolean;
+	n[2] = r.n_flex;
+	lists[0] = oa_i915_reg_list(&r, oa_metric_i915_mux, n[0]);
+	lists[1] = oa_i915_reg_list(&r, oa_metric_i915_boolean, n[1]);
+	lists[2] = oa_i915_reg_list(&r, oa_metric_i915_flex, n[2]);
+	if (lists[0] && lists[1] && lists[2])
+		err = oa_i915_add_regs(d, m, lists, n);
+	else
+		pr_err("out of memory\n");
+	for (l = 0; l < 3; l++)
+		free((void *)lists[l]);
+	return err;
+}
+
 /**
  * oa_i915_metric_set - the metric set @arg names, and its kernel id
  * @d: the device
@@ -362,18 +670,19 @@ void oa_i915_no_set(const char *card, const struct oa_metric_platform *metrics,
  *	oa/metric-sets.h), or a uuid
  * @m: filled in; the name is the table's, else the uuid
  *
- * The kernel knows sets only by uuid: the id to open a stream with is in
- * <card>/metrics/UUID/id.  A name the table does not have, or a set the
- * card does not offer, fails with one line listing what it does offer.
+ * The kernel knows sets by uuid, in <card>/metrics/UUID/id.  A set it
+ * does not offer yet is added when the table has its registers (and
+ * removed by oa_i915_metric_release()); a name the table does not have,
+ * or a set neither offered nor known, fails with one line listing what
+ * the card offers.
  */
 int oa_i915_metric_set(const struct oa_i915 *d, const char *arg,
 		       struct oa_i915_metric *m)
 {
 	const struct oa_metric_platform *metrics;
 	const struct oa_metric_set *set;
-	char path[PATH_MAX + 64];
-	uint8_t u[16];
 	int err;
+	uint8_t u[16];
 
 	memset(m, 0, sizeof(*m));
 	metrics = oa_i915_metrics_of(d->device_id);
@@ -402,21 +711,45 @@ int oa_i915_metric_set(const struct oa_i915 *d, const char *arg,
 		       d->node, oa_node_sysfs_root());
 		return -1;
 	}
-	snprintf(path, sizeof(path), "%s/metrics/%s/id", d->card, m->uuid);
-	err = file_read_u64(path, &m->id);
+	err = oa_node_set_id(d->card, m->uuid, &m->id);
+	if (err == -ENOENT && set) {
+		err = oa_i915_add_config(d, set, m);
+		if (err != -ENOENT)
+			return err;
+	}
 	if (err == -ENOENT) {
 		oa_i915_no_set(d->card, metrics, true,
-			       "metric set %s (%s) is not offered by this kernel for this GPU: not in ",
+			       "metric set %s (%s) is not offered by this kernel for this GPU, and gpuprof has no registers to add it with: not in ",
 			       m->name, m->uuid);
 		return -1;
 	}
-	if (err || !m->id) {
+	if (err) {
 		oa_i915_no_set(d->card, metrics, false,
-			       "metric set %s (%s) is not offered by this kernel for this GPU: %s holds no id",
-			       m->name, m->uuid, path);
+			       "metric set %s (%s): %s/metrics/%s/id: %s",
+			       m->name, m->uuid, d->card, m->uuid,
+			       strerror(-err));
 		return -1;
 	}
 	return 0;
+}
+
+/**
+ * oa_i915_metric_release - remove @m's set from i915 if it was added here
+ * @d: the device, still open
+ * @m: the set oa_i915_metric_set() chose
+ *
+ * A set that was there before is left as it was.  A program killed before
+ * this leaves its set added; the next run then finds it offered.
+ */
+void oa_i915_metric_release(const struct oa_i915 *d, struct oa_i915_metric *m)
+{
+	if (!m->added || d->fd < 0)
+		return;
+	if (oa_node_ioctl(d->fd, DRM_IOCTL_I915_PERF_REMOVE_CONFIG, &m->id))
+		pr_err("%s: removing metric set %s (id %llu) from i915: %s\n",
+		       d->node, m->name, (unsigned long long)m->id,
+		       strerror(errno));
+	m->added = false;
 }
 
 /*
@@ -510,66 +843,6 @@ int oa_i915_perf_open(const struct oa_i915 *d, const struct oa_i915_metric *m,
 	if (fd < 0)
 		oa_explain_open(d, m, errno, exponent, period_ns);
 	return fd;
-}
-
-/*
- * A topology of one slice, one subslice and 8 EUs, for a kernel that
- * cannot say (before Linux 4.17): readers need one to compute EU metrics,
- * and these will be wrong, which the caller's warning says.
- */
-static size_t oa_min_topology(void *buf, size_t size)
-{
-	struct drm_i915_query_topology_info t = {
-		.max_slices = 1, .max_subslices = 1, .max_eus_per_subslice = 8,
-		.subslice_offset = 1, .subslice_stride = 1,
-		.eu_offset = 2, .eu_stride = 1,
-	};
-	uint8_t *masks = (uint8_t *)buf + sizeof(t);
-
-	if (size < sizeof(t) + 3)
-		return 0;
-	memcpy(buf, &t, sizeof(t));
-	masks[0] = masks[1] = 0x01;
-	masks[2] = 0xff;
-	return sizeof(t) + 3;
-}
-
-/**
- * oa_i915_topology - the device's slice/subslice/EU topology
- * @d: the device
- * @buf: room for it, aligned for struct drm_i915_query_topology_info
- * @size: bytes of @buf
- *
- * Return: its bytes; on a failed query a minimal stand-in and a warning.
- */
-static size_t oa_i915_topology(const struct oa_i915 *d, void *buf,
-			       size_t size)
-{
-	struct drm_i915_query_item item = {
-		.query_id = DRM_I915_QUERY_TOPOLOGY_INFO,
-	};
-	struct drm_i915_query q = {
-		.num_items = 1, .items_ptr = (uintptr_t)&item,
-	};
-	const char *why = "the kernel gave no topology";
-
-	/* First the length, then the data, as i915_query.c expects. */
-	if (oa_node_ioctl(d->fd, DRM_IOCTL_I915_QUERY, &q)) {
-		why = strerror(errno);
-	} else if (item.length > 0 && (size_t)item.length <= size &&
-		   (size_t)item.length >= sizeof(struct drm_i915_query_topology_info)) {
-		item.data_ptr = (uintptr_t)buf;
-		if (!oa_node_ioctl(d->fd, DRM_IOCTL_I915_QUERY, &q) &&
-		    item.length > 0 &&
-		    oa_topology_size(buf) <= (size_t)item.length)
-			return oa_topology_size(buf);
-		why = "the second query failed";
-	} else if (item.length > 0) {
-		why = "it is larger than expected";
-	}
-	pr_err("warning: %s: the topology query failed (%s): writing one slice of one subslice of 8 EUs, so EU metrics will be off\n",
-	       d->node, why);
-	return oa_min_topology(buf, size);
 }
 
 static void oa_i915_device_info(const struct oa_i915 *d,
@@ -756,14 +1029,17 @@ static int oa_reg_read(struct oa_i915 *d, uint64_t *val)
  * the narrowest window wins and its midpoint is the CPU time.
  *
  * The GPU time is made consistent with the OA reports: their timestamp
- * is the low 32 bits of this same clock, and RING_TIMESTAMP itself may be
+ * is the low 32 bits of the OA clock, and RING_TIMESTAMP itself may be
  * narrower than 64 bits (36 bits on some parts; the upper half of an old
  * single 8-byte read is not even valid), so its high bits wrap on their
  * own schedule.  Only the first point takes the register whole; each
  * later one takes its low 32 bits and unwraps them against the previous
  * point (gpuprof_oa_unwrap(), as readers unwrap reports).  Points come at
  * least every second, far under the 2^31 ticks (111 s at 19.2 MHz) that
- * the unwrap tolerates, so the 64-bit value only ever moves forward and
+ * the unwrap tolerates, so the 64-bit value only ever moves forward.
+ * RING_TIMESTAMP counts the command streamer's clock; where the OA clock
+ * runs faster (DG2, Meteor Lake: both count the same crystal, the CS one
+ * shifted right) the point is given in OA ticks (oa_node_ticks_to_oa()), so
  * its low 32 bits equal the report timestamps of the same instant.
  */
 static int oa_i915_correlate(struct oa_i915 *d, uint64_t *cpu_ns,
@@ -786,12 +1062,11 @@ static int oa_i915_correlate(struct oa_i915 *d, uint64_t *cpu_ns,
 			best_raw = raw;
 		}
 	}
-	d->last_gpu = d->have_gpu ? gpuprof_oa_unwrap(d->last_gpu,
-						      best_raw, 32) :
-		      best_raw;
+	d->last_cs = d->have_gpu ? gpuprof_oa_unwrap(d->last_cs, best_raw, 32) :
+		     best_raw;
 	d->have_gpu = true;
 	*cpu_ns = mid;
-	*gpu_ts = d->last_gpu;
+	*gpu_ts = oa_node_ticks_to_oa(d->last_cs, d->cs_hz, d->timestamp_hz);
 	*window_ns = best_w;
 	return 0;
 }

@@ -36,7 +36,8 @@ struct oa_i915 {
 	char card[PATH_MAX];		/* sysfs dir of its card, "" if none */
 	uint32_t device_id;
 	uint32_t revision;
-	uint64_t timestamp_hz;		/* CS (and OA) timestamp frequency */
+	uint64_t timestamp_hz;		/* the OA reports' timestamp frequency */
+	uint64_t cs_hz;			/* RING_TIMESTAMP's: the same but on DG2, MTL */
 	int perf_revision;
 	unsigned int gen;		/* gpuprof_oa_gen_of_device() */
 	const struct gpuprof_oa_platform *platform;
@@ -46,13 +47,14 @@ struct oa_i915 {
 	/* RING_TIMESTAMP reading. */
 	uint64_t reg_offset;		/* with I915_REG_READ_8B_WA, or not */
 	bool have_gpu;
-	uint64_t last_gpu;		/* the last point's 64-bit timestamp */
+	uint64_t last_cs;		/* the last point's 64-bit RING_TIMESTAMP */
 };
 
 struct oa_i915_metric {
 	char name[256];
 	char uuid[40];
-	uint64_t id;			/* the kernel's, from sysfs */
+	uint64_t id;			/* the kernel's, from sysfs or ADD_CONFIG */
+	bool added;			/* registered here: removed at the end */
 };
 
 /* A metric set a card offers in sysfs (oa_i915_offered()). */
@@ -69,6 +71,9 @@ void oa_i915_close(struct oa_i915 *d);
 uint32_t oa_i915_format(const struct oa_i915 *d);
 int oa_i915_metric_set(const struct oa_i915 *d, const char *arg,
 		       struct oa_i915_metric *m);
+void oa_i915_metric_release(const struct oa_i915 *d, struct oa_i915_metric *m);
+int oa_i915_add_regs(const struct oa_i915 *d, struct oa_i915_metric *m,
+		     const uint32_t *lists[3], const unsigned int n[3]);
 const struct oa_metric_platform *oa_i915_metrics_of(uint32_t device_id);
 uint32_t oa_i915_card_device_id(const char *card);
 __attribute__((format(printf, 4, 5)))

@@ -291,19 +291,6 @@ uint64_t oa_xe_cycles_unwrap(uint64_t last, uint64_t raw, unsigned int width)
 	return gpuprof_oa_unwrap(last, raw, width);
 }
 
-/*
- * GT reference clock cycles (ENGINE_CYCLES, at GT_LIST's reference_clock
- * @ref_hz) as OA timestamp ticks (the unit's oa_timestamp_freq @oa_hz).
- * The two are one clock on Xe2; on DG2 and MTL the OA timestamp runs a
- * power of two faster or slower (xe_oa_timestamp_frequency()).
- */
-uint64_t oa_xe_cycles_to_oa(uint64_t cycles, uint64_t ref_hz, uint64_t oa_hz)
-{
-	if (!ref_hz || !oa_hz || ref_hz == oa_hz)
-		return cycles;
-	return (uint64_t)((unsigned __int128)cycles * oa_hz / ref_hz);
-}
-
 #define OA_XE_TOPO_HEAD		offsetof(struct oa_xe_topology_mask, mask)
 
 /*

@@ -74,6 +74,5 @@ size_t oa_xe_topology(const void *reply, size_t size, uint16_t gt_id,
 		      void *buf, size_t buf_size);
 
 uint64_t oa_xe_cycles_unwrap(uint64_t last, uint64_t raw, unsigned int width);
-uint64_t oa_xe_cycles_to_oa(uint64_t cycles, uint64_t ref_hz, uint64_t oa_hz);
 
 #endif

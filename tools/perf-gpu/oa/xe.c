@@ -324,20 +324,6 @@ static void oa_xe_set_config(const struct oa_metric_set *set,
 	*n_regs = n;
 }
 
-/* The set's id from sysfs: 0, -ENOENT when xe does not have it, -errno. */
-static int oa_xe_sysfs_id(const struct oa_xe *d, const char *uuid,
-			  uint64_t *id)
-{
-	char path[PATH_MAX + 64];
-	int err;
-
-	snprintf(path, sizeof(path), "%s/metrics/%s/id", d->card, uuid);
-	err = file_read_u64(path, id);
-	if (!err && !*id)
-		err = -ENOENT;
-	return err;
-}
-
 /*
  * Register @m's set with xe (OBSERVATION_OP_ADD_CONFIG) and take its id:
  * xe ships no configurations, so a set is there only once someone added
@@ -364,7 +350,7 @@ static int oa_xe_add_config(const struct oa_xe *d, struct oa_i915_metric *m,
 	}
 	if (ret == 0)
 		errno = EPROTO;
-	if (errno == EADDRINUSE && !oa_xe_sysfs_id(d, m->uuid, &m->id))
+	if (errno == EADDRINUSE && !oa_node_set_id(d->card, m->uuid, &m->id))
 		return 0;
 	if (errno == EACCES || errno == EPERM)
 		pr_err("%s: not allowed to register metric set %s (%s) with xe: that needs CAP_PERFMON (or root) while dev.xe.observation_paranoid is 1 (sysctl dev.xe.observation_paranoid=0 lifts it)\n",
@@ -448,7 +434,7 @@ int oa_xe_metric_set(struct oa_xe *d, const char *arg,
 		       d->node, oa_node_sysfs_root());
 		return -1;
 	}
-	err = oa_xe_sysfs_id(d, m->uuid, &m->id);
+	err = oa_node_set_id(d->card, m->uuid, &m->id);
 	if (!err)
 		return 0;
 	if (err != -ENOENT) {
@@ -635,8 +621,8 @@ static int oa_xe_correlate(struct oa_xe *d, uint64_t *cpu_ns,
 			 best.engine_cycles;
 	d->have_cycles = true;
 	*cpu_ns = best.cpu_timestamp + best_w / 2;
-	*gpu_ts = oa_xe_cycles_to_oa(d->last_cycles, d->ref_clock_hz,
-				     d->timestamp_hz);
+	*gpu_ts = oa_node_ticks_to_oa(d->last_cycles, d->ref_clock_hz,
+				      d->timestamp_hz);
 	*window_ns = best_w;
 	return 0;
 }

@@ -281,8 +281,10 @@ void record_oa_free(struct record_oa *oa)
 		close(oa->stream);
 	if (oa->dev_open && oa->source == RECORD_OA_XE)
 		oa_xe_close(&oa->xe);
-	else if (oa->dev_open)
+	else if (oa->dev_open) {
+		oa_i915_metric_release(&oa->dev, &oa->metric);
 		oa_i915_close(&oa->dev);
+	}
 	record_oa_ingest_free(oa->ingest);
 	free(oa->buf.p);
 	free(oa->output);
