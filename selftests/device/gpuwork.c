@@ -3,8 +3,13 @@
  * gpuwork: GPU work on vgem for the device tests, run as a process of
  * its own so it can be matched by name and path and can exit.
  *
- *   gpuwork [-n COMM] [-m NAME] [-t] fences K [HOLD_MS]
- *					K jobs, each held HOLD_MS; with -t,
+ *   gpuwork [-n COMM] [-m NAME] [-t] [-w DIR] fences K [HOLD_MS]
+ *					K jobs, each held HOLD_MS; with -w,
+ *					the first not before DIR/go exists
+ *					(DIR/COMM.ready made once vgem is
+ *					open and the buffer made, so another
+ *					process can start them together);
+ *					with -t,
  *					"held MIN MAX" printed for each:
  *					the least and the most it can have
  *					run, in ms of CLOCK_MONOTONIC (from
@@ -24,6 +29,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -52,7 +58,28 @@ static double mono_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static int fences(int fd, long k, unsigned int hold_ms, bool timed)
+/* DIR/COMM.ready, then until DIR/go exists (at most 10 minutes). */
+static int wait_go(const char *dir)
+{
+	char path[PATH_MAX], comm[16] = "";
+	int i, fd;
+
+	prctl(PR_GET_NAME, comm);
+	snprintf(path, sizeof(path), "%s/%s.ready", dir, comm);
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return fprintf(stderr, "gpuwork: %s: %s\n", path, strerror(errno)), 1;
+	close(fd);
+	snprintf(path, sizeof(path), "%s/go", dir);
+	for (i = 0; i < 60000 && access(path, F_OK); i++)
+		sleep_ms(10);
+	if (access(path, F_OK))
+		return fprintf(stderr, "gpuwork: no %s after 10 minutes\n", path), 1;
+	return 0;
+}
+
+static int fences(int fd, long k, unsigned int hold_ms, bool timed,
+		  const char *go)
 {
 	uint32_t handle;
 	uint64_t size;
@@ -63,6 +90,8 @@ static int fences(int fd, long k, unsigned int hold_ms, bool timed)
 	err = vgem_bo_create(fd, 64, 64, &handle, &size);
 	if (err)
 		return fprintf(stderr, "gpuwork: create: %s\n", strerror(-err)), 1;
+	if (go && wait_go(go))
+		return 1;
 	for (i = 0; i < k; i++) {
 		t0 = mono_ms();
 		f = vgem_fence_attach(fd, handle);
@@ -143,7 +172,7 @@ static int mark(const char *what, const char *name)
 
 int main(int argc, char **argv)
 {
-	const char *range = NULL;
+	const char *range = NULL, *go = NULL;
 	bool timed = false;
 	int fd, ret;
 
@@ -162,6 +191,11 @@ int main(int argc, char **argv)
 		argv++;
 		argc--;
 	}
+	if (argc > 2 && !strcmp(argv[1], "-w")) {
+		go = argv[2];
+		argv += 2;
+		argc -= 2;
+	}
 	fd = vgem_open();
 	if (fd < 0)
 		return fprintf(stderr, "gpuwork: no vgem device\n"), 1;
@@ -169,13 +203,13 @@ int main(int argc, char **argv)
 		if (range && mark("begin", range))
 			return 1;
 		ret = fences(fd, atol(argv[2]), argc > 3 ? atoi(argv[3]) : 0,
-			     timed);
+			     timed, go);
 		if (range && mark("end", range))
 			return 1;
 		return ret;
 	}
 	if (argc == 3 && !strcmp(argv[1], "buffer"))
 		return buffer(fd, strtoul(argv[2], NULL, 0));
-	fprintf(stderr, "usage: gpuwork [-n COMM] [-m NAME] [-t] fences K [HOLD_MS] | buffer BYTES\n");
+	fprintf(stderr, "usage: gpuwork [-n COMM] [-m NAME] [-t] [-w DIR] fences K [HOLD_MS] | buffer BYTES\n");
 	return 2;
 }
