@@ -307,21 +307,33 @@ TEST_F(gp, an_interval_counts_a_timeline_once)
  * the jobs' time (about 20 for 200 ms held), not their number (100, which
  * counting every job would give).  Bounds: half and twice the time held
  * in samples, E/I, E measured by the process; the debug kernel's ioctls
- * hold each job longer, which E includes.
+ * hold each job longer, which E includes.  "Not their number" is judged
+ * only when twice E/I is below 100: under a load of 10 on two cores the
+ * 2 ms jobs were held 15 ms each (E/I 151), when time and number cannot
+ * be told apart; the test then runs again, three times at most, each
+ * with a target of its own.
  */
 TEST_F(gp, short_jobs_count_by_their_length)
 {
-	long long samples, held_us, expect;
+	long long samples = 0, held_us, expect = 0;
+	char name[16];
+	int run;
 
-	start_time(_metadata, "time_short", 10);
-	held_us = held_jobs("time_short", 100, 2, 15);
-	ASSERT_LE(200000, held_us);
-	samples = stop_samples(_metadata, "time_short");
-	expect = held_us / 10000;
-	TH_LOG("100 jobs of 2 ms, 15 ms apart: held %lld µs in all, %lld samples of 10 ms (E/I = %lld)",
-	       held_us, samples, expect);
-	EXPECT_LE(expect / 2, samples);
-	EXPECT_GE(expect * 2, samples);
+	for (run = 0; run < 3; run++) {
+		snprintf(name, sizeof(name), "time_short%c", '0' + run);
+		start_time(_metadata, name, 10);
+		held_us = held_jobs(name, 100, 2, 15);
+		ASSERT_LE(200000, held_us);
+		samples = stop_samples(_metadata, name);
+		expect = held_us / 10000;
+		TH_LOG("run %d: 100 jobs of 2 ms, 15 ms apart: held %lld µs in all, %lld samples of 10 ms (E/I = %lld)",
+		       run, held_us, samples, expect);
+		EXPECT_LE(expect / 2, samples);
+		EXPECT_GE(expect * 2, samples);
+		if (expect * 2 < 100)
+			break;
+	}
+	EXPECT_GT(100, expect * 2) TH_LOG("the jobs were never short enough to tell time from number");
 	EXPECT_GT(100, samples);
 }
 
