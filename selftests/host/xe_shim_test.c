@@ -38,6 +38,7 @@
 #include "../lib/fake_sysfs.h"
 #include "../lib/paths.h"
 #include "../lib/run.h"
+#include "../lib/shim_preload.h"
 #include "../../module/oa_decode.h"
 #include "../../tools/perf-gpu/oa/xe-uapi.h"
 
@@ -910,26 +911,7 @@ TEST(report_timestamps_wrap_at_56_bits)
 	run_cmd((char *)buf, sizeof(buf), "rm -rf '%s'", sys);
 }
 
-/*
- * Run the harness again with the shim preloaded behind this program's
- * ASan runtime, once.
- */
 int main(int argc, char **argv)
 {
-	char preload[2 * PATH_MAX + 2];
-
-	if (!getenv(REEXEC_ENV)) {
-		if (access(xe_shim_path(), R_OK)) {
-			fprintf(stderr, "no xe shim at %s\n", xe_shim_path());
-			return 1;
-		}
-		snprintf(preload, sizeof(preload), "%s %s", asan_runtime(),
-			 xe_shim_path());
-		setenv("LD_PRELOAD", preload, 1);
-		setenv(REEXEC_ENV, "1", 1);
-		execv("/proc/self/exe", argv);
-		perror("execv");
-		return 1;
-	}
-	return test_harness_run(argc, argv);
+	return run_with_shim_preloaded(argc, argv, xe_shim_path(), REEXEC_ENV);
 }

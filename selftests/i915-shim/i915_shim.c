@@ -578,22 +578,6 @@ static bool shim_set_of_id(const char *dir, uint64_t id,
 	return found;
 }
 
-/* uuid_is_valid(): 8-4-4-4-12 hex digits, either case. */
-static bool shim_uuid_valid(const char *uuid)
-{
-	unsigned int i;
-
-	for (i = 0; i < SHIM_UUID_LEN; i++) {
-		if (i == 8 || i == 13 || i == 18 || i == 23) {
-			if (uuid[i] != '-')
-				return false;
-		} else if (!isxdigit((unsigned char)uuid[i])) {
-			return false;
-		}
-	}
-	return true;
-}
-
 /* A list counts as given with both a pointer and a length. */
 static bool shim_list_given(uint64_t ptr, uint32_t n)
 {

@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -128,5 +129,21 @@ int __open64_2(const char *path, int flags)
 }
 
 #undef MODE_ARG
+
+/* The kernel's uuid_is_valid(): 36 characters, 8-4-4-4-12 hex digits. */
+static bool shim_uuid_valid(const char *uuid)
+{
+	unsigned int i;
+
+	for (i = 0; i < 36; i++) {
+		if (i == 8 || i == 13 || i == 18 || i == 23) {
+			if (uuid[i] != '-')
+				return false;
+		} else if (!isxdigit((unsigned char)uuid[i])) {
+			return false;
+		}
+	}
+	return true;
+}
 
 #endif

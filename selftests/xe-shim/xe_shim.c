@@ -604,22 +604,6 @@ static struct shim_config *shim_config_by_uuid(const char *uuid)
 	return NULL;
 }
 
-/* uuid_is_valid(): 8-4-4-4-12 hex digits. */
-static bool shim_uuid_valid(const char *uuid)
-{
-	unsigned int i;
-
-	for (i = 0; i < UUID_LEN; i++) {
-		if (i == 8 || i == 13 || i == 18 || i == 23) {
-			if (uuid[i] != '-')
-				return false;
-		} else if (!isxdigit((unsigned char)uuid[i])) {
-			return false;
-		}
-	}
-	return true;
-}
-
 static void shim_config_add(const char *uuid, uint64_t id)
 {
 	if (shim_n_configs == MAX_CONFIGS || shim_config_by_uuid(uuid) ||
