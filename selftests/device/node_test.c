@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../lib/harness.h"
@@ -117,7 +118,42 @@ TEST(load_unload_twice)
 TEST(double_load_is_refused)
 {
 	ASSERT_EQ(0, gpuprof_load(NULL));
-	EXPECT_EQ(-EEXIST, gpuprof_load(NULL));
+	EXPECT_EQ(-EEXIST, kmod_load("GPUPROF_KO", NULL));
+	EXPECT_EQ(0, gpuprof_unload());
+}
+
+/*
+ * What a test killed at its timeout leaves: the module loaded, set up,
+ * and held open by a child.  The next test's load kills the holder and
+ * gets a fresh module: the interval back at its default.
+ */
+TEST(a_module_left_loaded_is_replaced)
+{
+	char buf[4096];
+	int pipefd[2], st;
+	pid_t kid;
+
+	ASSERT_EQ(0, gpuprof_load(NULL));
+	ASSERT_EQ(0, write_file(DEV "/ctl", "interval 50\n"));
+	ASSERT_EQ(0, pipe(pipefd));
+	kid = fork();
+	ASSERT_LE(0, kid);
+	if (!kid) {
+		int fd = open(DEV "/status", O_RDONLY);
+
+		close(pipefd[0]);
+		if (fd >= 0 && write(pipefd[1], "h", 1) == 1)
+			pause();
+		_exit(1);
+	}
+	close(pipefd[1]);
+	ASSERT_EQ(1, read(pipefd[0], buf, 1));
+	close(pipefd[0]);
+	EXPECT_EQ(0, gpuprof_load(NULL));
+	ASSERT_EQ(kid, waitpid(kid, &st, 0));
+	EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL) TH_LOG("%#x", st);
+	ASSERT_LT(0, read_file(DEV "/status", buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "interval_ms: 100\n")) TH_LOG("%s", buf);
 	EXPECT_EQ(0, gpuprof_unload());
 }
 

@@ -9,8 +9,9 @@
  *   check-debug) is far slower, and says so by setting it.  Anything
  *   else in the variable stops the program before a test runs.  Tests
  *   stretch their own workload windows by gpuprof_time_scale();
- * - $GPUPROF_TEST_ONLY=NAME runs only the tests called NAME, as
- *   "fixture.test" or "test" (6.1's harness has no filter of its own).
+ * - $GPUPROF_TEST_ONLY="NAME..." runs only the tests called one of the
+ *   NAMEs, as "fixture.test" or "test" (6.1's harness has no filter of
+ *   its own).
  */
 #ifndef GPUPROF_TEST_HARNESS_H
 #define GPUPROF_TEST_HARNESS_H
@@ -57,9 +58,22 @@ static inline int gpuprof_scale_timeouts(void)
 	return 0;
 }
 
+/* Is @name one of the space-separated words of @list? */
+static inline int gpuprof_word_in(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p;
+
+	for (p = list; (p = strstr(p, name)); p += len)
+		if ((p == list || p[-1] == ' ') &&
+		    (p[len] == ' ' || p[len] == '\0'))
+			return 1;
+	return 0;
+}
+
 /*
- * Unlink from each fixture's list the tests not called @only; 0, or -1
- * when no test is called that.
+ * Unlink from each fixture's list the tests not called one of the words
+ * of @only; 0, or -1 when no test is called so.
  */
 static inline int gpuprof_only_tests(const char *only)
 {
@@ -73,7 +87,8 @@ static inline int gpuprof_only_tests(const char *only)
 		for (t = f->tests; t; t = next) {
 			next = t->next;
 			snprintf(full, sizeof(full), "%s.%s", f->name, t->name);
-			if (strcmp(only, t->name) && strcmp(only, full))
+			if (!gpuprof_word_in(only, t->name) &&
+			    !gpuprof_word_in(only, full))
 				continue;
 			/* The harness's lists: prev of the head is the tail. */
 			t->next = NULL;
@@ -90,7 +105,7 @@ static inline int gpuprof_only_tests(const char *only)
 		f->tests = head;
 	}
 	if (!kept)
-		fprintf(stderr, "GPUPROF_TEST_ONLY=%s: no test is called that\n",
+		fprintf(stderr, "GPUPROF_TEST_ONLY=%s: no test is called so\n",
 			only);
 	return kept ? 0 : -1;
 }

@@ -9,7 +9,10 @@
 #ifndef GPUPROF_TEST_KMOD_H
 #define GPUPROF_TEST_KMOD_H
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,15 +55,79 @@ static inline int kmod_load_depends(const char *env)
 	return system(cmd) ? -ENOENT : 0;
 }
 
-static inline int gpuprof_load(const char *params)
-{
-	return kmod_load("GPUPROF_KO", params);
-}
-
 static inline int gpuprof_unload(void)
 {
 	return syscall(SYS_delete_module, GPUPROF_MODNAME, O_NONBLOCK) ?
 		-errno : 0;
+}
+
+/*
+ * Kill every other process with a file of /dev/gpuprof open: what a
+ * killed test's children may still hold.  How many were killed.
+ */
+static inline int gpuprof_kill_holders(void)
+{
+	char fds[64], link[PATH_MAX], target[PATH_MAX];
+	struct dirent *p, *f;
+	DIR *proc, *dir;
+	int pid, n = 0;
+	ssize_t len;
+
+	proc = opendir("/proc");
+	if (!proc)
+		return 0;
+	while ((p = readdir(proc))) {
+		pid = atoi(p->d_name);
+		if (pid <= 0 || pid == getpid())
+			continue;
+		snprintf(fds, sizeof(fds), "/proc/%d/fd", pid);
+		dir = opendir(fds);
+		if (!dir)
+			continue;
+		while ((f = readdir(dir))) {
+			snprintf(link, sizeof(link), "%s/%s", fds, f->d_name);
+			len = readlink(link, target, sizeof(target) - 1);
+			if (len <= 0)
+				continue;
+			target[len] = '\0';
+			if (!strncmp(target, "/dev/gpuprof/", 13)) {
+				fprintf(stderr, "# killing pid %d, which holds %s\n",
+					pid, target);
+				kill(pid, SIGKILL);
+				n++;
+				break;
+			}
+		}
+		closedir(dir);
+	}
+	closedir(proc);
+	return n;
+}
+
+/*
+ * Load gpuprof.ko.  A test the harness killed at its timeout never ran
+ * its teardown and left the module loaded, perhaps held by its
+ * children: that test has failed already, and the tests after it must
+ * not fail for it too.  So a module found loaded is said, its holders
+ * killed, and it is unloaded (waiting up to 10 s) and loaded afresh.
+ * kmod_load("GPUPROF_KO", ...) is the plain load, for a test of EEXIST.
+ */
+static inline int gpuprof_load(const char *params)
+{
+	int err = kmod_load("GPUPROF_KO", params), ms;
+
+	if (err != -EEXIST)
+		return err;
+	fprintf(stderr, "# gpuprof.ko was left loaded by an earlier test: unloading it\n");
+	gpuprof_kill_holders();
+	for (ms = 0; (err = gpuprof_unload()) && ms < 10000; ms += 10)
+		usleep(10000);
+	if (err) {
+		fprintf(stderr, "# gpuprof.ko cannot be unloaded: %s\n",
+			strerror(-err));
+		return -EEXIST;
+	}
+	return kmod_load("GPUPROF_KO", params);
 }
 
 /* fencegen: fences with any names (selftests/fencegen), loaded once. */
