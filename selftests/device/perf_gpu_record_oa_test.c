@@ -7,10 +7,13 @@
  * snapshots where the driver prints them.  Expected counts are what
  * gpuwork and gpuprof-oa were told to make.
  */
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../lib/harness.h"
@@ -272,11 +275,10 @@ static unsigned int ctx_job_ms(unsigned int k_t)
 	return 4000 * k_t < 9000 ? 4000 * k_t : 9000;
 }
 
-/* One recording of gpuwork's job with the reports of @b beside it. */
-static int record_ctx_job(FIXTURE_DATA(oa) *self, const char *rec,
-			  const struct oa_buf *b, unsigned int k_t)
+/* @b into @path: 0 or -1. */
+static int write_oa_buf(const char *path, const struct oa_buf *b)
 {
-	FILE *f = fopen(rec, "wb");
+	FILE *f = fopen(path, "wb");
 
 	if (!f)
 		return -1;
@@ -284,46 +286,106 @@ static int record_ctx_job(FIXTURE_DATA(oa) *self, const char *rec,
 		fclose(f);
 		return -1;
 	}
-	fclose(f);
-	return run_cmd(self->out, sizeof(self->out),
-		       "%s record --oa-source=%s -o %s -- sh -c '%s fences 1 %u; sleep %u'",
-		       perf_gpu_path(), rec, self->data, gpuwork_path(),
-		       ctx_job_ms(k_t), 4 * k_t);
+	return fclose(f) ? -1 : 0;
+}
+
+/* Sleep until CLOCK_MONOTONIC reaches @ns. */
+static void sleep_until_ns(uint64_t ns)
+{
+	struct timespec ts = { ns / 1000000000ull, ns % 1000000000ull };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
+		;
+}
+
+/*
+ * One recording of gpuwork's job with the reports of @rec beside it.
+ * gpuwork makes @dir/gpuwork.ready once vgem is open, then holds its
+ * job from when @dir/go appears: made at @go_ns, or once ready if that
+ * is later.  *@ready_ns is when it was seen ready (0: never).  Returns
+ * the recorder's exit status, its output in self->out.
+ */
+static int record_ctx_job(FIXTURE_DATA(oa) *self, const char *rec,
+			  const char *dir, uint64_t go_ns, unsigned int k_t,
+			  uint64_t *ready_ns)
+{
+	char cmd[4096], path[PATH_MAX];
+	size_t len = 0, n;
+	int fd, st;
+	FILE *p;
+
+	if (snprintf(cmd, sizeof(cmd),
+		     "%s record --oa-source=%s -o %s -- sh -c '%s -w %s fences 1 %u; sleep %u' 2>&1",
+		     perf_gpu_path(), rec, self->data, gpuwork_path(), dir,
+		     ctx_job_ms(k_t), 4 * k_t) >= (int)sizeof(cmd))
+		return -1;
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	/* Ready within 60 s scaled, or the job is let go and is late. */
+	snprintf(path, sizeof(path), "%s/gpuwork.ready", dir);
+	*ready_ns = 0;
+	while (mono_ns() < go_ns + 60000000000ull * k_t) {
+		if (!access(path, F_OK)) {
+			*ready_ns = mono_ns();
+			break;
+		}
+		usleep(10000);
+	}
+	if (*ready_ns && *ready_ns < go_ns)
+		sleep_until_ns(go_ns);
+	snprintf(path, sizeof(path), "%s/go", dir);
+	fd = open(path, O_WRONLY | O_CREAT, 0644);
+	if (fd >= 0)
+		close(fd);
+	while (len + 1 < sizeof(self->out) &&
+	       (n = fread(self->out + len, 1, sizeof(self->out) - 1 - len, p)))
+		len += n;
+	while (fgetc(p) != EOF)
+		;
+	self->out[len] = '\0';
+	st = pclose(p);
+	return st < 0 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
 }
 
 /*
  * The same OA reports, bit 16 clear, context 0x120, for 4 s from t0,
- * while gpuwork holds one job for 4 s (ctx_job_ms()) from about 1.5 s
+ * while gpuwork holds one job for 4 s (ctx_job_ms()) from about 2.4 s
  * before t0.
  * Tiger Lake (gen12): the report learns the context from the first
  * report, when only gpuwork runs, and gives gpuwork every delta, after
  * its job too.  Ice Lake (gen11): without bit 16 there is no context,
  * so reports after the job are nobody's.  The file is written before
- * the recording, so t0 is a guess at when the job will run: when the
- * job was seen to start less than 1.25 s before t0, or t0 came later
- * than 0.5 s before its end (commands start slowly on a loaded or debug
- * kernel), the recording is made again, t0 placed midway between the
- * two after that start (four recordings at most).  Every
+ * the recording starts, so t0 is chosen then; gpuwork waits, vgem open,
+ * until the test lets its job go midway in the window that puts t0
+ * over 1.25 s into the job and over 0.5 s before its end.  Commands
+ * start slowly on a loaded or debug kernel: when gpuwork was ready too
+ * late, or its job was seen to start outside the window, the recording
+ * is made again with t0 further off (four recordings at most).  Every
  * time here stretches by the time scale (lib/harness.h), the reports'
  * spacing too.
  */
-TEST_F_TIMEOUT(oa, gen12_context_ids_reach_the_report_without_the_valid_bit, 300)
+TEST_F_TIMEOUT(oa, gen12_context_ids_reach_the_report_without_the_valid_bit, 600)
 {
 	static const uint32_t devices[] = { 0x9a49, 0x8a52 };
 	const unsigned int n = 4000, k_t = gpuprof_time_scale();
 	const uint64_t second = 1000000000ull * k_t;
 	const uint64_t job_ns = ctx_job_ms(k_t) * 1000000ull;
-	uint64_t t0, lead, began, job;
+	/* From the job's start to t0, midway in the window. */
+	const uint64_t mid = (5 * second / 4 + job_ns - second / 2) / 2;
+	uint64_t t0, lead, began, job, ready;
 	long long mine, nobody, a0;
-	char rec[160], json[160];
+	char rec[160], json[160], dir[160];
 	struct oa_buf b = {};
 	unsigned int i, k, tries;
 
 	snprintf(rec, sizeof(rec), "%s/ctx.oa", self->dir);
 	snprintf(json, sizeof(json), "%s/report.json", self->dir);
 	for (k = 0; k < 2; k++) {
-		lead = 5 * second / 2;
+		lead = mid + 2 * second;
 		for (tries = 0; ; tries++) {
+			snprintf(dir, sizeof(dir), "%s/w%u.%u", self->dir, k, tries);
+			ASSERT_EQ(0, mkdir(dir, 0755));
 			b.len = 0;
 			began = mono_ns();
 			t0 = began + lead;
@@ -334,21 +396,25 @@ TEST_F_TIMEOUT(oa, gen12_context_ids_reach_the_report_without_the_valid_bit, 300
 						0x120, GPUPROF_OA_REASON_TIMER, 0);
 			oa_correlation(&b, t0 + n * 1000000ull * k_t,
 				       1000000000ull + n * 19200ull);
-			ASSERT_EQ(0, record_ctx_job(self, rec, &b, k_t))
+			ASSERT_EQ(0, write_oa_buf(rec, &b));
+			ASSERT_EQ(0, record_ctx_job(self, rec, dir, t0 - mid,
+						    k_t, &ready))
 				TH_LOG("%s", self->out);
+			ASSERT_NE(0, ready) TH_LOG("gpuwork never ready: %s", self->out);
 			job = first_event_ns(self, "gpuwork",
 					     "dma_fence:dma_fence_init:");
 			ASSERT_NE(0, job) TH_LOG("no fence of gpuwork: %s", self->out);
-			/* Inside the job, and over a second from its end. */
+			/* Inside the job, and over half a second from its end. */
 			if (job + 5 * second / 4 <= t0 &&
 			    t0 + second / 2 <= job + job_ns)
 				break;
-			TH_LOG("gpuwork's job began %.1f s after its command, %.1f s before the first report: again",
-			       (job - began) / 1e9, ((double)t0 - job) / 1e9);
+			TH_LOG("gpuwork ready %.1f s, its job begun %.1f s after its command; %.1f s before the first report: again",
+			       ((double)ready - began) / 1e9,
+			       ((double)job - began) / 1e9,
+			       ((double)t0 - job) / 1e9);
 			ASSERT_GT(3, tries);
-			/* Midway in the window, had the job started as late. */
-			lead = job - began +
-			       (5 * second / 4 + job_ns - second / 2) / 2;
+			/* Time to be ready as this one needed, and a second. */
+			lead = (ready > job ? ready : job) - began + second + mid;
 		}
 		ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
 				     "%s report -i %s --format=json > %s",
