@@ -524,6 +524,7 @@ TEST_F_TIMEOUT(rec, duration_stops_the_recording_and_the_command, 300)
 	for (tries = 0; ; tries++, s *= 2) {
 		unlink(done);
 		unlink(pid);
+		memset(&self->t, 0, sizeof(self->t));
 		t0 = now_ms();
 		r0 = real_ms();
 		ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
