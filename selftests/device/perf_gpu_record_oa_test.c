@@ -707,6 +707,63 @@ TEST_F_TIMEOUT(oa, xe_through_the_shim, 90)
 }
 
 /*
+ * The xe shim's GPU runs while the kernel's fences are in flight
+ * (GPUPROF_SHIM_JOBS, lib/shim_jobs.h): the busy time the OA reports
+ * give (GpuTime times GPU_BUSY, from the summed deltas) is the time
+ * gpuwork's 10 fences were held, by stock perf script's timestamps,
+ * within two report periods a job and 5 ms.  Without the variable the
+ * shim's GPU stays idle and the test fails (GPU_BUSY 0).
+ */
+TEST_F_TIMEOUT(oa, xe_shim_busy_follows_the_fences, 90)
+{
+	const unsigned int k_t = gpuprof_time_scale();
+	long long oa_us, fence_us, period_us, tol_us;
+	char sys[128], path[192], json[160], script[160];
+
+	SETUP_PROVIDES(!access(xe_shim(), R_OK), "the xe shim at %s (make -C selftests)", xe_shim());
+	snprintf(sys, sizeof(sys), "%s/sys", self->dir);
+	ASSERT_EQ(0, fake_i915_sysfs(sys, NULL, 0, 0, 0)) TH_LOG("%s: %m", sys);
+	snprintf(path, sizeof(path), "%s/class/drm/card0/metrics", sys);
+	ASSERT_EQ(0, fake_sysfs_mkdirs(path));
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "GPUPROF_SHIM_JOBS=1 GPUPROF_SHIM_PERFMON=1 GPUPROF_SYSFS_ROOT='%s' LD_PRELOAD='%s %s' %s record --oa-source=xe --oa-node " NODE " -o %s -- %s fences 10 %u",
+			     sys, asan_runtime(), xe_shim(), perf_gpu_path(),
+			     self->data, gpuwork_path(), 50 * k_t))
+		TH_LOG("%s", self->out);
+	ASSERT_EQ(0, tally(self)) TH_LOG("%s", self->out);
+	ASSERT_EQ(10, self->t.signaled);
+
+	snprintf(json, sizeof(json), "%s/report.json", self->dir);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s report -i %s --format=json --oa-metrics GpuTime,GPU_BUSY > %s",
+			     perf_gpu_path(), self->data, json))
+		TH_LOG("%s", self->out);
+	oa_us = json_num(self, json, "d[\"oa\"][\"total\"][\"metrics\"][\"GpuTime\"] * d[\"oa\"][\"total\"][\"metrics\"][\"GPU_BUSY\"] / 100 / 1000");
+	/* perf script's lines, written by tally(): held from init to signal. */
+	snprintf(script, sizeof(script), "%s/script.txt", self->dir);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "python3 -c 'import re,sys\n"
+			     "held, t = {}, 0.0\n"
+			     "for l in open(sys.argv[1]):\n"
+			     "    m = re.search(r\" ([0-9]+[.][0-9]+): +dma_fence:dma_fence_(init|signaled): +driver=vgem .*context=([0-9]+) seqno=([0-9]+)\", l)\n"
+			     "    if not m: continue\n"
+			     "    k = (m.group(3), m.group(4))\n"
+			     "    if m.group(2) == \"init\": held[k] = float(m.group(1))\n"
+			     "    elif k in held: t += float(m.group(1)) - held.pop(k)\n"
+			     "print(int(t * 1e6))' %s", script))
+		TH_LOG("%s", self->out);
+	fence_us = atoll(self->out);
+	/* The mean time between reports. */
+	period_us = json_num(self, json, "d[\"oa\"][\"total\"][\"gpu_time_ns\"] / max(d[\"oa\"][\"total\"][\"reports\"], 1) / 1000");
+	ASSERT_LT(0, period_us);
+	tol_us = 10 * 2 * period_us + 5000;
+	TH_LOG("busy by OA %lld us, fences held %lld us, report period %lld us",
+	       oa_us, fence_us, period_us);
+	EXPECT_LE(10 * 50000ll * k_t, fence_us);
+	EXPECT_GE(tol_us, llabs(oa_us - fence_us));
+}
+
+/*
  * vgem in 6.1 has no show_fdinfo: its fdinfo is pos/flags/mnt_id/ino
  * only, no drm-driver, so no client to sample.  Then only the scan is
  * checked (DRM fds were read); where the driver prints, a sample shows.

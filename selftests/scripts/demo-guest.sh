@@ -163,10 +163,12 @@ echo
 echo "# Current Intel GPUs (Lunar Lake, Battlemage) run xe, not i915. An ioctl"
 echo "# shim plays xe on a Lunar Lake (no Intel GPU here). xe has no metric"
 echo "# sets of its own: perf gpu record registers RenderBasic (ADD_CONFIG),"
-echo "# then records its 576-byte PEC64u64 reports beside the fences."
+echo "# then records its 576-byte PEC64u64 reports beside the fences. The"
+echo "# shim's GPU runs while the kernel's fences are in flight: GPU_BUSY is"
+echo "# the share of each row's time the game's jobs held it."
 # gpuwork is sanitized: ASan's runtime must be preloaded before the shim.
 asan=$(ldd "$sel/out/device/gpuwork" | awk '/libasan/ { print $3 }')
-xshim="env LD_PRELOAD=$asan:$sel/out/libxe_shim.so GPUPROF_SHIM_PERFMON=1 GPUPROF_SYSFS_ROOT=/tmp/demo-xe"
+xshim="env LD_PRELOAD=$asan:$sel/out/libxe_shim.so GPUPROF_SHIM_PERFMON=1 GPUPROF_SHIM_JOBS=1 GPUPROF_SYSFS_ROOT=/tmp/demo-xe"
 step "mkdir -p /tmp/demo-xe/class/drm/renderD199/device/drm/card0 /tmp/demo-xe/class/drm/card0/metrics"
 step "$xshim perf gpu record --oa-source=xe --oa-node /dev/dri/renderD199 -o /tmp/demo.xe.data -- gpuwork -n game fences 10 20"
 step "ls /tmp/demo-xe/class/drm/card0/metrics; perf script -i /tmp/demo.xe.data | grep -m1 oa_device"

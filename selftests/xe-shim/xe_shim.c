@@ -109,6 +109,13 @@
  *                            after every 2Nth (bit 1)
  *   GPUPROF_SHIM_WRAP_MS     M: the 56-bit report timestamps wrap M ms
  *                            after the node is first opened
+ *   GPUPROF_SHIM_JOBS        set: the simulated GPU runs while any of
+ *                            the kernel's fences is in flight, each
+ *                            timeline a context of its own
+ *                            (lib/shim_jobs.h; needs tracefs and the
+ *                            right to trace the whole system, else
+ *                            STREAM_OPEN fails with one line on
+ *                            stderr); unset, it stays idle
  *
  * Into a sanitized program, the sanitizer's runtime must come first:
  * LD_PRELOAD="/path/libasan.so.8 libxe_shim.so".  The shim itself is not
@@ -135,6 +142,7 @@
 
 #include "../../tools/perf-gpu/oa/sim.h"
 #include "../lib/shim.h"
+#include "../lib/shim_jobs.h"
 #include "../../tools/perf-gpu/oa/xe-uapi.h"
 
 #define NSEC 1000000000ull
@@ -181,6 +189,7 @@ struct shim_stream {
 	uint64_t hw_status;		/* the model OASTATUS: losses since */
 	uint64_t status;		/* what the last read found */
 	uint64_t buf_size;		/* the OA buffer's bytes */
+	struct shim_jobs *jobs;		/* $GPUPROF_SHIM_JOBS: what runs */
 };
 
 struct shim_config {
@@ -941,6 +950,9 @@ static ssize_t shim_queue_write(void *cookie, const char *data, size_t size)
 
 static void shim_stream_free(struct shim_stream *st)
 {
+	if (st->jobs)
+		shim_jobs_close(st->jobs);
+	free(st->jobs);
 	if (st->f)
 		fclose(st->f);
 	free(st->sim);
@@ -1004,14 +1016,17 @@ static void shim_take_records(struct shim_stream *st)
 	st->q_len -= off;
 }
 
-/* Run the simulated GPU up to now. */
+/* Run the simulated GPU up to now: idle, or as the fences ran. */
 static void shim_advance(struct shim_stream *st)
 {
-	uint64_t elapsed = shim_mono_ns() - st->t0;
+	uint64_t now = shim_mono_ns(), elapsed = now - st->t0;
 
 	if (!st->periodic || elapsed <= st->sim->elapsed_ns)
 		return;
-	oa_sim_step(st->sim, elapsed - st->sim->elapsed_ns, false, 0);
+	if (st->jobs)
+		shim_jobs_run(st->jobs, st->sim, st->t0, now);
+	else
+		oa_sim_step(st->sim, elapsed - st->sim->elapsed_ns, false, 0);
 	fflush(st->f);
 	shim_take_records(st);
 }
@@ -1064,6 +1079,16 @@ static int shim_stream_open(const struct oa_xe_observation_param *op)
 	if (!st->f || !st->sim || oa_sim_init(st->sim, &cfg, &st->w)) {
 		shim_stream_free(st);
 		return shim_fail(ENOMEM);
+	}
+	if (getenv("GPUPROF_SHIM_JOBS")) {
+		st->jobs = malloc(sizeof(*st->jobs));
+		err = st->jobs ? shim_jobs_open(st->jobs) : -ENOMEM;
+		if (err) {
+			fprintf(stderr, "xe shim: GPUPROF_SHIM_JOBS: the kernel's dma_fence tracepoints: %s\n",
+				strerror(-err));
+			shim_stream_free(st);
+			return shim_fail(-err);
+		}
 	}
 	fflush(st->f);
 	st->q_len = 0;		/* its header records are no reports */
