@@ -29,6 +29,7 @@
 #include "../lib/run.h"
 #include "../lib/setup_provides.h"
 #include "../../module/oa_decode.h"
+#include "../../tools/perf-gpu/oa/igt-perf-abi.h"
 #include "../../tools/perf-gpu/oa/metric-sets.h"
 #include "../../tools/perf-gpu/oa/metrics.h"
 #include "../../tools/perf-gpu/oa/writer.h"
@@ -659,52 +660,6 @@ TEST(igt_reader_agrees)
 	free(out);
 }
 
-/*
- * The installed library itself (libi915_perf.so.1.5 of IGT 1.27.1, which
- * the reader uses), asked for each platform's sets through its exported
- * intel_perf_for_devinfo(): the same sets in the same order, with the
- * same names, titles and uuids; each counter it keeps on a device of one
- * slice of three subslices of eight EUs is the table's, with the same
- * title, type, units and whether it has a maximum; each of the table's
- * without a condition is kept.  Only the members read here are declared,
- * at the places IGT 1.27.1's lib/i915/perf.h puts them on x86-64.
- */
-struct igt_list {
-	struct igt_list *prev, *next;
-};
-
-struct igt_counter {
-	const void *set;
-	const char *name, *symbol_name, *desc;
-	int storage, type, unit;	/* the enums of perf.h */
-	void *max, *read;
-	struct igt_list link;
-};
-
-struct igt_set {
-	const char *name, *symbol_name, *hw_config_guid;
-	struct igt_counter *counters;
-	int n_counters;
-	uint64_t oa_metrics_set;
-	int format, raw_size;
-	int offsets[6];
-	/* Each an array of {u32 reg, u32 val}: struct oa_metric_reg's layout. */
-	const struct oa_metric_reg *b_regs;
-	uint32_t n_b_regs;
-	const struct oa_metric_reg *mux_regs;
-	uint32_t n_mux_regs;
-	const struct oa_metric_reg *flex_regs;
-	uint32_t n_flex_regs;
-	struct igt_list link;
-};
-
-struct igt_perf {
-	const char *name;
-	void *root_group;
-	struct igt_list sets;
-	/* the device's description follows */
-};
-
 /* perf.h's intel_perf_logical_counter_unit_t, in order. */
 static const char *const igt_units[] = {
 	"bytes", "hz", "ns", "us", "pixels", "texels", "threads", "percent",
@@ -713,11 +668,20 @@ static const char *const igt_units[] = {
 	"eu requests to l3 cache lines", "eu bytes per l3 cache line", "gbps",
 };
 
+/*
+ * The installed library itself (libi915_perf.so.1.5 of IGT 1.27.1, which
+ * the reader uses), asked for each platform's sets through its exported
+ * intel_perf_for_devinfo(): the same sets in the same order, with the
+ * same names, titles and uuids; each counter it keeps on a device of one
+ * slice of three subslices of eight EUs is the table's, with the same
+ * title, type, units and whether it has a maximum; each of the table's
+ * without a condition is kept.  The library's structures as
+ * oa/igt-perf-abi.h declares them.
+ */
 TEST(igt_library_has_the_same_sets)
 {
-	struct igt_perf *(*for_devinfo)(uint32_t, uint32_t, uint64_t, uint64_t,
-					uint64_t, const void *);
-	void (*perf_free)(struct igt_perf *);
+	igt_perf_for_devinfo_fn for_devinfo;
+	igt_perf_free_fn perf_free;
 	union {
 		struct drm_i915_query_topology_info t;
 		uint8_t bytes[64];
@@ -741,11 +705,11 @@ TEST(igt_library_has_the_same_sets)
 	if (run_cmd(out, sizeof(out), "dpkg-query -W -f '${Version}' intel-gpu-tools") ||
 	    strncmp(out, "1.27.1-", 7))
 		SETUP_PROVIDES(0, "IGT 1.27.1 (intel-gpu-tools), not '%s'", out);
-	lib = dlopen("libi915_perf.so.1.5", RTLD_NOW | RTLD_LOCAL);
+	lib = dlopen(IGT_PERF_LIBRARY, RTLD_NOW | RTLD_LOCAL);
 	if (!lib)
 		SKIP(return, "%s", dlerror());
-	for_devinfo = (__typeof__(for_devinfo))dlsym(lib, "intel_perf_for_devinfo");
-	perf_free = (__typeof__(perf_free))dlsym(lib, "intel_perf_free");
+	for_devinfo = (igt_perf_for_devinfo_fn)dlsym(lib, "intel_perf_for_devinfo");
+	perf_free = (igt_perf_free_fn)dlsym(lib, "intel_perf_free");
 	ASSERT_NE(NULL, for_devinfo);
 	ASSERT_NE(NULL, perf_free);
 	topo.t.data[0] = 0x1;
@@ -759,7 +723,7 @@ TEST(igt_library_has_the_same_sets)
 		ASSERT_NE(NULL, perf) TH_LOG("%s 0x%04x", p->name, igt[i].device_id);
 		n = 0;
 		for (node = perf->sets.next; node != &perf->sets; node = node->next) {
-			is = (struct igt_set *)((char *)node - offsetof(struct igt_set, link));
+			is = igt_set_of(node);
 			if (n >= p->n_sets) {
 				n++;
 				continue;
@@ -867,7 +831,7 @@ static unsigned int compare_regs(struct __test_metadata *_metadata,
 				 const char *what, const struct oa_metric_i915_regs *r,
 				 struct oa_metric_reg (*reg)(const struct oa_metric_i915_regs *,
 							     unsigned int),
-				 unsigned int n_table, const struct oa_metric_reg *igt,
+				 unsigned int n_table, const struct igt_reg *igt,
 				 uint32_t n)
 {
 	struct oa_metric_reg t;
@@ -898,9 +862,8 @@ static unsigned int compare_regs(struct __test_metadata *_metadata,
  */
 TEST(igt_library_has_the_same_registers)
 {
-	struct igt_perf *(*for_devinfo)(uint32_t, uint32_t, uint64_t, uint64_t,
-					uint64_t, const void *);
-	void (*perf_free)(struct igt_perf *);
+	igt_perf_for_devinfo_fn for_devinfo;
+	igt_perf_free_fn perf_free;
 	union {
 		struct drm_i915_query_topology_info t;
 		uint8_t bytes[64];
@@ -925,11 +888,11 @@ TEST(igt_library_has_the_same_registers)
 	if (run_cmd(out, sizeof(out), "dpkg-query -W -f '${Version}' intel-gpu-tools") ||
 	    strncmp(out, "1.27.1-", 7))
 		SETUP_PROVIDES(0, "IGT 1.27.1 (intel-gpu-tools), not '%s'", out);
-	lib = dlopen("libi915_perf.so.1.5", RTLD_NOW | RTLD_LOCAL);
+	lib = dlopen(IGT_PERF_LIBRARY, RTLD_NOW | RTLD_LOCAL);
 	if (!lib)
 		SKIP(return, "%s", dlerror());
-	for_devinfo = (__typeof__(for_devinfo))dlsym(lib, "intel_perf_for_devinfo");
-	perf_free = (__typeof__(perf_free))dlsym(lib, "intel_perf_free");
+	for_devinfo = (igt_perf_for_devinfo_fn)dlsym(lib, "intel_perf_for_devinfo");
+	perf_free = (igt_perf_free_fn)dlsym(lib, "intel_perf_free");
 	ASSERT_NE(NULL, for_devinfo);
 	ASSERT_NE(NULL, perf_free);
 	ASSERT_GE(32, oa_metric_n_i915_conds);
@@ -953,8 +916,7 @@ TEST(igt_library_has_the_same_registers)
 			n = 0;
 			for (node = perf->sets.next; node != &perf->sets;
 			     node = node->next, n++) {
-				is = (struct igt_set *)((char *)node -
-							offsetof(struct igt_set, link));
+				is = igt_set_of(node);
 				if (n >= p->n_sets)
 					continue;
 				s = oa_metric_platform_set(p, n);
@@ -968,7 +930,7 @@ TEST(igt_library_has_the_same_registers)
 				snprintf(what, sizeof(what), "%s %s, device %u, boolean",
 					 p->name, is->symbol_name, d);
 				regs += compare_regs(_metadata, what, &r, oa_metric_i915_boolean,
-						     r.n_boolean, is->b_regs, is->n_b_regs);
+						     r.n_boolean, is->b_counter_regs, is->n_b_counter_regs);
 				snprintf(what, sizeof(what), "%s %s, device %u, flex",
 					 p->name, is->symbol_name, d);
 				regs += compare_regs(_metadata, what, &r, oa_metric_i915_flex,

@@ -39,48 +39,7 @@
 
 #include <i915_drm.h>
 
-#define IGT_LIBRARY	"libi915_perf.so.1.5"
-
-struct igt_list {
-	struct igt_list *prev, *next;
-};
-
-struct igt_reg {
-	uint32_t addr;
-	uint32_t value;
-};
-
-/* struct intel_perf_metric_set, up to its list link. */
-struct igt_set {
-	const char *name, *symbol_name, *hw_config_guid;
-	void *counters;
-	int n_counters;
-	uint64_t oa_metrics_set;
-	int format, raw_size;
-	int offsets[6];
-	struct igt_reg *b_counter_regs;
-	uint32_t n_b_counter_regs;
-	struct igt_reg *mux_regs;
-	uint32_t n_mux_regs;
-	struct igt_reg *flex_regs;
-	uint32_t n_flex_regs;
-	struct igt_list link;
-};
-
-/* struct intel_perf, up to its list of sets. */
-struct igt_perf {
-	const char *name;
-	void *root_group;
-	struct igt_list sets;
-};
-
-typedef struct igt_perf *(*for_devinfo_fn)(uint32_t device_id,
-					    uint32_t revision,
-					    uint64_t timestamp_frequency,
-					    uint64_t gt_min_freq,
-					    uint64_t gt_max_freq,
-					    const struct drm_i915_query_topology_info *topo);
-typedef void (*perf_free_fn)(struct igt_perf *perf);
+#include "igt-perf-abi.h"
 
 /* The topology: @slices of @subslices of @eus, every one present. */
 struct dump_topology {
@@ -153,8 +112,8 @@ static void print_regs(const char *kind, const struct igt_reg *r,
 }
 
 /* Return: the number of sets printed, or -1. */
-static int dump_device(for_devinfo_fn for_devinfo, perf_free_fn perf_free,
-		       const char *arg, uint32_t revision,
+static int dump_device(igt_perf_for_devinfo_fn for_devinfo,
+		       igt_perf_free_fn perf_free, const char *arg, uint32_t revision,
 		       const struct drm_i915_query_topology_info *topo)
 {
 	const struct igt_set *s;
@@ -181,12 +140,11 @@ static int dump_device(for_devinfo_fn for_devinfo, perf_free_fn perf_free,
 	perf = for_devinfo(id, revision, 19200000, 300000000, 1100000000, topo);
 	if (!perf) {
 		fprintf(stderr, "metric-sets-dump: %s does not know device 0x%04lx\n",
-			IGT_LIBRARY, id);
+			IGT_PERF_LIBRARY, id);
 		return -1;
 	}
 	for (node = perf->sets.next; node != &perf->sets; node = node->next) {
-		s = (const struct igt_set *)((const char *)node -
-					     offsetof(struct igt_set, link));
+		s = igt_set_of(node);
 		printf("set %s %s %s\n", stem, s->symbol_name,
 		       s->hw_config_guid);
 		print_regs("mux", s->mux_regs, s->n_mux_regs);
@@ -202,8 +160,8 @@ int main(int argc, char **argv)
 {
 	struct dump_topology t = { 1, 3, 8 };
 	struct drm_i915_query_topology_info *topo;
-	for_devinfo_fn for_devinfo;
-	perf_free_fn perf_free;
+	igt_perf_for_devinfo_fn for_devinfo;
+	igt_perf_free_fn perf_free;
 	unsigned long revision = 0;
 	int c, i, n, status = 0;
 	char *end;
@@ -227,13 +185,13 @@ int main(int argc, char **argv)
 	}
 	if (optind == argc)
 		usage();
-	lib = dlopen(IGT_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+	lib = dlopen(IGT_PERF_LIBRARY, RTLD_NOW | RTLD_LOCAL);
 	if (!lib) {
 		fprintf(stderr, "metric-sets-dump: %s\n", dlerror());
 		return 1;
 	}
-	for_devinfo = (for_devinfo_fn)dlsym(lib, "intel_perf_for_devinfo");
-	perf_free = (perf_free_fn)dlsym(lib, "intel_perf_free");
+	for_devinfo = (igt_perf_for_devinfo_fn)dlsym(lib, "intel_perf_for_devinfo");
+	perf_free = (igt_perf_free_fn)dlsym(lib, "intel_perf_free");
 	topo = make_topology(&t);
 	if (!for_devinfo || !perf_free || !topo) {
 		fprintf(stderr, "metric-sets-dump: %s\n",
@@ -242,7 +200,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("# metric-sets-dump of %s: revision %lu, %u slice(s) of %u subslice(s) of %u EUs\n",
-	       IGT_LIBRARY, revision, t.slices, t.subslices, t.eus);
+	       IGT_PERF_LIBRARY, revision, t.slices, t.subslices, t.eus);
 	for (i = optind; i < argc; i++) {
 		n = dump_device(for_devinfo, perf_free, argv[i], revision, topo);
 		if (n < 0)
