@@ -26,7 +26,7 @@ packages="
 	clang libclang-rt-14-dev
 	qemu-system-gui xvfb xauth kmscube glmark2-es2-drm
 	libgl1-mesa-dri libegl-dev libgles-dev libgbm-dev
-	debootstrap
+	debootstrap protobuf-compiler
 "
 
 log() { echo "setup: $*" >&2; }

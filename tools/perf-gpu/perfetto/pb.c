@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The protocol buffer wire format (perfetto/pb.h): varints, fixed64,
+ * length-delimited fields and nested messages with patched lengths.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfetto/pb.h"
+
+/* A nested message's length: four bytes, the first three continued. */
+#define PB_LEN_BYTES	4
+
+void pb_init(struct pb_buf *b)
+{
+	memset(b, 0, sizeof(*b));
+}
+
+void pb_free(struct pb_buf *b)
+{
+	free(b->p);
+	pb_init(b);
+}
+
+void pb_reset(struct pb_buf *b)
+{
+	b->len = 0;
+}
+
+int pb_error(const struct pb_buf *b)
+{
+	return b->err;
+}
+
+/* Room for @n more bytes; false (and the error set) when there is none. */
+static int pb_room(struct pb_buf *b, size_t n)
+{
+	size_t cap;
+	uint8_t *p;
+
+	if (b->err)
+		return 0;
+	if (b->cap - b->len >= n)
+		return 1;
+	cap = b->cap ? b->cap : 256;
+	while (cap - b->len < n) {
+		if (cap > SIZE_MAX / 2) {
+			b->err = ENOMEM;
+			return 0;
+		}
+		cap *= 2;
+	}
+	p = realloc(b->p, cap);
+	if (!p) {
+		b->err = ENOMEM;
+		return 0;
+	}
+	b->p = p;
+	b->cap = cap;
+	return 1;
+}
+
+static void pb_put(struct pb_buf *b, const void *p, size_t n)
+{
+	if (!pb_room(b, n))
+		return;
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+void pb_varint(struct pb_buf *b, uint64_t v)
+{
+	uint8_t out[10];
+	size_t n = 0;
+
+	do {
+		out[n] = v & 0x7f;
+		v >>= 7;
+		if (v)
+			out[n] |= 0x80;
+		n++;
+	} while (v);
+	pb_put(b, out, n);
+}
+
+void pb_tag(struct pb_buf *b, uint32_t field, unsigned int wire)
+{
+	pb_varint(b, (uint64_t)field << 3 | wire);
+}
+
+void pb_uint(struct pb_buf *b, uint32_t field, uint64_t v)
+{
+	pb_tag(b, field, PB_VARINT);
+	pb_varint(b, v);
+}
+
+void pb_int(struct pb_buf *b, uint32_t field, int64_t v)
+{
+	pb_uint(b, field, (uint64_t)v);
+}
+
+void pb_sint(struct pb_buf *b, uint32_t field, int64_t v)
+{
+	pb_uint(b, field, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+void pb_double(struct pb_buf *b, uint32_t field, double v)
+{
+	uint8_t out[8];
+	uint64_t u;
+	int i;
+
+	memcpy(&u, &v, sizeof(u));
+	for (i = 0; i < 8; i++)
+		out[i] = u >> (8 * i);
+	pb_tag(b, field, PB_FIXED64);
+	pb_put(b, out, sizeof(out));
+}
+
+void pb_bytes(struct pb_buf *b, uint32_t field, const void *p, size_t n)
+{
+	pb_tag(b, field, PB_LEN);
+	pb_varint(b, n);
+	pb_put(b, p, n);
+}
+
+void pb_string(struct pb_buf *b, uint32_t field, const char *s)
+{
+	pb_bytes(b, field, s, strlen(s));
+}
+
+size_t pb_begin(struct pb_buf *b, uint32_t field)
+{
+	static const uint8_t zero[PB_LEN_BYTES];
+	size_t mark;
+
+	pb_tag(b, field, PB_LEN);
+	mark = b->len;
+	pb_put(b, zero, sizeof(zero));
+	return mark;
+}
+
+void pb_end(struct pb_buf *b, size_t mark)
+{
+	size_t n;
+	int i;
+
+	if (b->err)
+		return;
+	n = b->len - mark - PB_LEN_BYTES;
+	if (n > PB_NESTED_MAX) {
+		b->err = EMSGSIZE;
+		return;
+	}
+	for (i = 0; i < PB_LEN_BYTES; i++)
+		b->p[mark + i] = ((n >> (7 * i)) & 0x7f) |
+				 (i < PB_LEN_BYTES - 1 ? 0x80 : 0);
+}
+
+int pb_flush_as(struct pb_buf *b, uint32_t field, FILE *f)
+{
+	struct pb_buf head;
+	int ret = 0;
+
+	if (b->err)
+		return -1;
+	pb_init(&head);
+	pb_tag(&head, field, PB_LEN);
+	pb_varint(&head, b->len);
+	if (head.err) {
+		b->err = head.err;
+		ret = -1;
+	} else if (fwrite(head.p, 1, head.len, f) != head.len ||
+		   fwrite(b->p, 1, b->len, f) != b->len) {
+		b->err = errno ? errno : EIO;
+		ret = -1;
+	}
+	pb_free(&head);
+	pb_reset(b);
+	return ret;
+}
