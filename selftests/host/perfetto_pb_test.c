@@ -6,7 +6,9 @@
  * made, and the test compares that text with what it wrote: varints at
  * their limits, a negative int64, zigzag, a double, strings, nested
  * messages two deep with their patched four-byte lengths, and packets
- * flushed one after another as the repeated field 1 of a Trace.
+ * flushed one after another as the repeated field 1 of a Trace; then
+ * perfetto/trace.h's packets, field by field as Perfetto's .proto files
+ * number them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 #include "../lib/run.h"
 #include "../lib/setup_provides.h"
 #include "../../tools/perf-gpu/perfetto/pb.h"
+#include "../../tools/perf-gpu/perfetto/trace.h"
 
 FIXTURE(pb) {
 	char dir[64], path[128];
@@ -129,6 +132,69 @@ TEST_F(pb, an_oversized_nested_message_is_an_error)
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "stat -c %%s '%s'",
 			     self->path));
 	EXPECT_STREQ("0\n", self->out);
+}
+
+/*
+ * The packets of perfetto/trace.h, as protoc sees them.  The numbers
+ * are the fields of Perfetto's trace_packet.proto (8 timestamp, 58 its
+ * clock, 10 sequence, 13 its flags, 6 clock snapshot, 60 track
+ * descriptor, 11 track event, 12 interned data), track_descriptor.proto
+ * (1 uuid, 5 parent, 2 name, 3 process, 8 counter), process_descriptor
+ * (1 pid, 2 cmdline, 6 name), counter_descriptor (6 unit name),
+ * track_event.proto (9 type: 1 begin, 2 end, 3 instant, 4 counter; 11
+ * track, 10 name iid, 44 double value), interned_data.proto (2 event
+ * names: 1 iid, 2 name) and clock_snapshot.proto (1 clock: 1 id, 2
+ * timestamp; 2 primary clock, 6 BOOTTIME; 3 MONOTONIC, 1 REALTIME).
+ * A name is interned once: the second "job" slice carries only its id.
+ */
+TEST_F(pb, trace_packets_carry_perfettos_fields)
+{
+	static const char want[] =
+		"1 {\n  10: 1\n  13: 3\n  6 {\n"
+		"    1 {\n      1: 3\n      2: 1000\n    }\n"
+		"    1 {\n      1: 6\n      2: 2000\n    }\n"
+		"    1 {\n      1: 1\n      2: 3000\n    }\n"
+		"    2: 6\n  }\n}\n"
+		"1 {\n  10: 1\n  13: 2\n  60 {\n    1: 10\n"
+		"    3 {\n      1: 42\n      2: \"gpuwork fences 2\"\n      6: \"gpuwork\"\n    }\n  }\n}\n"
+		"1 {\n  10: 1\n  13: 2\n  60 {\n    1: 11\n    5: 10\n    2: \"vgem ring\"\n  }\n}\n"
+		"1 {\n  10: 1\n  13: 2\n  60 {\n    1: 12\n    5: 10\n    2: \"busy\"\n"
+		"    8 {\n      6: \"percent\"\n    }\n  }\n}\n"
+		"1 {\n  8: 5000\n  58: 3\n  10: 1\n  13: 2\n"
+		"  12 {\n    2 {\n      1: 1\n      2: \"job\"\n    }\n  }\n"
+		"  11 {\n    9: 1\n    11: 11\n    10: 1\n  }\n}\n"
+		"1 {\n  8: 6000\n  58: 3\n  10: 1\n  13: 2\n  11 {\n    9: 2\n    11: 11\n  }\n}\n"
+		"1 {\n  8: 7000\n  58: 3\n  10: 1\n  13: 2\n  11 {\n    9: 1\n    11: 11\n    10: 1\n  }\n}\n"
+		"1 {\n  8: 7500\n  58: 3\n  10: 1\n  13: 2\n  11 {\n    9: 2\n    11: 11\n  }\n}\n"
+		"1 {\n  8: 8000\n  58: 3\n  10: 1\n  13: 2\n  11 {\n    9: 4\n    11: 12\n    44: 0x4049000000000000\n  }\n}\n"
+		"1 {\n  8: 9000\n  58: 3\n  10: 1\n  13: 2\n"
+		"  12 {\n    2 {\n      1: 2\n      2: \"vblank\"\n    }\n  }\n"
+		"  11 {\n    9: 3\n    11: 11\n    10: 2\n  }\n}\n";
+	struct pft_writer w;
+	FILE *f;
+
+	SETUP_PROVIDES(!run_cmd(self->out, sizeof(self->out), "command -v protoc"),
+		       "protoc (protobuf-compiler): %s", self->out);
+	f = fopen(self->path, "wb");
+	ASSERT_NE(NULL, f);
+	pft_init(&w, f);
+	EXPECT_EQ(0, pft_clock_snapshot(&w, 1000, 2000, 3000));
+	EXPECT_EQ(0, pft_process_track(&w, 10, 42, "gpuwork", "gpuwork fences 2"));
+	EXPECT_EQ(0, pft_track(&w, 11, 10, "vgem ring"));
+	EXPECT_EQ(0, pft_counter_track(&w, 12, 10, "busy", PFT_UNIT_NONE,
+				       "percent"));
+	EXPECT_EQ(0, pft_slice_begin(&w, 5000, 11, "job"));
+	EXPECT_EQ(0, pft_slice_end(&w, 6000, 11));
+	EXPECT_EQ(0, pft_slice_begin(&w, 7000, 11, "job"));
+	EXPECT_EQ(0, pft_slice_end(&w, 7500, 11));
+	EXPECT_EQ(0, pft_counter(&w, 8000, 12, 50.0));
+	EXPECT_EQ(0, pft_instant(&w, 9000, 11, "vblank"));
+	EXPECT_EQ(0, pft_error(&w));
+	EXPECT_EQ(10, w.packets);
+	pft_free(&w);
+	ASSERT_EQ(0, fclose(f));
+	ASSERT_EQ(0, decode_raw(self)) TH_LOG("%s", self->out);
+	EXPECT_STREQ(want, self->out);
 }
 
 TEST_HARNESS_MAIN

@@ -119,3 +119,10 @@ bool u64_map_del(struct u64_map *m, uint64_t key, uint64_t *value)
 	m->nr--;
 	return true;
 }
+
+uint64_t map_hash_str(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}

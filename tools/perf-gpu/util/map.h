@@ -39,4 +39,12 @@ int u64_map_put(struct u64_map *m, uint64_t key, uint64_t value);
 /* Remove @key; true when it was there (its value in *@value if asked). */
 bool u64_map_del(struct u64_map *m, uint64_t key, uint64_t *value);
 
+/*
+ * A key for a string: FNV-1a of @s continuing from @h (MAP_HASH_SEED to
+ * start).  Keys of two strings can be equal: a map keyed by them keeps
+ * the string to compare.
+ */
+#define MAP_HASH_SEED	0xcbf29ce484222325ull
+uint64_t map_hash_str(uint64_t h, const char *s);
+
 #endif

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Perfetto trace packets (perfetto/trace.h).  The field numbers, from
+ * Perfetto's published .proto files, are named once here.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfetto/trace.h"
+
+/* Trace */
+#define TRACE_PACKET			1
+/* TracePacket */
+#define PACKET_CLOCK_SNAPSHOT		6
+#define PACKET_TIMESTAMP		8
+#define PACKET_SEQUENCE_ID		10
+#define PACKET_TRACK_EVENT		11
+#define PACKET_INTERNED_DATA		12
+#define PACKET_SEQUENCE_FLAGS		13
+#define PACKET_TIMESTAMP_CLOCK_ID	58
+#define PACKET_TRACK_DESCRIPTOR		60
+#define SEQ_INCREMENTAL_STATE_CLEARED	1
+#define SEQ_NEEDS_INCREMENTAL_STATE	2
+/* ClockSnapshot, ClockSnapshot.Clock */
+#define SNAPSHOT_CLOCKS			1
+#define SNAPSHOT_PRIMARY_CLOCK		2
+#define CLOCK_ID			1
+#define CLOCK_TIMESTAMP			2
+/* TrackDescriptor */
+#define TRACK_UUID			1
+#define TRACK_NAME			2
+#define TRACK_PROCESS			3
+#define TRACK_PARENT_UUID		5
+#define TRACK_COUNTER			8
+/* ProcessDescriptor */
+#define PROCESS_PID			1
+#define PROCESS_CMDLINE			2
+#define PROCESS_NAME			6
+/* CounterDescriptor */
+#define COUNTER_UNIT			3
+#define COUNTER_UNIT_NAME		6
+/* TrackEvent */
+#define EVENT_TYPE			9
+#define EVENT_NAME_IID			10
+#define EVENT_TRACK_UUID		11
+#define EVENT_NAME			23
+#define EVENT_DOUBLE_COUNTER_VALUE	44
+#define TYPE_SLICE_BEGIN		1
+#define TYPE_SLICE_END			2
+#define TYPE_INSTANT			3
+#define TYPE_COUNTER			4
+/* InternedData, EventName */
+#define INTERNED_EVENT_NAMES		2
+#define EVENT_NAME_ID			1
+#define EVENT_NAME_STRING		2
+
+/* The sequence gpuprof's packets are on; any nonzero id would do. */
+#define PFT_SEQUENCE			1
+
+void pft_init(struct pft_writer *w, FILE *f)
+{
+	memset(w, 0, sizeof(*w));
+	w->f = f;
+	w->sequence = PFT_SEQUENCE;
+	pb_init(&w->pkt);
+	u64_map_init(&w->ids);
+}
+
+int pft_error(const struct pft_writer *w)
+{
+	return w->err;
+}
+
+void pft_free(struct pft_writer *w)
+{
+	uint32_t i;
+
+	for (i = 0; i < w->n_names; i++)
+		free(w->names[i]);
+	free(w->names);
+	u64_map_free(&w->ids);
+	pb_free(&w->pkt);
+}
+
+/*
+ * Start a packet: its sequence, and on the first the cleared state.
+ * @ts: a CLOCK_MONOTONIC time, or 0 for a packet without one.
+ */
+static void packet_begin(struct pft_writer *w, uint64_t ts)
+{
+	pb_reset(&w->pkt);
+	if (ts) {
+		pb_uint(&w->pkt, PACKET_TIMESTAMP, ts);
+		pb_uint(&w->pkt, PACKET_TIMESTAMP_CLOCK_ID, PFT_CLOCK_MONOTONIC);
+	}
+	pb_uint(&w->pkt, PACKET_SEQUENCE_ID, w->sequence);
+	pb_uint(&w->pkt, PACKET_SEQUENCE_FLAGS, w->cleared ?
+		SEQ_NEEDS_INCREMENTAL_STATE :
+		SEQ_INCREMENTAL_STATE_CLEARED | SEQ_NEEDS_INCREMENTAL_STATE);
+	w->cleared = true;
+}
+
+static int packet_end(struct pft_writer *w)
+{
+	if (w->err)
+		return -1;
+	if (pb_flush_as(&w->pkt, TRACE_PACKET, w->f)) {
+		w->err = pb_error(&w->pkt);
+		return -1;
+	}
+	w->packets++;
+	return 0;
+}
+
+int pft_clock_snapshot(struct pft_writer *w, uint64_t monotonic,
+		       uint64_t boottime, uint64_t realtime)
+{
+	const struct { uint32_t id; uint64_t ts; } clocks[] = {
+		{ PFT_CLOCK_MONOTONIC, monotonic },
+		{ PFT_CLOCK_BOOTTIME, boottime },
+		{ PFT_CLOCK_REALTIME, realtime },
+	};
+	size_t snap, c;
+	unsigned int i;
+
+	packet_begin(w, 0);
+	snap = pb_begin(&w->pkt, PACKET_CLOCK_SNAPSHOT);
+	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		if (!clocks[i].ts)
+			continue;
+		c = pb_begin(&w->pkt, SNAPSHOT_CLOCKS);
+		pb_uint(&w->pkt, CLOCK_ID, clocks[i].id);
+		pb_uint(&w->pkt, CLOCK_TIMESTAMP, clocks[i].ts);
+		pb_end(&w->pkt, c);
+	}
+	pb_uint(&w->pkt, SNAPSHOT_PRIMARY_CLOCK, PFT_CLOCK_BOOTTIME);
+	pb_end(&w->pkt, snap);
+	return packet_end(w);
+}
+
+/* A track descriptor's common fields; its mark, to be ended. */
+static size_t track_begin(struct pft_writer *w, uint64_t uuid, uint64_t parent,
+			  const char *name)
+{
+	size_t t;
+
+	packet_begin(w, 0);
+	t = pb_begin(&w->pkt, PACKET_TRACK_DESCRIPTOR);
+	pb_uint(&w->pkt, TRACK_UUID, uuid);
+	if (parent)
+		pb_uint(&w->pkt, TRACK_PARENT_UUID, parent);
+	if (name)
+		pb_string(&w->pkt, TRACK_NAME, name);
+	return t;
+}
+
+int pft_process_track(struct pft_writer *w, uint64_t uuid, int32_t pid,
+		      const char *name, const char *cmdline)
+{
+	size_t t = track_begin(w, uuid, 0, NULL), p;
+
+	p = pb_begin(&w->pkt, TRACK_PROCESS);
+	pb_int(&w->pkt, PROCESS_PID, pid);
+	if (cmdline)
+		pb_string(&w->pkt, PROCESS_CMDLINE, cmdline);
+	if (name)
+		pb_string(&w->pkt, PROCESS_NAME, name);
+	pb_end(&w->pkt, p);
+	pb_end(&w->pkt, t);
+	return packet_end(w);
+}
+
+int pft_track(struct pft_writer *w, uint64_t uuid, uint64_t parent,
+	      const char *name)
+{
+	pb_end(&w->pkt, track_begin(w, uuid, parent, name));
+	return packet_end(w);
+}
+
+int pft_counter_track(struct pft_writer *w, uint64_t uuid, uint64_t parent,
+		      const char *name, int unit, const char *unit_name)
+{
+	size_t t = track_begin(w, uuid, parent, name), c;
+
+	c = pb_begin(&w->pkt, TRACK_COUNTER);
+	if (unit)
+		pb_uint(&w->pkt, COUNTER_UNIT, unit);
+	if (unit_name)
+		pb_string(&w->pkt, COUNTER_UNIT_NAME, unit_name);
+	pb_end(&w->pkt, c);
+	pb_end(&w->pkt, t);
+	return packet_end(w);
+}
+
+/*
+ * The iid of @name, interning it now (*@fresh true: the packet must
+ * carry it) when it is new; 0 when it cannot be interned (out of
+ * memory, or a hash taken by another name): the event then names it
+ * itself.
+ */
+static uint64_t name_iid(struct pft_writer *w, const char *name, bool *fresh)
+{
+	uint64_t key = map_hash_str(MAP_HASH_SEED, name), iid;
+	char **names, *copy;
+	uint32_t cap;
+
+	*fresh = false;
+	if (u64_map_get(&w->ids, key, &iid))
+		return strcmp(w->names[iid - 1], name) ? 0 : iid;
+	if (w->n_names == w->cap_names) {
+		cap = w->cap_names ? 2 * w->cap_names : 64;
+		names = realloc(w->names, cap * sizeof(*names));
+		if (!names)
+			return 0;
+		w->names = names;
+		w->cap_names = cap;
+	}
+	copy = strdup(name);
+	if (!copy || u64_map_put(&w->ids, key, w->n_names + 1)) {
+		free(copy);
+		return 0;
+	}
+	w->names[w->n_names++] = copy;
+	*fresh = true;
+	return w->n_names;
+}
+
+/* A TrackEvent of @type on @track at @ts, named @name unless NULL. */
+static int track_event(struct pft_writer *w, uint64_t ts, uint64_t track,
+		       int type, const char *name, const double *value)
+{
+	bool fresh = false;
+	uint64_t iid = name ? name_iid(w, name, &fresh) : 0;
+	size_t e, in, n;
+
+	packet_begin(w, ts);
+	if (fresh) {
+		in = pb_begin(&w->pkt, PACKET_INTERNED_DATA);
+		n = pb_begin(&w->pkt, INTERNED_EVENT_NAMES);
+		pb_uint(&w->pkt, EVENT_NAME_ID, iid);
+		pb_string(&w->pkt, EVENT_NAME_STRING, name);
+		pb_end(&w->pkt, n);
+		pb_end(&w->pkt, in);
+	}
+	e = pb_begin(&w->pkt, PACKET_TRACK_EVENT);
+	pb_uint(&w->pkt, EVENT_TYPE, type);
+	pb_uint(&w->pkt, EVENT_TRACK_UUID, track);
+	if (iid)
+		pb_uint(&w->pkt, EVENT_NAME_IID, iid);
+	else if (name)
+		pb_string(&w->pkt, EVENT_NAME, name);
+	if (value)
+		pb_double(&w->pkt, EVENT_DOUBLE_COUNTER_VALUE, *value);
+	pb_end(&w->pkt, e);
+	return packet_end(w);
+}
+
+int pft_slice_begin(struct pft_writer *w, uint64_t ts, uint64_t track,
+		    const char *name)
+{
+	return track_event(w, ts, track, TYPE_SLICE_BEGIN, name, NULL);
+}
+
+int pft_slice_end(struct pft_writer *w, uint64_t ts, uint64_t track)
+{
+	return track_event(w, ts, track, TYPE_SLICE_END, NULL, NULL);
+}
+
+int pft_instant(struct pft_writer *w, uint64_t ts, uint64_t track,
+		const char *name)
+{
+	return track_event(w, ts, track, TYPE_INSTANT, name, NULL);
+}
+
+int pft_counter(struct pft_writer *w, uint64_t ts, uint64_t track,
+		double value)
+{
+	return track_event(w, ts, track, TYPE_COUNTER, NULL, &value);
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * DOC: perfetto/trace - the packets of a Perfetto trace gpuprof writes
+ *
+ * One packet sequence, written front to back: a ClockSnapshot first
+ * (the recording's CLOCK_MONOTONIC beside BOOTTIME and REALTIME, taken
+ * by the caller), then track descriptors and track events.  Timestamps
+ * are CLOCK_MONOTONIC nanoseconds, the clock gpuprof records on; every
+ * event packet says so (timestamp_clock_id 3) and the snapshot lets
+ * Perfetto put them on its BOOTTIME.  Event names are interned: the
+ * first packet clears the sequence's incremental state, a name's first
+ * use carries it in the packet's InternedData, later uses only its id.
+ * Each packet is built in memory and written at once (pb_flush_as()),
+ * so a trace of any length takes the memory of one packet and the
+ * interned names.  Field numbers are those of Perfetto's published
+ * trace_packet.proto, track_descriptor.proto, track_event.proto,
+ * counter_descriptor.proto, process_descriptor.proto,
+ * clock_snapshot.proto and interned_data.proto.
+ */
+#ifndef PERF_GPU_PERFETTO_TRACE_H
+#define PERF_GPU_PERFETTO_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "perfetto/pb.h"
+#include "util/map.h"
+
+/* ClockSnapshot.Clock.BuiltinClocks */
+#define PFT_CLOCK_REALTIME	1
+#define PFT_CLOCK_MONOTONIC	3
+#define PFT_CLOCK_BOOTTIME	6
+
+/* CounterDescriptor.Unit */
+#define PFT_UNIT_NONE		0
+#define PFT_UNIT_TIME_NS	1
+#define PFT_UNIT_COUNT		2
+
+struct pft_writer {
+	FILE *f;
+	struct pb_buf pkt;
+	uint32_t sequence;		/* trusted_packet_sequence_id */
+	bool cleared;			/* the first packet went out */
+	/* Interned event names: iid k + 1 is names[k]; ids by name hash. */
+	struct u64_map ids;
+	char **names;
+	uint32_t n_names, cap_names;
+	uint64_t packets;
+	int err;			/* the first errno */
+};
+
+void pft_init(struct pft_writer *w, FILE *f);
+/* The writer's first error (an errno), 0 if none. */
+int pft_error(const struct pft_writer *w);
+void pft_free(struct pft_writer *w);
+
+/* The clocks at one instant, in ns; a zero is left out. */
+int pft_clock_snapshot(struct pft_writer *w, uint64_t monotonic,
+		       uint64_t boottime, uint64_t realtime);
+
+/* A process's track: @cmdline may be NULL. */
+int pft_process_track(struct pft_writer *w, uint64_t uuid, int32_t pid,
+		      const char *name, const char *cmdline);
+/* A named track, under @parent (0: at the top). */
+int pft_track(struct pft_writer *w, uint64_t uuid, uint64_t parent,
+	      const char *name);
+/* A counter track of @unit (PFT_UNIT_*), @unit_name if not NULL. */
+int pft_counter_track(struct pft_writer *w, uint64_t uuid, uint64_t parent,
+		      const char *name, int unit, const char *unit_name);
+
+/* Slices nest per track: each begin is closed by an end on its track. */
+int pft_slice_begin(struct pft_writer *w, uint64_t ts, uint64_t track,
+		    const char *name);
+int pft_slice_end(struct pft_writer *w, uint64_t ts, uint64_t track);
+int pft_instant(struct pft_writer *w, uint64_t ts, uint64_t track,
+		const char *name);
+int pft_counter(struct pft_writer *w, uint64_t ts, uint64_t track,
+		double value);
+
+#endif
