@@ -114,32 +114,48 @@ static unsigned long long schedwork_time(const char *path, const char *key,
 	return best;
 }
 
+/*
+ * P2 must have been queued more than 6 intervals for the test to tell
+ * anything: on the 6.1 debug kernel beside other work it submitted only
+ * 60 ms before P1's end.  Then the module is loaded afresh and P1 and
+ * P2 run again, three times at most.
+ */
 TEST_F(sched, queued_time_is_not_sampled)
 {
 	unsigned long long p1_end, p2_end, p2_submit;
 	long long s1, s2, run2, queued2;
+	int tries;
 
-	ASSERT_EQ(0, ctl("interval 10\n"));
-	ASSERT_EQ(0, ctl("start\n"));
-	ASSERT_EQ(0, sh(P1_P2));
-	ASSERT_EQ(0, ctl("stop\n"));
-	find_targets(_metadata, self);
-	s1 = hist_value(self->p1, self->tl);
-	s2 = hist_value(self->p2, self->tl);
-	/*
-	 * P2's jobs ran back to back from P1's end to its last signal:
-	 * 100 ms, unless a host that stalls the VM made the mock ring's
-	 * timers late (130 ms seen in CI).
-	 */
-	p1_end = schedwork_time("/tmp/sched_p1.out", "signaled_ns ", true);
-	p2_end = schedwork_time("/tmp/sched_p2.out", "signaled_ns ", true);
-	p2_submit = schedwork_time("/tmp/sched_p2.out", "submitted_ns ", false);
-	ASSERT_LT(p1_end, p2_end);
-	ASSERT_LT(p2_submit, p1_end);
-	run2 = (long long)((p2_end - p1_end) / 10000000ull);
-	queued2 = (long long)((p1_end - p2_submit) / 10000000ull);
-	TH_LOG("10 ms samples: P1 %lld (runs 400 ms), P2 %lld (ran %lld intervals, queued %lld)",
-	       s1, s2, run2, queued2);
+	for (tries = 0; ; tries++) {
+		ASSERT_EQ(0, ctl("interval 10\n"));
+		ASSERT_EQ(0, ctl("start\n"));
+		ASSERT_EQ(0, sh(P1_P2));
+		ASSERT_EQ(0, ctl("stop\n"));
+		find_targets(_metadata, self);
+		s1 = hist_value(self->p1, self->tl);
+		s2 = hist_value(self->p2, self->tl);
+		/*
+		 * P2's jobs ran back to back from P1's end to its last
+		 * signal: 100 ms, unless a host that stalls the VM made
+		 * the mock ring's timers late (130 ms seen in CI).
+		 */
+		p1_end = schedwork_time("/tmp/sched_p1.out", "signaled_ns ", true);
+		p2_end = schedwork_time("/tmp/sched_p2.out", "signaled_ns ", true);
+		p2_submit = schedwork_time("/tmp/sched_p2.out", "submitted_ns ", false);
+		ASSERT_LT(p1_end, p2_end);
+		ASSERT_LT(p2_submit, p1_end);
+		run2 = (long long)((p2_end - p1_end) / 10000000ull);
+		queued2 = (long long)((p1_end - p2_submit) / 10000000ull);
+		TH_LOG("10 ms samples: P1 %lld (runs 400 ms), P2 %lld (ran %lld intervals, queued %lld)",
+		       s1, s2, run2, queued2);
+		if (queued2 > 6)
+			break;
+		ASSERT_GT(2, tries);
+		ASSERT_EQ(0, gpuprof_unload());
+		ASSERT_EQ(0, gpuprof_load(NULL));
+		ASSERT_EQ(0, ctl("module sched_p1\n"));
+		ASSERT_EQ(0, ctl("module sched_p2\n"));
+	}
 	/*
 	 * 40 and run2 by the jobs' lengths; a tick the host delays loses
 	 * samples, a late wake-up adds one; queued, P2 would get ~49.  A
@@ -154,7 +170,6 @@ TEST_F(sched, queued_time_is_not_sampled)
 	EXPECT_GE(46, s1);
 	EXPECT_LE((run2 < 10 ? run2 : 10) - 3, s2);
 	EXPECT_GE(run2 + 3, s2);
-	EXPECT_LT(6, queued2);
 }
 
 TEST_F(sched, oa_reports_while_only_p1_runs_go_to_p1)
