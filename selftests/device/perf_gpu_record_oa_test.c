@@ -634,6 +634,29 @@ static const char *xe_shim(void)
 }
 
 /*
+ * A fake sysfs with the card's metrics directory under the test's
+ * directory, then perf gpu record of gpuwork's 10 jobs of @hold_ms
+ * through the xe shim, the variables @env set too: the recorder's exit
+ * status, its output in self->out; -1 when the sysfs could not be made.
+ */
+static int record_through_xe_shim(FIXTURE_DATA(oa) *self, const char *env,
+				  unsigned int hold_ms)
+{
+	char sys[128], path[192];
+
+	snprintf(sys, sizeof(sys), "%s/sys", self->dir);
+	snprintf(path, sizeof(path), "%s/class/drm/card0/metrics", sys);
+	if (fake_i915_sysfs(sys, NULL, 0, 0, 0) || fake_sysfs_mkdirs(path)) {
+		snprintf(self->out, sizeof(self->out), "%s: %m", sys);
+		return -1;
+	}
+	return run_cmd(self->out, sizeof(self->out),
+		       "%s GPUPROF_SHIM_PERFMON=1 GPUPROF_SYSFS_ROOT='%s' LD_PRELOAD='%s %s' %s record --oa-source=xe --oa-node " NODE " -o %s -- %s fences 10 %u",
+		       env, sys, asan_runtime(), xe_shim(), perf_gpu_path(),
+		       self->data, gpuwork_path(), hold_ms);
+}
+
+/*
  * --oa on a node xe drives takes xe's path: the shim's Lunar Lake
  * (0x6420), RenderBasic registered with it, read as PEC64u64 (17).
  * IGT 1.27.1's i915-perf-reader knows neither, so only ours read it.
@@ -641,17 +664,10 @@ static const char *xe_shim(void)
  */
 TEST_F_TIMEOUT(oa, xe_through_the_shim, 90)
 {
-	char sys[128], path[192], oa_file[160];
+	char oa_file[160];
 
 	SETUP_PROVIDES(!access(xe_shim(), R_OK), "the xe shim at %s (make -C selftests)", xe_shim());
-	snprintf(sys, sizeof(sys), "%s/sys", self->dir);
-	ASSERT_EQ(0, fake_i915_sysfs(sys, NULL, 0, 0, 0)) TH_LOG("%s: %m", sys);
-	snprintf(path, sizeof(path), "%s/class/drm/card0/metrics", sys);
-	ASSERT_EQ(0, fake_sysfs_mkdirs(path));
-	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
-			     "GPUPROF_SHIM_PERFMON=1 GPUPROF_SYSFS_ROOT='%s' LD_PRELOAD='%s %s' %s record --oa-source=xe --oa-node " NODE " -o %s -- %s fences 10 20",
-			     sys, asan_runtime(), xe_shim(), perf_gpu_path(),
-			     self->data, gpuwork_path())) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, record_through_xe_shim(self, "", 20)) TH_LOG("%s", self->out);
 	ASSERT_EQ(0, tally(self)) TH_LOG("%s", self->out);
 	EXPECT_EQ(10, self->t.signaled);
 	EXPECT_LT(50, self->t.oa) TH_LOG("%ld OA lines", self->t.oa);
@@ -718,17 +734,10 @@ TEST_F_TIMEOUT(oa, xe_shim_busy_follows_the_fences, 90)
 {
 	const unsigned int k_t = gpuprof_time_scale();
 	long long oa_us, fence_us, period_us, tol_us;
-	char sys[128], path[192], json[160], script[160];
+	char json[160], script[160];
 
 	SETUP_PROVIDES(!access(xe_shim(), R_OK), "the xe shim at %s (make -C selftests)", xe_shim());
-	snprintf(sys, sizeof(sys), "%s/sys", self->dir);
-	ASSERT_EQ(0, fake_i915_sysfs(sys, NULL, 0, 0, 0)) TH_LOG("%s: %m", sys);
-	snprintf(path, sizeof(path), "%s/class/drm/card0/metrics", sys);
-	ASSERT_EQ(0, fake_sysfs_mkdirs(path));
-	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
-			     "GPUPROF_SHIM_JOBS=1 GPUPROF_SHIM_PERFMON=1 GPUPROF_SYSFS_ROOT='%s' LD_PRELOAD='%s %s' %s record --oa-source=xe --oa-node " NODE " -o %s -- %s fences 10 %u",
-			     sys, asan_runtime(), xe_shim(), perf_gpu_path(),
-			     self->data, gpuwork_path(), 50 * k_t))
+	ASSERT_EQ(0, record_through_xe_shim(self, "GPUPROF_SHIM_JOBS=1", 50 * k_t))
 		TH_LOG("%s", self->out);
 	ASSERT_EQ(0, tally(self)) TH_LOG("%s", self->out);
 	ASSERT_EQ(10, self->t.signaled);
