@@ -125,29 +125,20 @@ static int run_oa(FIXTURE_DATA(open) *self, uint32_t dev, const char *fmt,
 }
 
 /*
- * perf gpu record --oa on the shim's node as GPU @dev, @args after, in a
- * mount namespace with tracefs: 0, its status, or -2 when that
- * namespace cannot be made here.
+ * perf gpu record --oa on the shim's node as GPU @dev, @args after, with
+ * tracefs (tracefs_shell()): 0, its status, or -2 when tracefs cannot be
+ * had here.
  */
 __attribute__((format(printf, 3, 4)))
-/*
- * perf gpu record needs tracefs at /sys/kernel/tracing: set-up mounts it
- * there (setup.sh), else a mount namespace of the test's own does.  -2
- * when neither has it.
- */
 static int run_record(FIXTURE_DATA(open) *self, uint32_t dev,
 		      const char *fmt, ...)
 {
-	const char *ns = "sh -c '";
+	const char *ns = tracefs_shell(self->out, OUT_SIZE);
 	char args[1024];
 	va_list ap;
 
-	if (access("/sys/kernel/tracing/events/dma_fence", F_OK)) {
-		ns = "unshare -m sh -c 'mount -t tracefs nodev /sys/kernel/tracing && ";
-		if (run_cmd(self->out, OUT_SIZE,
-			    "%stest -d /sys/kernel/tracing/events/dma_fence'", ns))
-			return -2;
-	}
+	if (!ns)
+		return -2;
 	va_start(ap, fmt);
 	vsnprintf(args, sizeof(args), fmt, ap);
 	va_end(ap);
@@ -160,15 +151,7 @@ static int run_record(FIXTURE_DATA(open) *self, uint32_t dev,
 
 static const char *read_log(FIXTURE_DATA(open) *self)
 {
-	FILE *f = fopen(self->log, "r");
-	size_t n = 0;
-
-	if (f) {
-		n = fread(self->logbuf, 1, sizeof(self->logbuf) - 1, f);
-		fclose(f);
-	}
-	self->logbuf[n] = '\0';
-	return self->logbuf;
+	return file_text(self->log, self->logbuf, sizeof(self->logbuf));
 }
 
 /* The DEVICE_INFO of recording @path, via the shared parser. */
@@ -349,34 +332,8 @@ static const struct {
 static void stock_sysfs(struct __test_metadata *_metadata,
 			FIXTURE_DATA(open) *self)
 {
-	char out[256], path[512];
-
-	run_cmd(out, sizeof(out), "rm -rf '%s'", self->sys);
-	ASSERT_EQ(0, fake_i915_sysfs(self->sys, NULL, 0, 0, 0))
+	ASSERT_EQ(0, fake_i915_stock_sysfs(self->sys))
 		TH_LOG("%s: %m", self->sys);
-	snprintf(path, sizeof(path), "%s/class/drm/card0/metrics", self->sys);
-	ASSERT_EQ(0, fake_sysfs_mkdirs(path)) TH_LOG("%s: %m", path);
-}
-
-/* As another program would: @uuid added before, as id @id. */
-static void offer(FIXTURE_DATA(open) *self, const char *uuid, unsigned int id)
-{
-	char path[512], text[16];
-
-	snprintf(path, sizeof(path), "%s/class/drm/card0/metrics/%s",
-		 self->sys, uuid);
-	fake_sysfs_mkdirs(path);
-	snprintf(text, sizeof(text), "%u\n", id);
-	put_file(text, "%s/id", path);
-}
-
-static int offered(FIXTURE_DATA(open) *self, const char *uuid)
-{
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/class/drm/card0/metrics/%s/id",
-		 self->sys, uuid);
-	return !access(path, F_OK);
 }
 
 TEST_F(open, a_stock_i915_gets_the_set_added_then_removed)
@@ -400,7 +357,7 @@ TEST_F(open, a_stock_i915_gets_the_set_added_then_removed)
 		EXPECT_NE(NULL, strstr(self->logbuf, "\nremove_config 2 -> 0\n"))
 			TH_LOG("%s", self->logbuf);
 		/* As i915 was: the added set gone. */
-		EXPECT_FALSE(offered(self, stock[i].uuid));
+		EXPECT_FALSE(fake_i915_offered(self->sys, stock[i].uuid));
 		ASSERT_EQ(0, device_info(self->file, &info));
 		EXPECT_EQ(stock[i].device_id, info.device_id);
 		EXPECT_STREQ("RenderBasic", info.metric_set_name);
@@ -428,7 +385,7 @@ TEST_F(open, perf_gpu_record_adds_the_set_on_a_stock_i915)
 	check_opened(_metadata, self, 2);
 	EXPECT_NE(NULL, strstr(self->logbuf, "\nremove_config 2 -> 0\n"))
 		TH_LOG("%s", self->logbuf);
-	EXPECT_FALSE(offered(self, TGL_RENDER_BASIC));
+	EXPECT_FALSE(fake_i915_offered(self->sys, TGL_RENDER_BASIC));
 	ASSERT_EQ(0, device_info(oa, &info));
 	EXPECT_STREQ("RenderBasic", info.metric_set_name);
 }
@@ -440,13 +397,13 @@ TEST_F(open, perf_gpu_record_adds_the_set_on_a_stock_i915)
 TEST_F(open, an_offered_set_is_neither_added_nor_removed)
 {
 	stock_sysfs(_metadata, self);
-	offer(self, stock[3].test_oa, 9);
+	fake_i915_offer(self->sys, stock[3].test_oa, 9);
 	ASSERT_EQ(0, run_oa(self, 0x9a49, "--metric-set TestOa --duration 0.05 -o '%s'",
 			    self->file)) TH_LOG("%s", self->out);
 	check_opened(_metadata, self, 9);
 	EXPECT_EQ(NULL, strstr(self->logbuf, "add_config")) TH_LOG("%s", self->logbuf);
 	EXPECT_EQ(NULL, strstr(self->logbuf, "remove_config")) TH_LOG("%s", self->logbuf);
-	EXPECT_TRUE(offered(self, stock[3].test_oa));
+	EXPECT_TRUE(fake_i915_offered(self->sys, stock[3].test_oa));
 }
 
 /* Without CAP_PERFMON, paranoid i915 adds nothing: one line says so. */
@@ -459,7 +416,7 @@ TEST_F(open, adding_without_cap_perfmon_is_one_line)
 		    NODE ": not allowed to add metric set RenderBasic (" TGL_RENDER_BASIC ") to i915, "
 		    "which offers it only once added: that needs CAP_PERFMON (or root) while "
 		    "dev.i915.perf_stream_paranoid is 1 (sysctl dev.i915.perf_stream_paranoid=0 lifts it)\n");
-	EXPECT_FALSE(offered(self, TGL_RENDER_BASIC));
+	EXPECT_FALSE(fake_i915_offered(self->sys, TGL_RENDER_BASIC));
 	EXPECT_NE(0, access(self->file, F_OK));
 }
 

@@ -143,15 +143,7 @@ static int run_oa(FIXTURE_DATA(i915) *self, const char *env,
 
 static const char *read_log(FIXTURE_DATA(i915) *self)
 {
-	FILE *f = fopen(self->log, "r");
-	size_t n = 0;
-
-	if (f) {
-		n = fread(self->logbuf, 1, sizeof(self->logbuf) - 1, f);
-		fclose(f);
-	}
-	self->logbuf[n] = '\0';
-	return self->logbuf;
+	return file_text(self->log, self->logbuf, sizeof(self->logbuf));
 }
 
 /*
@@ -324,6 +316,25 @@ TEST_F(i915, old_kernels_get_no_poll_period)
 	EXPECT_NE(NULL, strstr(self->logbuf, "prop 5 13\n"));
 }
 
+/*
+ * 6.1's i915 has no I915_PARAM_OA_TIMESTAMP_FREQUENCY (EINVAL): the CS
+ * clock's rate, the one clock on every GPU 6.1 gives OA, is declared.
+ */
+TEST_F(i915, linux_6_1_declares_the_cs_clock)
+{
+	struct rec *r = self->r;
+
+	ASSERT_EQ(0, run_oa(self, "GPUPROF_SHIM_KERNEL=6.1",
+			    "--duration 0.3 -o '%s'", self->file))
+		TH_LOG("%s", self->out);
+	ASSERT_EQ(0, parse(self->file, r));
+	EXPECT_EQ(19200000, r->s.info.timestamp_frequency);
+	EXPECT_NE(NULL, strstr(read_log(self), "\nprop 5 13\n"));
+	EXPECT_GE(r->s.samples, 300);
+	EXPECT_GE(check_points(_metadata, r), 2);
+	check_closing_point(_metadata, r);
+}
+
 /* Each refusal: exit 1, this one line, and no recording left behind. */
 TEST_F(i915, refusals_are_explained_in_one_line)
 {
@@ -465,6 +476,78 @@ TEST_F(i915, a_stop_signal_ends_it_cleanly)
 		EXPECT_GE(check_points(_metadata, r), 2);
 		check_closing_point(_metadata, r);
 	}
+}
+
+/*
+ * DG2 (0x5690), whose OA unit ignores the CTC shift (Wa_18013179988):
+ * the shim's command streamer clock, RING_TIMESTAMP's, runs at 19.2 MHz
+ * (CTC shift 2), its OA clock, the reports', at 38.4 MHz.  The recording
+ * declares the OA clock and format 12, and every correlation point is
+ * on the OA clock: its GPU time is what the shim's OA clock read at its
+ * CPU time, known from the shim's log (the time its OA clock read the
+ * first report's timestamp) at 38.4 ticks per us, to within half the
+ * point's window in ticks and the CS tick (two OA ticks) the register
+ * cannot show, and a tick of rounding.  The 36-bit register wraps 300
+ * ms in (GPUPROF_SHIM_WRAP_MS), at 2^36 CS ticks, 2^37 OA ticks: the
+ * points go on across it, at 38.4 OA ticks per us.
+ */
+TEST_F(i915, dg2_points_are_on_the_oa_clock)
+{
+	unsigned long long first_ts, first_ns;
+	struct rec *r = self->r;
+	uint64_t want, slack, off;
+	const char *first;
+	size_t i, points = 0, last = 0;
+
+	ASSERT_EQ(0, run_oa(self, "GPUPROF_SHIM_DEVICE_ID=0x5690 GPUPROF_SHIM_WRAP_MS=300",
+			    "--metric-set " UUID " --duration 0.6 -o '%s'",
+			    self->file)) TH_LOG("%s", self->out);
+	/* 1 ms is 38400 ticks: exponent 14, 2^15 ticks; format 12. */
+	EXPECT_NE(NULL, strstr(read_log(self), "\nprop 4 12\nprop 5 14\n"))
+		TH_LOG("%s", self->logbuf);
+	first = strstr(self->logbuf, "\nfirst_report ts ");
+	ASSERT_NE(NULL, first) TH_LOG("%s", self->logbuf);
+	ASSERT_EQ(2, sscanf(first, "\nfirst_report ts %llu ns %llu", &first_ts,
+			    &first_ns));
+
+	ASSERT_EQ(0, parse(self->file, r));
+	EXPECT_EQ(0x5690, r->s.info.device_id);
+	EXPECT_EQ(38400000, r->s.info.timestamp_frequency);
+	EXPECT_EQ(12, r->s.info.oa_format);
+	for (i = 0; i < r->n; i++) {
+		if (r->type[i] != GPUPROF_OA_RECORD_CORRELATION_BOUND)
+			continue;
+		want = first_ts + (__int128)((__int128)r->cpu[i] - first_ns) *
+				  384 / 10000;
+		slack = r->window[i] * 384 / 20000 + 2 + 1;
+		off = (__u32)(r->gpu[i] - want + slack);
+		EXPECT_LE(off, 2 * slack)
+			TH_LOG("point %zu at %llu ns: OA time 0x%llx, the shim's OA clock 0x%llx, window %llu ns",
+			       i, (unsigned long long)r->cpu[i],
+			       (unsigned long long)r->gpu[i],
+			       (unsigned long long)want,
+			       (unsigned long long)r->window[i]);
+		if (points++) {
+			/* Forward at the OA clock's rate, the window apart. */
+			want = (r->cpu[i] - r->cpu[last]) * 384 / 10000;
+			slack = (r->window[i] + r->window[last]) * 384 / 10000 + 6;
+			EXPECT_LE(r->gpu[i] - r->gpu[last], want + slack)
+				TH_LOG("point %zu after %zu", i, last);
+			EXPECT_GE(r->gpu[i] - r->gpu[last] + slack, want)
+				TH_LOG("point %zu after %zu", i, last);
+		}
+		last = i;
+	}
+	/* At the start, 0.5 s in and at the end. */
+	EXPECT_LE(3, points);
+	/* The register's wrap fell between the first point and the last. */
+	for (i = 0; i < r->n; i++)
+		if (r->type[i] == GPUPROF_OA_RECORD_CORRELATION_BOUND)
+			break;
+	ASSERT_LT(i, r->n);
+	EXPECT_EQ(0x1full, r->gpu[i] >> 32);
+	EXPECT_EQ(0x20ull, r->gpu[last] >> 32);
+	check_closing_point(_metadata, r);
 }
 
 TEST_HARNESS_MAIN

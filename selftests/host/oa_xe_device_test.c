@@ -168,15 +168,7 @@ static int run_oa(FIXTURE_DATA(xe) *self, const char *env,
 
 static const char *read_log(FIXTURE_DATA(xe) *self)
 {
-	FILE *f = fopen(self->log, "r");
-	size_t n = 0;
-
-	if (f) {
-		n = fread(self->logbuf, 1, sizeof(self->logbuf) - 1, f);
-		fclose(f);
-	}
-	self->logbuf[n] = '\0';
-	return self->logbuf;
+	return file_text(self->log, self->logbuf, sizeof(self->logbuf));
 }
 
 static int parse(const char *path, struct rec *r)

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * An i915 stand-in for the host tests: an LD_PRELOAD library that makes
- * one path ($GPUPROF_SHIM_NODE, default /dev/dri/renderD199) behave as a
- * Tiger Lake GT2 (0x9A49) render node, so gpuprof-oa --device runs its
- * real open, read, loss and correlation code on a machine without an
- * Intel GPU.  The behaviour follows the kernel's i915_perf.c,
- * i915_ioctl.c and i915_query.c as of Linux 6.1, and for metric set
- * configuration (ADD_CONFIG, REMOVE_CONFIG) i915_perf.c as of Linux 7.3;
- * it is a model, not a copy, and nothing here was compared with real
- * hardware: there is no Intel GPU where it was written.
+ * one path ($GPUPROF_SHIM_NODE, default /dev/dri/renderD199) behave as
+ * the render node of an Intel GPU (GPUPROF_SHIM_DEVICE_ID, by default a
+ * Tiger Lake GT2, 0x9A49), so gpuprof-oa --device and perf gpu record
+ * run their real open, read, loss and correlation code on a machine
+ * without one.  The behaviour follows the kernel's i915_perf.c,
+ * i915_getparam.c, i915_ioctl.c, i915_query.c and
+ * gt/intel_gt_clock_utils.c of Linux 7.3 (6.12 alike in all of this), or
+ * 6.1's where GPUPROF_SHIM_KERNEL says so; it is a model, not a copy,
+ * and nothing here was compared with real hardware: there is no Intel
+ * GPU where it was written.
  *
  * The node is an eventfd and the stream a timerfd, so they are real fds
  * that the program can poll(); open, close, ioctl and read are
@@ -18,15 +20,48 @@
  * tools/perf-gpu/oa/sim.c up to the present and hands out its SAMPLE,
  * REPORT_LOST and BUFFER_LOST records, whole records only, as i915 does.
  *
+ * The GPU: its platform is the device id's row in module/oa_platform.c
+ * (an id not there plays Tiger Lake GT2), and its reports, rates and
+ * topology the simulator's for it (oa/sim-platform.c): Haswell,
+ * Broadwell, Skylake, Ice Lake, Tiger Lake, DG2, Meteor Lake and the
+ * others of those generations.  PERF_OPEN takes the report formats that
+ * GPU's i915 offers (oa_init_supported_formats()): Haswell's 1 to 7,
+ * gen8 to Alder Lake's 7 to 10, DG2's 11 and 12, Meteor Lake's 11 to
+ * 14, of which 13 and 14 are the media unit's and so EINVAL on the
+ * render engine; any other format is EINVAL, as is 0 or one from 15
+ * (I915_OA_FORMAT_MAX) on.  The stream's reports are in the format
+ * asked for.  A GPU without i915 OA (Cannon Lake, Xe2 and later; DG2 and
+ * Meteor Lake on 6.1) makes PERF_OPEN fail with ENOTSUPP (524) first.
+ *
+ * Its clocks: one OA clock, 64 bits, counting CLOCK_MONOTONIC at the
+ * OA timestamp frequency; the reports' timestamps are its low 32 bits.
+ * The command streamer's clock counts the same crystal, one tick every
+ * 2^s of the OA clock's, and RING_TIMESTAMP is its low 36 bits, as on
+ * parts whose register is narrow.  s is 0, one clock, on every GPU but
+ * DG2 and graphics 12.70 to 12.74 (Meteor Lake, Arrow Lake), where the
+ * OA unit ignores the CTC shift that divides the CS clock
+ * (Wa_18013179988 in i915_perf_oa_timestamp_frequency()): there the
+ * crystal is 38.4 MHz and s is 3 - CTC shift (GPUPROF_SHIM_CTC_SHIFT,
+ * default 2), so the CS clock runs at 19.2 MHz
+ * (gen11_read_clock_frequency()) and the OA clock at the crystal's 38.4
+ * MHz (the CS clock shifted back left).  CS_TIMESTAMP_FREQUENCY gives
+ * the CS clock's rate, OA_TIMESTAMP_FREQUENCY (param 57) the OA clock's,
+ * the same elsewhere; 6.1 does not know param 57 (EINVAL).  Periods are
+ * oa_exponent_to_ns(): 2^(exponent + 1) OA ticks in ns, rounded up (6.1:
+ * GT clock ticks, truncated).  The other GPUs' one rate is the
+ * simulator's (12.5 MHz on Haswell and gen8, 12 MHz on big-core gen9 and
+ * gen11, 19.2 MHz on gen12 and the gen9 LP parts).
+ *
  * Emulated: DRM_IOCTL_VERSION ("i915"); GETPARAM CHIPSET_ID, REVISION,
- * CS_TIMESTAMP_FREQUENCY (19.2 MHz), PERF_REVISION; REG_READ of the
- * render RING_TIMESTAMP, with or without I915_REG_READ_8B_WA, as a
- * 36-bit register counting CLOCK_MONOTONIC at 19.2 MHz; QUERY of the
- * topology (1 slice, 6 subslices, 16 EUs each); PERF_OPEN, validated as
- * i915 does, one stream system-wide; on the stream read (EAGAIN when
- * non-blocking and empty, ENOSPC when not one record fits, EIO once
- * disabled), I915_PERF_IOCTL_ENABLE, _DISABLE and _CONFIG.  Only report
- * format 10 and periodic sampling are simulated; the GPU stays idle.
+ * CS_TIMESTAMP_FREQUENCY, PERF_REVISION, OA_TIMESTAMP_FREQUENCY (above);
+ * REG_READ of the render RING_TIMESTAMP, with or without
+ * I915_REG_READ_8B_WA (above); QUERY of the topology (the simulator's
+ * for the GPU: Tiger Lake GT2's 1 slice, 6 subslices, 16 EUs each);
+ * PERF_OPEN, validated as i915 does, one stream system-wide, of the
+ * render engine; on the stream read (EAGAIN when non-blocking and
+ * empty, ENOSPC when not one record fits, EIO once disabled),
+ * I915_PERF_IOCTL_ENABLE, _DISABLE and _CONFIG.  Only periodic sampling
+ * is simulated; the GPU stays idle.
  *
  * Metric sets, as a stock i915 has them: none until userspace adds one
  * (the i915 of 6.1, 6.12 and 7.3 has no set of its own, no TestOa); the
@@ -35,8 +70,7 @@
  * lowest cardN under $GPUPROF_SYSFS_ROOT/class/drm/<node>/device/drm,
  * else the lowest with a metrics directory.
  *   ADD_CONFIG, checked in i915's order: EFAULT for an argument it cannot
- *   read; ENOTSUPP (524) on a GPU without i915 OA (Cannon Lake, Xe2 and
- *   later); EINVAL without the card's metrics directory (so without
+ *   read; ENOTSUPP (524) on a GPU without i915 OA (above); EINVAL without the card's metrics directory (so without
  *   $GPUPROF_SYSFS_ROOT); EACCES when paranoid and not CAP_PERFMON;
  *   EINVAL when no list has both a pointer and a count; EINVAL for a
  *   uuid not of the 8-4-4-4-12 hex form; then the mux, boolean and flex
@@ -56,18 +90,31 @@
  * Environment:
  *   GPUPROF_SHIM_NODE           the fake node's path
  *   GPUPROF_SHIM_DEVICE_ID      the PCI device id CHIPSET_ID gives
- *                               (default 0x9A49): streams, any gen8 to
- *                               gen12.10 part, whose format 10 the
- *                               simulator makes alike; ADD_CONFIG's
- *                               whitelists, any part module/oa_platform.c
- *                               knows (an id it does not: Tiger Lake's)
+ *                               (default 0x9A49), and the GPU played
+ *                               (above): its clocks, formats, reports,
+ *                               topology and ADD_CONFIG's whitelists;
+ *                               read at each use
+ *   GPUPROF_SHIM_KERNEL         6.1: 6.1's i915 is played (no param 57,
+ *                               no OA on DG2 and Meteor Lake, periods
+ *                               truncated); else 7.3's; uname() gives
+ *                               the program that kernel's release
+ *   GPUPROF_SHIM_CTC_SHIFT      0 to 3 (default 2): the CTC shift of DG2
+ *                               and Meteor Lake, whose CS clock is 38.4
+ *                               MHz >> (3 - shift)
  *   GPUPROF_SYSFS_ROOT          where class/drm/card* / metrics / * /id are:
  *                               the metric set ids PERF_OPEN accepts, and
  *                               those ADD_CONFIG and REMOVE_CONFIG make
  *                               and remove
  *   GPUPROF_SHIM_LOG            a file: PERF_OPEN appends "flags F", one
  *                               "prop ID VALUE" line per property and
- *                               "open FD" or "open -ERRNO"; ADD_CONFIG
+ *                               "open FD" or "open -ERRNO"; the first
+ *                               read that hands out a report
+ *                               "first_report ts TS ns NS", its 64-bit
+ *                               OA timestamp and the CLOCK_MONOTONIC at
+ *                               which the OA clock read it (the others
+ *                               follow one period apart), and the
+ *                               stream's close "close reports N", the
+ *                               reports handed out; ADD_CONFIG
  *                               "add_config UUID mux N boolean N flex N
  *                               -> ID" (or "-> -ERRNO", and for an
  *                               address a whitelist refuses " LIST
@@ -83,8 +130,10 @@
  *                               so a test can tell them apart)
  *   GPUPROF_SHIM_WRAP_MS        M: the timestamp's low 32 bits, and the
  *                               36-bit register, wrap M ms after the node
- *                               is first opened
- *   GPUPROF_SHIM_PERF_REVISION  what PERF_REVISION says (default 5)
+ *                               is first opened (the OA clock a multiple
+ *                               of 2^(36 + s) then)
+ *   GPUPROF_SHIM_PERF_REVISION  what PERF_REVISION says (default the
+ *                               played kernel's: 5 on 6.1, 7 on 7.3)
  *   GPUPROF_SHIM_PERFMON        set (to anything): the caller counts as
  *                               perfmon_capable() (CAP_PERFMON or
  *                               CAP_SYS_ADMIN), so rates above 100000 Hz
@@ -118,6 +167,7 @@
 #include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <sys/uio.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -134,6 +184,8 @@
 #define DEFAULT_POLL_NS 5000000ull	/* i915's DEFAULT_POLL_PERIOD_NS */
 #define MAX_SAMPLE_RATE 100000ull	/* dev.i915.oa_max_sample_rate */
 #define OA_EXPONENT_MAX 31
+/* Not in this libdrm's i915_drm.h: 6.12's uapi has it, 6.1's not. */
+#define SHIM_PARAM_OA_TIMESTAMP_FREQUENCY 57
 
 enum shim_kind { SHIM_NONE, SHIM_NODE, SHIM_STREAM };
 
@@ -144,6 +196,7 @@ struct shim_stream {
 	bool periodic;
 	uint64_t metrics_set;
 	uint64_t t0;			/* CLOCK_MONOTONIC at the open */
+	uint64_t reports;		/* SAMPLE records handed out */
 	struct oa_sim *sim;
 	struct oa_writer w;
 	FILE *f;			/* the simulator writes into q */
@@ -153,8 +206,83 @@ struct shim_stream {
 
 static unsigned char shim_kinds[MAX_FDS];
 static struct shim_stream *shim_stream;	/* one system-wide, as in i915 */
-static uint64_t shim_ts_offset;
+static uint64_t shim_ts_offset;		/* the OA clock at CLOCK_MONOTONIC 0 */
 static bool shim_opened;
+
+/*
+ * The GPU GPUPROF_SHIM_DEVICE_ID names, as the shim plays it: its rows
+ * in module/oa_platform.c (NULL for an id not known there, which plays
+ * the simulator's default, Tiger Lake GT2) and oa/sim-platform.c, and
+ * its two clocks.  The command streamer's (CS_TIMESTAMP_FREQUENCY,
+ * RING_TIMESTAMP) counts one tick every 2^cs_shift of the OA unit's
+ * (OA_TIMESTAMP_FREQUENCY, the reports' timestamps).
+ */
+struct shim_gpu {
+	uint32_t device_id;
+	const struct gpuprof_oa_platform *p;
+	const struct oa_sim_platform *sim;
+	unsigned int ip;		/* graphics IP: 1255 is 12.55 */
+	bool oa;			/* i915-perf serves it */
+	unsigned int cs_shift;
+	uint64_t cs_hz, oa_hz;
+};
+
+/* Whether 6.1's i915 is played (GPUPROF_SHIM_KERNEL=6.1), else 7.3's. */
+static bool shim_kernel_6_1(void)
+{
+	const char *k = getenv("GPUPROF_SHIM_KERNEL");
+
+	return k && !strcmp(k, "6.1");
+}
+
+/*
+ * i915_perf_ioctl_version(): 5 in 6.1 (POLL_OA_PERIOD), 7 in 6.12 and
+ * 7.3 (OA_ENGINE_CLASS and OA_ENGINE_INSTANCE at 6, media engines at 7;
+ * Meteor Lake with media C6 enabled says 6, which the shim does not
+ * play).
+ */
+static unsigned long shim_perf_revision(void)
+{
+	return shim_env_ul("GPUPROF_SHIM_PERF_REVISION",
+			   shim_kernel_6_1() ? 5 : 7);
+}
+
+/*
+ * Wa_18013179988 (i915_perf_oa_timestamp_frequency(), 6.12 and 7.3): on
+ * DG2 and on graphics 12.70 to 12.74 (Meteor Lake, Arrow Lake) the OA
+ * unit ignores the CTC shift that slows the command streamer's clock.
+ */
+static bool shim_wa_18013179988(unsigned int ip)
+{
+	return ip == 1255 || (ip >= 1270 && ip <= 1274);
+}
+
+/*
+ * The GPU now: the variables are read at each use, so a test in one
+ * process may play several.  On the Wa_18013179988 GPUs the crystal is
+ * the simulator's OA rate (38.4 MHz) and the CTC shift
+ * GPUPROF_SHIM_CTC_SHIFT (default 2): the CS clock is the crystal
+ * shifted right by 3 - CTC shift (gen11_read_clock_frequency() in
+ * intel_gt_clock_utils.c), the OA clock that shifted back left.
+ * Elsewhere both are the simulator's one rate.  6.1 has no OA on DG2
+ * and does not know Meteor Lake; the shim plays both without OA there.
+ */
+static void shim_gpu(struct shim_gpu *g)
+{
+	unsigned long ctc = shim_env_ul("GPUPROF_SHIM_CTC_SHIFT", 2);
+
+	g->device_id = shim_env_ul("GPUPROF_SHIM_DEVICE_ID", OA_SIM_DEVICE_ID);
+	g->p = gpuprof_oa_platform_of_device(g->device_id);
+	g->sim = oa_sim_platform_of_device(g->device_id);
+	g->ip = g->p ? g->p->ip : g->sim->ip;
+	g->oa = !g->p || (g->p->oa_since &&
+			  (!shim_kernel_6_1() || g->ip < 1255));
+	g->cs_shift = 0;
+	if (shim_wa_18013179988(g->ip))
+		g->cs_shift = 3 - (ctc > 3 ? 3 : ctc);
+	g->cs_hz = g->sim->timestamp_hz >> g->cs_shift;
+	g->oa_hz = g->cs_hz << g->cs_shift;
+}
 
 static uint64_t shim_mono_ns(void)
 {
@@ -164,21 +292,50 @@ static uint64_t shim_mono_ns(void)
 	return ts.tv_sec * NSEC + ts.tv_nsec;
 }
 
-/* 19.2 MHz is 12 ticks per 625 ns. */
-static uint64_t shim_ticks(uint64_t ns)
+/* The OA clock at CLOCK_MONOTONIC @ns: 64 bits, never wrapping here. */
+static uint64_t shim_oa_ts(const struct shim_gpu *g, uint64_t ns)
 {
-	return (uint64_t)((__uint128_t)ns * 12 / 625);
+	return shim_ts_offset + (uint64_t)((__uint128_t)ns * g->oa_hz / NSEC);
 }
 
-/* RING_TIMESTAMP now: 36 bits, as on parts whose register is narrow. */
-static uint64_t shim_ring_ts(uint64_t ns)
+/* When the OA clock reaches @ts: the first ns at which it reads @ts. */
+static uint64_t shim_oa_ns(const struct shim_gpu *g, uint64_t ts)
 {
-	return (shim_ts_offset + shim_ticks(ns)) & TS_MASK;
+	__uint128_t n = (__uint128_t)(ts - shim_ts_offset) * NSEC;
+
+	return (uint64_t)((n + g->oa_hz - 1) / g->oa_hz);
+}
+
+/*
+ * RING_TIMESTAMP at @ns: the CS clock, the OA clock's count shifted
+ * right by cs_shift (both count one crystal), 36 bits as on parts whose
+ * register is narrow.
+ */
+static uint64_t shim_ring_ts(const struct shim_gpu *g, uint64_t ns)
+{
+	return (shim_oa_ts(g, ns) >> g->cs_shift) & TS_MASK;
 }
 
 static int shim_kind(int fd)
 {
 	return fd >= 0 && fd < MAX_FDS ? shim_kinds[fd] : SHIM_NONE;
+}
+
+/*
+ * GPUPROF_SHIM_WRAP_MS: the OA clock at @wrap_ms from now a multiple of
+ * 2^(36 + cs_shift), where both the register (its 36 bits of the CS
+ * clock) and the reports' low 32 bits of the OA clock wrap.
+ */
+static void shim_place_wrap(uint64_t wrap_ms)
+{
+	struct shim_gpu g;
+	uint64_t span;
+
+	shim_gpu(&g);
+	span = 1ull << (TS_BITS + g.cs_shift);
+	shim_ts_offset = 0;
+	shim_ts_offset = (span - wrap_ms * (g.oa_hz / 1000) -
+			  shim_oa_ts(&g, shim_mono_ns())) & (span - 1);
 }
 
 /* The node: an eventfd stands for it, never readable. */
@@ -194,12 +351,9 @@ static int shim_open_node(int flags)
 		return shim_fail(EMFILE);
 	}
 	if (!shim_opened) {
-		/* Place both wraps (low 32 bits, the 36-bit register) at
-		 * M ms from now: 0xfffffffff is M ms of ticks ahead. */
 		wrap = shim_env_ul("GPUPROF_SHIM_WRAP_MS", 0);
 		if (wrap)
-			shim_ts_offset = (TS_MASK + 1 - wrap * 19200 -
-					  shim_ticks(shim_mono_ns())) & TS_MASK;
+			shim_place_wrap(wrap);
 		shim_opened = true;
 	}
 	shim_kinds[fd] = SHIM_NODE;
@@ -289,6 +443,7 @@ static bool shim_metrics_id_known(uint64_t id)
  */
 
 #define SHIM_ENOTSUPP 524		/* the kernel's own, not in errno.h */
+#define SHIM_OA_FORMAT_MAX 15		/* I915_OA_FORMAT_MAX of 6.12 and 7.3 */
 #define SHIM_UUID_LEN 36
 /* kmalloc's largest object: MAX_PAGE_ORDER 10 of 4 KiB pages. */
 #define SHIM_KMALLOC_MAX (4ull << 20)
@@ -406,33 +561,31 @@ static const struct shim_oa_rules shim_rules_mtl = {
 };
 
 /*
- * The rules of the GPU GPUPROF_SHIM_DEVICE_ID names, by its row in
- * module/oa_platform.c; an id not known there plays the simulator's
- * default, Tiger Lake GT2 (oa_sim_platform_of_device()).  NULL where
- * i915 has no OA (Cannon Lake, Xe2 and later).
+ * The rules of the GPU GPUPROF_SHIM_DEVICE_ID names, by its IP version
+ * (shim_gpu()).  NULL where i915 has no OA (Cannon Lake, Xe2 and later;
+ * DG2 and Meteor Lake on 6.1).
  */
 static const struct shim_oa_rules *shim_oa_rules(void)
 {
-	uint32_t dev = shim_env_ul("GPUPROF_SHIM_DEVICE_ID", OA_SIM_DEVICE_ID);
-	const struct gpuprof_oa_platform *p = gpuprof_oa_platform_of_device(dev);
-	unsigned int ip = p ? p->ip : oa_sim_platform_of_device(dev)->ip;
+	struct shim_gpu g;
 
-	if (p && !p->oa_since)
+	shim_gpu(&g);
+	if (!g.oa)
 		return NULL;
-	switch (ip / 100) {
+	switch (g.ip / 100) {
 	case 7:
 		return &shim_rules_hsw;
 	case 8:
 	case 9:
-		if (p && p->metrics && !strcmp(p->metrics, "chv"))
+		if (g.p && g.p->metrics && !strcmp(g.p->metrics, "chv"))
 			return &shim_rules_chv;
 		return &shim_rules_gen8;
 	case 11:
 		return &shim_rules_gen11;
 	case 12:
-		if (ip >= 1270)
+		if (g.ip >= 1270)
 			return &shim_rules_mtl;
-		return ip >= 1255 ? &shim_rules_xehp : &shim_rules_gen12;
+		return g.ip >= 1255 ? &shim_rules_xehp : &shim_rules_gen12;
 	}
 	return NULL;
 }
@@ -763,21 +916,66 @@ static int shim_errno_env(void)
 	return atoi(v);
 }
 
-/* The period of @exponent in ns, as i915's oa_exponent_to_ns(). */
-static uint64_t shim_exponent_ns(uint64_t exponent)
+/*
+ * The period of @exponent in ns, as i915's oa_exponent_to_ns(): 7.3's
+ * (and 6.12's) rounds up on the OA clock; 6.1's truncates on the GT
+ * clock (intel_gt_clock_interval_to_ns()), the same one on every GPU
+ * 6.1 has OA on.
+ */
+static uint64_t shim_exponent_ns(const struct shim_gpu *g, uint64_t exponent)
 {
-	return (uint64_t)((__uint128_t)(2ull << exponent) * NSEC / OA_SIM_TIMESTAMP_HZ);
+	__uint128_t n = (__uint128_t)(2ull << exponent) * NSEC;
+
+	if (shim_kernel_6_1())
+		return (uint64_t)(n / g->cs_hz);
+	return (uint64_t)((n + g->oa_hz - 1) / g->oa_hz);
 }
 
-/* The checks of i915's read_properties_unlocked() and stream init. */
+/*
+ * The report formats i915 offers on @g (oa_init_supported_formats() of
+ * i915_perf.c, the same from 6.1 to 7.3 where each has the GPU): all
+ * seven of Haswell's; gen8 to Alder Lake C4_B8, A12, A12_B8_C8 and
+ * A32u40_A4u32_B8_C8; DG2 the OAR unit's A32u40_A4u32_B8_C8 and
+ * A24u40_A14u32_B8_C8; Meteor Lake (Arrow Lake too) those and its media
+ * unit's MPEC8u64_B8_C8 and MPEC8u32_B8_C8.
+ */
+static bool shim_format_offered(const struct shim_gpu *g, uint64_t f)
+{
+	if (g->ip < 800)
+		return f >= GPUPROF_OA_FORMAT_A13 && f <= GPUPROF_OA_FORMAT_C4_B8;
+	if (g->ip < 1255)
+		return f >= GPUPROF_OA_FORMAT_C4_B8 &&
+		       f <= GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8;
+	if (g->ip < 1270)
+		return f == GPUPROF_OAR_FORMAT_A32u40_A4u32_B8_C8 ||
+		       f == GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8;
+	return f >= GPUPROF_OAR_FORMAT_A32u40_A4u32_B8_C8 &&
+	       f <= GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8;
+}
+
+/* The media unit's formats: no use on the render engine's OAG unit. */
+static bool shim_format_oam(uint64_t f)
+{
+	return f == GPUPROF_OAM_FORMAT_MPEC8u64_B8_C8 ||
+	       f == GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8;
+}
+
+/*
+ * The checks of i915's read_properties_unlocked() and stream init.  The
+ * engine is always the render one, the only one the shim models: after
+ * the properties, a format of the media unit is EINVAL
+ * (engine_supports_oa_format()).
+ */
 static int shim_check_props(const struct drm_i915_perf_open_param *p,
 			    struct shim_stream *st, uint64_t *poll_ns,
 			    unsigned int *exponent, uint64_t *format)
 {
 	const uint64_t *props = (const uint64_t *)(uintptr_t)p->properties_ptr;
 	bool sample = false;
+	struct shim_gpu g;
 	uint32_t i;
 
+	shim_gpu(&g);
 	if (!p->num_properties || p->num_properties >= DRM_I915_PERF_PROP_MAX)
 		return EINVAL;
 	for (i = 0; i < p->num_properties; i++) {
@@ -793,36 +991,60 @@ static int shim_check_props(const struct drm_i915_perf_open_param *p,
 			st->metrics_set = value;
 			break;
 		case DRM_I915_PERF_PROP_OA_FORMAT:
-			/* gen12's formats: C4_B8, A12, A12_B8_C8, A32u40... */
-			if (value < GPUPROF_OA_FORMAT_C4_B8 ||
-			    value > GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8)
+			if (!value || value >= SHIM_OA_FORMAT_MAX ||
+			    !shim_format_offered(&g, value))
 				return EINVAL;
 			*format = value;
 			break;
 		case DRM_I915_PERF_PROP_OA_EXPONENT:
 			if (value > OA_EXPONENT_MAX)
 				return EINVAL;
-			if (NSEC / shim_exponent_ns(value) > MAX_SAMPLE_RATE &&
+			if (NSEC / shim_exponent_ns(&g, value) > MAX_SAMPLE_RATE &&
 			    !shim_perfmon_capable())
 				return EACCES;
 			*exponent = value;
 			st->periodic = true;
 			break;
 		case DRM_I915_PERF_PROP_POLL_OA_PERIOD:
-			if (shim_env_ul("GPUPROF_SHIM_PERF_REVISION", 5) < 5 ||
+			if (shim_perf_revision() < 5 ||
 			    value < 100000)
 				return EINVAL;
 			*poll_ns = value;
 			break;
 		default:
 			/* Unknown ids, and what the shim does not model:
-			 * context filtering, preemption hold, SSEU. */
+			 * context filtering, preemption hold, SSEU, engines
+			 * other than the render one. */
 			return EINVAL;
 		}
 	}
+	if (shim_format_oam(*format))
+		return EINVAL;
 	if (!sample || !*format || !st->metrics_set)
 		return EINVAL;
 	return 0;
+}
+
+/*
+ * The stream's simulator: the GPU's own reports in @format, from the OA
+ * clock's reading at the open, GPUPROF_SHIM_LOSS_EVERY's losses.
+ */
+static int shim_stream_sim(struct shim_stream *st, const struct shim_gpu *g,
+			   unsigned int exponent, uint64_t format)
+{
+	struct oa_sim_config cfg = {
+		.seed = 1,
+		.device_id = g->device_id,
+		.format = format,
+		.period_ns = shim_exponent_ns(g, exponent),
+		.start_cpu_ns = st->t0,
+		.start_gpu_ts = shim_oa_ts(g, st->t0) ? shim_oa_ts(g, st->t0) : 1,
+	};
+
+	cfg.report_lost_every = shim_env_ul("GPUPROF_SHIM_LOSS_EVERY", 0);
+	cfg.buffer_lost_every = 2 * cfg.report_lost_every;
+	oa_writer_init(&st->w, st->f);
+	return oa_sim_init(st->sim, &cfg, &st->w);
 }
 
 static int shim_perf_open(struct drm_i915_perf_open_param *p)
@@ -830,22 +1052,27 @@ static int shim_perf_open(struct drm_i915_perf_open_param *p)
 	const uint64_t *props = (const uint64_t *)(uintptr_t)p->properties_ptr;
 	static const cookie_io_functions_t io = { .write = shim_queue_write };
 	uint64_t poll_ns = DEFAULT_POLL_NS, format = 0;
-	struct oa_sim_config cfg = { .seed = 1 };
 	unsigned int exponent = 0;
 	struct itimerspec its = { 0 };
 	struct shim_stream *st;
+	struct shim_gpu g;
 	uint32_t i;
 	int err;
 
+	shim_gpu(&g);
 	shim_log("flags %u\n", p->flags);
 	for (i = 0; p->num_properties < DRM_I915_PERF_PROP_MAX &&
 	     i < p->num_properties; i++)
 		shim_log("prop %llu %llu\n", (unsigned long long)props[2 * i],
 			 (unsigned long long)props[2 * i + 1]);
-	if (p->flags & ~(I915_PERF_FLAG_FD_CLOEXEC | I915_PERF_FLAG_FD_NONBLOCK |
-			 I915_PERF_FLAG_DISABLED)) {
-		shim_log("open -%d\n", EINVAL);
-		return shim_fail(EINVAL);
+	err = !g.oa ? SHIM_ENOTSUPP : 0;
+	if (!err && p->flags & ~(I915_PERF_FLAG_FD_CLOEXEC |
+				 I915_PERF_FLAG_FD_NONBLOCK |
+				 I915_PERF_FLAG_DISABLED))
+		err = EINVAL;
+	if (err) {
+		shim_log("open -%d\n", err);
+		return shim_fail(err);
 	}
 	st = calloc(1, sizeof(*st));
 	if (!st)
@@ -856,9 +1083,6 @@ static int shim_perf_open(struct drm_i915_perf_open_param *p)
 	if (!err && shim_stream)
 		err = EBUSY;
 	if (!err && !shim_metrics_id_known(st->metrics_set))
-		err = EINVAL;
-	/* Valid for gen12, but only format 10 is simulated. */
-	if (!err && format != GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8)
 		err = EINVAL;
 	if (err) {
 		shim_log("open -%d\n", err);
@@ -871,16 +1095,8 @@ static int shim_perf_open(struct drm_i915_perf_open_param *p)
 	st->nonblock = p->flags & I915_PERF_FLAG_FD_NONBLOCK;
 	st->f = fopencookie(st, "w", io);
 	st->sim = malloc(sizeof(*st->sim));
-	if (st->f && st->periodic) {
-		cfg.period_ns = shim_exponent_ns(exponent);
-		cfg.report_lost_every = shim_env_ul("GPUPROF_SHIM_LOSS_EVERY", 0);
-		cfg.buffer_lost_every = 2 * cfg.report_lost_every;
-		cfg.start_cpu_ns = st->t0;
-		cfg.start_gpu_ts = shim_ring_ts(st->t0) ? shim_ring_ts(st->t0) : 1;
-		oa_writer_init(&st->w, st->f);
-	}
 	if (!st->f || !st->sim ||
-	    (st->periodic && oa_sim_init(st->sim, &cfg, &st->w))) {
+	    (st->periodic && shim_stream_sim(st, &g, exponent, format))) {
 		shim_stream_free(st);
 		return shim_fail(ENOMEM);
 	}
@@ -906,13 +1122,17 @@ static int shim_query(struct drm_i915_query *q)
 {
 	struct drm_i915_query_item *items =
 		(struct drm_i915_query_item *)(uintptr_t)q->items_ptr;
-	union {
+	union {	/* DG2's 32 subslices of 16 EUs take 85 bytes */
 		struct drm_i915_query_topology_info info;
-		uint8_t bytes[64];
+		uint8_t bytes[512];
 	} topo;
-	size_t len = oa_sim_topology(&topo, sizeof(topo));
+	struct shim_gpu g;
+	size_t len;
 	uint32_t i;
 
+	/* The simulator's topology of the GPU played. */
+	shim_gpu(&g);
+	len = oa_sim_platform_topology(g.sim, &topo, sizeof(topo));
 	if (q->flags)
 		return shim_fail(EINVAL);
 	for (i = 0; i < q->num_items; i++) {
@@ -941,12 +1161,46 @@ static void shim_copy_name(char *dst, __kernel_size_t *len, const char *src)
 	*len = n;
 }
 
+/*
+ * i915_getparam_ioctl() (i915_getparam.c): CS_TIMESTAMP_FREQUENCY is
+ * the GT's clock; OA_TIMESTAMP_FREQUENCY, which 6.12 has and 6.1 does
+ * not know (EINVAL), is i915_perf_oa_timestamp_frequency(), another
+ * clock on the Wa_18013179988 GPUs only.
+ */
+static int shim_getparam(drm_i915_getparam_t *gp)
+{
+	struct shim_gpu g;
+
+	shim_gpu(&g);
+	switch (gp->param) {
+	case I915_PARAM_CHIPSET_ID:
+		*gp->value = g.device_id;
+		return 0;
+	case I915_PARAM_REVISION:
+		*gp->value = OA_SIM_DEVICE_REV;
+		return 0;
+	case I915_PARAM_CS_TIMESTAMP_FREQUENCY:
+		*gp->value = g.cs_hz;
+		return 0;
+	case I915_PARAM_PERF_REVISION:
+		*gp->value = shim_perf_revision();
+		return 0;
+	case SHIM_PARAM_OA_TIMESTAMP_FREQUENCY:
+		if (shim_kernel_6_1())
+			break;
+		*gp->value = g.oa_hz;
+		return 0;
+	}
+	return shim_fail(EINVAL);
+}
+
 static int shim_node_ioctl(unsigned long req, void *arg)
 {
 	const char *driver = getenv("GPUPROF_SHIM_DRIVER");
 	struct drm_version *v = arg;
 	drm_i915_getparam_t *gp = arg;
 	struct drm_i915_reg_read *reg = arg;
+	struct shim_gpu g;
 
 	switch (req) {
 	case DRM_IOCTL_VERSION:
@@ -959,28 +1213,14 @@ static int shim_node_ioctl(unsigned long req, void *arg)
 		shim_copy_name(v->desc, &v->desc_len, "Intel Graphics (gpuprof shim)");
 		return 0;
 	case DRM_IOCTL_I915_GETPARAM:
-		switch (gp->param) {
-		case I915_PARAM_CHIPSET_ID:
-			*gp->value = shim_env_ul("GPUPROF_SHIM_DEVICE_ID",
-						 OA_SIM_DEVICE_ID);
-			return 0;
-		case I915_PARAM_REVISION:
-			*gp->value = OA_SIM_DEVICE_REV;
-			return 0;
-		case I915_PARAM_CS_TIMESTAMP_FREQUENCY:
-			*gp->value = OA_SIM_TIMESTAMP_HZ;
-			return 0;
-		case I915_PARAM_PERF_REVISION:
-			*gp->value = shim_env_ul("GPUPROF_SHIM_PERF_REVISION", 5);
-			return 0;
-		}
-		return shim_fail(EINVAL);
+		return shim_getparam(gp);
 	case DRM_IOCTL_I915_REG_READ:
 		/* i915_reg_read_ioctl: the 8-byte entry, flags in the low bits. */
 		if ((reg->offset & ~7ull) != 0x2358 ||
 		    (reg->offset & 7) > I915_REG_READ_8B_WA)
 			return shim_fail(EINVAL);
-		reg->val = shim_ring_ts(shim_mono_ns());
+		shim_gpu(&g);
+		reg->val = shim_ring_ts(&g, shim_mono_ns());
 		return 0;
 	case DRM_IOCTL_I915_QUERY:
 		return shim_query(arg);
@@ -1046,6 +1286,25 @@ static void shim_advance(struct shim_stream *st)
 }
 
 /*
+ * A report leaves the shim: the first one's OA timestamp, and the
+ * CLOCK_MONOTONIC at which the OA clock read it, go to the log, so a
+ * test knows when the reports were taken without asking the code under
+ * test; the GPU idle, the simulator makes them one period apart.
+ */
+static void shim_handed_out(struct shim_stream *st)
+{
+	struct shim_gpu g;
+	uint64_t ts;
+
+	if (st->reports++)
+		return;
+	shim_gpu(&g);
+	ts = st->sim->start_gpu + st->sim->first_report;
+	shim_log("first_report ts %llu ns %llu\n", (unsigned long long)ts,
+		 (unsigned long long)shim_oa_ns(&g, ts));
+}
+
+/*
  * Whole i915 records (SAMPLE, REPORT_LOST, BUFFER_LOST) into @buf; the
  * simulator's own header and correlation records are not i915's and are
  * skipped.  *@stuck says a record was there that did not fit.
@@ -1069,6 +1328,8 @@ static size_t shim_take(struct shim_stream *st, uint8_t *buf, size_t count,
 			}
 			memcpy(buf + done, st->q + st->off, h.size);
 			done += h.size;
+			if (h.type == DRM_I915_PERF_RECORD_SAMPLE)
+				shim_handed_out(st);
 		}
 		st->off += h.size;
 	}
@@ -1124,11 +1385,30 @@ ssize_t __read_chk(int fd, void *buf, size_t count, size_t buflen)
 	return read(fd, buf, count);
 }
 
+/*
+ * The kernel the shim plays is the one the program finds running: a
+ * recording names it, and which GPUs and formats i915-perf serves follow
+ * from it (oa_node_running_kernel()), whatever kernel the test machine
+ * has.
+ */
+int uname(struct utsname *u)
+{
+	REAL(uname);
+
+	if (real_uname(u))
+		return -1;
+	snprintf(u->release, sizeof(u->release), "%s",
+		 shim_kernel_6_1() ? "6.1.0-shim" : "7.3.0-shim");
+	return 0;
+}
+
 int close(int fd)
 {
 	REAL(close);
 
 	if (shim_kind(fd) == SHIM_STREAM && shim_stream) {
+		shim_log("close reports %llu\n",
+			 (unsigned long long)shim_stream->reports);
 		shim_stream_free(shim_stream);
 		shim_stream = NULL;
 	}

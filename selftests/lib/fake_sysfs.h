@@ -10,8 +10,11 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "files.h"
 
@@ -75,6 +78,58 @@ static inline int fake_i915_sysfs(const char *root,
 		put_file(id, "%s/class/drm/card0/gt_max_freq_mhz", root);
 	}
 	return 0;
+}
+
+/* The metric set directory of @uuid under @root's card0, into @path. */
+static inline void fake_i915_set_dir(char *path, size_t size,
+				     const char *root, const char *uuid)
+{
+	snprintf(path, size, "%s/class/drm/card0/metrics/%s", root, uuid);
+}
+
+/*
+ * A fresh tree under @root (anything there before removed) whose card
+ * offers no metric set, as a stock i915's.  Return: 0, or -1 with errno.
+ */
+static inline int fake_i915_stock_sysfs(const char *root)
+{
+	char path[512];
+
+	if (strlen(root) < 2 || strchr(root, '\'') ||
+	    snprintf(path, sizeof(path), "rm -rf '%s'", root) >= (int)sizeof(path)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (system(path)) {
+		errno = EIO;
+		return -1;
+	}
+	if (fake_i915_sysfs(root, NULL, 0, 0, 0))
+		return -1;
+	snprintf(path, sizeof(path), "%s/class/drm/card0/metrics", root);
+	return fake_sysfs_mkdirs(path);
+}
+
+/* As another program would: @uuid added under @root's card0 as @id. */
+static inline void fake_i915_offer(const char *root, const char *uuid,
+				   unsigned int id)
+{
+	char path[512], text[16];
+
+	fake_i915_set_dir(path, sizeof(path), root, uuid);
+	fake_sysfs_mkdirs(path);
+	snprintf(text, sizeof(text), "%u\n", id);
+	put_file(text, "%s/id", path);
+}
+
+/* Whether @root's card0 offers @uuid. */
+static inline bool fake_i915_offered(const char *root, const char *uuid)
+{
+	char path[512];
+
+	fake_i915_set_dir(path, sizeof(path), root, uuid);
+	strncat(path, "/id", sizeof(path) - strlen(path) - 1);
+	return !access(path, F_OK);
 }
 
 #endif

@@ -40,6 +40,18 @@ static inline ssize_t read_file(const char *path, char *buf, size_t size)
 	return len;
 }
 
+/*
+ * The file @path whole in @buf, NUL-terminated; "" when there is
+ * none.  Return: @buf.
+ */
+static inline const char *file_text(const char *path, char *buf,
+				    size_t size)
+{
+	if (read_file(path, buf, size) < 0)
+		buf[0] = '\0';
+	return buf;
+}
+
 /* One write(2) of @len bytes to @path: 0 when all were taken, or -errno. */
 static inline int write_file_len(const char *path, const void *data,
 				 size_t len)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 /*
  * Run the shell command made from @fmt with stderr joined to stdout; put
@@ -45,6 +46,25 @@ static inline int run_cmd(char *out, size_t size, const char *fmt, ...)
 	if (WIFSIGNALED(st))
 		return 128 + WTERMSIG(st);
 	return WEXITSTATUS(st);
+}
+
+/*
+ * The start of a shell command line that has tracefs at
+ * /sys/kernel/tracing, for perf gpu record: "sh -c '" where it is
+ * mounted (set-up mounts it), else a mount namespace of the command's
+ * own with tracefs mounted there (as root).  The caller ends the line
+ * with "'".  NULL when neither has it; @out gets the check's output.
+ */
+static inline const char *tracefs_shell(char *out, size_t size)
+{
+	const char *ns = "unshare -m sh -c 'mount -t tracefs nodev /sys/kernel/tracing && ";
+
+	if (!access("/sys/kernel/tracing/events/dma_fence", F_OK))
+		return "sh -c '";
+	if (run_cmd(out, size, "%stest -d /sys/kernel/tracing/events/dma_fence'",
+		    ns))
+		return NULL;
+	return ns;
 }
 
 /* The perf-gpu binary under test, from $GPUPROF_PERF_GPU. */

@@ -393,6 +393,8 @@ static int oa_sim_report(struct oa_sim *s, uint64_t t, uint32_t reason)
 		s->timer_reports++;
 	if (reason & GPUPROF_OA_REASON_CTX_SWITCH)
 		s->switch_reports++;
+	if (!s->have_report)
+		s->first_report = t;
 	s->last_report = t;
 	s->have_report = true;
 
@@ -521,6 +523,7 @@ int oa_sim_init(struct oa_sim *s, const struct oa_sim_config *cfg,
 	char uuid[OA_METRIC_UUID_LEN + 1];
 	size_t topo_len;
 	unsigned int i;
+	uint32_t format;
 
 	if (!s || !cfg || !w) {
 		errno = EINVAL;
@@ -530,7 +533,8 @@ int oa_sim_init(struct oa_sim *s, const struct oa_sim_config *cfg,
 	s->w = w;
 	s->cfg = *cfg;
 	s->plat = oa_sim_platform_of_device(cfg->device_id);
-	if (gpuprof_oa_layout(s->plat->ip / 100, s->plat->format, &s->layout)) {
+	format = cfg->format ? cfg->format : s->plat->format;
+	if (gpuprof_oa_layout(s->plat->ip / 100, format, &s->layout)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -555,6 +559,7 @@ int oa_sim_init(struct oa_sim *s, const struct oa_sim_config *cfg,
 	s->next_corr = s->ts_hz;	/* a point every second */
 
 	oa_sim_device_info(&info, cfg->device_id);
+	info.oa_format = format;
 	if (cfg->metric_set)
 		snprintf(info.metric_set_name, sizeof(info.metric_set_name),
 			 "%s", cfg->metric_set);

@@ -11,8 +11,11 @@
  * header, 64 PEC counters of 64 bits) on Lunar Lake, Battlemage and
  * Panther Lake, whose recordings start with a DRIVER record naming xe
  * under GuC and the first kernel whose xe serves them (6.12, 7.3), as
- * only xe serves them.  Reports are written through the shared
- * decoder's layout (module/oa_decode.c), counter by counter.
+ * only xe serves them; cfg.format picks another format of the
+ * generation's (Haswell's A13, gen8's C4_B8, DG2's OAR format, ...), as
+ * a stream may ask i915 for any it offers.  Reports are written through
+ * the shared decoder's layout (module/oa_decode.c), counter by counter,
+ * the counters a format lacks left out.
  *
  * Time is the 64-bit OA timestamp; a report carries its low 32 bits, so
  * it wraps (every 223.7 s at 19.2 MHz), or in a 64-bit header its low
@@ -98,6 +101,9 @@ struct oa_sim_config {
 	const char *metric_set;		/* DEVICE_INFO's; NULL: OA_SIM_METRIC_SET */
 	const char *metric_set_uuid;	/* DEVICE_INFO's; NULL: OA_SIM_METRIC_UUID */
 	bool valid_bit_clear;		/* bit 16 clear in every report */
+	/* Another report format the GPU's i915 offers (the i915 shim opens
+	 * what a stream asks for); 0: the platform's own. */
+	uint32_t format;
 	/* Nonzero: the 64-bit timestamp starts this many ns of ticks below
 	 * 2^56, where 56-bit report timestamps wrap (start_gpu_ts unused). */
 	uint64_t wrap56_in_ns;
@@ -137,6 +143,7 @@ struct oa_sim {
 	uint64_t rng;
 	uint64_t next_corr;		/* ticks since start of the next point */
 	uint64_t last_corr;
+	uint64_t first_report;		/* the first report's tick from start */
 	uint64_t last_report;
 	bool have_report;
 	bool finished;
