@@ -2,17 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # layers.sh: check that the code of tools/perf-gpu calls only downward
-# (Documentation/design.rst 2).  Its folders are layers, listed in
-# tools/perf-gpu/layers.mk; a file of a folder may include the headers of
-# its own folder and of the folders of lower layers, and uapi/; not those
-# of a higher layer, nor of another folder of its own layer, nor the
-# headers of the top (builtin.h: the programs and builtins are above all
-# layers).  A header from outside tools/perf-gpu built into a folder's
-# library (layers.mk's PERF_GPU_EXTRA_DIR, the module's OA decoder)
-# counts as that folder's.  Run by make lint and make check.
+# (Documentation/design.rst 1, "Layers of perf gpu").  Its folders are
+# layers, listed in tools/perf-gpu/layers.mk; a file of a folder, at any
+# depth, may include the headers of its own folder and of the folders of
+# lower layers, and uapi/; not those of a higher layer, nor of another
+# folder of its own layer, nor the headers of the top (builtin.h: the
+# programs and builtins are above all layers), whether it names them
+# with quotes or with angle brackets (the Makefile passes -I.).  A header
+# from outside tools/perf-gpu built into a folder's library (layers.mk's
+# PERF_GPU_EXTRA_DIR, the module's OA decoder) counts as that folder's.
 #
-# One line per bad include, "FILE:LINE: ...", and exit status 1; silent
-# with status 0 when all is well.
+# Includes are what a file says it uses; the link is what it does.  So
+# the same rule is checked on the folders' libraries (out/libDIR.a,
+# built first): every symbol a library leaves undefined that another of
+# our libraries defines must come from a lower layer, which catches a
+# call through a prototype written locally.  Run by make lint and make
+# check.
+#
+# One line per bad include or reference, "FILE:LINE: ..." or "LIB(OBJ):
+# ...", and exit status 1; silent with status 0 when all is well.
 set -u
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -36,8 +44,8 @@ if [ ${#layer[@]} = 0 ]; then
 fi
 
 bad=0
-complain() {	# FILE LINE MESSAGE
-	echo "${1#"$repo"/}:$2: $3"
+complain() {	# FILE LINE MESSAGE (no LINE: a library's object)
+	echo "${1#"$repo"/}${2:+:$2}: $3"
 	bad=1
 }
 
@@ -60,11 +68,24 @@ folder_of() {
 	esac
 }
 
-# Every #include "..." of ours, "FILE:LINE:HEADER".
+# The sources of tools/perf-gpu at every depth, its build output apart.
+sources() {
+	find "$pg" -path "$pg/out" -prune -o -name '*.[ch]' -print | sort
+}
+
+# Every #include of ours, "FILE:LINE:HEADER": those in quotes, and those
+# in angle brackets whose first component is a folder of tools/perf-gpu
+# (found through -I.).
 includes() {
-	awk '/^[ \t]*#[ \t]*include[ \t]*"/ {
-		split($0, q, "\""); print FILENAME ":" FNR ":" q[2] }' \
-		"$pg"/*.[ch] "$pg"/*/*.[ch]
+	local dirs
+
+	dirs=$(printf '%s\n' "${!layer[@]}" | paste -sd '|')
+	sources | xargs awk -v dirs="^($dirs)/" '
+	/^[ \t]*#[ \t]*include[ \t]*"/ {
+		split($0, q, "\""); print FILENAME ":" FNR ":" q[2]; next }
+	/^[ \t]*#[ \t]*include[ \t]*</ {
+		h = $0; sub(/^[^<]*</, "", h); sub(/>.*$/, "", h)
+		if (h ~ dirs) print FILENAME ":" FNR ":" h }'
 }
 
 while IFS=: read -r file line inc; do
@@ -94,5 +115,35 @@ while IFS=: read -r file line inc; do
 		complain "$file" "$line" "$from/ (layer ${layer[$from]}) includes $inc of $to/, a higher layer (${layer[$to]})"
 	fi
 done < <(includes)
+
+# The link: which library defines each global symbol, then every symbol
+# a library needs from another of ours.  The top's library (builtin) may
+# need anything; nothing may need it.
+make -s -C "$pg" libs >/dev/null || { echo "layers: building tools/perf-gpu failed" >&2; exit 2; }
+declare -A defined_in
+libs=$(sed -n 's/^PERF_GPU_LIBS *:= *\(.*\)$/\1/p' "$mk" | sed 's/\$(PERF_GPU_DIRS)/'"$(printf '%s ' "${!layer[@]}")"'/')
+for lib in $libs; do
+	a=$pg/out/lib$lib.a
+	[ -f "$a" ] || { echo "layers: no $a" >&2; exit 2; }
+	while read -r sym; do
+		defined_in[$sym]=$lib
+	done < <(nm -g --defined-only "$a" 2>/dev/null | awk 'NF == 3 { print $3 }')
+done
+for lib in $libs; do
+	[ "$lib" = builtin ] && continue
+	while read -r obj sym; do
+		to=${defined_in[$sym]:-}
+		[ -z "$to" ] || [ "$to" = "$lib" ] && continue
+		if [ "$to" = builtin ]; then
+			complain "lib$lib.a($obj)" "" "$lib/ (layer ${layer[$lib]}) uses $sym of the programs and builtins above all layers"
+		elif [ "${layer[$to]}" -eq "${layer[$lib]}" ]; then
+			complain "lib$lib.a($obj)" "" "$lib/ (layer ${layer[$lib]}) uses $sym of $to/, a folder of its own layer"
+		elif [ "${layer[$to]}" -gt "${layer[$lib]}" ]; then
+			complain "lib$lib.a($obj)" "" "$lib/ (layer ${layer[$lib]}) uses $sym of $to/, a higher layer (${layer[$to]})"
+		fi
+	done < <(nm -A -u "$pg/out/lib$lib.a" 2>/dev/null |
+		 awk '{ n = split($1, f, ":"); print f[n - 1], $NF }')
+done
+
 [ $bad = 0 ] || echo "layers: calls in tools/perf-gpu go downward only: $(sed -n 's/^PERF_GPU_LAYER_\([0-9]*\) *:= *\(.*\)$/\2/p' "$mk" | paste -sd '>' | sed 's/>/ > /g') (tools/perf-gpu/layers.mk)"
 exit $bad

@@ -2,7 +2,7 @@
 #
 # The layers of tools/perf-gpu, one folder each, highest first; a layer
 # calls only into the layers below it, never a folder of its own layer
-# (Documentation/design.rst 2).  Above them all, the programs and the
+# (Documentation/design.rst 1).  Above them all, the programs and the
 # builtins at the top of tools/perf-gpu.  Read by its Makefile and by
 # selftests/Makefile (to link the libraries), and by
 # selftests/scripts/layers.sh (to check the includes).
