@@ -27,6 +27,24 @@ static inline int trace_clear(void)
 	return 0;
 }
 
+/*
+ * A kprobe event in tracefs: @def is a kprobe_events line ("p:GROUP/NAME
+ * SYMBOL" to add, "-:GROUP/NAME" to remove).  Return: 0 or -errno.
+ */
+static inline int trace_kprobe(const char *def)
+{
+	int fd = open(TRACING "/kprobe_events", O_WRONLY | O_APPEND | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, def, strlen(def));
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n < 0 ? (int)n : 0;
+}
+
 struct trace_line {
 	char task[64];		/* "comm-pid" */
 	size_t comm_len;	/* of its comm, before the last '-' */
