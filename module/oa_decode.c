@@ -428,22 +428,47 @@ static __u64 gpuprof_oa_delta64(const void *r0, const void *r1,
 	return gpuprof_oa_u64(r1, off) - gpuprof_oa_u64(r0, off);
 }
 
-/* The delta of counter A@a of run @r, at @i in the run. */
-static __u64 gpuprof_oa_run_delta(const struct gpuprof_oa_layout *l,
-				  const struct gpuprof_oa_a_run *r,
-				  unsigned int i, const void *r0,
-				  const void *r1)
+/*
+ * Add to @out[0..n) the deltas of the @n 32-bit counters at @p0 and @p1,
+ * each modulo 2^32.  The loops of gpuprof_oa_accumulate() are the decoder's
+ * inner loop: each reads one width, with no choice made per counter.
+ */
+static void gpuprof_oa_add32(const __u8 *p0, const __u8 *p1, unsigned int n,
+			     __u64 *out)
 {
-	unsigned int a = r->first + i, off = r->off + 4 * i;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		out[i] += (__u32)(gpuprof_oa_u32(p1, 4 * i) -
+				  gpuprof_oa_u32(p0, 4 * i));
+}
+
+/* Add to @a the deltas of A run @r (A@first on) from @r0 to @r1. */
+static void gpuprof_oa_add_run(const struct gpuprof_oa_layout *l,
+			       const struct gpuprof_oa_a_run *r,
+			       const __u8 *r0, const __u8 *r1, __u64 *a)
+{
+	const __u8 *p0 = r0 + r->off, *p1 = r1 + r->off;
+	const __u8 *h0, *h1;
+	unsigned int i;
 
 	switch (r->width) {
 	case GPUPROF_OA_U64:
-		return gpuprof_oa_delta64(r0, r1, r->off + 8 * i);
+		for (i = 0; i < r->n; i++)
+			a[i] += gpuprof_oa_u64(p1, 8 * i) -
+				gpuprof_oa_u64(p0, 8 * i);
+		break;
 	case GPUPROF_OA_U40:
-		return (gpuprof_oa_a40_at(l, r1, a, off) -
-			gpuprof_oa_a40_at(l, r0, a, off)) & ((1ull << 40) - 1);
+		/* Low 32 bits in the run, bits 32-39 a byte each apart. */
+		h0 = r0 + l->a40_high_off + r->first;
+		h1 = r1 + l->a40_high_off + r->first;
+		for (i = 0; i < r->n; i++)
+			a[i] += ((gpuprof_oa_u32(p1, 4 * i) | (__u64)h1[i] << 32) -
+				 (gpuprof_oa_u32(p0, 4 * i) | (__u64)h0[i] << 32)) &
+				((1ull << 40) - 1);
+		break;
 	default:
-		return gpuprof_oa_delta32(r0, r1, off);
+		gpuprof_oa_add32(p0, p1, r->n, a);
 	}
 }
 
@@ -475,7 +500,7 @@ void gpuprof_oa_accumulate(const struct gpuprof_oa_layout *l,
 			   const void *r0, const void *r1,
 			   struct gpuprof_oa_deltas *acc)
 {
-	unsigned int i, k;
+	unsigned int k;
 
 	acc->deltas++;
 	if (l->hdr64) {
@@ -487,17 +512,13 @@ void gpuprof_oa_accumulate(const struct gpuprof_oa_layout *l,
 		if (l->gen != GPUPROF_OA_GEN_HSW)
 			acc->gpu_ticks += gpuprof_oa_delta32(r0, r1, 12);
 	}
-	for (k = 0; k < l->n_runs; k++) {
-		const struct gpuprof_oa_a_run *r = &l->a_runs[k];
-
-		for (i = 0; i < r->n; i++)
-			acc->a[r->first + i] += gpuprof_oa_run_delta(l, r, i,
-								     r0, r1);
-	}
-	for (i = 0; i < l->n_b; i++)
-		acc->b[i] += gpuprof_oa_delta32(r0, r1, l->b_off + 4 * i);
-	for (i = 0; i < l->n_c; i++)
-		acc->c[i] += gpuprof_oa_delta32(r0, r1, l->c_off + 4 * i);
+	for (k = 0; k < l->n_runs; k++)
+		gpuprof_oa_add_run(l, &l->a_runs[k], r0, r1,
+				   acc->a + l->a_runs[k].first);
+	gpuprof_oa_add32((const __u8 *)r0 + l->b_off,
+			 (const __u8 *)r1 + l->b_off, l->n_b, acc->b);
+	gpuprof_oa_add32((const __u8 *)r0 + l->c_off,
+			 (const __u8 *)r1 + l->c_off, l->n_c, acc->c);
 }
 
 /**
