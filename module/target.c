@@ -274,7 +274,9 @@ static void gpuprof_target_print_path(struct gpuprof_target *t)
  *
  * In process context: cgroup_path_ns() takes a lock with interrupts on.
  * The path is as the caller's cgroup namespace sees it: the writer's for
- * a cgroup NAME, the root's in the work item.  Return: 0, or -errno.
+ * a cgroup NAME, the root's in the work item.
+ *
+ * Return: 0, or -errno.
  */
 int gpuprof_target_cgroup_path(struct gpuprof_target *t, struct cgroup *cgrp)
 {
@@ -479,8 +481,10 @@ out:
  * @key: its size class
  * @size: its size
  *
- * Any context.  Return: the reset count to give gpuprof_target_mem_sub()
- * at the buffer's release.
+ * Any context.
+ *
+ * Return: the reset count to give gpuprof_target_mem_sub() at the
+ * buffer's release.
  */
 u32 gpuprof_target_mem_add(struct gpuprof_target *t, u32 key, u64 size)
 {
