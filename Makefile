@@ -18,6 +18,8 @@
 #   make install    the module, tools, man pages, udev rule (PREFIX, DESTDIR;
 #                   Documentation/install.rst); make uninstall undoes it
 #   make dkms-source  the module's sources for DKMS in /usr/src/gpuprof-VERSION
+#   make htmldocs   the documentation as HTML, Documentation/out/html (Sphinx,
+#                   with the module's kernel-doc comments; warnings are errors)
 
 # Kbuild reads ./Kbuild, never this file.
 
@@ -37,7 +39,7 @@ endif
 endif
 
 .PHONY: all module tools setup check check-all check-debug debug-kernel bench fuzz soak lint demo clean
-.PHONY: man install uninstall dkms-source
+.PHONY: man htmldocs install uninstall dkms-source
 
 all: module tools
 
@@ -133,6 +135,12 @@ MAN_PAGES := $(foreach f,$(wildcard Documentation/man/*.rst),\
 
 man:
 	$(MAKE) -C Documentation man
+
+# Documentation/Makefile says how: Sphinx (python3-sphinx), the
+# kernel-doc directive of Documentation/sphinx/kerneldoc.py, and the
+# kernel's scripts/kernel-doc, taken once into $(GPUPROF_CACHE).
+htmldocs:
+	$(MAKE) -C Documentation html
 
 # What install puts besides the module, as DESTDIR-relative paths; the
 # module is gpuprof.ko, or gpuprof.ko.xz (.gz, .zst) where KDIR's kernel
