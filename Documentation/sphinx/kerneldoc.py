@@ -82,6 +82,9 @@ class KernelDoc(SphinxDirective):
         return cmd + [path]
 
     def run(self):
+        if not self.config.kerneldoc_bin:
+            raise self.error("kernel-doc: no kerneldoc_bin (make -C "
+                             "Documentation html gives it)")
         rel = self.arguments[0]
         path = os.path.join(self.config.kerneldoc_srctree, rel)
         if not os.path.isfile(path):
