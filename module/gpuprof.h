@@ -33,9 +33,8 @@
  * platforms) call no other file of the module, and oa_decode.c (OA
  * reports and the record stream) uses only oa_platform.c's table.
  * ctl_parse.c and oa_decode.c hold no state, and are compiled into the
- * tools as well (Documentation/design.rst 1).  compat.h holds every
- * difference between kernel versions, so the rest reads as if there were
- * one kernel.
+ * tools as well.  compat.h holds every difference between kernel
+ * versions, so the rest reads as if there were one kernel.
  *
  * Two links upward are data, not calls.  target.c makes a target's nodes
  * from the table of file kinds that target_files.c defines
