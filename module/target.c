@@ -31,10 +31,10 @@
  * 2. After an RCU grace period (synchronize_rcu()), when no probe still
  *    holds a target it found there, the tables that point at targets
  *    without holding a reference let go of the ended ones: jobs and ended
- *    runs (fence.c, sched.c) and buffers (gem.c) are disowned, then the
- *    learned OA contexts (oa.c) are dropped, last because OA attribution
- *    learns them from jobs and runs.  No probe can reach an ended target
- *    after that.
+ *    runs (fence.c), drm_sched's DRM clients (sched.c) and buffers
+ *    (gem.c) are disowned, then the learned OA contexts (oa.c) are
+ *    dropped, last because OA attribution learns them from jobs and
+ *    runs.  No probe can reach an ended target after that.
  * 3. gpuprof_targets_release() destroys the targets' files and drops the
  *    list's references.  Files still open hold their own reference and
  *    return -ENODEV until closed; the last one closed frees the target.
