@@ -12,8 +12,9 @@
 #   make soak       the soak test per kernel under slub_debug=FZP
 #                   (SOAK_SECONDS, default 600; KVERS narrows the kernels)
 #   make fuzz       the fuzz targets, FUZZ_SECONDS each (default 60)
-#   make lint       checkpatch.pl over module/ and uapi/, and the layering
-#                   of tools/perf-gpu (calls go downward only)
+#   make lint       checkpatch.pl and kernel-doc -Wall over module/ and
+#                   uapi/, and the layering of tools/perf-gpu (calls go
+#                   downward only)
 #   make demo       boot the VM, load the module, show /dev/gpuprof
 #   make install    the module, tools, man pages, udev rule (PREFIX, DESTDIR;
 #                   Documentation/install.rst); make uninstall undoes it
