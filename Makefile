@@ -12,12 +12,15 @@
 #   make soak       the soak test per kernel under slub_debug=FZP
 #                   (SOAK_SECONDS, default 600; KVERS narrows the kernels)
 #   make fuzz       the fuzz targets, FUZZ_SECONDS each (default 60)
-#   make lint       checkpatch.pl over module/ and uapi/, and the layering
-#                   of tools/perf-gpu (calls go downward only)
+#   make lint       checkpatch.pl and kernel-doc -Wall over module/ and
+#                   uapi/, and the layering of tools/perf-gpu (calls go
+#                   downward only)
 #   make demo       boot the VM, load the module, show /dev/gpuprof
 #   make install    the module, tools, man pages, udev rule (PREFIX, DESTDIR;
 #                   Documentation/install.rst); make uninstall undoes it
 #   make dkms-source  the module's sources for DKMS in /usr/src/gpuprof-VERSION
+#   make htmldocs   the documentation as HTML, Documentation/out/html (Sphinx,
+#                   with the module's kernel-doc comments; warnings are errors)
 
 # Kbuild reads ./Kbuild, never this file.
 
@@ -37,7 +40,7 @@ endif
 endif
 
 .PHONY: all module tools setup check check-all check-debug debug-kernel bench fuzz soak lint demo clean
-.PHONY: man install uninstall dkms-source
+.PHONY: man htmldocs install uninstall dkms-source
 
 all: module tools
 
@@ -133,6 +136,12 @@ MAN_PAGES := $(foreach f,$(wildcard Documentation/man/*.rst),\
 
 man:
 	$(MAKE) -C Documentation man
+
+# Documentation/Makefile says how: Sphinx (python3-sphinx), the
+# kernel-doc directive of Documentation/sphinx/kerneldoc.py, and the
+# kernel's scripts/kernel-doc, taken once into $(GPUPROF_CACHE).
+htmldocs:
+	$(MAKE) -C Documentation html
 
 # What install puts besides the module, as DESTDIR-relative paths; the
 # module is gpuprof.ko, or gpuprof.ko.xz (.gz, .zst) where KDIR's kernel

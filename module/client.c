@@ -303,7 +303,9 @@ static struct gpuprof_target *gpuprof_client_target(struct task_struct *task)
  *
  * Called from a probe, with preemption off and no bucket lock held: a
  * process not seen before takes the data lock.  The target stays until
- * the probe returns (gpuprof.h, "Locking").  Return: the target, or NULL.
+ * the probe returns (gpuprof.h, "Locking").
+ *
+ * Return: the target, or NULL.
  */
 struct gpuprof_target *gpuprof_current_target(atomic64_t *unattributed)
 {

@@ -16,9 +16,9 @@
  * sequences every change that concerns more than one of them: starting
  * (probes first, then the mode, then sampling and the OA helper),
  * stopping (the reverse), "reset", and ending targets
- * (gpuprof_end_targets(): target.c unlinks, the tables that point at
- * targets let go, target.c releases).  The files below need not call up
- * into one another for these (gpuprof.h, "Who calls whom").
+ * (gpuprof_end_targets(), in the steps target.c's "Targets and their
+ * lifetime" lists).  The files below need not call up into one another
+ * for these (gpuprof.h, "Who calls whom").
  */
 #include <linux/cgroup.h>
 #include <linux/capability.h>
@@ -134,14 +134,9 @@ static int gpuprof_resolve_cgroup(struct gpuprof_target *t, const char *path)
  * @named_only: only those made by "module NAME" ("module"), else all
  *	("end", unload)
  *
- * Called under gpuprof_lock; profiling may be running.  Under the data
- * lock the targets leave the list and the client table, where probes
- * find targets; the names to match are cleared too.  After an RCU grace
- * period no probe holds one it found there, and the tables that point at
- * targets without a reference forget them: jobs and runs, buffers, then
- * learned OA contexts, which OA attribution takes from jobs and runs.
- * No probe can reach the targets afterwards.  Then their files go, and
- * open ones return -ENODEV until closed.
+ * Called under gpuprof_lock; profiling may be running.  The three steps,
+ * and why in this order, are those of target.c's "Targets and their
+ * lifetime".
  */
 static void gpuprof_end_targets(bool named_only)
 {

@@ -893,6 +893,8 @@ static void gpuprof_jobs_free(void)
  *
  * Called under gpuprof_lock with the mode still idle, so the probes do
  * nothing until gpuprof_fence_run() follows.
+ *
+ * Return: 0, or -errno when a probe cannot be attached.
  */
 int gpuprof_fence_start(void)
 {
@@ -1040,8 +1042,9 @@ static void gpuprof_ring_running_at(struct gpuprof_run_ring *ring,
  *
  * Called with the data lock held, so the targets stay: ctl.c releases
  * ended ones only after it dropped OA's bindings under that lock.  Looks
- * at the jobs running now and at the history of ended ones.  Return: the
- * number of targets in @out.
+ * at the jobs running now and at the history of ended ones.
+ *
+ * Return: the number of targets in @out.
  */
 int gpuprof_targets_running_at(u64 t_ns, struct gpuprof_target **out,
 			       int max, bool *alone)

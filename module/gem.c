@@ -215,8 +215,10 @@ static void gpuprof_bufs_forget(void)
 /**
  * gpuprof_gem_start - attach the kprobes
  *
- * Called under gpuprof_lock after the mode is set.  Fails with -ENOENT
- * when drm.ko is not loaded (no GPU driver, nothing to profile).
+ * Called under gpuprof_lock after the mode is set.
+ *
+ * Return: 0; -ENOENT when drm.ko is not loaded (no GPU driver, nothing
+ * to profile), or another -errno when a kprobe cannot be attached.
  */
 int gpuprof_gem_start(void)
 {

@@ -6,56 +6,76 @@
 /**
  * DOC: Who calls whom
  *
- * The files of the module call one way only: each calls the files listed
- * below it, never one above (design.rst 1, "Layers of the module").
+ * The files of the module call one way only, downward in this list: a
+ * file calls those below it, never one above.
  *
- * - main.c loads the module, part by part, and unloads it through ctl.c.
- * - target_files.c, the files of a target directory; pctl commands go
- *   through ctl.c's gpuprof_cmd_write().
- * - ctl.c, the commands.  Whatever involves several parts is sequenced
- *   here: start, stop, reset, and ending targets.
- * - status.c, marker.c: global files reading the parts below.
- * - oa.c, the OA stream and its attribution; sched.c, drm_sched jobs
- *   from the scheduler's stable events, handed to fence.c.
- * - fence.c (jobs, time sampling) and gem.c (buffers): the probes.
- * - client.c (which target a process works for) and timeline.c.
- * - target.c: targets, their histograms and their lifetime.
- * - node.c: the character device nodes.
+ * 1. main.c: loads the module, part by part, and unloads it, which runs
+ *    "end" through ctl.c.
+ * 2. target_files.c: the files of a target directory; a pctl write goes
+ *    through ctl.c's write path, gpuprof_cmd_write().
+ * 3. ctl.c: the commands, and the sequencing of everything that concerns
+ *    several parts: start, stop, reset, and ending targets.
+ * 4. status.c and marker.c: global files reading the parts below.
+ * 5. oa.c: /dev/gpuprof/oa, the OA stream and its attribution.  sched.c:
+ *    drm_sched jobs from the scheduler's stable events, handed to
+ *    fence.c, and the hardware fences run_job() makes.
+ * 6. fence.c (jobs, time sampling) and gem.c (buffers): the probes.
+ * 7. client.c (which target a process works for) and timeline.c (the
+ *    timeline registry and its file).
+ * 8. target.c: targets, their ids, histograms and lifetime, and the
+ *    making of a target's nodes.
+ * 9. node.c: the character devices and the common open; it calls no
+ *    other file of the module.
  *
- * ctl_parse.c, oa_decode.c, oa_helper.c and table.c (the tables with a
- * lock per bucket that fence.c and gem.c keep) call nothing of the module.
- * target.c makes a target's nodes from the table of file kinds that
- * target_files.c defines (gpuprof_target_files), and node.c hands each
- * open to its kind's file operations: data, not calls.  Tables that
- * point at targets without holding a reference (clients, jobs, runs,
- * buffers, learned OA contexts) are told to let go by ctl.c when targets
- * end, between target.c's gpuprof_targets_unlink() and
- * gpuprof_targets_release().
+ * Beside the list: ctl_parse.c (the ctl and pctl grammar), oa_helper.c
+ * (the usermode helper), table.c (the hash tables with a lock per bucket
+ * that fence.c and gem.c keep) and oa_platform.c (the table of OA
+ * platforms) call no other file of the module, and oa_decode.c (OA
+ * reports and the record stream) uses only oa_platform.c's table.
+ * ctl_parse.c and oa_decode.c hold no state, and are compiled into the
+ * tools as well.  compat.h holds every difference between kernel
+ * versions, so the rest reads as if there were one kernel.
+ *
+ * Two links upward are data, not calls.  target.c makes a target's nodes
+ * from the table of file kinds that target_files.c defines
+ * (gpuprof_target_files), and node.c hands each open to the file
+ * operations of the node's kind (&struct gpuprof_file), knowing the
+ * node's owner only as a pointer and a kref.  The tables that point at
+ * targets without holding a reference are told to let go of ended ones by
+ * ctl.c (target.c, "Targets and their lifetime").
  */
 
 /**
  * DOC: Locking
  *
- * gpuprof_lock (a mutex) serialises ctl and pctl commands and every
- * change of mode or of the target list made from process context.
- * gpuprof_data_lock (a spinlock, taken with interrupts off) protects the
- * target list, changes to the client table, the OA statistics and what
- * the commands change.  The probes take it on their cold path only: the
- * first job or buffer of a process not matched yet (client.c).
+ * Two locks order the commands.  gpuprof_lock, a mutex, serialises ctl
+ * and pctl commands and every change of mode or of the target list made
+ * from process context.  gpuprof_data_lock, a spinlock always taken with
+ * interrupts off, guards the target list, changes to the client table,
+ * the OA statistics and learned bindings, and what the commands change.
+ * The mutex is taken before the spinlock, never inside it.  The probes
+ * take the data lock on their cold path only: the first job or buffer of
+ * a process not matched yet (client.c).
  *
  * The hot path of a probe takes no lock shared by the whole module: one
  * bucket lock of fence.c's contexts or gem.c's buffers (table.c), the
  * process's target and the fence's timeline looked up under RCU, the
  * histogram's value added with atomics, an ended job's run put in the
  * ring of its CPU.  Probes run with preemption off, possibly in interrupt
- * context: they never sleep and allocate only with GFP_ATOMIC, bounded by
- * the limits in uapi/gpuprof.h, counting in gpuprof_drops what does not
- * fit.  Lock order: gpuprof_lock, the data lock, a bucket lock, a CPU's
- * run ring lock; a histogram's xarray lock nests in the data lock or a
- * bucket lock.  A target is freed no sooner than an RCU grace period after
- * it left the tables a probe finds targets in (ctl.c,
- * gpuprof_end_targets()), which also waits for probes, as they run with
- * preemption off (design.rst 3.7).
+ * context.  Under a spinlock, and in a probe, nothing sleeps, and memory
+ * comes only from GFP_ATOMIC allocations, bounded by the limits in
+ * uapi/gpuprof.h, counting in gpuprof_drops what does not fit.
+ *
+ * Lock order: gpuprof_lock, the data lock, a bucket lock, a CPU's run
+ * ring lock; a histogram's xarray lock nests in the data lock or a bucket
+ * lock.  Narrower locks: the timeline registry's lock for
+ * new names, each target's node_lock (creating and destroying its nodes),
+ * the OA writer's mutex (one write at a time), and the node xarray's own
+ * lock (an open against a node being destroyed).  A target is freed no
+ * sooner than an RCU grace period after it left the tables a probe finds
+ * targets in (target.c, "Targets and their lifetime"), which also waits
+ * for probes, as they run with preemption off (Documentation/design.rst
+ * 3.7).
  */
 #ifndef _GPUPROF_H
 #define _GPUPROF_H

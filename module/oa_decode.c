@@ -211,6 +211,8 @@ int gpuprof_oa_layout(unsigned int gen, __u32 format,
  * Haswell has its seven; gen8 to gen12.10 formats 7 to 10; DG2 and
  * Meteor Lake, which 6.1 does not serve, 11 and 12 (and Meteor Lake's
  * media unit 13 and 14, not decoded here).
+ *
+ * Return: true if that kernel's i915 opens a stream of @format on @p.
  */
 bool gpuprof_oa_format_offered(const struct gpuprof_oa_platform *p,
 			       __u32 kernel, __u32 format)
@@ -241,6 +243,8 @@ bool gpuprof_oa_format_offered(const struct gpuprof_oa_platform *p,
  * opened: its index 0 means "no format"); DG2 and Meteor Lake the OAR,
  * OAG and OAC ones, Meteor Lake also its media unit's; Xe2 and Xe3 the
  * media unit's and the PEC formats.
+ *
+ * Return: true if xe opens a stream of @format on @p.
  */
 bool gpuprof_oa_xe_format_offered(const struct gpuprof_oa_platform *p,
 				  __u32 kernel, __u32 format)
@@ -600,8 +604,9 @@ int gpuprof_oa_clock_add(struct gpuprof_oa_clock *c, __u64 cpu_ns, __u64 gpu)
  * @cpu_ns: the result
  *
  * Between two points: linear interpolation between them; outside: from
- * the nearest point at the nominal frequency.  Return: 0, or -1 when the
- * clock has no point yet.
+ * the nearest point at the nominal frequency.
+ *
+ * Return: 0, or -1 when the clock has no point yet.
  */
 int gpuprof_oa_clock_to_cpu(const struct gpuprof_oa_clock *c, __u64 gpu,
 			    __u64 *cpu_ns)

@@ -127,8 +127,9 @@ static void gpuprof_handing_begin(const struct dma_fence *finished)
  *	hardware fence of the drm_sched job current hands to run_job
  * @fence: a fence that is not drm_sched's
  *
- * Called from fence.c's init probe.  Return: true if so; fence.c then
- * leaves it alone.
+ * Called from fence.c's init probe.
+ *
+ * Return: true if so; fence.c then leaves it alone.
  */
 bool gpuprof_sched_hw_fence(const struct dma_fence *fence)
 {

@@ -19,19 +19,25 @@
  * Targets end only by command: "module" ends the named ones, "end" all
  * of them, and unloading the module does what "end" does (design.rst
  * 3.6).  Neither a process exiting nor the limit of GPUPROF_MAX_TARGETS
- * ends a target.  Ending takes three steps, which ctl.c sequences
- * (gpuprof_end_targets()) in one hold of gpuprof_lock:
+ * ends a target.  Ending concerns this file and tables kept by files
+ * above it, so the command layer sequences it: ctl.c's
+ * gpuprof_end_targets(), in one hold of gpuprof_lock, with profiling
+ * possibly running, in three steps:
  *
- * 1. gpuprof_targets_unlink(), under the data lock: the target is marked
- *    ended and leaves the list, so no probe finds it there any more;
- *    the client table forgets it in the same hold of the lock.
- * 2. After an RCU grace period, when no probe holds a target it found in
- *    the client table, every other table that points at targets without
- *    a reference forgets the ended ones: jobs, runs, buffers, learned OA
- *    contexts.  No probe can reach an ended target after that.
- * 3. gpuprof_targets_release(): its files go and the list's reference is
- *    dropped.  Files still open hold their own reference and return
- *    -ENODEV; the last one closed frees the target.
+ * 1. Under the data lock, gpuprof_targets_unlink() marks the targets
+ *    ended and takes them off the list, the client table (client.c)
+ *    forgets their processes and the names to match are cleared, so no
+ *    probe finds them any more.
+ * 2. After an RCU grace period (synchronize_rcu()), when no probe still
+ *    holds a target it found there, the tables that point at targets
+ *    without holding a reference let go of the ended ones: jobs and ended
+ *    runs (fence.c), drm_sched's DRM clients (sched.c) and buffers
+ *    (gem.c) are disowned, then the learned OA contexts (oa.c) are
+ *    dropped, last because OA attribution learns them from jobs and
+ *    runs.  No probe can reach an ended target after that.
+ * 3. gpuprof_targets_release() destroys the targets' files and drops the
+ *    list's references.  Files still open hold their own reference and
+ *    return -ENODEV until closed; the last one closed frees the target.
  *
  * Ids are given when a target is published and never reused while the
  * module is loaded.
@@ -274,7 +280,9 @@ static void gpuprof_target_print_path(struct gpuprof_target *t)
  *
  * In process context: cgroup_path_ns() takes a lock with interrupts on.
  * The path is as the caller's cgroup namespace sees it: the writer's for
- * a cgroup NAME, the root's in the work item.  Return: 0, or -errno.
+ * a cgroup NAME, the root's in the work item.
+ *
+ * Return: 0, or -errno.
  */
 int gpuprof_target_cgroup_path(struct gpuprof_target *t, struct cgroup *cgrp)
 {
@@ -340,11 +348,8 @@ static void gpuprof_target_remove_nodes(struct gpuprof_target *t)
  *	("end")
  * @ended: where the targets go, with the list's reference
  *
- * The first step of ending targets ("Targets and their lifetime"), with
- * gpuprof_lock and the data lock held; profiling may be running.  The
- * caller then has the client table forget the ended targets in the same
- * hold of the data lock, and every other table after an RCU grace
- * period, and passes @ended to gpuprof_targets_release().
+ * Step 1 of ending targets ("Targets and their lifetime"), with
+ * gpuprof_lock and the data lock held.
  */
 void gpuprof_targets_unlink(bool named_only, struct list_head *ended)
 {
@@ -366,9 +371,8 @@ void gpuprof_targets_unlink(bool named_only, struct list_head *ended)
  * @ended: from gpuprof_targets_unlink(), with the list's references;
  *	empty on return
  *
- * The last step of ending targets, under gpuprof_lock, without the data
- * lock: removing a node sleeps.  No table points at the targets any more.
- * Open files return -ENODEV until closed.
+ * Step 3 of ending targets ("Targets and their lifetime"), under
+ * gpuprof_lock, without the data lock: removing a node sleeps.
  */
 void gpuprof_targets_release(struct list_head *ended)
 {
@@ -479,8 +483,10 @@ out:
  * @key: its size class
  * @size: its size
  *
- * Any context.  Return: the reset count to give gpuprof_target_mem_sub()
- * at the buffer's release.
+ * Any context.
+ *
+ * Return: the reset count to give gpuprof_target_mem_sub() at the
+ * buffer's release.
  */
 u32 gpuprof_target_mem_add(struct gpuprof_target *t, u32 key, u64 size)
 {

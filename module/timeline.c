@@ -134,8 +134,10 @@ drop:
  * @driver: the fence's driver name
  * @timeline: the fence's timeline name
  *
- * Any context.  Return: the id, or -ENOSPC when the key space is full
- * or memory is short (counted as a dropped timeline).
+ * Any context.
+ *
+ * Return: the id, or -ENOSPC when the key space is full or memory is
+ * short (counted as a dropped timeline).
  */
 int gpuprof_timeline_id(const char *driver, const char *timeline)
 {

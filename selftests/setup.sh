@@ -3,8 +3,9 @@
 #
 # One set-up step for the demo and the tests: install the Debian packages
 # gpuprof needs, then build libperf and libsubcmd from the linux-source-6.1
-# tarball and take the kselftest harness from it, all into a project-local
-# prefix ($GPUPROF_CACHE, default <repo>/.deps).  Idempotent: when nothing
+# tarball and take the kselftest harness from it, and scripts/kernel-doc
+# from linux-source-6.12's, all into a project-local prefix
+# ($GPUPROF_CACHE, default <repo>/.deps).  Idempotent: when nothing
 # is missing it downloads nothing and returns in well under a second.
 set -eu
 
@@ -21,7 +22,7 @@ packages="
 	qemu-system-x86 busybox-static cpio xz-utils zstd
 	libtraceevent-dev libdrm-dev linux-perf intel-gpu-tools
 	chromium zlib1g-dev tmux
-	python3-docutils man-db
+	python3-docutils python3-sphinx man-db
 	dkms udev systemd
 	clang libclang-rt-14-dev
 	qemu-system-gui xvfb xauth kmscube glmark2-es2-drm
@@ -97,6 +98,14 @@ build_libs() {
 	make -s -j"$(nproc)" -C "$src/tools/lib/subcmd" prefix="$prefix" \
 		libdir_relative=lib install >/dev/null
 	touch "$prefix/.built-$srcver"
+}
+
+# The kernel's scripts/kernel-doc, for the documentation (make htmldocs)
+# and make lint: Documentation/Makefile takes it from linux-source-6.12
+# into $cache once; here so that the first build need not.
+extract_kerneldoc() {
+	[ -f /usr/src/linux-source-6.12.tar.xz ] || return 0
+	make -s -C "$repo/Documentation" kernel-doc GPUPROF_CACHE="$cache"
 }
 
 install_harness() {
@@ -357,3 +366,4 @@ install_prometheus
 extract_source
 build_libs
 install_harness
+extract_kerneldoc

@@ -2,8 +2,11 @@
 /*
  * The documentation (Documentation/):
  *
- * - "make -C Documentation man html" builds every page with docutils,
+ * - "make -C Documentation man html" builds every page, the HTML with
+ *   Sphinx and the kernel's kernel-doc, the man pages with rst2man,
  *   warnings failing the build;
+ * - every DOC section of the module's kernel-doc comments is included in
+ *   some page (doc_examples.py kerneldoc);
  * - man (man-db) renders the built perf-gpu-record.1 with its NAME and
  *   SYNOPSIS;
  * - every example is marked as selftests/scripts/doc_examples.py defines, and
@@ -29,7 +32,10 @@
 
 static char out[OUT_SIZE];
 
-/* Only for the timeouts: docutils and perf start slowly on a busy machine. */
+/*
+ * Only for the timeouts: Sphinx, docutils and perf start slowly on a busy
+ * machine.
+ */
 FIXTURE(docs) {
 };
 
@@ -79,6 +85,9 @@ TEST_F_TIMEOUT(docs, docs_build_without_warnings, 300)
 	EXPECT_EQ(NULL, strstr(out, "(WARNING/")) TH_LOG("%s", out);
 	EXPECT_EQ(NULL, strstr(out, "(ERROR/")) TH_LOG("%s", out);
 	EXPECT_EQ(NULL, strstr(out, "(SEVERE/")) TH_LOG("%s", out);
+	/* Sphinx's, which -W would have made errors anyway. */
+	EXPECT_EQ(NULL, strstr(out, "WARNING:")) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "ERROR:")) TH_LOG("%s", out);
 	EXPECT_EQ(0, run_cmd(out, sizeof(out),
 			     "cd %s/Documentation && for f in man/*.rst; do "
 			     "test -s out/man/$(basename $f .rst).1 || echo missing $f; done; "
@@ -86,6 +95,35 @@ TEST_F_TIMEOUT(docs, docs_build_without_warnings, 300)
 			     "test -s out/html/${f%%.rst}.html || echo missing $f; done",
 			     repo()));
 	EXPECT_STREQ("", out);
+}
+
+/* The HTML shows the module's DOC sections, and links lead to pages. */
+TEST_F_TIMEOUT(docs, html_includes_the_module_kernel_doc, 300)
+{
+	ASSERT_EQ(0, run_cmd(out, sizeof(out), "make -s -C %s/Documentation html", repo()))
+		TH_LOG("%s", out);
+	/* From module/target.c's "Targets and their lifetime". */
+	EXPECT_EQ(0, run_cmd(out, sizeof(out),
+			     "grep -c 'gpuprof_targets_release()' %s/Documentation/out/html/design.html",
+			     repo())) TH_LOG("%s", out);
+	/* A function's comment, as the C domain declares it. */
+	EXPECT_EQ(0, run_cmd(out, sizeof(out),
+			     "grep -c 'id=\"c.gpuprof_cmd_write\"' %s/Documentation/out/html/module.html",
+			     repo())) TH_LOG("%s", out);
+	EXPECT_NE(0, run_cmd(out, sizeof(out),
+			     "grep -l 'href=\"[^\":#]*\\.rst[#\"]' %s/Documentation/out/html/*.html "
+			     "%s/Documentation/out/html/man/*.html", repo(), repo()))
+		TH_LOG("links to .rst left: %s", out);
+}
+
+TEST_F_TIMEOUT(docs, every_doc_section_is_included, 300)
+{
+	EXPECT_EQ(0, run_cmd(out, sizeof(out), "python3 %s/selftests/scripts/doc_examples.py kerneldoc",
+			     repo())) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "pass module/target.c: DOC: Targets and their lifetime\n"))
+		TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, " DOC sections in the ")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, ", 0 included in no page\n")) TH_LOG("%s", out);
 }
 
 TEST_F_TIMEOUT(docs, man_renders_perf_gpu_record, 300)

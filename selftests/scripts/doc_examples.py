@@ -50,7 +50,7 @@ that uses the GPU").  A host example's directory holds:
     saved/      a copy of /dev/gpuprof's readable files after coverage
                 profiling of two targets (perf gpu report --device=saved)
 
-Two more checks of the documentation live here:
+Three more checks of the documentation live here:
 
     options   each man page (Documentation/man/*.rst) has a
               ":Manual section:" and the sections SYNOPSIS, DESCRIPTION,
@@ -63,6 +63,11 @@ Two more checks of the documentation live here:
               "validate" without a message, and has an entry for every
               file the module makes (module/*.c: .name and .mode) with
               that mode
+    kerneldoc every "DOC:" section of the kernel-doc comments of module/,
+              uapi/ and any other file a ".. kernel-doc::" directive
+              names is included in some page: by a directive on its file
+              with ":doc: TITLE", or with no option (the whole file);
+              and every ":doc:" names a section that exists
 
 Usage:
     doc_examples.py check
@@ -70,6 +75,7 @@ Usage:
     doc_examples.py run host|device [ID...]
     doc_examples.py options
     doc_examples.py abi GET_ABI_PL
+    doc_examples.py kerneldoc
 
 IDs are FILE:LINE as "list" prints them (FILE relative to the repository).
 "run" exits 0 only if every example it ran passed and it ran at least one;
@@ -611,6 +617,80 @@ def cmd_abi(get_abi):
     return 1 if bad else 0
 
 
+# ---- The kernel-doc DOC sections against the pages that include them. ----
+
+# "DOC:" on the first line of a "/**" comment, as kernel-doc reads it.
+DOC_SECTION = re.compile(r"^/\*\*[ \t]*\n[ \t]*\*[ \t]*DOC:[ \t]*(.*?)[ \t]*$", re.M)
+KERNELDOC = re.compile(r"^(\s*)\.\. kernel-doc::\s*(\S+)\s*$")
+OPTION = re.compile(r"^\s+:([\w-]+):\s*(.*?)\s*$")
+
+
+def doc_sections(rel):
+    with open(os.path.join(REPO, rel), encoding="utf-8") as f:
+        return DOC_SECTION.findall(f.read())
+
+
+def kerneldoc_directives():
+    """[(page, line, file, {option: value})] of every page."""
+    out = []
+    for path in doc_files():
+        if not path.endswith(".rst"):
+            continue
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        for i, line in enumerate(lines):
+            m = KERNELDOC.match(line)
+            if not m:
+                continue
+            opts, j = {}, i + 1
+            while j < len(lines) and OPTION.match(lines[j]):
+                o = OPTION.match(lines[j])
+                opts[o.group(1)] = o.group(2)
+                j += 1
+            out.append((os.path.relpath(path, REPO), i + 1, m.group(2), opts))
+    return out
+
+
+def cmd_kerneldoc():
+    bad = 0
+    dirs = kerneldoc_directives()
+    files = sorted(set(
+        [os.path.join(d, f) for d in ("module", "uapi")
+         for f in os.listdir(os.path.join(REPO, d))
+         if f.endswith((".c", ".h"))] + [d[2] for d in dirs]))
+    included = set()
+    for page, line, rel, opts in dirs:
+        if not os.path.isfile(os.path.join(REPO, rel)):
+            print("%s:%d: kernel-doc of %s: no such file" % (page, line, rel))
+            bad += 1
+            continue
+        have = doc_sections(rel)
+        if "doc" in opts:
+            if opts["doc"] not in have:
+                print("%s:%d: %s has no 'DOC: %s'" % (page, line, rel, opts["doc"]))
+                bad += 1
+            included.add((rel, opts["doc"]))
+        elif not opts:
+            included.update((rel, t) for t in have)
+    total = missing = 0
+    for rel in files:
+        for title in doc_sections(rel):
+            total += 1
+            if (rel, title) in included:
+                print("pass %s: DOC: %s" % (rel, title))
+            else:
+                print("%s: 'DOC: %s' is included in no page of Documentation/"
+                      % (rel, title))
+                missing += 1
+    bad += missing
+    print("%d DOC sections in the %d files read, %d included in no page"
+          % (total, len(files), missing))
+    if not total:
+        print("no DOC section found")
+        bad += 1
+    return 1 if bad else 0
+
+
 def main(argv):
     if len(argv) >= 2 and argv[1] == "check" and len(argv) == 2:
         examples, errors = scan()
@@ -636,6 +716,8 @@ def main(argv):
         return cmd_options()
     if len(argv) == 3 and argv[1] == "abi":
         return cmd_abi(argv[2])
+    if len(argv) == 2 and argv[1] == "kerneldoc":
+        return cmd_kerneldoc()
     print(__doc__.split("Usage:")[1].strip(), file=sys.stderr)
     return 2
 

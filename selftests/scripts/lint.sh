@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # make lint: checkpatch.pl --strict (from linux-source, extracted by
-# setup.sh) over every kernel-side file.  Fails on any error or warning.
+# setup.sh) over every kernel-side file, and the kernel's kernel-doc
+# -none -Wall (Documentation/Makefile takes it from linux-source) over
+# the kernel-doc comments of the module and uapi/.  Fails on any error or
+# warning.
 set -eu
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,4 +29,7 @@ lint -f $(ls module/*.[ch] uapi/*.h selftests/fencegen/*.c \
 lint --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON \
 	-f module/compat.h selftests/schedmock/schedmock_compat.h ||
 	status=1
+# The comments the documentation takes (Documentation/module.rst): every
+# one must be one kernel-doc reads, with its return value described.
+make -s -C Documentation kernel-doc-check GPUPROF_CACHE="$cache" || status=1
 exit $status
