@@ -462,6 +462,105 @@ out:
 }
 
 /*
+ * The workers inside a driver's run_job, as sched.c notes them ("The
+ * hardware fence of a drm_sched job" there): the fences they initialise
+ * meanwhile are that job's, not jobs of their own.  Kept here, below
+ * sched.c, as the probes read it.
+ */
+#define GPUPROF_FENCE_HANDING	16
+
+/* A worker inside run_job for the job whose finished fence is named. */
+struct gpuprof_handing {
+	struct task_struct *task;	/* NULL: a free slot */
+	u64 context;
+	u64 seqno;
+};
+
+static struct gpuprof_handing gpuprof_handing[GPUPROF_FENCE_HANDING];
+static DEFINE_SPINLOCK(gpuprof_handing_lock);
+static atomic_t gpuprof_nr_handing = ATOMIC_INIT(0);
+
+/* current's slot, or else a free one if @free; NULL.  Handing lock held. */
+static struct gpuprof_handing *gpuprof_handing_slot(bool free)
+{
+	struct gpuprof_handing *h, *empty = NULL;
+
+	for (h = gpuprof_handing; h < gpuprof_handing + GPUPROF_FENCE_HANDING;
+	     h++) {
+		if (h->task == current)
+			return h;
+		if (!h->task && !empty)
+			empty = h;
+	}
+	return free ? empty : NULL;
+}
+
+/* sched.c: current hands the job finished by @finished to run_job. */
+void gpuprof_fence_handing_begin(const struct dma_fence *finished)
+{
+	struct gpuprof_handing *h;
+	unsigned long flags;
+
+	spin_lock_irqsave(&gpuprof_handing_lock, flags);
+	h = gpuprof_handing_slot(true);
+	if (h) {
+		if (!h->task)
+			atomic_inc(&gpuprof_nr_handing);
+		h->task = current;
+		h->context = finished->context;
+		h->seqno = finished->seqno;
+	}
+	spin_unlock_irqrestore(&gpuprof_handing_lock, flags);
+}
+
+/*
+ * Whether @fence, not drm_sched's and being initialised, is the hardware
+ * fence of the drm_sched job current hands to run_job: the init probe
+ * then leaves it alone.
+ */
+static bool gpuprof_fence_is_handed(const struct dma_fence *fence)
+{
+	unsigned long flags;
+	bool found;
+
+	if (!atomic_read(&gpuprof_nr_handing))
+		return false;
+	spin_lock_irqsave(&gpuprof_handing_lock, flags);
+	found = gpuprof_handing_slot(false);
+	spin_unlock_irqrestore(&gpuprof_handing_lock, flags);
+	return found;
+}
+
+/*
+ * @fence signals: if it is the scheduled fence of the job current hands
+ * over, run_job is done.  From the signal probe.
+ */
+static void gpuprof_fence_handed(const struct dma_fence *fence)
+{
+	struct gpuprof_handing *h;
+	unsigned long flags;
+
+	if (!atomic_read(&gpuprof_nr_handing))
+		return;
+	spin_lock_irqsave(&gpuprof_handing_lock, flags);
+	h = gpuprof_handing_slot(false);
+	if (h && fence->context + 1 == h->context && fence->seqno == h->seqno) {
+		h->task = NULL;
+		atomic_dec(&gpuprof_nr_handing);
+	}
+	spin_unlock_irqrestore(&gpuprof_handing_lock, flags);
+}
+
+/* sched.c: no worker is noted any more (stop, an unload). */
+void gpuprof_fence_handing_clear(void)
+{
+	spin_lock_irq(&gpuprof_handing_lock);
+	memset(gpuprof_handing, 0, sizeof(gpuprof_handing));
+	atomic_set(&gpuprof_nr_handing, 0);
+	spin_unlock_irq(&gpuprof_handing_lock);
+}
+
+/*
  * Set while sched.c takes drm_sched jobs from the scheduler's stable
  * events: drm_sched's fences are then none of the init probe's.
  */
@@ -527,7 +626,7 @@ static void gpuprof_fence_init_probe(void *data, struct dma_fence *fence)
 			return;
 		}
 		kind = GPUPROF_JOB_SCHED;
-	} else if (gpuprof_sched_hw_fence(fence)) {
+	} else if (gpuprof_fence_is_handed(fence)) {
 		/* run_job's: its drm_sched job is counted (sched.c). */
 		return;
 	}
@@ -719,7 +818,7 @@ static void gpuprof_fence_emit_probe(void *data, struct dma_fence *fence)
 static void gpuprof_fence_signaled_probe(void *data, struct dma_fence *fence)
 {
 	gpuprof_fence_end(fence, true);
-	gpuprof_sched_fence_signaled(fence);
+	gpuprof_fence_handed(fence);
 }
 
 static void gpuprof_fence_destroy_probe(void *data, struct dma_fence *fence)

@@ -7,7 +7,9 @@
  * DOC: Who calls whom
  *
  * The files of the module call one way only, downward in this list: a
- * file calls those below it, never one above.
+ * file calls those of the items below its own, never one of its own item
+ * or above.  Each item begins with its files (selftests/scripts/
+ * module-layers.sh reads them, and checks the rule on the link).
  *
  * 1. main.c: loads the module, part by part, and unloads it, which runs
  *    "end" through ctl.c.
@@ -16,25 +18,26 @@
  * 3. ctl.c: the commands, and the sequencing of everything that concerns
  *    several parts: start, stop, reset, and ending targets.
  * 4. status.c and marker.c: global files reading the parts below.
- * 5. oa.c: /dev/gpuprof/oa, the OA stream and its attribution.  sched.c:
- *    drm_sched jobs from the scheduler's stable events, handed to
- *    fence.c, and the hardware fences run_job() makes.
- * 6. fence.c (jobs, time sampling) and gem.c (buffers): the probes.
- * 7. client.c (which target a process works for) and timeline.c (the
- *    timeline registry and its file).
+ * 5. oa.c and sched.c: /dev/gpuprof/oa, the OA stream and its
+ *    attribution; drm_sched jobs from the scheduler's stable events,
+ *    handed to fence.c, and the hardware fences run_job() makes.
+ * 6. fence.c and gem.c: the probes, of jobs (and time sampling) and of
+ *    buffers.
+ * 7. client.c and timeline.c: which target a process works for; the
+ *    timeline registry and its file.
  * 8. target.c: targets, their ids, histograms and lifetime, and the
  *    making of a target's nodes.
- * 9. node.c: the character devices and the common open; it calls no
- *    other file of the module.
+ * 9. node.c: the character devices and the common open.
+ * 10. oa_decode.c: OA reports and the record stream, reading
+ *     oa_platform.c's table; it holds no state.
+ * 11. ctl_parse.c, oa_helper.c, table.c and oa_platform.c: the ctl and
+ *     pctl grammar (no state), the usermode helper, the hash tables with
+ *     a lock per bucket that fence.c and gem.c keep, the table of OA
+ *     platforms.
  *
- * Beside the list: ctl_parse.c (the ctl and pctl grammar), oa_helper.c
- * (the usermode helper), table.c (the hash tables with a lock per bucket
- * that fence.c and gem.c keep) and oa_platform.c (the table of OA
- * platforms) call no other file of the module, and oa_decode.c (OA
- * reports and the record stream) uses only oa_platform.c's table.
- * ctl_parse.c and oa_decode.c hold no state, and are compiled into the
- * tools as well.  compat.h holds every difference between kernel
- * versions, so the rest reads as if there were one kernel.
+ * ctl_parse.c and oa_decode.c are compiled into the tools as well.
+ * compat.h holds every difference between kernel versions, so the rest
+ * reads as if there were one kernel.
  *
  * Two links upward are data, not calls.  target.c makes a target's nodes
  * from the table of file kinds that target_files.c defines
@@ -402,6 +405,8 @@ void gpuprof_fence_take_sched(bool events);
 void gpuprof_fence_sched_queued(struct dma_fence *fence,
 				struct gpuprof_target *owner);
 void gpuprof_fence_sched_runs(struct dma_fence *fence);
+void gpuprof_fence_handing_begin(const struct dma_fence *finished);
+void gpuprof_fence_handing_clear(void);
 
 /*
  * sched.c: drm_sched jobs from the scheduler's stable events (6.17), and
@@ -413,8 +418,6 @@ void gpuprof_sched_start(void);
 void gpuprof_sched_stop(void);
 void gpuprof_sched_disown_ended(void);
 const char *gpuprof_sched_source(void);
-bool gpuprof_sched_hw_fence(const struct dma_fence *fence);
-void gpuprof_sched_fence_signaled(const struct dma_fence *fence);
 
 /* oa.c */
 void gpuprof_oa_disown_ended(void);

@@ -57,9 +57,9 @@
  * as handing that job over, until the job's scheduled fence signals,
  * which the worker does just after run_job; a fence the worker
  * initialises meanwhile (not drm_sched's own) is left alone by fence.c.
- * At most GPUPROF_SCHED_HANDING workers are noted at once (one per
- * scheduler inside run_job); past that a hardware fence is a job of no
- * one, as before.  A driver that initialises its hardware fence when the
+ * At most GPUPROF_FENCE_HANDING workers are noted at once (one per
+ * scheduler inside run_job; fence.c keeps them, as its probes read
+ * them); past that a hardware fence is a job of no one, as before.  A driver that initialises its hardware fence when the
  * job is armed (xe) is not covered: see design.rst 3.3.
  */
 #include <linux/hashtable.h>
@@ -75,106 +75,6 @@
 
 #include "compat.h"
 #include "gpuprof.h"
-
-#define GPUPROF_SCHED_HANDING	16
-
-/* A worker inside run_job for the job whose finished fence is named. */
-struct gpuprof_sched_handing {
-	struct task_struct *task;	/* NULL: a free slot */
-	u64 context;
-	u64 seqno;
-};
-
-static struct gpuprof_sched_handing gpuprof_handing[GPUPROF_SCHED_HANDING];
-static DEFINE_SPINLOCK(gpuprof_handing_lock);
-static atomic_t gpuprof_nr_handing = ATOMIC_INIT(0);
-
-/* current's slot, or else a free one if @free; NULL.  Handing lock held. */
-static struct gpuprof_sched_handing *gpuprof_handing_slot(bool free)
-{
-	struct gpuprof_sched_handing *h, *empty = NULL;
-
-	for (h = gpuprof_handing; h < gpuprof_handing + GPUPROF_SCHED_HANDING;
-	     h++) {
-		if (h->task == current)
-			return h;
-		if (!h->task && !empty)
-			empty = h;
-	}
-	return free ? empty : NULL;
-}
-
-/* current hands the job finished by @finished to run_job. */
-static void gpuprof_handing_begin(const struct dma_fence *finished)
-{
-	struct gpuprof_sched_handing *h;
-	unsigned long flags;
-
-	spin_lock_irqsave(&gpuprof_handing_lock, flags);
-	h = gpuprof_handing_slot(true);
-	if (h) {
-		if (!h->task)
-			atomic_inc(&gpuprof_nr_handing);
-		h->task = current;
-		h->context = finished->context;
-		h->seqno = finished->seqno;
-	}
-	spin_unlock_irqrestore(&gpuprof_handing_lock, flags);
-}
-
-/**
- * gpuprof_sched_hw_fence - whether @fence, being initialised, is the
- *	hardware fence of the drm_sched job current hands to run_job
- * @fence: a fence that is not drm_sched's
- *
- * Called from fence.c's init probe.
- *
- * Return: true if so; fence.c then leaves it alone.
- */
-bool gpuprof_sched_hw_fence(const struct dma_fence *fence)
-{
-	unsigned long flags;
-	bool found;
-
-	if (!atomic_read(&gpuprof_nr_handing))
-		return false;
-	spin_lock_irqsave(&gpuprof_handing_lock, flags);
-	found = gpuprof_handing_slot(false);
-	spin_unlock_irqrestore(&gpuprof_handing_lock, flags);
-	return found;
-}
-
-/**
- * gpuprof_sched_fence_signaled - @fence signals: if it is the scheduled
- *	fence of the job current hands over, run_job is done
- * @fence: any fence
- *
- * Called from fence.c's signal probe.
- */
-void gpuprof_sched_fence_signaled(const struct dma_fence *fence)
-{
-	struct gpuprof_sched_handing *h;
-	unsigned long flags;
-
-	if (!atomic_read(&gpuprof_nr_handing))
-		return;
-	spin_lock_irqsave(&gpuprof_handing_lock, flags);
-	h = gpuprof_handing_slot(false);
-	if (h && fence->context + 1 == h->context && fence->seqno == h->seqno) {
-		h->task = NULL;
-		atomic_dec(&gpuprof_nr_handing);
-	}
-	spin_unlock_irqrestore(&gpuprof_handing_lock, flags);
-}
-
-/* No worker is noted any more: the probes are gone (stop, an unload). */
-static void gpuprof_handing_clear(void)
-{
-	spin_lock_irq(&gpuprof_handing_lock);
-	memset(gpuprof_handing, 0, sizeof(gpuprof_handing));
-	atomic_set(&gpuprof_nr_handing, 0);
-	spin_unlock_irq(&gpuprof_handing_lock);
-}
 
 #if GPUPROF_HAVE_SCHED_EVENTS
 
@@ -325,7 +225,7 @@ static void gpuprof_sched_run_probe(void *data, struct drm_sched_job *job,
 		return;
 	if (GPUPROF_HAVE_SCHED_EVENTS)
 		gpuprof_fence_sched_runs(&job->s_fence->finished);
-	gpuprof_handing_begin(&job->s_fence->finished);
+	gpuprof_fence_handing_begin(&job->s_fence->finished);
 }
 
 struct gpuprof_sched_probe {
@@ -397,7 +297,7 @@ static void gpuprof_sched_unattach(void)
 		return;
 	gpuprof_fence_take_sched(false);
 	gpuprof_sched_detach(ARRAY_SIZE(gpuprof_sched_probes));
-	gpuprof_handing_clear();
+	gpuprof_fence_handing_clear();
 	gpuprof_sched_attached = false;
 }
 

@@ -16,8 +16,9 @@
 # the same rule is checked on the folders' libraries (out/libDIR.a,
 # built first): every symbol a library leaves undefined that another of
 # our libraries defines must come from a lower layer, which catches a
-# call through a prototype written locally.  Run by make lint and make
-# check.
+# call through a prototype written locally.  The module's files are
+# checked the same way, in the order module/gpuprof.h documents
+# (module-layers.sh).  Run by make lint and make check.
 #
 # One line per bad include or reference, "FILE:LINE: ..." or "LIB(OBJ):
 # ...", and exit status 1; silent with status 0 when all is well.
@@ -144,6 +145,9 @@ for lib in $libs; do
 	done < <(nm -A -u "$pg/out/lib$lib.a" 2>/dev/null |
 		 awk '{ n = split($1, f, ":"); print f[n - 1], $NF }')
 done
+
+# module/: the same rule, in its documented order (module-layers.sh).
+"$repo/selftests/scripts/module-layers.sh" || bad=1
 
 [ $bad = 0 ] || echo "layers: calls in tools/perf-gpu go downward only: $(sed -n 's/^PERF_GPU_LAYER_\([0-9]*\) *:= *\(.*\)$/\2/p' "$mk" | paste -sd '>' | sed 's/>/ > /g') (tools/perf-gpu/layers.mk)"
 exit $bad
