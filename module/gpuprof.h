@@ -29,11 +29,12 @@
  *
  * Beside the list: ctl_parse.c (the ctl and pctl grammar), oa_helper.c
  * (the usermode helper), table.c (the hash tables with a lock per bucket
- * that fence.c and gem.c keep) and oa_platform.c (the table of OA
- * platforms) call no other file of the module, and oa_decode.c (OA
- * reports and the record stream) uses only oa_platform.c's table.
- * ctl_parse.c and oa_decode.c hold no state, and are compiled into the
- * tools as well.  compat.h holds every difference between kernel
+ * that fence.c and gem.c keep) and oa_platform.c (the tables of OA
+ * platforms and report formats, which includes nothing of the decoder)
+ * call no other file of the module, and oa_decode.c (OA reports and the
+ * record stream) uses only oa_platform.c's tables.  ctl_parse.c,
+ * oa_decode.c and oa_platform.c hold no state, and are compiled into
+ * the tools as well.  compat.h holds every difference between kernel
  * versions, so the rest reads as if there were one kernel.
  *
  * Two links upward are data, not calls.  target.c makes a target's nodes

@@ -80,17 +80,23 @@ static int oa_getparam(int fd, int param, int *value)
 }
 
 /*
- * The richest report format i915 offers: A45_B8_C8 on Haswell,
- * A32u40_A4u32_B8_C8 from gen8 to gen12.10, A24u40_A14u32_B8_C8 (the OAG
- * unit's) on DG2 and Meteor Lake.
+ * The report format recorded: the one the format table marks i915's
+ * default on the GPU's IP (module/oa_platform.c), the richest i915
+ * offers: A45_B8_C8 on Haswell, A32u40_A4u32_B8_C8 from gen8 to
+ * gen12.10, A24u40_A14u32_B8_C8 (the OAG unit's) on DG2 and Meteor Lake.
  */
 static uint32_t oa_i915_format(const struct oa_device *dev)
 {
-	if (dev->platform->ip < 800)
-		return GPUPROF_OA_FORMAT_A45_B8_C8;
-	if (dev->platform->ip >= 1250)
-		return GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8;
-	return GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8;
+	const struct gpuprof_oa_format *f;
+	uint32_t i;
+
+	for (i = 0; i < GPUPROF_OA_FORMAT_MAX; i++) {
+		f = gpuprof_oa_format(i);
+		if (f && f->i915_default &&
+		    gpuprof_oa_ips_hold(f->i915, dev->platform->ip))
+			return i;
+	}
+	return 0;
 }
 
 /*

@@ -416,7 +416,7 @@ static int oa_xe_metric_set(struct oa_device *dev, const char *arg)
 	const struct oa_metric_platform *metrics;
 	const struct oa_metric_set *set;
 	const struct oa_metric_reg *regs = NULL;
-	const struct oa_xe_format *f;
+	const struct gpuprof_oa_format *f;
 	struct gpuprof_oa_layout l;
 	struct gpuprof_oa_driver drv = {
 		.kernel = dev->kernel, .submission = GPUPROF_OA_SUBMISSION_GUC,
