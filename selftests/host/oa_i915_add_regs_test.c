@@ -143,7 +143,7 @@ TEST_F(add, the_copy_as_it_is_is_added)
 	EXPECT_EQ(2, self->m.id);
 	EXPECT_TRUE(self->m.added);
 	EXPECT_EQ(1, entries(self));
-	EXPECT_EQ(0, oa_i915_remove_set(&self->d, self->m.id));
+	EXPECT_EQ(0, oa_i915_ops.remove_set(&self->d, self->m.id));
 	EXPECT_EQ(0, entries(self));
 }
 

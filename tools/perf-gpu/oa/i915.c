@@ -5,14 +5,11 @@
  * i915_ioctl.c (REG_READ) and i915_query.c; none of this ran on Intel
  * hardware here, only against selftests/i915-shim/.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <drm.h>
@@ -44,7 +41,6 @@ struct oa_i915 {
 	int fd;				/* the render node */
 	uint64_t cs_hz;			/* RING_TIMESTAMP's (DG2, MTL: not OA's) */
 	int perf_revision;
-	unsigned int gen;		/* the platform's generation */
 	/* RING_TIMESTAMP reading. */
 	uint64_t reg_offset;		/* with I915_REG_READ_8B_WA, or not */
 	bool have_gpu;
@@ -84,6 +80,8 @@ static int oa_getparam(int fd, int param, int *value)
  * default on the GPU's IP (module/oa_platform.c), the richest i915
  * offers: A45_B8_C8 on Haswell, A32u40_A4u32_B8_C8 from gen8 to
  * gen12.10, A24u40_A14u32_B8_C8 (the OAG unit's) on DG2 and Meteor Lake.
+ * 0, no format, when the table marks none: oa_i915_metric_set() refuses
+ * it before any set is added.
  */
 static uint32_t oa_i915_format(const struct oa_device *dev)
 {
@@ -151,7 +149,6 @@ static int oa_i915_open(struct oa_device *dev,
 		       dev->node, dev->device_id);
 		return -1;
 	}
-	d->gen = dev->platform->ip / 100;
 	oa_node_card(dev->node, dev->card, sizeof(dev->card));
 	/* gt_{min,max}_freq_mhz of the card, in Hz as DEVICE_INFO has them. */
 	dev->gt_min_hz = oa_node_gt_freq(dev->card, "gt_min_freq_mhz");
@@ -299,7 +296,7 @@ static int oa_i915_try_config(const struct oa_device *dev, const char *uuid,
 }
 
 /* Remove configuration @id from i915 (REMOVE_CONFIG): 0, or -1 and errno. */
-int oa_i915_remove_set(const struct oa_device *dev, uint64_t id)
+static int oa_i915_remove_set(const struct oa_device *dev, uint64_t id)
 {
 	const struct oa_i915 *d = dev->priv;
 
@@ -761,21 +758,22 @@ static int oa_i915_correlate(struct oa_device *dev, struct oa_clock_sample *c)
 	return 0;
 }
 
-/* The set @arg names, added if need be, and the size of its reports. */
+/*
+ * The size of the reports, then the set @arg names, added if need be:
+ * the format first, so that no set is added for a stream that could not
+ * be read.
+ */
 static int oa_i915_metric_set(struct oa_device *dev, const char *arg)
 {
-	const struct oa_i915 *d = dev->priv;
 	struct gpuprof_oa_layout l;
 
-	if (oa_i915_set_id(dev, arg))
-		return -1;
-	if (gpuprof_oa_layout(d->gen, dev->format, &l)) {
+	if (gpuprof_oa_layout(dev->platform->ip / 100, dev->format, &l)) {
 		pr_err("%s: report format %u of i915 on device 0x%04x is not one gpuprof decodes\n",
 		       dev->node, dev->format, dev->device_id);
 		return -1;
 	}
 	dev->report_size = l.size;
-	return 0;
+	return oa_i915_set_id(dev, arg);
 }
 
 const struct oa_device_ops oa_i915_ops = {

@@ -23,6 +23,5 @@
 
 int oa_i915_add_regs(const struct oa_device *dev, struct oa_set *m,
 		     const uint32_t *lists[3], const unsigned int n[3]);
-int oa_i915_remove_set(const struct oa_device *dev, uint64_t id);
 
 #endif
