@@ -235,7 +235,7 @@ int oa_device_drain(struct oa_device *d, oa_i915_record_fn fn, void *arg)
  */
 static void oa_device_release_set(struct oa_device *d)
 {
-	if (!d->set.added)
+	if (!d->set.added || !d->ops->remove_set)
 		return;
 	if (d->ops->remove_set(d, d->set.id))
 		pr_err("%s: removing metric set %s (id %llu) from %s: %s\n",

@@ -97,7 +97,8 @@ struct oa_device;
  * @correlate: a clock sample, now
  * @topology: the DEVICE_TOPOLOGY payload into @buf (aligned for struct
  *	drm_i915_query_topology_info, @size bytes); its bytes, 0 for none
- * @remove_set: remove set @id from the driver; 0, or -1 and errno
+ * @remove_set: remove set @id from the driver; 0, or -1 and errno.
+ *	NULL for a backend that never adds a set (@d->set.added)
  * @close: close what @open opened, free @d->priv; called once, and even
  *	when @open failed half-way
  */

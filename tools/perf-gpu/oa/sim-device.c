@@ -277,14 +277,6 @@ static size_t oa_sim_dev_topology(struct oa_device *dev, void *buf,
 	return oa_sim_platform_topology(s->plat, buf, size);
 }
 
-/* The simulator adds no set, so there is none to remove. */
-static int oa_sim_dev_remove_set(const struct oa_device *dev, uint64_t id)
-{
-	(void)dev;
-	(void)id;
-	return 0;
-}
-
 static void oa_sim_dev_close(struct oa_device *dev)
 {
 	struct oa_sim_dev *s = dev->priv;
@@ -308,6 +300,6 @@ const struct oa_device_ops oa_sim_ops = {
 	.drain = oa_sim_dev_drain,
 	.correlate = oa_sim_dev_correlate,
 	.topology = oa_sim_dev_topology,
-	.remove_set = oa_sim_dev_remove_set,
+	/* No .remove_set: the simulator plays any set, and adds none. */
 	.close = oa_sim_dev_close,
 };

@@ -47,15 +47,6 @@ static uint64_t muldiv(uint64_t a, uint64_t b, uint64_t c)
 	return (uint64_t)((__uint128_t)a * b / c);
 }
 
-/*
- * The period of @exponent in ns (oa_exponent_to_ns()), under its former
- * name, which selftests/xe-shim/ still calls.
- */
-uint64_t oa_sim_exponent_to_ns(unsigned int exponent, uint64_t freq)
-{
-	return oa_exponent_to_ns(exponent, freq);
-}
-
 /* Tiger Lake GT2's topology (the default platform's). */
 size_t oa_sim_topology(void *buf, size_t size)
 {

@@ -155,8 +155,6 @@ struct oa_sim {
 	uint64_t correlations;
 };
 
-/* oa_exponent_to_ns() (oa/device.h), the name selftests/xe-shim/ calls. */
-uint64_t oa_sim_exponent_to_ns(unsigned int exponent, uint64_t freq);
 size_t oa_sim_topology(void *buf, size_t size);	/* Tiger Lake GT2's */
 void oa_sim_device_info(struct gpuprof_oa_device_info *info,
 			uint32_t device_id);
