@@ -29,15 +29,16 @@
  *    making of a target's nodes.
  * 9. node.c: the character devices and the common open.
  * 10. oa_decode.c: OA reports and the record stream, reading
- *     oa_platform.c's table; it holds no state.
+ *     oa_platform.c's tables.
  * 11. ctl_parse.c, oa_helper.c, table.c and oa_platform.c: the ctl and
- *     pctl grammar (no state), the usermode helper, the hash tables with
- *     a lock per bucket that fence.c and gem.c keep, the table of OA
- *     platforms.
+ *     pctl grammar, the usermode helper, the hash tables with a lock per
+ *     bucket that fence.c and gem.c keep, the tables of OA platforms and
+ *     report formats.
  *
- * ctl_parse.c and oa_decode.c are compiled into the tools as well.
- * compat.h holds every difference between kernel versions, so the rest
- * reads as if there were one kernel.
+ * ctl_parse.c, oa_decode.c and oa_platform.c hold no state, and are
+ * compiled into the tools as well; oa_platform.c includes nothing of
+ * the decoder.  compat.h holds every difference between kernel versions,
+ * so the rest reads as if there were one kernel.
  *
  * Two links upward are data, not calls.  target.c makes a target's nodes
  * from the table of file kinds that target_files.c defines

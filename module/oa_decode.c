@@ -2,8 +2,9 @@
 /*
  * gpuprof: the OA decoder, one unit compiled into the module and into the
  * tools alike (oa_decode.h).  Two jobs, one below the other: reports and
- * the clock, then the record stream.  It calls nothing else of the
- * module; oa.c and the tools call it.
+ * the clock, then the record stream.  Of the module it calls only
+ * oa_platform.c, whose tables of GPUs and report formats it reads; oa.c
+ * and the tools call it.
  */
 
 /**
@@ -20,7 +21,8 @@
  * i915_perf.c and xe_oa.c: see gpuprof_oa_rules() and
  * gpuprof_oa_xe_rules().  Counters are 32 bits, except the 40-bit A
  * counters of formats 10 to 12 (the low 32 bits in place, the high 8 one
- * byte each from byte 160) and Xe2's 64-bit PEC counters.  Deltas
+ * byte each from byte 160) and Xe2's 64-bit PEC counters; where each
+ * format keeps what is its row of oa_platform.c's format table.  Deltas
  * between two reports use the arithmetic of each counter's width, so a
  * wrap is a small delta (design.rst 4 and 5.4).
  *
@@ -64,99 +66,6 @@ static inline __u64 gpuprof_oa_u64(const void *report, unsigned int off)
 	       (__u64)gpuprof_oa_u32(report, off + 4) << 32;
 }
 
-#define L(sz, ...) { .size = sz, .ts_bits = 32, __VA_ARGS__ }
-/* A 64-bit header, its timestamp 56 bits wide. */
-#define L64(sz, ...) { .size = sz, .hdr64 = 1, .ts_bits = 56, __VA_ARGS__ }
-#define RUN(f, count, w, o) { .first = f, .n = count, .width = w, .off = o }
-#define U32 GPUPROF_OA_U32
-#define U40 GPUPROF_OA_U40
-#define U64 GPUPROF_OA_U64
-
-/* Byte offsets: Haswell's formats, then those of gen8 and later. */
-static const struct gpuprof_oa_layout gpuprof_oa_hsw[GPUPROF_OA_FORMAT_MAX] = {
-	[GPUPROF_OA_FORMAT_A13] = L(64, .n_runs = 1,
-				    .a_runs = { RUN(0, 13, U32, 12) }),
-	[GPUPROF_OA_FORMAT_A29] = L(128, .n_runs = 1,
-				    .a_runs = { RUN(0, 29, U32, 12) }),
-	[GPUPROF_OA_FORMAT_A13_B8_C8] = L(128, .n_runs = 1,
-					  .a_runs = { RUN(0, 13, U32, 12) },
-					  .n_b = 8, .b_off = 64,
-					  .n_c = 8, .c_off = 96),
-	[GPUPROF_OA_FORMAT_B4_C8] = L(64, .n_b = 4, .b_off = 16,
-				      .n_c = 8, .c_off = 32),
-	[GPUPROF_OA_FORMAT_A45_B8_C8] = L(256, .n_runs = 1,
-					  .a_runs = { RUN(0, 45, U32, 12) },
-					  .n_b = 8, .b_off = 192,
-					  .n_c = 8, .c_off = 224),
-	[GPUPROF_OA_FORMAT_B4_C8_A16] = L(128, .n_b = 4, .b_off = 16,
-					  .n_c = 8, .c_off = 32, .n_runs = 1,
-					  .a_runs = { RUN(29, 16, U32, 60) }),
-	[GPUPROF_OA_FORMAT_C4_B8] = L(64, .n_c = 4, .c_off = 16,
-				      .n_b = 8, .b_off = 28),
-};
-
-#define A32U40_A4U32_B8_C8 L(256, .n_runs = 2,				\
-			     .a_runs = { RUN(0, 32, U40, 16),		\
-					 RUN(32, 4, U32, 144) },		\
-			     .a40_high_off = 160,				\
-			     .n_b = 8, .b_off = 192, .n_c = 8, .c_off = 224)
-
-/* The media unit's (MTL's OAM, Xe2's): 8 MPEC counters, B and C. */
-#define MPEC8U32_B8_C8 L64(128, .n_runs = 1,				\
-			   .a_runs = { RUN(0, 8, U32, 32) },		\
-			   .n_b = 8, .b_off = 64, .n_c = 8, .c_off = 96)
-
-/*
- * Format 12 (DG2, MTL) mixes widths: A0-3 32 bits, A4-23 40, A24-27 32,
- * A28-31 40, A32-36 32 and A37 at dword 46; high bytes from byte 160,
- * indexed by counter number as in format 10.
- */
-static const struct gpuprof_oa_layout gpuprof_oa_gen8[GPUPROF_OA_FORMAT_MAX] = {
-	[GPUPROF_OA_FORMAT_C4_B8] = L(64, .n_c = 4, .c_off = 16,
-				      .n_b = 8, .b_off = 32),
-	[GPUPROF_OA_FORMAT_A12] = L(64, .n_runs = 1,
-				    .a_runs = { RUN(7, 12, U32, 12) }),
-	[GPUPROF_OA_FORMAT_A12_B8_C8] = L(128, .n_runs = 1,
-					  .a_runs = { RUN(7, 12, U32, 12) },
-					  .n_b = 8, .b_off = 64,
-					  .n_c = 8, .c_off = 96),
-	[GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8] = A32U40_A4U32_B8_C8,
-	/* The OAR unit's reports are laid out as the OAG unit's. */
-	[GPUPROF_OAR_FORMAT_A32u40_A4u32_B8_C8] = A32U40_A4U32_B8_C8,
-	[GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8] = L(256, .n_runs = 6,
-						    .a_runs = {
-							RUN(0, 4, U32, 16),
-							RUN(4, 20, U40, 32),
-							RUN(24, 4, U32, 112),
-							RUN(28, 4, U40, 128),
-							RUN(32, 5, U32, 144),
-							RUN(37, 1, U32, 184) },
-						    .a40_high_off = 160,
-						    .n_b = 8, .b_off = 192,
-						    .n_c = 8, .c_off = 224),
-	[GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8] = MPEC8U32_B8_C8,
-};
-
-/*
- * Xe2, which only xe serves.  Of its formats, those whose layout a reader
- * shows (IGT's xe_oa.c accumulates these two); the others are known by
- * number and refused.
- */
-static const struct gpuprof_oa_layout gpuprof_oa_xe2[GPUPROF_OA_FORMAT_MAX] = {
-	[GPUPROF_OA_FORMAT_PEC64u64] = L64(576, .n_runs = 1,
-					   .a_runs = { RUN(0, 64, U64, 32) }),
-	[GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8] = MPEC8U32_B8_C8,
-};
-
-#undef MPEC8U32_B8_C8
-#undef A32U40_A4U32_B8_C8
-#undef U64
-#undef U40
-#undef U32
-#undef RUN
-#undef L64
-#undef L
-
 /**
  * gpuprof_oa_layout - the layout of @format on generation @gen
  * @gen: from gpuprof_oa_gen_of_device()
@@ -164,37 +73,25 @@ static const struct gpuprof_oa_layout gpuprof_oa_xe2[GPUPROF_OA_FORMAT_MAX] = {
  * @out: the layout, with the header rules of @gen's first platform on
  *	the newest kernel known here (gpuprof_oa_rules() makes them exact)
  *
+ * The layout is the format's row of oa_platform.c's table.
+ *
  * Return: 0, or -1 when that generation has no such format (or none
  * whose layout is known here).
  */
 int gpuprof_oa_layout(unsigned int gen, __u32 format,
 		      struct gpuprof_oa_layout *out)
 {
-	const struct gpuprof_oa_layout *table;
+	const struct gpuprof_oa_format *f = gpuprof_oa_format(format);
 
-	if (format >= GPUPROF_OA_FORMAT_MAX)
+	if (!f || !gpuprof_oa_gen_known(gen))
 		return -1;
-	switch (gen) {
-	case GPUPROF_OA_GEN_HSW:
-		table = gpuprof_oa_hsw;
-		break;
-	case 8:
-	case 9:
-	case 10:
-	case 11:
-	case 12:
-		table = gpuprof_oa_gen8;
-		break;
-	case 20:
-	case 30:	/* Xe3: 7.3's xe gives it Xe2's formats */
-		table = gpuprof_oa_xe2;
-		break;
-	default:
+	if (gen == GPUPROF_OA_GEN_HSW && f->hsw)
+		*out = *f->hsw;
+	else if (gen >= f->gens.from && gen < f->gens.to)
+		*out = f->layout;
+	else
 		return -1;
-	}
-	if (!table[format].size)
-		return -1;
-	*out = table[format];
+	out->size = f->size;
 	out->gen = gen;
 	gpuprof_oa_rules(NULL, GPUPROF_OA_KERNEL_NEWEST,
 			 GPUPROF_OA_SUBMISSION_DEFAULT, out);
@@ -207,26 +104,20 @@ int gpuprof_oa_layout(unsigned int gen, __u32 format,
  * @kernel: the kernel (GPUPROF_OA_KERNEL())
  * @format: GPUPROF_OA_FORMAT_*
  *
- * As i915_perf.c's oa_init_supported_formats() of Linux 6.1 and 6.12:
- * Haswell has its seven; gen8 to gen12.10 formats 7 to 10; DG2 and
- * Meteor Lake, which 6.1 does not serve, 11 and 12 (and Meteor Lake's
- * media unit 13 and 14, not decoded here).
+ * As i915_perf.c's oa_init_supported_formats() of Linux 6.1 and 6.12,
+ * which the format table's i915 ranges follow (oa_platform.c), on the
+ * kernels that serve @p.
  *
  * Return: true if that kernel's i915 opens a stream of @format on @p.
  */
 bool gpuprof_oa_format_offered(const struct gpuprof_oa_platform *p,
 			       __u32 kernel, __u32 format)
 {
-	if (!p->oa_since || kernel < p->oa_since)
+	const struct gpuprof_oa_format *f = gpuprof_oa_format(format);
+
+	if (!f || !p->oa_since || kernel < p->oa_since)
 		return false;
-	if (p->ip < 800)
-		return format >= GPUPROF_OA_FORMAT_A13 &&
-		       format <= GPUPROF_OA_FORMAT_C4_B8;
-	if (p->ip < 1250)
-		return format >= GPUPROF_OA_FORMAT_C4_B8 &&
-		       format <= GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8;
-	return format == GPUPROF_OAR_FORMAT_A32u40_A4u32_B8_C8 ||
-	       format == GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8;
+	return gpuprof_oa_ips_hold(f->i915, p->ip);
 }
 
 /**
@@ -238,34 +129,18 @@ bool gpuprof_oa_format_offered(const struct gpuprof_oa_platform *p,
  *	have OA, or did not know the GPU, made no stream)
  * @format: GPUPROF_OA_FORMAT_*
  *
- * As xe_oa.c's per-platform format sets of Linux 6.12 and 7.3: gen12 to
- * 12.10 the A formats of i915 (C4_B8 is in its table but can never be
- * opened: its index 0 means "no format"); DG2 and Meteor Lake the OAR,
- * OAG and OAC ones, Meteor Lake also its media unit's; Xe2 and Xe3 the
- * media unit's and the PEC formats.
+ * As xe_oa.c's per-platform format sets of Linux 6.12 and 7.3, which
+ * the format table's xe ranges follow (oa_platform.c).
  *
  * Return: true if xe opens a stream of @format on @p.
  */
 bool gpuprof_oa_xe_format_offered(const struct gpuprof_oa_platform *p,
 				  __u32 kernel, __u32 format)
 {
-	bool mpec = format == GPUPROF_OAM_FORMAT_MPEC8u64_B8_C8 ||
-		    format == GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8;
+	const struct gpuprof_oa_format *f = gpuprof_oa_format(format);
 
 	(void)kernel;
-	if (!p->xe_since)
-		return false;
-	if (p->ip < 1255)
-		return format >= GPUPROF_OA_FORMAT_A12 &&
-		       format <= GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8;
-	if (p->ip < 2000)
-		return format == GPUPROF_OAR_FORMAT_A32u40_A4u32_B8_C8 ||
-		       format == GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8 ||
-		       format == GPUPROF_OAC_FORMAT_A24u64_B8_C8 ||
-		       format == GPUPROF_OAC_FORMAT_A22u32_R2u32_B8_C8 ||
-		       (p->ip >= 1270 && mpec);
-	return mpec || (format >= GPUPROF_OA_FORMAT_PEC64u64 &&
-			format <= GPUPROF_OA_FORMAT_PEC36u64_G1_4_G2_32);
+	return f && p->xe_since && gpuprof_oa_ips_hold(f->xe, p->ip);
 }
 
 /*

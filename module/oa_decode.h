@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * gpuprof: the OA decoder (oa_decode.c): Intel OA reports of i915 and xe, the clock that
- * places them in time, and the OA record stream.  Plain C on __u32-style
- * types, compiled into the module and into the tools alike; the formats
- * themselves are in uapi/gpuprof_oa.h.
+ * gpuprof: the OA decoder (oa_decode.c): Intel OA reports of i915 and
+ * xe, the clock that places them in time, and the OA record stream.
+ * Plain C on __u32-style types, compiled into the module and into the
+ * tools alike.  What it knows of GPUs and report formats is the data of
+ * oa_platform.h, which it reads; the formats' numbers are in
+ * uapi/gpuprof_oa.h.
  */
 #ifndef _GPUPROF_OA_DECODE_H
 #define _GPUPROF_OA_DECODE_H
@@ -14,109 +16,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
 #endif
 
 #include "../uapi/gpuprof_oa.h"
-
-/* Generations whose OA reports differ; 7 is Haswell. */
-#define GPUPROF_OA_GEN_HSW	7
-
-/* A kernel version, as far as i915-perf's rules differ between ours. */
-#define GPUPROF_OA_KERNEL(major, minor)	(((major) << 16) | ((minor) << 8))
-/* The newest kernel whose rules are known here. */
-#define GPUPROF_OA_KERNEL_NEWEST	GPUPROF_OA_KERNEL(6, 12)
-
-/**
- * struct gpuprof_oa_platform - one Intel GPU variant (oa_platform.c)
- * @name: "Tiger Lake GT2"
- * @metrics: the stem of IGT 1.27.1's metric definitions for it
- *	("tglgt2"), NULL when IGT has none
- * @ip: graphics IP version, major * 100 + minor (1255 is 12.55)
- * @guc: i915 submits through GuC by default (else execlists)
- * @oa_since: the first of our kernels (GPUPROF_OA_KERNEL()) whose
- *	i915-perf serves it, 0 for none
- * @xe_since: the first of our kernels whose xe serves its OA, 0 for none
- *	(6.12's and 7.3's xe have the same rules, used for every kernel)
- */
-struct gpuprof_oa_platform {
-	const char *name;
-	const char *metrics;
-	__u16 ip;
-	bool guc;
-	__u32 oa_since;
-	__u32 xe_since;
-};
-
-/*
- * How the counters of a run are stored (struct gpuprof_oa_a_run): 4
- * bytes each; 40 bits, the low 32 at 4 bytes each and the high 8 one
- * byte per counter at the layout's @a40_high_off + counter number; 8
- * bytes each.
- */
-enum gpuprof_oa_width {
-	GPUPROF_OA_U32,
-	GPUPROF_OA_U40,
-	GPUPROF_OA_U64,
-};
-
-/**
- * struct gpuprof_oa_a_run - A counters stored alike, one after another
- * @first: the first counter, A@first
- * @n: how many
- * @width: enum gpuprof_oa_width
- * @off: byte offset of A@first (its low 32 bits)
- */
-struct gpuprof_oa_a_run {
-	__u8 first;
-	__u8 n;
-	__u8 width;
-	__u16 off;
-};
-
-#define GPUPROF_OA_A_RUNS	6
-
-/**
- * struct gpuprof_oa_layout - where a report format keeps what, and how
- * its header is read
- * @size: bytes of a report
- * @gen: the generation this layout is for
- * @n_runs: runs of A counters in @a_runs
- * @a_runs: the A counters
- * @a40_high_off: see struct gpuprof_oa_a_run
- * @n_b: B counters at @b_off
- * @b_off: see @n_b
- * @n_c: C counters at @c_off
- * @c_off: see @n_c
- * @reason_mask: the reason field's bits (dword 0 from bit 19)
- * @valid_bit: the bit of dword 0 without which the context id is not
- *	used; 0: the id is always used (gen12, where i915 itself squashes
- *	ids it does not trust)
- * @ctx_mask: the bits of the context id field that are the id
- * @hdr64: the 64-bit header of xe's later formats: the timestamp in
- *	qword 1, the context id in dword 4, GPU ticks in qword 3
- *	(else dwords 1, 2 and 3)
- * @ts_bits: the width of the OA timestamp in a report: 32, or 56 in a
- *	64-bit header
- */
-struct gpuprof_oa_layout {
-	__u16 size;
-	__u8 gen;
-	__u8 hdr64;
-	__u8 ts_bits;
-	__u8 n_runs;
-	struct gpuprof_oa_a_run a_runs[GPUPROF_OA_A_RUNS];
-	__u16 a40_high_off;
-	__u8 n_b;
-	__u16 b_off;
-	__u8 n_c;
-	__u16 c_off;
-	__u32 reason_mask;
-	__u32 valid_bit;
-	__u32 ctx_mask;
-};
+#include "oa_platform.h"
 
 /* The header fields of one report. */
 struct gpuprof_oa_report {
@@ -136,8 +39,6 @@ struct gpuprof_oa_deltas {
 	__u64 c[GPUPROF_OA_C_COUNTERS];
 };
 
-const struct gpuprof_oa_platform *gpuprof_oa_platform_of_device(__u32 device_id);
-unsigned int gpuprof_oa_gen_of_device(__u32 device_id);
 int gpuprof_oa_layout(unsigned int gen, __u32 format,
 		      struct gpuprof_oa_layout *out);
 bool gpuprof_oa_format_offered(const struct gpuprof_oa_platform *p,

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * gpuprof: Intel GPUs by PCI device id, and what i915-perf and xe do on each
- * (oa_decode.h).  Part of the OA decoder, compiled into the module and
+ * gpuprof: Intel GPUs by PCI device id, and OA report formats, and what
+ * i915-perf and xe do with each (oa_platform.h).  Plain data, with the
+ * look-ups over it: it includes nothing of the decoder and calls nothing,
+ * and the decoder (oa_decode.c) reads it.  Compiled into the module and
  * into the tools alike.
  */
 
@@ -31,7 +33,7 @@
 #include <stddef.h>
 #endif
 
-#include "oa_decode.h"
+#include "oa_platform.h"
 
 enum {
 	P_HSW_GT1,
@@ -353,4 +355,287 @@ unsigned int gpuprof_oa_gen_of_device(__u32 device_id)
 
 	p = gpuprof_oa_platform_of_device(device_id);
 	return p ? p->ip / 100 : 0;
+}
+
+/**
+ * gpuprof_oa_gen_known - whether a GPU of generation @gen is known here
+ * @gen: a graphics version, as gpuprof_oa_gen_of_device() gives
+ *
+ * Return: true if a platform of the table is of generation @gen.
+ */
+bool gpuprof_oa_gen_known(unsigned int gen)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(gpuprof_oa_platforms); i++)
+		if (gpuprof_oa_platforms[i].ip / 100 == gen)
+			return true;
+	return false;
+}
+
+/**
+ * DOC: OA report formats
+ *
+ * One row per report format (uapi/gpuprof_oa.h's numbers), and all that
+ * is known of it here: its name, its size, where it keeps its header and
+ * counters and on which generations the decoder reads it, the graphics
+ * IPs whose i915 and whose xe offer it, which of them each records when
+ * asked for none, and xe's encoding of it.  The decoder, the tools'
+ * names and their driver mappings read this one table (design.rst 6.5).
+ *
+ * Layouts follow i915_perf.c and IGT's lib/i915/perf.c (design.rst 4),
+ * and for Xe2 IGT's lib/xe/xe_oa.c: counters are 32 bits, except the
+ * 40-bit A counters of formats 10 to 12 (the low 32 bits in place, the
+ * high 8 one byte each from byte 160) and Xe2's 64-bit PEC counters.
+ * Which IPs offer a format: i915_perf.c's oa_init_supported_formats() of
+ * Linux 6.1 and 6.12 (Haswell its seven; gen8 to gen12.10 formats 7 to
+ * 10; DG2 and Meteor Lake 11 and 12, and Meteor Lake's media formats 13
+ * and 14, which gpuprof does not take from i915: such a stream is
+ * refused, oa.rst); xe_oa.c's
+ * oa_formats[] and xe_oa_init_supported_formats() of 6.12 and 7.3, the
+ * same in both (gen12 to 12.10 the A formats of i915, less C4_B8, which
+ * xe lists but can never open: its index, 0, reads as "no format
+ * given"; DG2 and Meteor Lake the OAR, OAG and OAC ones, Meteor Lake
+ * also its media unit's; Xe2 and Xe3 the media unit's and the PEC
+ * formats).  Of Xe2's formats the decoder reads PEC64u64 and the media
+ * unit's MPEC8u32_B8_C8, the two whose layout a reader shows (IGT's
+ * xe_oa.c); the others are known by number and refused.
+ */
+
+#define L(...)		{ .ts_bits = 32, __VA_ARGS__ }
+/* A 64-bit header, its timestamp 56 bits wide. */
+#define L64(...)	{ .hdr64 = 1, .ts_bits = 56, __VA_ARGS__ }
+#define RUN(f, count, w, o) { .first = f, .n = count, .width = w, .off = o }
+#define U32 GPUPROF_OA_U32
+#define U40 GPUPROF_OA_U40
+#define U64 GPUPROF_OA_U64
+
+/* Graphics IPs (x100) where the drivers' format sets change. */
+#define IP_HSW		700
+#define IP_GEN8		800
+#define IP_GEN12	1200
+#define IP_XEHP		1250	/* i915's cut: DG2 and after */
+#define IP_XE_HPG	1255	/* xe's: DG2 (and PVC, which 6.12 does not bind) */
+#define IP_XE_LPG	1270	/* MTL, ARL: the media GT's OAM */
+/* LNL, BMG; and Xe3 (PTL), whose formats are Xe2's in 7.3's xe_oa.c. */
+#define IP_XE2		2000
+#define IP_ANY		GPUPROF_OA_IP_ANY
+
+#define A32U40_A4U32_B8_C8 L(.n_runs = 2,					\
+			     .a_runs = { RUN(0, 32, U40, 16),		\
+					 RUN(32, 4, U32, 144) },		\
+			     .a40_high_off = 160,				\
+			     .n_b = 8, .b_off = 192, .n_c = 8, .c_off = 224)
+
+/* Haswell's C4_B8: its B counters come 4 bytes before gen8's. */
+static const struct gpuprof_oa_layout gpuprof_oa_hsw_c4_b8 =
+	L(.n_c = 4, .c_off = 16, .n_b = 8, .b_off = 28);
+
+static const struct gpuprof_oa_format gpuprof_oa_formats[GPUPROF_OA_FORMAT_MAX] = {
+	/* Haswell's. */
+	[GPUPROF_OA_FORMAT_A13] = {
+		.name = "A13", .size = 64,
+		.layout = L(.n_runs = 1, .a_runs = { RUN(0, 13, U32, 12) }),
+		.gens = { 7, 8 },
+		.i915 = { IP_HSW, IP_GEN8 },
+	},
+	[GPUPROF_OA_FORMAT_A29] = {
+		.name = "A29", .size = 128,
+		.layout = L(.n_runs = 1, .a_runs = { RUN(0, 29, U32, 12) }),
+		.gens = { 7, 8 },
+		.i915 = { IP_HSW, IP_GEN8 },
+	},
+	[GPUPROF_OA_FORMAT_A13_B8_C8] = {
+		.name = "A13_B8_C8", .size = 128,
+		.layout = L(.n_runs = 1, .a_runs = { RUN(0, 13, U32, 12) },
+			    .n_b = 8, .b_off = 64, .n_c = 8, .c_off = 96),
+		.gens = { 7, 8 },
+		.i915 = { IP_HSW, IP_GEN8 },
+	},
+	[GPUPROF_OA_FORMAT_B4_C8] = {
+		.name = "B4_C8", .size = 64,
+		.layout = L(.n_b = 4, .b_off = 16, .n_c = 8, .c_off = 32),
+		.gens = { 7, 8 },
+		.i915 = { IP_HSW, IP_GEN8 },
+	},
+	[GPUPROF_OA_FORMAT_A45_B8_C8] = {
+		.name = "A45_B8_C8", .size = 256,
+		.layout = L(.n_runs = 1, .a_runs = { RUN(0, 45, U32, 12) },
+			    .n_b = 8, .b_off = 192, .n_c = 8, .c_off = 224),
+		.gens = { 7, 8 },
+		.i915 = { IP_HSW, IP_GEN8 }, .i915_default = true,
+	},
+	[GPUPROF_OA_FORMAT_B4_C8_A16] = {
+		.name = "B4_C8_A16", .size = 128,
+		.layout = L(.n_b = 4, .b_off = 16, .n_c = 8, .c_off = 32,
+			    .n_runs = 1, .a_runs = { RUN(29, 16, U32, 60) }),
+		.gens = { 7, 8 },
+		.i915 = { IP_HSW, IP_GEN8 },
+	},
+	/* Haswell's and gen8's, laid out differently. */
+	[GPUPROF_OA_FORMAT_C4_B8] = {
+		.name = "C4_B8", .size = 64,
+		.layout = L(.n_c = 4, .c_off = 16, .n_b = 8, .b_off = 32),
+		.gens = { 8, 13 },
+		.hsw = &gpuprof_oa_hsw_c4_b8,
+		.i915 = { IP_HSW, IP_XEHP },
+	},
+	/* gen8 and later: A12's counters are A7 to A18. */
+	[GPUPROF_OA_FORMAT_A12] = {
+		.name = "A12", .size = 64,
+		.layout = L(.n_runs = 1, .a_runs = { RUN(7, 12, U32, 12) }),
+		.gens = { 8, 13 },
+		.i915 = { IP_GEN8, IP_XEHP },
+		.xe = { IP_GEN12, IP_XE_HPG },
+		.xe_fmt = { GPUPROF_OA_XE_OAG, 0, 0, 0 },
+	},
+	[GPUPROF_OA_FORMAT_A12_B8_C8] = {
+		.name = "A12_B8_C8", .size = 128,
+		.layout = L(.n_runs = 1, .a_runs = { RUN(7, 12, U32, 12) },
+			    .n_b = 8, .b_off = 64, .n_c = 8, .c_off = 96),
+		.gens = { 8, 13 },
+		.i915 = { IP_GEN8, IP_XEHP },
+		.xe = { IP_GEN12, IP_XE_HPG },
+		.xe_fmt = { GPUPROF_OA_XE_OAG, 2, 0, 0 },
+	},
+	[GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8] = {
+		.name = "A32u40_A4u32_B8_C8", .size = 256,
+		.layout = A32U40_A4U32_B8_C8,
+		.gens = { 8, 13 },
+		.i915 = { IP_GEN8, IP_XEHP }, .i915_default = true,
+		.xe = { IP_GEN12, IP_XE_HPG },
+		.xe_fmt = { GPUPROF_OA_XE_OAG, 5, 0, 0 }, .xe_default = true,
+	},
+	/* The OAR unit's reports are laid out as the OAG unit's. */
+	[GPUPROF_OAR_FORMAT_A32u40_A4u32_B8_C8] = {
+		.name = "OAR_A32u40_A4u32_B8_C8", .size = 256,
+		.layout = A32U40_A4U32_B8_C8,
+		.gens = { 8, 13 },
+		.i915 = { IP_XEHP, IP_XE2 },
+		.xe = { IP_XE_HPG, IP_XE2 },
+		.xe_fmt = { GPUPROF_OA_XE_OAR, 5, 0, 0 },
+	},
+	/*
+	 * DG2 and MTL mix widths: A0-3 32 bits, A4-23 40, A24-27 32,
+	 * A28-31 40, A32-36 32 and A37 at dword 46; high bytes from byte
+	 * 160, indexed by counter number as in format 10.
+	 */
+	[GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8] = {
+		.name = "A24u40_A14u32_B8_C8", .size = 256,
+		.layout = L(.n_runs = 6,
+			    .a_runs = { RUN(0, 4, U32, 16), RUN(4, 20, U40, 32),
+					RUN(24, 4, U32, 112),
+					RUN(28, 4, U40, 128),
+					RUN(32, 5, U32, 144),
+					RUN(37, 1, U32, 184) },
+			    .a40_high_off = 160,
+			    .n_b = 8, .b_off = 192, .n_c = 8, .c_off = 224),
+		.gens = { 8, 13 },
+		.i915 = { IP_XEHP, IP_XE2 }, .i915_default = true,
+		.xe = { IP_XE_HPG, IP_XE2 },
+		.xe_fmt = { GPUPROF_OA_XE_OAG, 5, 0, 0 }, .xe_default = true,
+	},
+	/* The media unit's (MTL's OAM, Xe2's): 8 MPEC counters, B and C. */
+	[GPUPROF_OAM_FORMAT_MPEC8u64_B8_C8] = {
+		.name = "OAM_MPEC8u64_B8_C8", .size = 192,
+		.xe = { IP_XE_LPG, IP_ANY },
+		.xe_fmt = { GPUPROF_OA_XE_OAM_MPEC, 1, 0, 0 },
+	},
+	[GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8] = {
+		.name = "OAM_MPEC8u32_B8_C8", .size = 128,
+		.layout = L64(.n_runs = 1, .a_runs = { RUN(0, 8, U32, 32) },
+			      .n_b = 8, .b_off = 64, .n_c = 8, .c_off = 96),
+		.gens = { 8, 31 },
+		.xe = { IP_XE_LPG, IP_ANY },
+		.xe_fmt = { GPUPROF_OA_XE_OAM_MPEC, 2, 0, 0 },
+		.xe_default = true,
+	},
+	[GPUPROF_OAC_FORMAT_A24u64_B8_C8] = {
+		.name = "OAC_A24u64_B8_C8", .size = 320,
+		.xe = { IP_XE_HPG, IP_XE2 },
+		.xe_fmt = { GPUPROF_OA_XE_OAC, 1, 0, 0 },
+	},
+	[GPUPROF_OAC_FORMAT_A22u32_R2u32_B8_C8] = {
+		.name = "OAC_A22u32_R2u32_B8_C8", .size = 192,
+		.xe = { IP_XE_HPG, IP_XE2 },
+		.xe_fmt = { GPUPROF_OA_XE_OAC, 2, 0, 0 },
+	},
+	/* Xe2 and Xe3, which only xe serves: 64 PEC counters of 64 bits. */
+	[GPUPROF_OA_FORMAT_PEC64u64] = {
+		.name = "PEC64u64", .size = 576,
+		.layout = L64(.n_runs = 1, .a_runs = { RUN(0, 64, U64, 32) }),
+		.gens = { 20, 31 },
+		.xe = { IP_XE2, IP_ANY },
+		.xe_fmt = { GPUPROF_OA_XE_PEC, 1, 1, 0 }, .xe_default = true,
+	},
+	[GPUPROF_OA_FORMAT_PEC64u64_B8_C8] = {
+		.name = "PEC64u64_B8_C8", .size = 640,
+		.xe = { IP_XE2, IP_ANY },
+		.xe_fmt = { GPUPROF_OA_XE_PEC, 1, 1, 1 },
+	},
+	[GPUPROF_OA_FORMAT_PEC64u32] = {
+		.name = "PEC64u32", .size = 320,
+		.xe = { IP_XE2, IP_ANY },
+		.xe_fmt = { GPUPROF_OA_XE_PEC, 1, 0, 0 },
+	},
+	[GPUPROF_OA_FORMAT_PEC32u64_G1] = {
+		.name = "PEC32u64_G1", .size = 320,
+		.xe = { IP_XE2, IP_ANY },
+		.xe_fmt = { GPUPROF_OA_XE_PEC, 5, 1, 0 },
+	},
+	[GPUPROF_OA_FORMAT_PEC32u32_G1] = {
+		.name = "PEC32u32_G1", .size = 192,
+		.xe = { IP_XE2, IP_ANY },
+		.xe_fmt = { GPUPROF_OA_XE_PEC, 5, 0, 0 },
+	},
+	[GPUPROF_OA_FORMAT_PEC32u64_G2] = {
+		.name = "PEC32u64_G2", .size = 320,
+		.xe = { IP_XE2, IP_ANY },
+		.xe_fmt = { GPUPROF_OA_XE_PEC, 6, 1, 0 },
+	},
+	[GPUPROF_OA_FORMAT_PEC32u32_G2] = {
+		.name = "PEC32u32_G2", .size = 192,
+		.xe = { IP_XE2, IP_ANY },
+		.xe_fmt = { GPUPROF_OA_XE_PEC, 6, 0, 0 },
+	},
+	[GPUPROF_OA_FORMAT_PEC36u64_G1_32_G2_4] = {
+		.name = "PEC36u64_G1_32_G2_4", .size = 320,
+		.xe = { IP_XE2, IP_ANY },
+		.xe_fmt = { GPUPROF_OA_XE_PEC, 3, 1, 0 },
+	},
+	[GPUPROF_OA_FORMAT_PEC36u64_G1_4_G2_32] = {
+		.name = "PEC36u64_G1_4_G2_32", .size = 320,
+		.xe = { IP_XE2, IP_ANY },
+		.xe_fmt = { GPUPROF_OA_XE_PEC, 4, 1, 0 },
+	},
+};
+
+#undef A32U40_A4U32_B8_C8
+#undef U64
+#undef U40
+#undef U32
+#undef RUN
+#undef L64
+#undef L
+
+/**
+ * gpuprof_oa_format - what is known of a report format
+ * @format: GPUPROF_OA_FORMAT_*
+ *
+ * Return: its row, or NULL for a number that is no format.
+ */
+const struct gpuprof_oa_format *gpuprof_oa_format(__u32 format)
+{
+	if (format >= ARRAY_SIZE(gpuprof_oa_formats) ||
+	    !gpuprof_oa_formats[format].name)
+		return NULL;
+	return &gpuprof_oa_formats[format];
+}
+
+/* "A32u40_A4u32_B8_C8" for format 10; NULL for a number with no name. */
+const char *gpuprof_oa_format_name(__u32 format)
+{
+	const struct gpuprof_oa_format *f = gpuprof_oa_format(format);
+
+	return f ? f->name : NULL;
 }

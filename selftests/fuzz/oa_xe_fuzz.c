@@ -20,8 +20,8 @@
  *    7 set, an EIO whose STATUS is the low 4 bits; else a read() of the
  *    low 6 bits' number of reports from the bytes that follow (one byte
  *    short of them with bit 6, and fewer when the input ends), kept only
- *    when it is whole reports, as oa_xe_drain() does.  The reports and
- *    the records the statuses stand for (oa_xe_status_records()) are
+ *    when it is whole reports, as xe's drain (oa/xe.c) does.  The reports
+ *    and the records the statuses stand for (oa_xe_status_records()) are
  *    written as the xe path writes them, after VERSION, DRIVER naming xe
  *    and DEVICE_INFO.
  *

@@ -8,7 +8,6 @@
 
 #include "kselftest_harness.h"
 #include "../../module/oa_decode.h"
-#include "../../tools/perf-gpu/oa/format-name.h"
 
 static void put32(uint8_t *r, unsigned int off, uint32_t v)
 {
@@ -91,19 +90,105 @@ TEST(every_format_has_one_name)
 	unsigned int i, j;
 
 	EXPECT_STREQ("A32u40_A4u32_B8_C8",
-		     oa_format_name(GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8));
+		     gpuprof_oa_format_name(GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8));
 	EXPECT_STREQ("OAR_A32u40_A4u32_B8_C8",
-		     oa_format_name(GPUPROF_OAR_FORMAT_A32u40_A4u32_B8_C8));
-	EXPECT_STREQ("PEC64u64", oa_format_name(GPUPROF_OA_FORMAT_PEC64u64));
-	EXPECT_STREQ("A13", oa_format_name(GPUPROF_OA_FORMAT_A13));
+		     gpuprof_oa_format_name(GPUPROF_OAR_FORMAT_A32u40_A4u32_B8_C8));
+	EXPECT_STREQ("PEC64u64", gpuprof_oa_format_name(GPUPROF_OA_FORMAT_PEC64u64));
+	EXPECT_STREQ("A13", gpuprof_oa_format_name(GPUPROF_OA_FORMAT_A13));
 	for (i = 1; i < GPUPROF_OA_FORMAT_MAX; i++) {
-		ASSERT_NE(NULL, oa_format_name(i)) TH_LOG("format %u", i);
+		ASSERT_NE(NULL, gpuprof_oa_format_name(i)) TH_LOG("format %u", i);
 		for (j = 1; j < i; j++)
-			EXPECT_STRNE(oa_format_name(j), oa_format_name(i));
+			EXPECT_STRNE(gpuprof_oa_format_name(j), gpuprof_oa_format_name(i));
 	}
-	EXPECT_EQ(NULL, oa_format_name(0));
-	EXPECT_EQ(NULL, oa_format_name(GPUPROF_OA_FORMAT_MAX));
-	EXPECT_EQ(NULL, oa_format_name(0xffffffff));
+	EXPECT_EQ(NULL, gpuprof_oa_format_name(0));
+	EXPECT_EQ(NULL, gpuprof_oa_format_name(GPUPROF_OA_FORMAT_MAX));
+	EXPECT_EQ(NULL, gpuprof_oa_format_name(0xffffffff));
+}
+
+/* The bytes a layout's fields reach: each must fit in the report. */
+static unsigned int layout_end(const struct gpuprof_oa_layout *l)
+{
+	static const unsigned int bytes[] = {
+		[GPUPROF_OA_U32] = 4, [GPUPROF_OA_U40] = 4, [GPUPROF_OA_U64] = 8,
+	};
+	unsigned int k, end = l->hdr64 ? 32 : 16, e;
+
+	for (k = 0; k < l->n_runs; k++) {
+		e = l->a_runs[k].off + bytes[l->a_runs[k].width] * l->a_runs[k].n;
+		end = e > end ? e : end;
+		if (l->a_runs[k].width == GPUPROF_OA_U40) {
+			e = l->a40_high_off + l->a_runs[k].first + l->a_runs[k].n;
+			end = e > end ? e : end;
+		}
+	}
+	if (l->n_b && l->b_off + 4u * l->n_b > end)
+		end = l->b_off + 4u * l->n_b;
+	if (l->n_c && l->c_off + 4u * l->n_c > end)
+		end = l->c_off + 4u * l->n_c;
+	return end;
+}
+
+/*
+ * The format table (module/oa_platform.c) that the decoder, the names
+ * and both drivers' mappings read: every layout within its report's
+ * size and at most GPUPROF_OA_REPORT_MAX; on each IP of the platforms
+ * known, exactly one default format for i915 (where it serves OA, up to
+ * Meteor Lake) and one for xe's OAG unit (gen12 on), and for its OAM
+ * unit from Meteor Lake on; a format a driver offers is decoded on the
+ * IP's generation, but for those named as refused (13, 15, 16 and
+ * Xe2's other PEC formats).
+ */
+TEST(the_format_table_holds_together)
+{
+	static const unsigned int ips[] = {
+		700, 800, 900, 1000, 1100, 1200, 1210, 1255, 1270, 1274,
+		2001, 2004, 3000,
+	};
+	const struct gpuprof_oa_format *f;
+	struct gpuprof_oa_layout l;
+	unsigned int i, k, i915, oag, oam;
+
+	for (i = 0; i < GPUPROF_OA_FORMAT_MAX; i++) {
+		f = gpuprof_oa_format(i);
+		if (!f)
+			continue;
+		EXPECT_GE(GPUPROF_OA_REPORT_MAX, f->size) TH_LOG("format %u", i);
+		if (f->gens.to)
+			EXPECT_GE(f->size, layout_end(&f->layout))
+				TH_LOG("format %u", i);
+		if (f->hsw)
+			EXPECT_GE(f->size, layout_end(f->hsw)) TH_LOG("format %u", i);
+	}
+	for (k = 0; k < sizeof(ips) / sizeof(ips[0]); k++) {
+		i915 = oag = oam = 0;
+		for (i = 0; i < GPUPROF_OA_FORMAT_MAX; i++) {
+			f = gpuprof_oa_format(i);
+			if (!f)
+				continue;
+			if (gpuprof_oa_ips_hold(f->i915, ips[k])) {
+				i915 += f->i915_default;
+				EXPECT_EQ(0, gpuprof_oa_layout(ips[k] / 100, i, &l))
+					TH_LOG("i915, IP %u, format %u", ips[k], i);
+			}
+			if (!gpuprof_oa_ips_hold(f->xe, ips[k]))
+				continue;
+			if (f->xe_fmt.type == GPUPROF_OA_XE_OAM ||
+			    f->xe_fmt.type == GPUPROF_OA_XE_OAM_MPEC)
+				oam += f->xe_default;
+			else
+				oag += f->xe_default;
+			if (i != GPUPROF_OAM_FORMAT_MPEC8u64_B8_C8 &&
+			    i != GPUPROF_OAC_FORMAT_A24u64_B8_C8 &&
+			    i != GPUPROF_OAC_FORMAT_A22u32_R2u32_B8_C8 &&
+			    (i <= GPUPROF_OA_FORMAT_PEC64u64 ||
+			     i > GPUPROF_OA_FORMAT_PEC36u64_G1_4_G2_32))
+				EXPECT_EQ(0, gpuprof_oa_layout(ips[k] / 100, i, &l))
+					TH_LOG("xe, IP %u, format %u", ips[k], i);
+		}
+		EXPECT_EQ(ips[k] < 2000, i915) TH_LOG("IP %u", ips[k]);
+		EXPECT_EQ(ips[k] >= 1200, oag) TH_LOG("IP %u", ips[k]);
+		EXPECT_EQ(ips[k] >= 1270, oam) TH_LOG("IP %u", ips[k]);
+	}
 }
 
 TEST(gen12_header_reason_context_and_ticks)

@@ -32,8 +32,8 @@
 
 FIXTURE(add) {
 	char dir[64], sys[128], err[160];
-	struct oa_i915 d;
-	struct oa_i915_metric m;
+	struct oa_device d;
+	struct oa_set m;
 	uint32_t *lists[3];
 	unsigned int n[3];
 };
@@ -70,8 +70,9 @@ FIXTURE_SETUP(add)
 	setenv("GPUPROF_SYSFS_ROOT", self->sys, 1);
 	setenv("GPUPROF_SHIM_DEVICE_ID", "0x9a49", 1);
 	setenv("GPUPROF_SHIM_PERFMON", "1", 1);
-	ASSERT_EQ(0, oa_i915_open(&self->d, NODE));
-	set = oa_metric_set_find(oa_i915_metrics_of(0x9a49), "RenderBasic");
+	ASSERT_EQ(0, oa_i915_ops.open(&self->d, &(struct oa_device_config){
+						.node = NODE }));
+	set = oa_metric_set_find(oa_metrics_of(0x9a49), "RenderBasic");
 	ASSERT_NE(NULL, set);
 	ASSERT_TRUE(oa_metric_set_i915_regs(set, &r));
 	self->n[0] = r.n_mux;
@@ -95,7 +96,7 @@ FIXTURE_TEARDOWN(add)
 	char out[256];
 	int i;
 
-	oa_i915_close(&self->d);
+	oa_i915_ops.close(&self->d);
 	for (i = 0; i < 3; i++)
 		free(self->lists[i]);
 	run_cmd(out, sizeof(out), "rm -rf '%s'", self->dir);
@@ -142,7 +143,7 @@ TEST_F(add, the_copy_as_it_is_is_added)
 	EXPECT_EQ(2, self->m.id);
 	EXPECT_TRUE(self->m.added);
 	EXPECT_EQ(1, entries(self));
-	oa_i915_metric_release(&self->d, &self->m);
+	EXPECT_EQ(0, oa_i915_ops.remove_set(&self->d, self->m.id));
 	EXPECT_EQ(0, entries(self));
 }
 

@@ -14,6 +14,7 @@
 
 #include "kselftest_harness.h"
 #include "../../module/oa_decode.h"
+#include "../../tools/perf-gpu/oa/device.h"
 #include "../../tools/perf-gpu/oa/metrics.h"
 #include "../../tools/perf-gpu/oa/sim.h"
 
@@ -136,44 +137,44 @@ static uint64_t le64(const __u8 *p)
 TEST(exponent_to_period_at_19_2_mhz)
 {
 	/* 2^(e+1) / 19.2e6 s, truncated to ns as i915 does. */
-	EXPECT_EQ(104, oa_sim_exponent_to_ns(0, OA_SIM_TIMESTAMP_HZ));
-	EXPECT_EQ(208, oa_sim_exponent_to_ns(1, OA_SIM_TIMESTAMP_HZ));
-	EXPECT_EQ(3333, oa_sim_exponent_to_ns(5, OA_SIM_TIMESTAMP_HZ));
-	EXPECT_EQ(106666, oa_sim_exponent_to_ns(10, OA_SIM_TIMESTAMP_HZ));
-	EXPECT_EQ(853333, oa_sim_exponent_to_ns(13, OA_SIM_TIMESTAMP_HZ));
-	EXPECT_EQ(109226666, oa_sim_exponent_to_ns(20, OA_SIM_TIMESTAMP_HZ));
-	EXPECT_EQ(223696213333ull, oa_sim_exponent_to_ns(31, OA_SIM_TIMESTAMP_HZ));
-	EXPECT_EQ(0, oa_sim_exponent_to_ns(32, OA_SIM_TIMESTAMP_HZ));
+	EXPECT_EQ(104, oa_exponent_to_ns(0, OA_SIM_TIMESTAMP_HZ));
+	EXPECT_EQ(208, oa_exponent_to_ns(1, OA_SIM_TIMESTAMP_HZ));
+	EXPECT_EQ(3333, oa_exponent_to_ns(5, OA_SIM_TIMESTAMP_HZ));
+	EXPECT_EQ(106666, oa_exponent_to_ns(10, OA_SIM_TIMESTAMP_HZ));
+	EXPECT_EQ(853333, oa_exponent_to_ns(13, OA_SIM_TIMESTAMP_HZ));
+	EXPECT_EQ(109226666, oa_exponent_to_ns(20, OA_SIM_TIMESTAMP_HZ));
+	EXPECT_EQ(223696213333ull, oa_exponent_to_ns(31, OA_SIM_TIMESTAMP_HZ));
+	EXPECT_EQ(0, oa_exponent_to_ns(32, OA_SIM_TIMESTAMP_HZ));
 	/* Gen9's 12 MHz: exponent 0 is 166 ns. */
-	EXPECT_EQ(166, oa_sim_exponent_to_ns(0, 12000000));
+	EXPECT_EQ(166, oa_exponent_to_ns(0, 12000000));
 }
 
 TEST(period_rounds_to_the_nearest_exponent)
 {
 	const uint64_t hz = OA_SIM_TIMESTAMP_HZ;
 
-	EXPECT_EQ(0, oa_sim_exponent_for_period(0, hz));
-	EXPECT_EQ(0, oa_sim_exponent_for_period(1, hz));
-	EXPECT_EQ(0, oa_sim_exponent_for_period(104, hz));
+	EXPECT_EQ(0, oa_exponent_for_period(0, hz));
+	EXPECT_EQ(0, oa_exponent_for_period(1, hz));
+	EXPECT_EQ(0, oa_exponent_for_period(104, hz));
 	/* 0 and 1 are 104.17 and 208.33 ns: the midpoint is 156.25. */
-	EXPECT_EQ(0, oa_sim_exponent_for_period(156, hz));
-	EXPECT_EQ(1, oa_sim_exponent_for_period(157, hz));
+	EXPECT_EQ(0, oa_exponent_for_period(156, hz));
+	EXPECT_EQ(1, oa_exponent_for_period(157, hz));
 	/* 1 ms: 13 is 853333 ns, 14 is 1706666; midpoint 1280000 exactly,
 	 * a tie, which goes to the shorter period. */
-	EXPECT_EQ(13, oa_sim_exponent_for_period(1000000, hz));
-	EXPECT_EQ(13, oa_sim_exponent_for_period(1280000, hz));
-	EXPECT_EQ(14, oa_sim_exponent_for_period(1280001, hz));
+	EXPECT_EQ(13, oa_exponent_for_period(1000000, hz));
+	EXPECT_EQ(13, oa_exponent_for_period(1280000, hz));
+	EXPECT_EQ(14, oa_exponent_for_period(1280001, hz));
 	/* 100 us: 9 is 53333, 10 is 106666 (midpoint 80000). */
-	EXPECT_EQ(10, oa_sim_exponent_for_period(100000, hz));
-	EXPECT_EQ(9, oa_sim_exponent_for_period(80000, hz));
+	EXPECT_EQ(10, oa_exponent_for_period(100000, hz));
+	EXPECT_EQ(9, oa_exponent_for_period(80000, hz));
 	/* 100 ms: 19 is 54.6 ms, 20 is 109.2 ms, 21 is 218.5 ms. */
-	EXPECT_EQ(20, oa_sim_exponent_for_period(100000000, hz));
+	EXPECT_EQ(20, oa_exponent_for_period(100000000, hz));
 	/* Beyond exponent 31 (223.7 s) it stays 31. */
-	EXPECT_EQ(31, oa_sim_exponent_for_period(223696213333ull, hz));
-	EXPECT_EQ(31, oa_sim_exponent_for_period(UINT64_MAX, hz));
+	EXPECT_EQ(31, oa_exponent_for_period(223696213333ull, hz));
+	EXPECT_EQ(31, oa_exponent_for_period(UINT64_MAX, hz));
 	/* At 12 MHz, 1 ms lies between 12 (683 us) and 13 (1365 us),
 	 * below their midpoint of 1024 us. */
-	EXPECT_EQ(12, oa_sim_exponent_for_period(1000000, 12000000));
+	EXPECT_EQ(12, oa_exponent_for_period(1000000, 12000000));
 }
 
 TEST(same_seed_same_bytes_other_seed_other_bytes)
@@ -300,8 +301,8 @@ TEST(report_count_is_duration_over_period)
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		struct oa_sim_config cfg = { .seed = c[i].seed,
 					     .period_ns = c[i].period };
-		uint64_t period = oa_sim_exponent_to_ns(
-			oa_sim_exponent_for_period(c[i].period, OA_SIM_TIMESTAMP_HZ),
+		uint64_t period = oa_exponent_to_ns(
+			oa_exponent_for_period(c[i].period, OA_SIM_TIMESTAMP_HZ),
 			OA_SIM_TIMESTAMP_HZ);
 		uint64_t want = c[i].ns / period;
 

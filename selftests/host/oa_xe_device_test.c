@@ -264,10 +264,54 @@ TEST_F(xe, registers_the_set_opens_the_stream_and_records_it)
 		 "gpuprof-oa: " NODE ": 0x6420, RenderBasic (%s, id 1), format 17, exponent 13 (853333 ns): %llu reports, ",
 		 self->render, (unsigned long long)r->s.samples);
 	EXPECT_NE(NULL, strstr(self->out, line)) TH_LOG("%s", self->out);
-	/* xe's sysfs has it now: the next run takes it as it is. */
-	snprintf(line, sizeof(line), "%s/class/drm/card0/metrics/%s/id",
+}
+
+/*
+ * A set this run registered is removed when it ends (REMOVE_CONFIG with
+ * its id), as i915's is, so xe's sysfs is as it was: the next run
+ * registers it again, under the same first free id.  One registered
+ * before (ComputeBasic, by the fixture) is used and left alone.
+ */
+TEST_F(xe, the_set_it_registered_is_removed_at_the_end)
+{
+	char want[512], path[256];
+	const char *log, *end;
+
+	ASSERT_EQ(0, run_oa(self, "GPUPROF_SHIM_PERFMON=1",
+			    "--duration 0.1 -o '%s'", self->file))
+		TH_LOG("%s", self->out);
+	EXPECT_STREQ("", self->out);
+	log = read_log(self);
+	snprintf(want, sizeof(want), "add %s 1\n", self->render);
+	EXPECT_EQ(0, strncmp(want, log, strlen(want))) TH_LOG("%s", log);
+	/* The last line, after the stream's. */
+	end = log + strlen(log);
+	EXPECT_EQ(0, strcmp(end - strlen("\nremove 1\n"), "\nremove 1\n"))
+		TH_LOG("%s", log);
+	snprintf(path, sizeof(path), "%s/class/drm/card0/metrics/%s/id",
 		 self->sys, self->render);
-	EXPECT_EQ(0, access(line, R_OK));
+	EXPECT_NE(0, access(path, F_OK));
+	snprintf(path, sizeof(path), "%s/class/drm/card0/metrics/%s/id",
+		 self->sys, self->compute);
+	EXPECT_EQ(0, access(path, R_OK));
+
+	/* Again: registered anew, as id 1, and removed again. */
+	ASSERT_EQ(0, unlink(self->log));
+	ASSERT_EQ(0, run_oa(self, "GPUPROF_SHIM_PERFMON=1",
+			    "--duration 0.1 -o '%s'", self->file))
+		TH_LOG("%s", self->out);
+	log = read_log(self);
+	EXPECT_EQ(0, strncmp(want, log, strlen(want))) TH_LOG("%s", log);
+	EXPECT_NE(NULL, strstr(log, "\nremove 1\n")) TH_LOG("%s", log);
+
+	/* A set xe had before is not this run's to remove. */
+	ASSERT_EQ(0, unlink(self->log));
+	ASSERT_EQ(0, run_oa(self, "GPUPROF_SHIM_PERFMON=1",
+			    "--metric-set ComputeBasic --duration 0.1 -o '%s'",
+			    self->file)) TH_LOG("%s", self->out);
+	log = read_log(self);
+	EXPECT_EQ(NULL, strstr(log, "remove")) TH_LOG("%s", log);
+	EXPECT_EQ(0, access(path, R_OK));
 }
 
 TEST_F(xe, a_registered_set_is_taken_from_sysfs)
@@ -330,7 +374,7 @@ TEST_F(xe, refusals_are_explained_in_one_line)
 		{ "", "--oa-source i915",
 		  "gpuprof-oa: no Intel GPU (i915) found: " NODE " is driven by xe, not i915\n" },
 		{ "", "--oa-source radeon",
-		  "gpuprof-oa: --oa-source: 'radeon' is not a driver with OA: i915 or xe\n" },
+		  "gpuprof-oa: --oa-source: 'radeon' is not a source of OA: i915, xe or sim (the simulator)\n" },
 		{ "", "--metric-set NoSuchSet",
 		  "gpuprof-oa: metric set 'NoSuchSet' is not one of IGT's lnl sets (device 0x6420)\n" },
 		{ "GPUPROF_SHIM_PERFMON=1", "--metric-set 12345678-1234-1234-1234-123456789abc",

@@ -215,7 +215,7 @@ TEST(a_unit_past_the_reply_is_malformed)
 /* Our format on a platform: xe's value, or 0xffffffff if not offered. */
 static uint32_t value(unsigned int ip, uint32_t format)
 {
-	const struct oa_xe_format *f = oa_xe_format_of(ip, format);
+	const struct gpuprof_oa_format *f = oa_xe_format_of(ip, format);
 
 	return f ? oa_xe_format_value(f) : 0xffffffffu;
 }
@@ -261,7 +261,7 @@ TEST(formats_are_encoded_per_platform)
 
 TEST(formats_fit_their_unit_and_have_xe_sizes)
 {
-	const struct oa_xe_format *pec, *mpec;
+	const struct gpuprof_oa_format *pec, *mpec;
 
 	pec = oa_xe_format_of(LNL, GPUPROF_OA_FORMAT_PEC64u64);
 	mpec = oa_xe_format_of(LNL, GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8);

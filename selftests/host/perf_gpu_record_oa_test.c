@@ -75,7 +75,6 @@ FIXTURE_SETUP(oa)
 	snprintf(self->copy, sizeof(self->copy), "%s/copy.oa", self->dir);
 	self->st = record_store_new();
 	ASSERT_NE(NULL, self->st);
-	self->oa.stream = -1;
 	self->oa.event = 1;
 	self->oa.id = OA_ID;
 	self->oa.device_event = 2;
@@ -382,12 +381,19 @@ TEST_F(oa, missing_file_refused)
 
 TEST(sources)
 {
-	struct record_oa oa = { .stream = -1 };
+	struct record_oa oa = { 0 };
 
 	record_oa_set_source(&oa, "sim");
 	EXPECT_EQ(RECORD_OA_SIM, oa.source);
 	record_oa_set_source(&oa, "i915");
-	EXPECT_EQ(RECORD_OA_I915, oa.source);
+	EXPECT_EQ(RECORD_OA_DEVICE, oa.source);
+	EXPECT_EQ(OA_DRIVER_I915, oa.driver);
+	record_oa_set_source(&oa, "xe");
+	EXPECT_EQ(RECORD_OA_DEVICE, oa.source);
+	EXPECT_EQ(OA_DRIVER_XE, oa.driver);
+	record_oa_set_source(&oa, "device");
+	EXPECT_EQ(RECORD_OA_DEVICE, oa.source);
+	EXPECT_EQ(OA_DRIVER_ANY, oa.driver);
 	record_oa_set_source(&oa, "./sim");
 	EXPECT_EQ(RECORD_OA_FILE, oa.source);
 	EXPECT_STREQ("./sim", oa.file);

@@ -163,9 +163,10 @@ echo
 echo "# Current Intel GPUs (Lunar Lake, Battlemage) run xe, not i915. An ioctl"
 echo "# shim plays xe on a Lunar Lake (no Intel GPU here). xe has no metric"
 echo "# sets of its own: perf gpu record registers RenderBasic (ADD_CONFIG),"
-echo "# then records its 576-byte PEC64u64 reports beside the fences. The"
-echo "# shim's GPU runs while the kernel's fences are in flight: GPU_BUSY is"
-echo "# the share of each row's time the game's jobs held it."
+echo "# records its 576-byte PEC64u64 reports beside the fences, and removes"
+echo "# the set again (REMOVE_CONFIG): the metrics directory is empty after."
+echo "# The shim's GPU runs while the kernel's fences are in flight: GPU_BUSY"
+echo "# is the share of each row's time the game's jobs held it."
 # gpuwork is sanitized: ASan's runtime must be preloaded before the shim.
 asan=$(ldd "$sel/out/device/gpuwork" | awk '/libasan/ { print $3 }')
 xshim="env LD_PRELOAD=$asan:$sel/out/libxe_shim.so GPUPROF_SHIM_PERFMON=1 GPUPROF_SHIM_JOBS=1 GPUPROF_SYSFS_ROOT=/tmp/demo-xe"

@@ -140,6 +140,7 @@
 
 #include <drm.h>
 
+#include "../../tools/perf-gpu/oa/device.h"
 #include "../../tools/perf-gpu/oa/sim.h"
 #include "../lib/shim.h"
 #include "../lib/shim_jobs.h"
@@ -1068,8 +1069,8 @@ static int shim_stream_open(const struct oa_xe_observation_param *op)
 	st->f = fopencookie(st, "w", io);
 	st->sim = malloc(sizeof(*st->sim));
 	cfg.device_id = shim_device_id();
-	cfg.period_ns = oa_sim_exponent_to_ns(p.exponent < 0 ? 0 : p.exponent,
-					      REF_HZ);
+	cfg.period_ns = oa_exponent_to_ns(p.exponent < 0 ? 0 : p.exponent,
+					  REF_HZ);
 	cfg.report_lost_every = shim_env_ul("GPUPROF_SHIM_LOSS_EVERY", 0);
 	cfg.buffer_lost_every = 2 * cfg.report_lost_every;
 	cfg.start_cpu_ns = st->t0;

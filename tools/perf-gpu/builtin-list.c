@@ -28,7 +28,7 @@
 
 #include "builtin.h"
 #include "drm/clients.h"
-#include "oa/i915.h"
+#include "oa/device.h"
 #include "oa/metric-sets.h"
 #include "perfdata/tracefs.h"
 #include "util/debug.h"
@@ -269,7 +269,7 @@ static int card_dir(const struct dirent *d)
  * starts with @label (the card, or the device id).  Return: the lines.
  */
 static int print_sets(const char *label, const struct oa_metric_platform *metrics,
-		      const struct oa_i915_offer *o, int n)
+		      const struct oa_card_offer *o, int n)
 {
 	char uuid[OA_METRIC_UUID_LEN + 1], id[24];
 	const struct oa_metric_set *s;
@@ -303,13 +303,13 @@ static int print_sets(const char *label, const struct oa_metric_platform *metric
 static int list_card_metrics(const char *card)
 {
 	const struct oa_metric_platform *metrics;
-	struct oa_i915_offer *o;
+	struct oa_card_offer *o;
 	char dir[4096];
 	int n, lines;
 
 	snprintf(dir, sizeof(dir), "%s/class/drm/%s", sysfs_root, card);
-	metrics = oa_i915_metrics_of(oa_i915_card_device_id(dir));
-	n = oa_i915_offered(dir, metrics, &o);
+	metrics = oa_metrics_of(oa_card_device_id(dir));
+	n = oa_card_offered(dir, metrics, &o);
 	if (n < 0) {
 		pr_err("out of memory\n");
 		return 0;
@@ -345,7 +345,7 @@ static int list_device_metric_sets(uint32_t device_id)
 	const struct oa_metric_platform *metrics;
 	char label[16];
 
-	metrics = oa_i915_metrics_of(device_id);
+	metrics = oa_metrics_of(device_id);
 	if (!metrics) {
 		pr_err("--device-id: IGT 1.27.1 has no metric sets for device 0x%04x\n",
 		       device_id);

@@ -1181,7 +1181,6 @@ int cmd_record(int argc, const char **argv)
 		.output = "perf.data",
 		.mmap_pages = DEFAULT_MMAP_PAGES,
 		.workload = { .pid = -1, .go_fd = -1, .err_fd = -1 },
-		.oa = { .stream = -1 },
 		.fdinfo_ms = -1,
 	};
 	const char **full_argv;

@@ -72,8 +72,8 @@
 
 #include "util/options.h"
 
+#include "../../module/oa_platform.h"
 #include "builtin.h"
-#include "oa/format-name.h"
 #include "perfdata/gpu-trace.h"
 #include "report/model.h"
 #include "report/oa-metrics.h"
@@ -1093,7 +1093,7 @@ static void csv_oa_line(struct report *r)
 	const struct report_model *m = &r->m;
 	const struct report_oa_unit *u = &m->oa_unit;
 	uint64_t hz = u->timestamp_hz ?: m->oa_freq_hz;
-	const char *format = oa_format_name(u->format);
+	const char *format = gpuprof_oa_format_name(u->format);
 
 	if (!m->oa_reports && !u->samples) {
 		fprintf(r->out, "# OA: none\n");

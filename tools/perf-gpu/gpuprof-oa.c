@@ -6,16 +6,17 @@
  *                    [--period NS] [--duration S]
  *              [--contexts N] [--loss-every N] [--buffer-loss-every N]
  *              [--start-ns NS] [-v] [-o FILE]
- *   gpuprof-oa --device [--node PATH] [--oa-source i915|xe] [--oa-unit N]
- *              [--metric-set NAME|UUID] [--period NS] [--duration S]
- *              [-v] [-o FILE]
+ *   gpuprof-oa --device [--node PATH] [--oa-source i915|xe|sim]
+ *              [--oa-unit N] [--metric-set NAME|UUID] [--period NS]
+ *              [--duration S] [-v] [-o FILE]
  *
  * --sim writes what the simulator (oa/sim.h) makes of a schedule drawn
  * from the seed; "cat FILE > /dev/gpuprof/oa" replays it into the module.
- * --device records a real OA stream, i915-perf's (oa/i915.h) or xe's
- * (oa/xe.h: the first i915 node is taken, else the first xe one, unless
- * --oa-source says which), until --duration has passed or SIGINT,
- * SIGTERM or SIGHUP comes; "-o /dev/gpuprof/oa" feeds the module live.
+ * --device records a live OA stream through the OA device (oa/device.h),
+ * i915-perf's or xe's (the first i915 node is taken, else the first xe
+ * one, unless --oa-source says which) or the simulator's, until
+ * --duration has passed or SIGINT, SIGTERM or SIGHUP comes;
+ * "-o /dev/gpuprof/oa" feeds the module live.
  */
 #include <errno.h>
 #include <poll.h>
@@ -33,11 +34,9 @@
 #include "util/options.h"
 
 #include "../../module/oa_decode.h"
-#include "oa/i915-records.h"
-#include "oa/i915.h"
+#include "oa/device.h"
 #include "oa/metric-sets.h"
 #include "oa/sim.h"
-#include "oa/xe.h"
 #include "util/debug.h"
 #include "util/parse.h"
 
@@ -141,7 +140,7 @@ static int run_sim(const struct sim_opts *o, struct oa_writer *w)
 		if (o->verbose)
 			pr_err("exponent %u (%llu ns): %llu reports (%llu context switches), %llu busy intervals, %llu correlation points, %llu+%llu losses\n",
 			       s->exponent,
-			       (unsigned long long)oa_sim_exponent_to_ns(s->exponent, hz),
+			       (unsigned long long)oa_exponent_to_ns(s->exponent, hz),
 			       (unsigned long long)s->reports,
 			       (unsigned long long)s->switch_reports,
 			       (unsigned long long)n,
@@ -203,8 +202,8 @@ static int check_metric_set(const struct sim_opts *o)
 static int check_sim(const struct sim_opts *o)
 {
 	uint64_t hz = oa_sim_platform_of_device(o->device_id)->timestamp_hz;
-	unsigned int e = oa_sim_exponent_for_period(o->period_ns, hz);
-	uint64_t period = oa_sim_exponent_to_ns(e, hz);
+	unsigned int e = oa_exponent_for_period(o->period_ns, hz);
+	uint64_t period = oa_exponent_to_ns(e, hz);
 
 	if (!o->period_ns) {
 		pr_err("--period must be above 0 ns\n");
@@ -226,7 +225,7 @@ static int check_sim(const struct sim_opts *o)
 }
 
 /*
- * --device: a live i915-perf stream.  A correlation point comes at the
+ * --device: a live OA stream.  A correlation point comes at the
  * start, every half second (so never more than a second apart, whatever
  * the wake-up latency) and at the end, after the last read, so every
  * report lies between two points as IGT's reader wants.
@@ -234,23 +233,11 @@ static int check_sim(const struct sim_opts *o)
 #define CORR_EVERY_NS (NSEC / 2)
 
 struct dev_run {
-	const char *node;		/* --node, NULL: the first i915 node */
-	enum oa_driver want;		/* --oa-source, else any */
-	enum oa_driver driver;		/* the one recorded */
-	uint32_t unit;			/* --oa-unit (xe) */
-	bool unit_given;
-	const char *metric_set;
-	uint64_t period_ns;		/* asked for, then rounded */
+	struct oa_device_config cfg;	/* --oa-source, --node, ... */
 	uint64_t duration_ns;		/* 0: until a signal */
 	bool verbose;
-	struct oa_i915 dev;
-	struct oa_xe xe;
-	struct oa_i915_metric metric;
-	unsigned int exponent;
-	size_t report_size;
-	int stream;
+	struct oa_device dev;
 	int sigfd;
-	struct oa_i915_buf buf;
 	/* What was written. */
 	uint64_t reports;
 	uint64_t report_lost;
@@ -272,19 +259,10 @@ static uint64_t mono_ns(void)
 
 static void dev_teardown(struct dev_run *r)
 {
-	if (r->stream >= 0)
-		close(r->stream);
+	oa_device_close(&r->dev);
 	if (r->sigfd >= 0)
 		close(r->sigfd);
-	r->stream = r->sigfd = -1;
-	if (r->driver == OA_DRIVER_XE) {
-		oa_xe_close(&r->xe);
-	} else {
-		oa_i915_metric_release(&r->dev, &r->metric);
-		oa_i915_close(&r->dev);
-	}
-	free(r->buf.p);
-	r->buf.p = NULL;
+	r->sigfd = -1;
 }
 
 /*
@@ -309,80 +287,20 @@ static int dev_signals(struct dev_run *r)
 	return 0;
 }
 
-/* dev_setup() on xe: its OA unit, metric set and exponent. */
-static int dev_setup_xe(struct dev_run *r)
-{
-	if (oa_xe_open(&r->xe, r->node, r->unit))
-		return -1;
-	if (r->verbose) {
-		char caps[160];
-
-		oa_xe_caps_names(r->xe.unit.capabilities, caps, sizeof(caps));
-		pr_err("%s: OA unit %u: %s of GT %u, %llu Hz, capabilities %s\n",
-		       r->xe.node, r->xe.unit.id,
-		       oa_xe_unit_type_name(r->xe.unit.type), r->xe.unit.gt_id,
-		       (unsigned long long)r->xe.timestamp_hz, caps);
-	}
-	if (r->verbose && !r->xe.topology_len)
-		pr_err("%s: no DEVICE_TOPOLOGY record: %s\n", r->xe.node,
-		       r->xe.topology_why);
-	if (oa_xe_metric_set(&r->xe, r->metric_set, &r->metric))
-		goto fail;
-	r->report_size = r->xe.report_size;
-	r->exponent = oa_sim_exponent_for_period(r->period_ns,
-						 r->xe.timestamp_hz);
-	r->period_ns = oa_sim_exponent_to_ns(r->exponent, r->xe.timestamp_hz);
-	if (dev_signals(r))
-		goto fail;
-	r->stream = oa_xe_stream_open(&r->xe, &r->metric, r->exponent);
-	if (r->stream < 0)
-		goto fail;
-	return 0;
-fail:
-	dev_teardown(r);
-	return -1;
-}
-
 /*
- * The device, its metric set, the stop signals and the stream, before
- * any output exists: a refusal leaves no file behind.  The signals are
- * blocked and read from a signalfd in the same poll() as the stream, so
- * one arriving between two checks is never missed.
+ * The device (oa/device.h), its metric set, the stop signals and the
+ * stream, before any output exists: a refusal leaves no file behind.
  */
 static int dev_setup(struct dev_run *r)
 {
-	struct gpuprof_oa_layout l;
-
-	r->stream = r->sigfd = -1;
-	r->xe.fd = r->dev.fd = -1;
-	if (oa_device_driver(r->node, r->want, &r->driver))
+	r->sigfd = -1;
+	if (oa_device_choose(&r->dev, &r->cfg))
 		return -1;
-	if (r->driver == OA_DRIVER_XE)
-		return dev_setup_xe(r);
-	if (r->unit_given) {
-		pr_err("--oa-unit: only xe has OA units to choose from, and this GPU is driven by i915\n");
+	if (dev_signals(r) || oa_device_open(&r->dev)) {
+		dev_teardown(r);
 		return -1;
 	}
-	if (oa_i915_open(&r->dev, r->node))
-		return -1;
-	if (oa_i915_metric_set(&r->dev, r->metric_set, &r->metric) ||
-	    gpuprof_oa_layout(r->dev.gen, oa_i915_format(&r->dev), &l))
-		goto fail;
-	r->report_size = l.size;
-	r->exponent = oa_sim_exponent_for_period(r->period_ns,
-						 r->dev.timestamp_hz);
-	r->period_ns = oa_sim_exponent_to_ns(r->exponent, r->dev.timestamp_hz);
-
-	if (dev_signals(r))
-		goto fail;
-	r->stream = oa_i915_perf_open(&r->dev, &r->metric, r->exponent,
-				      r->period_ns);
-	if (r->stream < 0)
-		goto fail;
 	return 0;
-fail:
-	dev_teardown(r);
-	return -1;
 }
 
 /* Where dev_record() passes records on to. */
@@ -398,7 +316,7 @@ static void dev_record(void *arg, uint32_t type, const uint8_t *payload,
 
 	switch (type) {
 	case GPUPROF_OA_RECORD_SAMPLE:
-		/* oa_i915_records() checked @len against report_size. */
+		/* The backend checked @len against the report size. */
 		oa_write_sample(x->w, payload, len);
 		x->r->reports++;
 		break;
@@ -423,29 +341,16 @@ static int dev_drain(struct dev_run *r, struct oa_writer *w)
 {
 	struct dev_sink x = { .r = r, .w = w };
 
-	if (r->driver == OA_DRIVER_XE)
-		return oa_xe_drain(&r->xe, r->stream, &r->buf, dev_record, &x);
-	return oa_i915_drain(&r->dev, r->stream, &r->buf, r->report_size,
-			     dev_record, &x);
+	return oa_device_drain(&r->dev, dev_record, &x);
 }
 
 /* A write failure sticks in @w: the caller checks w->error. */
 static int dev_correlate(struct dev_run *r, struct oa_writer *w)
 {
-	if (r->driver == OA_DRIVER_XE ? oa_xe_write_correlation(&r->xe, w) :
-	    oa_i915_write_correlation(&r->dev, w))
+	if (oa_device_correlate(&r->dev, w))
 		return -1;
 	r->correlations++;
 	return 0;
-}
-
-static int dev_header(struct dev_run *r, struct oa_writer *w)
-{
-	if (r->driver == OA_DRIVER_XE)
-		oa_xe_write_header(&r->xe, &r->metric, w);
-	else
-		oa_i915_write_header(&r->dev, &r->metric, w);
-	return oa_writer_flush(w);
 }
 
 /*
@@ -456,17 +361,18 @@ static int dev_header(struct dev_run *r, struct oa_writer *w)
  */
 static int run_device(struct dev_run *r, struct oa_writer *w)
 {
+	const struct oa_device *d = &r->dev;
 	struct pollfd pfd[2] = {
-		{ .fd = r->stream, .events = POLLIN },
+		{ .fd = d->stream, .events = POLLIN },
 		{ .fd = r->sigfd, .events = POLLIN },
 	};
 	uint64_t now, end, next_corr, wake;
 	struct signalfd_siginfo si;
 	bool stream_failed = false, clock_failed = false;
-	bool xe = r->driver == OA_DRIVER_XE;
 	int timeout, ret;
 
-	if (dev_header(r, w))
+	oa_device_write_header(&r->dev, w);
+	if (oa_writer_flush(w))
 		goto out;
 	if (dev_correlate(r, w)) {
 		clock_failed = true;
@@ -519,11 +425,9 @@ static int run_device(struct dev_run *r, struct oa_writer *w)
 out:
 	if (r->verbose)
 		pr_err("%s: 0x%04x, %s (%s, id %llu), format %u, exponent %u (%llu ns): %llu reports, %llu correlation points, %llu REPORT_LOST and %llu BUFFER_LOST records, %llu records of unknown type\n",
-		       xe ? r->xe.node : r->dev.node,
-		       xe ? r->xe.device_id : r->dev.device_id, r->metric.name,
-		       r->metric.uuid, (unsigned long long)r->metric.id,
-		       xe ? r->xe.format : oa_i915_format(&r->dev), r->exponent,
-		       (unsigned long long)r->period_ns,
+		       d->node, d->device_id, d->set.name, d->set.uuid,
+		       (unsigned long long)d->set.id, d->format, d->exponent,
+		       (unsigned long long)d->period_ns,
 		       (unsigned long long)r->reports,
 		       (unsigned long long)r->correlations,
 		       (unsigned long long)r->report_lost,
@@ -531,7 +435,7 @@ out:
 		       (unsigned long long)r->unknown);
 	else if (r->report_lost || r->buffer_lost)
 		pr_err("warning: %s lost reports: %llu REPORT_LOST and %llu BUFFER_LOST records (kept in the recording)\n",
-		       xe ? "xe" : "i915", (unsigned long long)r->report_lost,
+		       d->ops->name, (unsigned long long)r->report_lost,
 		       (unsigned long long)r->buffer_lost);
 	if (w->error)
 		return -1;
@@ -565,7 +469,7 @@ int main(int argc, const char **argv)
 		.seed = 1, .period_ns = 1000000, .duration_ns = NSEC,
 		.contexts = 2, .device_id = OA_SIM_DEVICE_ID,
 	};
-	struct dev_run r = { .period_ns = 1000000, .stream = -1, .sigfd = -1 };
+	struct dev_run r = { .cfg.period_ns = 1000000, .sigfd = -1 };
 	const struct option options[] = {
 		OPT_BOOLEAN(0, "sim", &sim,
 			    "write a simulated recording (a Tiger Lake GT2 unless --device-id)"),
@@ -573,8 +477,8 @@ int main(int argc, const char **argv)
 			    "record the OA stream of an Intel GPU (i915-perf or xe)"),
 		OPT_STRING(0, "node", &node, "PATH",
 			   "--device: the render node (default: the first i915 one, else the first xe one)"),
-		OPT_STRING(0, "oa-source", &source, "i915|xe",
-			   "--device: record from this driver only"),
+		OPT_STRING(0, "oa-source", &source, "i915|xe|sim",
+			   "--device: record from this driver only (sim: the simulator, live)"),
 		OPT_STRING(0, "oa-unit", &unit, "N",
 			   "--device, xe: the OA unit (default 0, the main GT's)"),
 		OPT_STRING(0, "metric-set", &metric_set, "NAME|UUID",
@@ -602,7 +506,7 @@ int main(int argc, const char **argv)
 	};
 	const char *const usage[] = {
 		"gpuprof-oa --sim [--device-id ID] [--metric-set NAME] [--seed N] [--period NS] [--duration S] [--contexts N] [--loss-every N] [-o FILE]",
-		"gpuprof-oa --device [--node PATH] [--oa-source i915|xe] [--oa-unit N] [--metric-set NAME|UUID] [--period NS] [--duration S] [-v] [-o FILE]",
+		"gpuprof-oa --device [--node PATH] [--oa-source i915|xe|sim] [--oa-unit N] [--metric-set NAME|UUID] [--period NS] [--duration S] [-v] [-o FILE]",
 		NULL
 	};
 	static const char *const sim_names[] = {
@@ -655,22 +559,24 @@ int main(int argc, const char **argv)
 		return 1;
 	if (device &&
 	    (only_in("--sim", sim_names, sim_vals, 6) ||
-	     (period && parse_u64("period", period, UINT64_MAX, &r.period_ns)) ||
+	     (period && parse_u64("period", period, UINT64_MAX,
+				  &r.cfg.period_ns)) ||
 	     (duration && parse_seconds("duration", duration, &r.duration_ns)) ||
-	     (unit && parse_uint("oa-unit", unit, UINT32_MAX, &r.unit))))
+	     (unit && parse_uint("oa-unit", unit, UINT32_MAX, &r.cfg.unit))))
 		return 1;
-	if (device && source && oa_parse_driver(source, &r.want)) {
-		pr_err("--oa-source: '%s' is not a driver with OA: i915 or xe\n",
+	if (device && source && oa_parse_driver(source, &r.cfg.driver)) {
+		pr_err("--oa-source: '%s' is not a source of OA: i915, xe or sim (the simulator)\n",
 		       source);
 		return 1;
 	}
-	r.unit_given = unit;
-	if (device && !r.period_ns) {
+	r.cfg.unit_given = unit;
+	if (device && !r.cfg.period_ns) {
 		pr_err("--period must be above 0 ns\n");
 		return 1;
 	}
-	r.node = node;
-	r.metric_set = metric_set ? metric_set : "RenderBasic";
+	r.cfg.node = node;
+	r.cfg.metric_set = metric_set;
+	r.cfg.verbose = verbose;
 
 	to_stdout = !strcmp(out, "-");
 	if (to_stdout && isatty(STDOUT_FILENO)) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What the i915 and xe OA sources (oa/i915.h, oa/xe.h) both need of a DRM
- * render node and of the machine: the driver's name of a node, the first
+ * What the OA device (oa/device.c) and its i915 and xe backends need of
+ * a DRM render node and of the machine: the driver's name of a node, the first
  * render node a given driver drives, the sysfs directory of its card, the
  * GT frequency files there and the metric set ids it offers, the running
  * kernel's version, and the command streamer's clock in OA ticks.  None of these

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oa/device.h"
 #include "oa/metrics.h"
 #include "oa/sim.h"
 #include "util/array.h"
@@ -44,35 +45,6 @@ static uint64_t oa_hash3(uint64_t a, uint64_t b, uint64_t c)
 static uint64_t muldiv(uint64_t a, uint64_t b, uint64_t c)
 {
 	return (uint64_t)((__uint128_t)a * b / c);
-}
-
-/**
- * oa_sim_exponent_for_period - the OA exponent nearest a period
- * @period_ns: the period wanted
- * @freq: the OA timestamp frequency, Hz
- *
- * Exponent e samples every 2^(e+1) timestamp ticks.  The result is the
- * e whose period is nearest @period_ns (the smaller on a tie), clamped
- * to 0..31 as i915 accepts.  Between e and e+1 the midpoint is
- * 3 * 2^e ticks, so compare @period_ns * @freq with 3 * 2^e * 1e9.
- */
-unsigned int oa_sim_exponent_for_period(uint64_t period_ns, uint64_t freq)
-{
-	unsigned int e;
-
-	for (e = 0; e < OA_SIM_MAX_EXPONENT; e++)
-		if ((__uint128_t)period_ns * freq <=
-		    ((__uint128_t)3 << e) * NSEC)
-			return e;
-	return OA_SIM_MAX_EXPONENT;
-}
-
-/* The period of @exponent in ns, truncated as i915's oa_exponent_to_ns(). */
-uint64_t oa_sim_exponent_to_ns(unsigned int exponent, uint64_t freq)
-{
-	if (!freq || exponent > OA_SIM_MAX_EXPONENT)
-		return 0;
-	return muldiv(2ull << exponent, NSEC, freq);
 }
 
 /* Tiger Lake GT2's topology (the default platform's). */
@@ -540,7 +512,7 @@ int oa_sim_init(struct oa_sim *s, const struct oa_sim_config *cfg,
 	}
 	s->ts_hz = s->plat->timestamp_hz;
 	s->gt_hz = s->plat->gt_hz;
-	s->exponent = oa_sim_exponent_for_period(cfg->period_ns, s->ts_hz);
+	s->exponent = oa_exponent_for_period(cfg->period_ns, s->ts_hz);
 	s->period_ticks = 2ull << s->exponent;
 	s->rng = cfg->seed;
 	/* A 36-bit timestamp somewhere past its first wrap, as on a GPU

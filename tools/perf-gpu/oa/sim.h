@@ -80,7 +80,6 @@
 #define OA_SIM_CTX_STRIDE	0x20u
 #define OA_SIM_CTX(k)		(OA_SIM_CTX_BASE + (k) * OA_SIM_CTX_STRIDE)
 #define OA_SIM_MAX_CONTEXTS	64
-#define OA_SIM_MAX_EXPONENT	31
 
 /* The counters, in the order A0..A44, B0..B7, C0..C7. */
 #define OA_SIM_B0	GPUPROF_OA_A_COUNTERS
@@ -92,7 +91,7 @@
 
 struct oa_sim_config {
 	uint64_t seed;
-	uint64_t period_ns;		/* rounded, oa_sim_exponent_for_period() */
+	uint64_t period_ns;		/* rounded, oa_exponent_for_period() */
 	unsigned int report_lost_every;	/* REPORT_LOST after every Nth report */
 	unsigned int buffer_lost_every;	/* BUFFER_LOST after every Nth report */
 	uint64_t start_cpu_ns;		/* CLOCK_MONOTONIC at the start; 0: seed's */
@@ -156,8 +155,6 @@ struct oa_sim {
 	uint64_t correlations;
 };
 
-unsigned int oa_sim_exponent_for_period(uint64_t period_ns, uint64_t freq);
-uint64_t oa_sim_exponent_to_ns(unsigned int exponent, uint64_t freq);
 size_t oa_sim_topology(void *buf, size_t size);	/* Tiger Lake GT2's */
 void oa_sim_device_info(struct gpuprof_oa_device_info *info,
 			uint32_t device_id);

@@ -161,52 +161,26 @@ void oa_xe_caps_names(uint64_t caps, char *buf, size_t size)
 	}
 }
 
-#define XE_GEN12	1200	/* TGL, RKL, ADL, RPL, DG1 */
-#define XE_HPG		1255	/* DG2 (and PVC, which 6.12 does not bind) */
-#define XE_LPG		1270	/* MTL, ARL: the media GT's OAM */
-#define XE2		2000	/* LNL, BMG; and Xe3 (PTL), whose formats are
-				 * Xe2's in 7.3's xe_oa.c */
-#define XE_ANY		0xffff
+/* Our numbers of xe's format types are xe's own. */
+_Static_assert(GPUPROF_OA_XE_OAG == OA_XE_FMT_TYPE_OAG &&
+	       GPUPROF_OA_XE_OAR == OA_XE_FMT_TYPE_OAR &&
+	       GPUPROF_OA_XE_OAM == OA_XE_FMT_TYPE_OAM &&
+	       GPUPROF_OA_XE_OAC == OA_XE_FMT_TYPE_OAC &&
+	       GPUPROF_OA_XE_OAM_MPEC == OA_XE_FMT_TYPE_OAM_MPEC &&
+	       GPUPROF_OA_XE_PEC == OA_XE_FMT_TYPE_PEC,
+	       "enum gpuprof_oa_xe_type is not xe's drm_xe_oa_format_type");
 
 /*
- * xe_oa.c's oa_formats[] and the platforms xe_oa_init_supported_formats()
- * enables each on.  Not here: C4_B8, which xe lists on gen12 but can
- * never open (its index, 0, reads as "no format given").
+ * @format as xe on a GPU of graphics IP @ip (x100) takes it: its row of
+ * the format table (module/oa_platform.c), or NULL when xe does not
+ * offer it there.
  */
-static const struct oa_xe_format oa_xe_formats[] = {
-#define F(fmt, t, s, cs, bc, bytes, from, to) \
-	{ GPUPROF_##fmt, OA_XE_FMT_TYPE_##t, s, cs, bc, bytes, from, to }
-	F(OA_FORMAT_A12,			OAG, 0, 0, 0, 64,  XE_GEN12, XE_HPG),
-	F(OA_FORMAT_A12_B8_C8,			OAG, 2, 0, 0, 128, XE_GEN12, XE_HPG),
-	F(OA_FORMAT_A32u40_A4u32_B8_C8,		OAG, 5, 0, 0, 256, XE_GEN12, XE_HPG),
-	F(OAR_FORMAT_A32u40_A4u32_B8_C8,	OAR, 5, 0, 0, 256, XE_HPG, XE2),
-	F(OA_FORMAT_A24u40_A14u32_B8_C8,	OAG, 5, 0, 0, 256, XE_HPG, XE2),
-	F(OAC_FORMAT_A24u64_B8_C8,		OAC, 1, 0, 0, 320, XE_HPG, XE2),
-	F(OAC_FORMAT_A22u32_R2u32_B8_C8,	OAC, 2, 0, 0, 192, XE_HPG, XE2),
-	F(OAM_FORMAT_MPEC8u64_B8_C8,		OAM_MPEC, 1, 0, 0, 192, XE_LPG, XE_ANY),
-	F(OAM_FORMAT_MPEC8u32_B8_C8,		OAM_MPEC, 2, 0, 0, 128, XE_LPG, XE_ANY),
-	F(OA_FORMAT_PEC64u64,			PEC, 1, 1, 0, 576, XE2, XE_ANY),
-	F(OA_FORMAT_PEC64u64_B8_C8,		PEC, 1, 1, 1, 640, XE2, XE_ANY),
-	F(OA_FORMAT_PEC64u32,			PEC, 1, 0, 0, 320, XE2, XE_ANY),
-	F(OA_FORMAT_PEC32u64_G1,		PEC, 5, 1, 0, 320, XE2, XE_ANY),
-	F(OA_FORMAT_PEC32u32_G1,		PEC, 5, 0, 0, 192, XE2, XE_ANY),
-	F(OA_FORMAT_PEC32u64_G2,		PEC, 6, 1, 0, 320, XE2, XE_ANY),
-	F(OA_FORMAT_PEC32u32_G2,		PEC, 6, 0, 0, 192, XE2, XE_ANY),
-	F(OA_FORMAT_PEC36u64_G1_32_G2_4,	PEC, 3, 1, 0, 320, XE2, XE_ANY),
-	F(OA_FORMAT_PEC36u64_G1_4_G2_32,	PEC, 4, 1, 0, 320, XE2, XE_ANY),
-#undef F
-};
-
-/* @format as xe on a GPU of graphics IP @ip (x100) takes it, or NULL. */
-const struct oa_xe_format *oa_xe_format_of(unsigned int ip, uint32_t format)
+const struct gpuprof_oa_format *oa_xe_format_of(unsigned int ip,
+						uint32_t format)
 {
-	size_t i;
+	const struct gpuprof_oa_format *f = gpuprof_oa_format(format);
 
-	for (i = 0; i < ARRAY_SIZE(oa_xe_formats); i++)
-		if (oa_xe_formats[i].format == format &&
-		    ip >= oa_xe_formats[i].ip_from && ip < oa_xe_formats[i].ip_to)
-			return &oa_xe_formats[i];
-	return NULL;
+	return f && gpuprof_oa_ips_hold(f->xe, ip) ? f : NULL;
 }
 
 /*
@@ -214,46 +188,53 @@ const struct oa_xe_format *oa_xe_format_of(unsigned int ip, uint32_t format)
  * so do 7.3's OAM_SAG and MERT units (oa_unit_supports_oa_format()),
  * which gpuprof does not record from (oa/xe.c).
  */
-bool oa_xe_format_fits_unit(const struct oa_xe_format *f, uint32_t unit_type)
+bool oa_xe_format_fits_unit(const struct gpuprof_oa_format *f,
+			    uint32_t unit_type)
 {
 	switch (unit_type) {
 	case OA_XE_OA_UNIT_TYPE_OAG:
-		return f->type == OA_XE_FMT_TYPE_OAG ||
-		       f->type == OA_XE_FMT_TYPE_OAR ||
-		       f->type == OA_XE_FMT_TYPE_OAC ||
-		       f->type == OA_XE_FMT_TYPE_PEC;
+		return f->xe_fmt.type == OA_XE_FMT_TYPE_OAG ||
+		       f->xe_fmt.type == OA_XE_FMT_TYPE_OAR ||
+		       f->xe_fmt.type == OA_XE_FMT_TYPE_OAC ||
+		       f->xe_fmt.type == OA_XE_FMT_TYPE_PEC;
 	case OA_XE_OA_UNIT_TYPE_OAM:
 	case OA_XE_OA_UNIT_TYPE_OAM_SAG:
 	case OA_XE_OA_UNIT_TYPE_MERT:	/* Wa_14026746987: MPEC8u32 only */
-		return f->type == OA_XE_FMT_TYPE_OAM ||
-		       f->type == OA_XE_FMT_TYPE_OAM_MPEC;
+		return f->xe_fmt.type == OA_XE_FMT_TYPE_OAM ||
+		       f->xe_fmt.type == OA_XE_FMT_TYPE_OAM_MPEC;
 	}
 	return false;
 }
 
 /* The value of the OA_FORMAT property. */
-uint32_t oa_xe_format_value(const struct oa_xe_format *f)
+uint32_t oa_xe_format_value(const struct gpuprof_oa_format *f)
 {
-	return OA_XE_FORMAT(f->type, f->sel, f->counter_size, f->bc_report);
+	return OA_XE_FORMAT(f->xe_fmt.type, f->xe_fmt.sel,
+			    f->xe_fmt.counter_size, f->xe_fmt.bc_report);
 }
 
 /*
- * The format recorded when the metric set names none: the richest the
- * decoder reads.  OAG: Xe2's 64 PEC counters; DG2 and MTL's
+ * The format recorded when the metric set names none: the one the
+ * format table marks xe's default on @ip that the unit takes, the
+ * richest the decoder reads: OAG, Xe2's 64 PEC counters; DG2 and MTL's
  * A24u40_A14u32_B8_C8, as i915 there; gen12's A32u40_A4u32_B8_C8.  OAM
- * (media, MTL on): MPEC8u32_B8_C8.  0 for a unit type not known here.
+ * (media, MTL on): MPEC8u32_B8_C8.  0 for a unit type not recorded.
  */
 uint32_t oa_xe_default_format(unsigned int ip, uint32_t unit_type)
 {
-	if (unit_type == OA_XE_OA_UNIT_TYPE_OAM)
-		return GPUPROF_OAM_FORMAT_MPEC8u32_B8_C8;
-	if (unit_type != OA_XE_OA_UNIT_TYPE_OAG)
+	const struct gpuprof_oa_format *f;
+	uint32_t i;
+
+	if (unit_type != OA_XE_OA_UNIT_TYPE_OAG &&
+	    unit_type != OA_XE_OA_UNIT_TYPE_OAM)
 		return 0;
-	if (ip >= XE2)
-		return GPUPROF_OA_FORMAT_PEC64u64;
-	if (ip >= XE_HPG)
-		return GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8;
-	return GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8;
+	for (i = 0; i < GPUPROF_OA_FORMAT_MAX; i++) {
+		f = gpuprof_oa_format(i);
+		if (f && f->xe_default && gpuprof_oa_ips_hold(f->xe, ip) &&
+		    oa_xe_format_fits_unit(f, unit_type))
+			return i;
+	}
+	return 0;
 }
 
 /**

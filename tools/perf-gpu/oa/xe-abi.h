@@ -3,7 +3,8 @@
  * The meaning of what xe (Linux 6.12, and 7.3's additions) hands over
  * and takes, without I/O,
  * for oa/xe.c and the host tests: the OA units of a QUERY_OA_UNITS reply,
- * xe's OA_FORMAT encoding of our report formats per platform and unit,
+ * xe's OA_FORMAT encoding of our report formats per platform and unit
+ * (from the format table, module/oa_platform.c),
  * the records an OA status stands for, GT reference clock cycles as
  * OA timestamp ticks, a GT_TOPOLOGY reply in i915's topology layout,
  * and the names of xe's OA unit types and stream properties.  Facts from
@@ -17,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../../module/oa_platform.h"
 #include "oa/xe-uapi.h"
 
 /* One unit of a QUERY_OA_UNITS reply, copied out. */
@@ -52,17 +54,12 @@ const char *oa_xe_unit_type_name(uint32_t type);
 const char *oa_xe_prop_name(uint32_t prop);
 void oa_xe_caps_names(uint64_t caps, char *buf, size_t size);
 
-/* xe's encoding of one of our formats (uapi/gpuprof_oa.h). */
-struct oa_xe_format {
-	uint32_t format;		/* GPUPROF_OA_FORMAT_* */
-	uint8_t type, sel, counter_size, bc_report;	/* OA_XE_FMT_TYPE_* .. */
-	uint16_t size;			/* bytes of a report */
-	uint16_t ip_from, ip_to;	/* graphics IP (x100) range, [from, to) */
-};
-
-const struct oa_xe_format *oa_xe_format_of(unsigned int ip, uint32_t format);
-bool oa_xe_format_fits_unit(const struct oa_xe_format *f, uint32_t unit_type);
-uint32_t oa_xe_format_value(const struct oa_xe_format *f);
+/* xe's side of the format table (module/oa_platform.c). */
+const struct gpuprof_oa_format *oa_xe_format_of(unsigned int ip,
+						uint32_t format);
+bool oa_xe_format_fits_unit(const struct gpuprof_oa_format *f,
+			    uint32_t unit_type);
+uint32_t oa_xe_format_value(const struct gpuprof_oa_format *f);
 uint32_t oa_xe_default_format(unsigned int ip, uint32_t unit_type);
 
 /* The records a STATUS's bits stand for, and the bits only noted. */

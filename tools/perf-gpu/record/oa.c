@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * OA sources of perf gpu record (see record/oa.h): the output file, the
- * FILE copy and the live i915-perf or xe stream.
+ * FILE copy and the live stream of an OA device (oa/device.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,13 +10,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "oa/i915-records.h"
 #include "record/oa.h"
 #include "util/debug.h"
 
 #define DEFAULT_PERIOD_NS	1000000ull	/* 1 ms, as gpuprof-oa */
 /* A point every half second keeps "at least every second" with slack. */
 #define CORR_EVERY_NS		500000000ull
+/* The end of --oa-unit's refusal, whatever the source. */
+#define NO_UNITS		"OA does not come from xe here"
 
 uint64_t record_oa_now(void)
 {
@@ -29,13 +30,12 @@ uint64_t record_oa_now(void)
 void record_oa_set_source(struct record_oa *oa, const char *arg)
 {
 	oa->file = NULL;
+	oa->driver = OA_DRIVER_ANY;
+	/* "sim" is the simulator run over the recording, not live. */
 	if (!strcmp(arg, "sim")) {
 		oa->source = RECORD_OA_SIM;
-	} else if (!strcmp(arg, "i915")) {
-		oa->source = RECORD_OA_I915;
-	} else if (!strcmp(arg, "xe")) {
-		oa->source = RECORD_OA_XE;
-	} else if (!strcmp(arg, "device")) {
+	} else if (!strcmp(arg, "device") ||
+		   !oa_parse_driver(arg, &oa->driver)) {
 		oa->source = RECORD_OA_DEVICE;
 	} else if (!strcmp(arg, "none")) {
 		oa->source = RECORD_OA_NONE;
@@ -71,88 +71,54 @@ static int copy_file(struct record_oa *oa)
 
 static int device_correlate(struct record_oa *oa)
 {
-	if (oa->source == RECORD_OA_XE ?
-	    oa_xe_write_correlation(&oa->xe, &oa->w) :
-	    oa_i915_write_correlation(&oa->dev, &oa->w))
+	if (oa_device_correlate(&oa->dev, &oa->w))
 		return -1;
 	oa->next_corr = record_oa_now() + CORR_EVERY_NS;
 	return 0;
 }
 
-static int i915_start(struct record_oa *oa)
+/* The device's stream, its first records and a correlation point. */
+static int device_start(struct record_oa *oa)
 {
-	unsigned int exponent;
-
-	if (oa_i915_open(&oa->dev, oa->node))
+	/* oa_device_open() said why it failed, in one line. */
+	if (oa_device_open(&oa->dev))
 		return -1;
-	oa->dev_open = true;
-	if (oa_i915_metric_set(&oa->dev, oa->metric_set, &oa->metric))
-		return -1;
-	exponent = oa_sim_exponent_for_period(oa->period_ns,
-					      oa->dev.timestamp_hz);
-	oa->period_ns = oa_sim_exponent_to_ns(exponent, oa->dev.timestamp_hz);
-	oa->stream = oa_i915_perf_open(&oa->dev, &oa->metric, exponent,
-				       oa->period_ns);
-	if (oa->stream < 0)
-		return -1;
-	oa_i915_write_header(&oa->dev, &oa->metric, &oa->w);
+	oa->period_ns = oa->dev.period_ns;
+	oa_device_write_header(&oa->dev, &oa->w);
 	return device_correlate(oa);
-}
-
-static int xe_start(struct record_oa *oa)
-{
-	unsigned int exponent;
-
-	if (oa_xe_open(&oa->xe, oa->node, oa->unit))
-		return -1;
-	oa->dev_open = true;
-	if (oa_xe_metric_set(&oa->xe, oa->metric_set, &oa->metric))
-		return -1;
-	exponent = oa_sim_exponent_for_period(oa->period_ns,
-					      oa->xe.timestamp_hz);
-	oa->period_ns = oa_sim_exponent_to_ns(exponent, oa->xe.timestamp_hz);
-	oa->stream = oa_xe_stream_open(&oa->xe, &oa->metric, exponent);
-	if (oa->stream < 0)
-		return -1;
-	oa_xe_write_header(&oa->xe, &oa->metric, &oa->w);
-	return device_correlate(oa);
-}
-
-/* --oa: the driver of --oa-node, or of the first Intel GPU. */
-static int pick_driver(struct record_oa *oa)
-{
-	enum oa_driver d;
-
-	if (oa->source != RECORD_OA_DEVICE)
-		return 0;
-	if (oa_device_driver(oa->node, OA_DRIVER_ANY, &d))
-		return -1;
-	oa->source = d == OA_DRIVER_XE ? RECORD_OA_XE : RECORD_OA_I915;
-	return 0;
 }
 
 bool record_oa_live(const struct record_oa *oa)
 {
-	return oa->source == RECORD_OA_I915 || oa->source == RECORD_OA_XE ||
-	       oa->source == RECORD_OA_DEVICE;
+	return oa->source == RECORD_OA_DEVICE;
 }
 
 int record_oa_start(struct record_oa *oa, const char *perf_output,
 		    struct record_store *st)
 {
+	struct oa_device_config cfg = {
+		.driver = oa->driver, .node = oa->node,
+		.unit = oa->unit, .unit_given = oa->unit_given,
+		.unit_refusal = NO_UNITS,
+	};
+
 	if (oa->source == RECORD_OA_NONE)
 		return 0;
-	if (pick_driver(oa))
-		return -1;
-	if (oa->unit_given && oa->source != RECORD_OA_XE) {
-		pr_err("--oa-unit: only xe has OA units to choose from, and OA does not come from xe here\n");
-		return -1;
-	}
 	if (!oa->period_ns)
 		oa->period_ns = DEFAULT_PERIOD_NS;
 	/* As gpuprof-oa's, and what the man page says. */
 	if (!oa->metric_set)
 		oa->metric_set = "RenderBasic";
+	cfg.period_ns = oa->period_ns;
+	cfg.metric_set = oa->metric_set;
+	/* The driver, before any file is made: --oa needs a GPU. */
+	if (oa->source == RECORD_OA_DEVICE) {
+		if (oa_device_choose(&oa->dev, &cfg))
+			return -1;
+	} else if (oa->unit_given) {
+		oa_device_refuse_unit(NO_UNITS);
+		return -1;
+	}
 	if (oa->output_opt)
 		oa->output = strdup(oa->output_opt);
 	else if (asprintf(&oa->output, "%s.oa", perf_output) < 0)
@@ -171,11 +137,8 @@ int record_oa_start(struct record_oa *oa, const char *perf_output,
 	oa->start_ns = record_oa_now();
 	if (oa->source == RECORD_OA_FILE)
 		return copy_file(oa);
-	/* i915_start() said why it failed, in one line. */
-	if (oa->source == RECORD_OA_I915 && i915_start(oa))
-		return -1;
-	if (oa->source == RECORD_OA_XE && xe_start(oa))
-		return -1;
+	if (oa->source == RECORD_OA_DEVICE)
+		return device_start(oa);
 	return 0;
 }
 
@@ -187,17 +150,10 @@ static void device_record(void *arg, uint32_t type, const uint8_t *payload,
 	oa_write_record(&oa->w, type, payload, len);
 }
 
-/*
- * The records of i915 (whole, of any size) or xe: the read-back of
- * the output (record_oa_ingest()) checks them.
- */
+/* The read-back of the output (record_oa_ingest()) checks them again. */
 static int device_drain(struct record_oa *oa)
 {
-	if (oa->source == RECORD_OA_XE)
-		return oa_xe_drain(&oa->xe, oa->stream, &oa->buf, device_record,
-				   oa);
-	return oa_i915_drain(&oa->dev, oa->stream, &oa->buf, 0, device_record,
-			     oa);
+	return oa_device_drain(&oa->dev, device_record, oa);
 }
 
 /*
@@ -207,8 +163,7 @@ static int device_drain(struct record_oa *oa)
  */
 int record_oa_poll(struct record_oa *oa)
 {
-	if ((oa->source != RECORD_OA_I915 && oa->source != RECORD_OA_XE) ||
-	    oa->failed)
+	if (oa->source != RECORD_OA_DEVICE || oa->failed)
 		return 0;
 	if (device_drain(oa) ||
 	    (record_oa_now() >= oa->next_corr && device_correlate(oa)))
@@ -237,8 +192,7 @@ int record_oa_finish(struct record_oa *oa, struct record_store *st,
 	if (oa->source == RECORD_OA_NONE)
 		return 0;
 	oa->end_ns = record_oa_now();
-	if ((oa->source == RECORD_OA_I915 || oa->source == RECORD_OA_XE) &&
-	    !oa->failed) {
+	if (oa->source == RECORD_OA_DEVICE && !oa->failed) {
 		if (device_drain(oa) == 0)
 			device_correlate(oa);
 	}
@@ -277,15 +231,7 @@ void record_oa_free(struct record_oa *oa)
 {
 	if (oa->out)
 		fclose(oa->out);
-	if (oa->stream >= 0)
-		close(oa->stream);
-	if (oa->dev_open && oa->source == RECORD_OA_XE)
-		oa_xe_close(&oa->xe);
-	else if (oa->dev_open) {
-		oa_i915_metric_release(&oa->dev, &oa->metric);
-		oa_i915_close(&oa->dev);
-	}
+	oa_device_close(&oa->dev);
 	record_oa_ingest_free(oa->ingest);
-	free(oa->buf.p);
 	free(oa->output);
 }

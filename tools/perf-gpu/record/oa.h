@@ -16,10 +16,12 @@
  *        process: the owner of each report is known.
  *  FILE: a section-5 recording, copied, its reports placed by its own
  *        correlation points.
- *  i915: a live i915-perf stream (oa/i915.h) read while recording, with
- *        a correlation point every half second.
- *  xe:   the same of an xe OA stream (oa/xe.h), on --oa-unit's unit.
- *  --oa: i915 if there is an i915 node (or --oa-node is one), else xe.
+ *  i915: a live i915-perf stream read while recording, with a
+ *        correlation point every half second, through the OA device
+ *        (oa/device.h).
+ *  xe:   the same of an xe OA stream, on --oa-unit's unit.
+ *  --oa: i915 if there is an i915 node (or --oa-node is one), else xe
+ *        (oa_device_driver()).
  */
 #ifndef PERF_GPU_RECORD_OA_H
 #define PERF_GPU_RECORD_OA_H
@@ -28,13 +30,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "oa/i915.h"
+#include "oa/device.h"
 #include "oa/sim.h"
 #include "oa/writer.h"
-#include "oa/xe.h"
 
+/* The live sources (i915, xe, --oa) are RECORD_OA_DEVICE and a driver. */
 enum record_oa_source { RECORD_OA_NONE, RECORD_OA_SIM, RECORD_OA_FILE,
-			RECORD_OA_I915, RECORD_OA_XE, RECORD_OA_DEVICE };
+			RECORD_OA_DEVICE };
 
 struct record_store;
 struct record_events;
@@ -43,6 +45,7 @@ struct record_oa_ingest;
 struct record_oa {
 	/* Options. */
 	enum record_oa_source source;
+	enum oa_driver driver;		/* RECORD_OA_DEVICE's; ANY for --oa */
 	const char *file;		/* --oa-source=FILE */
 	uint64_t period_ns;		/* --oa-period, 0: default */
 	const char *metric_set;		/* --metric-set */
@@ -56,13 +59,8 @@ struct record_oa {
 	struct oa_writer w;
 	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC of the recording */
 
-	/* i915 and xe */
-	struct oa_i915 dev;
-	struct oa_xe xe;
-	bool dev_open;
-	struct oa_i915_metric metric;
-	int stream;			/* -1 when none: set before use */
-	struct oa_i915_buf buf;
+	/* The live device: i915 or xe. */
+	struct oa_device dev;
 	uint64_t next_corr;
 	bool failed;
 
@@ -93,11 +91,11 @@ struct record_oa {
  */
 void record_oa_set_source(struct record_oa *oa, const char *arg);
 
-/* Whether the source's reports reach @st while recording (i915, xe). */
+/* Whether the source's reports reach @st while recording (a device). */
 bool record_oa_live(const struct record_oa *oa);
 
 /*
- * Before the events are enabled: open the output (and the i915 stream),
+ * Before the events are enabled: open the output (and the device's stream),
  * copy a FILE source; the reports go to @st.  0, or -1 with the message
  * out.
  */
