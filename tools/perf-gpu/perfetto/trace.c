@@ -37,6 +37,7 @@
 #define PROCESS_PID			1
 #define PROCESS_CMDLINE			2
 #define PROCESS_NAME			6
+#define PROCESS_LABELS			8
 /* CounterDescriptor */
 #define COUNTER_UNIT			3
 #define COUNTER_UNIT_NAME		6
@@ -58,13 +59,18 @@
 /* The sequence gpuprof's packets are on; any nonzero id would do. */
 #define PFT_SEQUENCE			1
 
-void pft_init(struct pft_writer *w, FILE *f)
+void pft_init_seq(struct pft_writer *w, FILE *f, uint32_t sequence)
 {
 	memset(w, 0, sizeof(*w));
 	w->f = f;
-	w->sequence = PFT_SEQUENCE;
+	w->sequence = sequence;
 	pb_init(&w->pkt);
 	u64_map_init(&w->ids);
+}
+
+void pft_init(struct pft_writer *w, FILE *f)
+{
+	pft_init_seq(w, f, PFT_SEQUENCE);
 }
 
 int pft_error(const struct pft_writer *w)
@@ -72,15 +78,37 @@ int pft_error(const struct pft_writer *w)
 	return w->err;
 }
 
-void pft_free(struct pft_writer *w)
+/* Forget the interned names, keeping the table's memory. */
+static void forget_names(struct pft_writer *w)
 {
 	uint32_t i;
 
 	for (i = 0; i < w->n_names; i++)
 		free(w->names[i]);
+	w->n_names = 0;
+	u64_map_free(&w->ids);
+	u64_map_init(&w->ids);
+}
+
+void pft_free(struct pft_writer *w)
+{
+	forget_names(w);
 	free(w->names);
 	u64_map_free(&w->ids);
 	pb_free(&w->pkt);
+}
+
+/*
+ * Before a packet is built: clear the incremental state when it is time
+ * to (every PFT_RESET_PACKETS packets), so that the names it interns are
+ * carried afresh.
+ */
+static void maybe_clear(struct pft_writer *w)
+{
+	if (w->cleared && w->since_clear >= PFT_RESET_PACKETS) {
+		forget_names(w);
+		w->cleared = false;
+	}
 }
 
 /*
@@ -98,7 +126,10 @@ static void packet_begin(struct pft_writer *w, uint64_t ts)
 	pb_uint(&w->pkt, PACKET_SEQUENCE_FLAGS, w->cleared ?
 		SEQ_NEEDS_INCREMENTAL_STATE :
 		SEQ_INCREMENTAL_STATE_CLEARED | SEQ_NEEDS_INCREMENTAL_STATE);
+	if (!w->cleared)
+		w->since_clear = 0;
 	w->cleared = true;
+	w->since_clear++;
 }
 
 static int packet_end(struct pft_writer *w)
@@ -156,7 +187,7 @@ static size_t track_begin(struct pft_writer *w, uint64_t uuid, uint64_t parent,
 }
 
 int pft_process_track(struct pft_writer *w, uint64_t uuid, int32_t pid,
-		      const char *name, const char *cmdline)
+		      const char *name, const char *cmdline, const char *label)
 {
 	size_t t = track_begin(w, uuid, 0, NULL), p;
 
@@ -166,6 +197,8 @@ int pft_process_track(struct pft_writer *w, uint64_t uuid, int32_t pid,
 		pb_string(&w->pkt, PROCESS_CMDLINE, cmdline);
 	if (name)
 		pb_string(&w->pkt, PROCESS_NAME, name);
+	if (label)
+		pb_string(&w->pkt, PROCESS_LABELS, label);
 	pb_end(&w->pkt, p);
 	pb_end(&w->pkt, t);
 	return packet_end(w);
@@ -231,9 +264,11 @@ static int track_event(struct pft_writer *w, uint64_t ts, uint64_t track,
 		       int type, const char *name, const double *value)
 {
 	bool fresh = false;
-	uint64_t iid = name ? name_iid(w, name, &fresh) : 0;
+	uint64_t iid;
 	size_t e, in, n;
 
+	maybe_clear(w);
+	iid = name ? name_iid(w, name, &fresh) : 0;
 	packet_begin(w, ts);
 	if (fresh) {
 		in = pb_begin(&w->pkt, PACKET_INTERNED_DATA);

@@ -2,9 +2,11 @@
 /*
  * DOC: perfetto/trace - the packets of a Perfetto trace gpuprof writes
  *
- * One packet sequence, written front to back: a ClockSnapshot first
- * (the recording's CLOCK_MONOTONIC beside BOOTTIME and REALTIME, taken
- * by the caller), then track descriptors and track events.  Timestamps
+ * A writer is one packet sequence, written front to back: a
+ * ClockSnapshot first (the recording's CLOCK_MONOTONIC beside BOOTTIME
+ * and REALTIME, taken by the caller), then track descriptors and track
+ * events.  Several writers may share one file, each with a sequence id
+ * of its own (pft_init_seq()); timestamps must go up within each.  Timestamps
  * are CLOCK_MONOTONIC nanoseconds, the clock gpuprof records on; every
  * event packet says so (timestamp_clock_id 3) and the snapshot lets
  * Perfetto put them on its BOOTTIME.  Event names are interned: the
@@ -37,11 +39,15 @@
 #define PFT_UNIT_TIME_NS	1
 #define PFT_UNIT_COUNT		2
 
+/* Packets between two clearings of a sequence's incremental state. */
+#define PFT_RESET_PACKETS	65536
+
 struct pft_writer {
 	FILE *f;
 	struct pb_buf pkt;
 	uint32_t sequence;		/* trusted_packet_sequence_id */
-	bool cleared;			/* the first packet went out */
+	bool cleared;			/* the state was cleared, names valid */
+	uint64_t since_clear;		/* packets since */
 	/* Interned event names: iid k + 1 is names[k]; ids by name hash. */
 	struct u64_map ids;
 	char **names;
@@ -51,6 +57,8 @@ struct pft_writer {
 };
 
 void pft_init(struct pft_writer *w, FILE *f);
+/* A writer of sequence @sequence (not 0) of @f. */
+void pft_init_seq(struct pft_writer *w, FILE *f, uint32_t sequence);
 /* The writer's first error (an errno), 0 if none. */
 int pft_error(const struct pft_writer *w);
 void pft_free(struct pft_writer *w);
@@ -59,9 +67,9 @@ void pft_free(struct pft_writer *w);
 int pft_clock_snapshot(struct pft_writer *w, uint64_t monotonic,
 		       uint64_t boottime, uint64_t realtime);
 
-/* A process's track: @cmdline may be NULL. */
+/* A process's track: @cmdline and @label (a process label) may be NULL. */
 int pft_process_track(struct pft_writer *w, uint64_t uuid, int32_t pid,
-		      const char *name, const char *cmdline);
+		      const char *name, const char *cmdline, const char *label);
 /* A named track, under @parent (0: at the top). */
 int pft_track(struct pft_writer *w, uint64_t uuid, uint64_t parent,
 	      const char *name);
