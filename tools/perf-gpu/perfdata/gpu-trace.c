@@ -815,6 +815,25 @@ const char *gpu_trace_header_string(const struct gpu_trace *t,
 	return strnlen(s, len) < len ? s : NULL;
 }
 
+int gpu_trace_header_clock(const struct gpu_trace *t, uint32_t *clockid,
+			   uint64_t *tod_ns, uint64_t *clock_ns)
+{
+	struct pdr_file *f = (struct pdr_file *)&t->file;
+	uint64_t off, size;
+	uint32_t version;
+
+	if (!t->opened || pdr_feature(f, HEADER_CLOCK_DATA, &off, &size) ||
+	    size < 24)
+		return -1;
+	memcpy(&version, f->data + off, 4);
+	if (version != 1)
+		return -1;
+	memcpy(clockid, f->data + off + 4, 4);
+	memcpy(tod_ns, f->data + off + 8, 8);
+	memcpy(clock_ns, f->data + off + 16, 8);
+	return 0;
+}
+
 int gpu_trace_header_nrcpus(const struct gpu_trace *t, uint32_t *avail,
 			    uint32_t *online)
 {
