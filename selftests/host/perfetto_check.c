@@ -14,7 +14,8 @@
  * - event timestamps are on CLOCK_MONOTONIC (clock id 3), and a clock
  *   snapshot gives MONOTONIC and BOOTTIME.
  *
- * On success it prints "ok" and what the trace holds, for tests to
+ * On success it prints "ok", the clock snapshot (the last of each
+ * clock), and what the trace holds, for tests to
  * compare with perf gpu report's figures: per process its jobs (slices
  * at the top of its "GPU jobs" lanes), its busy time (the union of
  * their "run" children) and its ranges (slices on its "marks" lanes);
@@ -77,6 +78,7 @@ static struct sequence seqs[64];
 static size_t nr_seqs;
 static uint64_t packets, slices, instants, values;
 static bool have_mono, have_boot;
+static uint64_t clock_at[7];		/* by builtin clock id, the snapshot's */
 
 static void die(const char *fmt, ...)
 {
@@ -295,16 +297,21 @@ static void clocks(struct msg m)
 {
 	struct field f, g;
 	struct msg c;
-	uint64_t id;
+	uint64_t id, ts;
 
 	while (next(&m, &f)) {
 		if (f.num != 1 || f.wire != 2)
 			continue;
 		c = f.sub;
-		id = 0;
-		while (next(&c, &g))
+		id = ts = 0;
+		while (next(&c, &g)) {
 			if (g.num == 1)
 				id = g.v;
+			else if (g.num == 2)
+				ts = g.v;
+		}
+		if (id < sizeof(clock_at) / sizeof(clock_at[0]))
+			clock_at[id] = ts;
 		have_mono |= id == 3;
 		have_boot |= id == 6;
 	}
@@ -541,6 +548,9 @@ static void summary(void)
 	       (unsigned long long)packets, nr_seqs, nr_tracks,
 	       (unsigned long long)slices, (unsigned long long)instants,
 	       (unsigned long long)values);
+	printf("clock monotonic %llu boottime %llu realtime %llu\n",
+	       (unsigned long long)clock_at[3], (unsigned long long)clock_at[6],
+	       (unsigned long long)clock_at[1]);
 	for (i = 0; i < nr_tracks; i++) {
 		struct track *t = &tracks[i];
 		struct track *p = t->parent ? track(t->parent) : NULL;
