@@ -146,7 +146,9 @@ TEST_F(pb, an_oversized_nested_message_is_an_error)
  * track, 10 name iid, 44 double value), interned_data.proto (2 event
  * names: 1 iid, 2 name) and clock_snapshot.proto (1 clock: 1 id, 2
  * timestamp; 2 primary clock, 6 BOOTTIME; 3 MONOTONIC, 1 REALTIME).
- * A name is interned once: the second "job" slice carries only its id.
+ * A name is interned once: the second "job" slice carries only its id;
+ * packets that name no interned id (descriptors, ends, counter values)
+ * carry no sequence flags, only the first the clearing (13: 3).
  */
 TEST_F(pb, trace_packets_carry_perfettos_fields)
 {
@@ -156,18 +158,18 @@ TEST_F(pb, trace_packets_carry_perfettos_fields)
 		"    1 {\n      1: 6\n      2: 2000\n    }\n"
 		"    1 {\n      1: 1\n      2: 3000\n    }\n"
 		"    2: 6\n  }\n}\n"
-		"1 {\n  10: 1\n  13: 2\n  60 {\n    1: 10\n"
+		"1 {\n  10: 1\n  60 {\n    1: 10\n"
 		"    3 {\n      1: 42\n      2: \"gpuwork fences 2\"\n      6: \"gpuwork\"\n    }\n  }\n}\n"
-		"1 {\n  10: 1\n  13: 2\n  60 {\n    1: 11\n    5: 10\n    2: \"vgem ring\"\n  }\n}\n"
-		"1 {\n  10: 1\n  13: 2\n  60 {\n    1: 12\n    5: 10\n    2: \"busy\"\n"
+		"1 {\n  10: 1\n  60 {\n    1: 11\n    5: 10\n    2: \"vgem ring\"\n  }\n}\n"
+		"1 {\n  10: 1\n  60 {\n    1: 12\n    5: 10\n    2: \"busy\"\n"
 		"    8 {\n      6: \"percent\"\n    }\n  }\n}\n"
 		"1 {\n  8: 5000\n  58: 3\n  10: 1\n  13: 2\n"
 		"  12 {\n    2 {\n      1: 1\n      2: \"job\"\n    }\n  }\n"
 		"  11 {\n    9: 1\n    11: 11\n    10: 1\n  }\n}\n"
-		"1 {\n  8: 6000\n  58: 3\n  10: 1\n  13: 2\n  11 {\n    9: 2\n    11: 11\n  }\n}\n"
+		"1 {\n  8: 6000\n  58: 3\n  10: 1\n  11 {\n    9: 2\n    11: 11\n  }\n}\n"
 		"1 {\n  8: 7000\n  58: 3\n  10: 1\n  13: 2\n  11 {\n    9: 1\n    11: 11\n    10: 1\n  }\n}\n"
-		"1 {\n  8: 7500\n  58: 3\n  10: 1\n  13: 2\n  11 {\n    9: 2\n    11: 11\n  }\n}\n"
-		"1 {\n  8: 8000\n  58: 3\n  10: 1\n  13: 2\n  11 {\n    9: 4\n    11: 12\n    44: 0x4049000000000000\n  }\n}\n"
+		"1 {\n  8: 7500\n  58: 3\n  10: 1\n  11 {\n    9: 2\n    11: 11\n  }\n}\n"
+		"1 {\n  8: 8000\n  58: 3\n  10: 1\n  11 {\n    9: 4\n    11: 12\n    44: 0x4049000000000000\n  }\n}\n"
 		"1 {\n  8: 9000\n  58: 3\n  10: 1\n  13: 2\n"
 		"  12 {\n    2 {\n      1: 2\n      2: \"vblank\"\n    }\n  }\n"
 		"  11 {\n    9: 3\n    11: 11\n    10: 2\n  }\n}\n";
