@@ -23,6 +23,7 @@ struct step {
 };
 
 struct item {
+	struct item *next_spare;
 	struct pft_job job;
 	uint64_t lane;		/* uuid, 0 before its begin */
 	uint64_t instant_track;	/* an instant's (its one step) */
@@ -44,20 +45,49 @@ struct pft_sorter {
 	struct heap heap;
 	uint64_t arrivals;
 	uint64_t last;		/* the time of the last event popped */
-	uint64_t next_lane;
+	uint64_t next_lane, lane_stride;
 	struct u64_map group_of;	/* group uuid: index + 1 */
 	struct group *groups;
 	size_t nr_groups, alloc_groups;
 	unsigned int max_lanes;
+	/* Items let go, kept for the next pushes (SPARE_MAX at most). */
+	struct item *spare;
+	size_t nr_spare;
 };
 
-struct pft_sorter *pft_sorter_new(uint64_t first_lane_uuid)
+#define SPARE_MAX	4096
+
+static struct item *item_new(struct pft_sorter *s)
+{
+	struct item *it = s->spare;
+
+	if (!it)
+		return calloc(1, sizeof(*it));
+	s->spare = it->next_spare;
+	s->nr_spare--;
+	memset(it, 0, sizeof(*it));
+	return it;
+}
+
+static void item_put(struct pft_sorter *s, struct item *it)
+{
+	if (s->nr_spare == SPARE_MAX) {
+		free(it);
+		return;
+	}
+	it->next_spare = s->spare;
+	s->spare = it;
+	s->nr_spare++;
+}
+
+struct pft_sorter *pft_sorter_new(uint64_t first_lane_uuid, uint64_t stride)
 {
 	struct pft_sorter *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
 	s->next_lane = first_lane_uuid;
+	s->lane_stride = stride;
 	heap_init(&s->heap);
 	u64_map_init(&s->group_of);
 	return s;
@@ -71,6 +101,12 @@ void pft_sorter_free(struct pft_sorter *s)
 		return;
 	for (i = 0; i < s->heap.nr; i++)
 		free(s->heap.e[i].p);
+	while (s->spare) {
+		struct item *it = s->spare;
+
+		s->spare = it->next_spare;
+		free(it);
+	}
 	for (i = 0; i < s->nr_groups; i++)
 		free(s->groups[i].lanes);
 	free(s->groups);
@@ -79,23 +115,28 @@ void pft_sorter_free(struct pft_sorter *s)
 	free(s);
 }
 
+/* A step's tie in the heap: its kind first, then its arrival. */
+static uint64_t order(struct pft_sorter *s, const struct step *st)
+{
+	return (uint64_t)st->kind << 62 | s->arrivals++;
+}
+
 /* Put @it in the heap at its next step: 0, or -1 out of memory. */
 static int heap_put(struct pft_sorter *s, struct item *it)
 {
 	const struct step *st = &it->steps[it->next];
 
-	return heap_push(&s->heap, st->ts,
-			 (uint64_t)st->kind << 62 | s->arrivals++, it);
+	return heap_push(&s->heap, st->ts, order(s, st), it);
 }
 
 static int push_item(struct pft_sorter *s, struct item *it)
 {
 	if (it->steps[0].ts < s->last) {
-		free(it);
+		item_put(s, it);
 		return 1;
 	}
 	if (heap_put(s, it)) {
-		free(it);
+		item_put(s, it);
 		return -1;
 	}
 	return 0;
@@ -109,7 +150,7 @@ static void add_step(struct item *it, uint64_t ts, enum pft_event_kind kind,
 
 int pft_sorter_push(struct pft_sorter *s, const struct pft_job *job)
 {
-	struct item *it = calloc(1, sizeof(*it));
+	struct item *it = item_new(s);
 	uint64_t end, from;
 	unsigned int i;
 
@@ -138,7 +179,7 @@ int pft_sorter_push(struct pft_sorter *s, const struct pft_job *job)
 int pft_sorter_instant(struct pft_sorter *s, uint64_t ts, uint64_t track,
 		       const char *name, uint64_t tag)
 {
-	struct item *it = calloc(1, sizeof(*it));
+	struct item *it = item_new(s);
 
 	if (!it)
 		return -1;
@@ -181,7 +222,8 @@ static uint64_t take_lane(struct pft_sorter *s, const struct pft_job *job,
 	if (i == g->nr) {
 		if (ARRAY_RESERVE(g->lanes, g->alloc, g->nr + 1))
 			return 0;
-		g->lanes[g->nr++] = (struct lane){ .uuid = s->next_lane++ };
+		g->lanes[g->nr++] = (struct lane){ .uuid = s->next_lane };
+		s->next_lane += s->lane_stride;
 		if (g->nr > s->max_lanes)
 			s->max_lanes = g->nr;
 		ev->new_lane = true;
@@ -206,6 +248,7 @@ int pft_sorter_pop(struct pft_sorter *s, uint64_t upto, struct pft_event *ev)
 	ev->kind = st->kind;
 	ev->ts = st->ts;
 	ev->phase = st->phase;
+	ev->nr_phases = it->nr > 2 ? (it->nr - 2) / 2 : 0;
 	ev->tag = it->job.tag;
 	ev->group = it->job.group;
 	ev->lane_name = it->job.lane_name;
@@ -228,12 +271,14 @@ int pft_sorter_pop(struct pft_sorter *s, uint64_t upto, struct pft_event *ev)
 			ev->end = it->job.end;
 	}
 	s->last = st->ts;
-	/* Put the job back at its next step (room is there), or let it go. */
-	heap_pop(&s->heap, &e);
-	if (++it->next < it->nr)
-		heap_put(s, it);
-	else
-		free(it);
+	/* Put the job back at its next step, or let it go. */
+	if (++it->next < it->nr) {
+		st = &it->steps[it->next];
+		heap_replace_top(&s->heap, st->ts, order(s, st), it);
+	} else {
+		heap_pop(&s->heap, &e);
+		item_put(s, it);
+	}
 	return 1;
 }
 

@@ -58,6 +58,7 @@ struct pft_event {
 	uint64_t track;		/* a lane, or an instant's track */
 	const char *name;	/* a begin's or instant's */
 	unsigned int phase;	/* 0: the job's slice; k: its phase k - 1 */
+	unsigned int nr_phases;	/* the job's phases written (of length) */
 	uint64_t end;		/* a begin's: when that slice ends */
 	uint64_t tag;
 	/* A begin on a lane never used before: describe it first. */
@@ -70,10 +71,11 @@ struct pft_event {
 struct pft_sorter;
 
 /*
- * A sorter whose lanes are numbered from @first_lane_uuid up (uuids the
- * caller uses for nothing else).  NULL when out of memory.
+ * A sorter whose lanes are numbered from @first_lane_uuid up, a uuid
+ * every @stride (uuids the caller uses for nothing else).  NULL when out
+ * of memory.
  */
-struct pft_sorter *pft_sorter_new(uint64_t first_lane_uuid);
+struct pft_sorter *pft_sorter_new(uint64_t first_lane_uuid, uint64_t stride);
 void pft_sorter_free(struct pft_sorter *s);
 
 /* 0; 1 when late (not kept); -1 out of memory. */

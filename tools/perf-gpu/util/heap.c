@@ -49,14 +49,10 @@ const struct heap_entry *heap_top(const struct heap *h)
 	return h->nr ? &h->e[0] : NULL;
 }
 
-bool heap_pop(struct heap *h, struct heap_entry *out)
+static void sift_down(struct heap *h)
 {
 	size_t i = 0, l, m;
 
-	if (!h->nr)
-		return false;
-	*out = h->e[0];
-	h->e[0] = h->e[--h->nr];
 	for (;;) {
 		l = 2 * i + 1;
 		m = i;
@@ -65,8 +61,24 @@ bool heap_pop(struct heap *h, struct heap_entry *out)
 		if (l + 1 < h->nr && before(&h->e[l + 1], &h->e[m]))
 			m = l + 1;
 		if (m == i)
-			return true;
+			return;
 		swap(&h->e[i], &h->e[m]);
 		i = m;
 	}
+}
+
+bool heap_pop(struct heap *h, struct heap_entry *out)
+{
+	if (!h->nr)
+		return false;
+	*out = h->e[0];
+	h->e[0] = h->e[--h->nr];
+	sift_down(h);
+	return true;
+}
+
+void heap_replace_top(struct heap *h, uint64_t key, uint64_t tie, void *p)
+{
+	h->e[0] = (struct heap_entry){ key, tie, p };
+	sift_down(h);
 }

@@ -29,5 +29,7 @@ int heap_push(struct heap *h, uint64_t key, uint64_t tie, void *p);
 const struct heap_entry *heap_top(const struct heap *h);
 /* Take the least entry away into *@out: false when empty. */
 bool heap_pop(struct heap *h, struct heap_entry *out);
+/* Put this in the least entry's place (the heap not empty): pop and push. */
+void heap_replace_top(struct heap *h, uint64_t key, uint64_t tie, void *p);
 
 #endif
