@@ -232,16 +232,14 @@ TEST_F_TIMEOUT(convert, pid_comm_and_time_choose_what_is_written, 300)
 }
 
 /*
- * One event's track uuid changed to one no descriptor gives (a vblank's,
- * CRTC 0's 3 << 56, to 3 << 56 | 64, a varint of the same length): the
- * checker fails it, protoc cannot tell.
+ * One event's track uuid changed to one no descriptor gives (a vblank's:
+ * an instant, type 3, on CRTC 0's track, 3, moved to CRTC 15's, 123, a
+ * varint of the same length): the checker fails it, protoc cannot tell.
  */
 TEST_F(convert, a_broken_uuid_reference_fails_the_checker)
 {
-	/* Field 11 (track_uuid), varint 3 << 56, as the writer puts it. */
-	static const uint8_t ref[] = {
-		0x58, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x03,
-	};
+	/* TrackEvent fields 9 (type) = 3 and 11 (track_uuid) = 3. */
+	static const uint8_t ref[] = { 0x48, 0x03, 0x58, 0x03 };
 	uint8_t *buf;
 	size_t len, i;
 	FILE *f;
@@ -260,7 +258,7 @@ TEST_F(convert, a_broken_uuid_reference_fails_the_checker)
 		if (!memcmp(buf + i, ref, sizeof(ref)))
 			break;
 	ASSERT_GT(len, i + sizeof(ref) - 1);
-	buf[i + 1] |= 0x40;
+	buf[i + 3] = 123;
 	ASSERT_EQ(0, fseek(f, 0, SEEK_SET));
 	ASSERT_EQ(len, fwrite(buf, 1, len, f));
 	ASSERT_EQ(0, fclose(f));
@@ -268,7 +266,7 @@ TEST_F(convert, a_broken_uuid_reference_fails_the_checker)
 	EXPECT_EQ(0, run_cmd(self->out, sizeof(self->out),
 			     "protoc --decode_raw < %s > /dev/null", self->trace));
 	EXPECT_EQ(1, check(self));
-	EXPECT_STREQ("FAIL: track 216172782113783872 is used but never described\n",
+	EXPECT_STREQ("FAIL: track 123 is used but never described\n",
 		     self->check);
 }
 
@@ -308,13 +306,18 @@ TEST_F(convert, the_clock_snapshot_maps_monotonic_to_boottime)
 
 enum { EV_INIT, EV_SIG, NR_EV };
 
+static int job_of(struct perf_data_writer *w, uint8_t *buf, int32_t pid,
+		  uint32_t ctx, uint32_t seqno, uint64_t t)
+{
+	return raw_sample(w, EV_INIT, pid, t, buf,
+			  fence_init_payload(buf, pid, "i915", "rcs0", ctx, seqno));
+}
+
 static int job(struct perf_data_writer *w, uint8_t *buf, bool init,
 	       uint32_t ctx, uint32_t seqno, uint64_t t)
 {
 	if (init)
-		return raw_sample(w, EV_INIT, 3000, t,
-				  buf, fence_init_payload(buf, 3000, "i915", "rcs0",
-							  ctx, seqno));
+		return job_of(w, buf, 3000, ctx, seqno, t);
 	return raw_sample(w, EV_SIG, 0, t, buf,
 			  fence_payload(buf, 0, "i915", "rcs0", ctx, seqno));
 }
@@ -323,8 +326,11 @@ static int job(struct perf_data_writer *w, uint8_t *buf, bool init,
  * Four jobs of one process on three contexts of i915/rcs0: A (ctx 1)
  * 0-10 ms, B (ctx 2) 2-11 ms, C (ctx 3) 5-12 ms, D (ctx 1) 10-15 ms,
  * which starts as A ends, B and C running.  Three run at once at most:
- * three lanes, the fewest, D on the one A frees at 10 ms.  The union of
- * their runs is 0 to 15 ms.
+ * three lanes, the fewest, D on the one A frees at 10 ms.  Then pid 3001
+ * runs a job on context 5 from 20 to 22 ms, and E of ours, inited at
+ * 20.5 ms on that context, waits behind it: it runs from 22 to 24 ms
+ * (a "run" child; the job slice alone would count 1.5 ms more).  The
+ * union of our runs: 0 to 15 ms and 22 to 24 ms, 17 ms.
  */
 TEST_F(convert, overlapping_jobs_nest_on_lanes)
 {
@@ -352,18 +358,24 @@ TEST_F(convert, overlapping_jobs_nest_on_lanes)
 	      job(w, buf, false, 1, 1, t0 + 10 * MS) ?:
 	      job(w, buf, false, 2, 1, t0 + 11 * MS) ?:
 	      job(w, buf, false, 3, 1, t0 + 12 * MS) ?:
-	      job(w, buf, false, 1, 2, t0 + 15 * MS);
+	      job(w, buf, false, 1, 2, t0 + 15 * MS) ?:
+	      perf_data_write_comm(w, 3001, 3001, "other", t0 + 20 * MS) ?:
+	      job_of(w, buf, 3001, 5, 1, t0 + 20 * MS) ?:
+	      job(w, buf, true, 5, 2, t0 + 20 * MS + MS / 2) ?:
+	      job(w, buf, false, 5, 1, t0 + 22 * MS) ?:
+	      job(w, buf, false, 5, 2, t0 + 24 * MS);
 	free(tracing);
 	ASSERT_EQ(0, err);
 	ASSERT_EQ(0, perf_data_close(w));
 	ASSERT_EQ(0, convert(self, "")) TH_LOG("%s", self->out);
 	ASSERT_EQ(0, check(self)) TH_LOG("%s", self->check);
-	EXPECT_EQ(4, checked(self, "process 3000 ", " jobs "));
+	EXPECT_EQ(5, checked(self, "process 3000 ", " jobs "));
 	EXPECT_EQ(3, checked(self, "process 3000 ", " lanes "));
-	EXPECT_EQ(15 * MS, checked(self, "process 3000 ", " busy_ns "));
-	EXPECT_EQ(report(self, "", "d[\"clients\"][0][\"busy_ns\"]"),
+	EXPECT_EQ(17 * MS, checked(self, "process 3000 ", " busy_ns "));
+	EXPECT_EQ(report(self, "", "[c for c in d[\"clients\"] if c[\"pid\"] == 3000][0][\"busy_ns\"]"),
 		  checked(self, "process 3000 ", " busy_ns "));
-	EXPECT_EQ(4, checked(self, "ring i915/rcs0", " slices "));
+	EXPECT_EQ(2 * MS, checked(self, "process 3001 ", " busy_ns "));
+	EXPECT_EQ(6, checked(self, "ring i915/rcs0", " slices "));
 }
 
 TEST_HARNESS_MAIN

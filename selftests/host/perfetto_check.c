@@ -18,7 +18,8 @@
  * clock), and what the trace holds, for tests to
  * compare with perf gpu report's figures: per process its jobs (slices
  * at the top of its "GPU jobs" lanes), its busy time (the union of
- * their "run" children) and its ranges (slices on its "marks" lanes);
+ * their "run" children, or of the jobs themselves when they have no
+ * children) and its ranges (slices on its "marks" lanes);
  * per ring its slices; per counter track its values, their sum and the
  * last, and the integral of the step function they make (each value
  * times the ns to the next); per other track its instants.  Else one line "FAIL: ..." and
@@ -50,9 +51,10 @@ struct track {
 	char name[128];
 	bool defined, used, process, counter;
 	int32_t pid;
-	/* Slices open on it: their begin and name. */
+	/* Slices open on it: their begin and name, whether they have children. */
 	struct span *open;
 	char (*open_name)[64];
+	bool *open_children;
 	size_t depth, alloc;
 	uint64_t slices, instants, values;
 	double sum, last;
@@ -323,8 +325,13 @@ static void push_open(struct track *t, uint64_t ts, const char *name)
 {
 	t->open = grow(t->open, &t->alloc, t->depth + 1, sizeof(*t->open));
 	t->open_name = realloc(t->open_name, t->alloc * sizeof(*t->open_name));
-	if (!t->open_name)
+	t->open_children = realloc(t->open_children,
+				   t->alloc * sizeof(*t->open_children));
+	if (!t->open_name || !t->open_children)
 		die("out of memory");
+	if (t->depth)
+		t->open_children[t->depth - 1] = true;
+	t->open_children[t->depth] = false;
 	t->open[t->depth].b = ts;
 	strncpy(t->open_name[t->depth], name, sizeof(t->open_name[0]) - 1);
 	t->open_name[t->depth][sizeof(t->open_name[0]) - 1] = '\0';
@@ -336,6 +343,7 @@ static void closed(struct track *t, uint64_t ts)
 {
 	struct span s = t->open[--t->depth];
 	const char *name = t->open_name[t->depth];
+	bool children = t->open_children[t->depth];
 	struct track *proc = t->parent ? track(t->parent) : NULL;
 
 	slices++;
@@ -347,7 +355,8 @@ static void closed(struct track *t, uint64_t ts)
 	} else if (!strcmp(t->name, "GPU jobs")) {
 		if (!t->depth)
 			proc->jobs++;
-		else if (!strcmp(name, "run")) {
+		/* A job without children ran all its life. */
+		if ((!t->depth && !children) || (t->depth && !strcmp(name, "run"))) {
 			proc->runs = grow(proc->runs, &proc->alloc_runs,
 					  proc->nr_runs + 1, sizeof(*proc->runs));
 			proc->runs[proc->nr_runs++] = (struct span){ s.b, ts };
@@ -493,7 +502,8 @@ static uint64_t union_ns(struct span *s, size_t n)
 	uint64_t sum = 0, end = 0;
 	size_t i;
 
-	qsort(s, n, sizeof(*s), cmp_span);
+	if (n)
+		qsort(s, n, sizeof(*s), cmp_span);
 	for (i = 0; i < n; i++) {
 		uint64_t b = s[i].b > end ? s[i].b : end;
 

@@ -11,7 +11,8 @@
  * - a process track per client (pid, name, its cgroup as a process
  *   label), its jobs as slices named driver/timeline from init to signal,
  *   with a "queue" child (drm_sched's and emit-numbered jobs') and a
- *   "run" child (the running interval report's BUSY is the union of);
+ *   "run" child (the running interval report's BUSY is the union of),
+ *   none when the job ran from its init: it is its own run;
  * - a track per timeline ("ring driver/timeline"), each client's running
  *   intervals on it, named by the client;
  * - jobs that overlap on one track go on lanes, child tracks of one name
@@ -61,18 +62,24 @@
 /* The sequences of the trace. */
 enum { SEQ_SLICES, SEQ_BUSY, SEQ_OA, SEQ_MARKS, NR_SEQ };
 
-/* Track uuids: a kind in the top bits, lanes from the sorters' bases. */
-#define UUID_PROCESS	(1ull << 56)
-#define UUID_RING	(2ull << 56)
-#define UUID_CRTC	(3ull << 56)
-#define UUID_BUSY	(4ull << 56)
-#define UUID_OA		(5ull << 56)
-#define UUID_LANES	(6ull << 56)
-#define UUID_MARK_LANES	(7ull << 56)
+/*
+ * Track uuids: a kind in the low three bits, a number above, so that
+ * the uuids every event carries are short varints; lanes are numbered
+ * by the sorters, a uuid every UUID_KINDS from their kind up.
+ */
+enum { UUID_PROCESS = 1, UUID_RING, UUID_CRTC, UUID_BUSY, UUID_OA, UUID_LANES,
+       UUID_MARK_LANES, UUID_KINDS };
+
+static uint64_t uuid(unsigned int kind, uint64_t n)
+{
+	return n * UUID_KINDS + kind;
+}
 
 #define WINDOW_DEFAULT_NS	10000000ull	/* 10 ms */
 #define HORIZON_DEFAULT_NS	10000000000ull	/* 10 s */
 #define CLOCK_SLACK_NS		1000000000ll	/* 1 s */
+/* Events between two looks at what the sorter may let go. */
+#define DRAIN_EVERY		32
 
 struct client {
 	int32_t pid;
@@ -124,7 +131,7 @@ struct convert {
 	/* Fences in flight: key context << 32 | seqno, their init time. */
 	struct u64_map inflight;
 	struct heap inflight_heap;
-	uint64_t now, origin;
+	uint64_t now, origin, seen;
 	bool started;
 
 	uint64_t busy_w;		/* the open busy window */
@@ -244,7 +251,7 @@ static struct client *client_get(struct convert *c, int32_t pid,
 	}
 	c->clients[c->nr_clients++] = cl;
 	cl->pid = pid;
-	cl->uuid = UUID_PROCESS | (uint32_t)pid;
+	cl->uuid = uuid(UUID_PROCESS, (uint32_t)pid);
 	cl->selected = client_selected(c, pid, comm);
 	snprintf(cl->label, sizeof(cl->label), "%s (%d)", comm ? comm : "?", pid);
 	if (!cl->selected)
@@ -255,7 +262,7 @@ static struct client *client_get(struct convert *c, int32_t pid,
 	}
 	err = pft_process_track(&c->w[SEQ_SLICES], cl->uuid, pid, comm, NULL,
 				label) ||
-	      pft_counter_track(&c->w[SEQ_SLICES], UUID_BUSY | (uint32_t)pid,
+	      pft_counter_track(&c->w[SEQ_SLICES], uuid(UUID_BUSY, (uint32_t)pid),
 				cl->uuid, "GPU busy %", PFT_UNIT_NONE, "%");
 	free(label);
 	if (err)
@@ -278,7 +285,7 @@ static struct timeline *timeline_get(struct convert *c,
 		return NULL;
 	}
 	tl = &c->tls[c->nr_tls++];
-	tl->uuid = UUID_RING | rt->id;
+	tl->uuid = uuid(UUID_RING, rt->id);
 	if (asprintf(&tl->name, "%s/%s", rt->driver, rt->name) < 0) {
 		tl->name = NULL;
 		fail(c, -ENOMEM);
@@ -320,7 +327,7 @@ static void busy_close(struct convert *c)
 		double v = 100.0 * cl->acc / c->window;
 
 		if (cl->selected && v != cl->shown) {
-			counter(c, SEQ_BUSY, ws, UUID_BUSY | (uint32_t)cl->pid, v);
+			counter(c, SEQ_BUSY, ws, uuid(UUID_BUSY, (uint32_t)cl->pid), v);
 			cl->shown = v;
 		}
 		/* What is covered beyond the window: [we, covered). */
@@ -378,7 +385,7 @@ static void busy_finish(struct convert *c)
 
 static uint64_t oa_uuid(const struct client *cl, unsigned int i)
 {
-	return UUID_OA | (uint64_t)(uint32_t)cl->pid << 16 | i;
+	return uuid(UUID_OA, (uint64_t)(uint32_t)cl->pid << 16 | i);
 }
 
 /* The OA counter tracks of @cl, at its first window. */
@@ -490,7 +497,7 @@ static void drain(struct convert *c, uint64_t upto)
 				err |= pft_track(w, ev.track, ev.group, ev.lane_name);
 			err |= pft_slice_begin(w, ev.ts, ev.track, ev.name);
 			/* The run phase of a client's job: its busy time. */
-			if (ev.tag && ev.phase == 2)
+			if (ev.tag && (ev.phase == 2 || (!ev.phase && !ev.nr_phases)))
 				busy_add(c, (struct client *)(uintptr_t)ev.tag,
 					 ev.ts, ev.end);
 			break;
@@ -556,17 +563,17 @@ static void track_inflight(struct convert *c, const struct gpu_event *ev)
 
 static uint64_t crtc_uuid(struct convert *c, int32_t crtc)
 {
-	uint64_t uuid = UUID_CRTC | (uint32_t)crtc, seen;
+	uint64_t id = uuid(UUID_CRTC, (uint32_t)crtc), seen;
 	char name[32];
 
-	if (u64_map_get(&c->crtc_seen, uuid, &seen))
-		return uuid;
+	if (u64_map_get(&c->crtc_seen, id, &seen))
+		return id;
 	snprintf(name, sizeof(name), "CRTC %d", crtc);
-	if (u64_map_put(&c->crtc_seen, uuid, 1))
+	if (u64_map_put(&c->crtc_seen, id, 1))
 		fail(c, -ENOMEM);
-	else if (pft_track(&c->w[SEQ_SLICES], uuid, 0, name))
+	else if (pft_track(&c->w[SEQ_SLICES], id, 0, name))
 		fail(c, -EIO);
-	return uuid;
+	return id;
 }
 
 static void instant(struct convert *c, const struct gpu_event *ev,
@@ -596,8 +603,8 @@ static void on_event(void *arg, const struct gpu_event *ev)
 		report_oa_metrics_event(&c->om, ev);
 	if (c->err)
 		return;
-	/* What the events before this one settled. */
-	if (c->started)
+	/* What the events before this one settled, now and then. */
+	if (c->started && !(++c->seen % DRAIN_EVERY))
 		drain(c, watermark(c));
 	if (!c->started) {
 		c->origin = ev->time;
@@ -653,10 +660,13 @@ static void on_job(void *arg, const struct report_job_run *run)
 	if (!cl || !tl || !cl->selected)
 		return;
 	job_init(&job, cl->uuid, "GPU jobs", tl->name, run->init, run->end);
-	job.phase[0] = (struct pft_phase){ "queue", run->init,
-					   run->queued ? run->start : run->init };
-	job.phase[1] = (struct pft_phase){ "run", run->start, run->end };
-	job.nr_phases = 2;
+	/* A job that ran all its life is its own run: no children. */
+	if (run->start > run->init) {
+		job.phase[0] = (struct pft_phase){ "queue", run->init,
+						   run->queued ? run->start : run->init };
+		job.phase[1] = (struct pft_phase){ "run", run->start, run->end };
+		job.nr_phases = 2;
+	}
 	job.tag = (uintptr_t)cl;
 	push(c, &job);
 	job_init(&job, tl->uuid, tl->name, cl->label, run->start, run->end);
@@ -671,7 +681,7 @@ static int write_ranges(struct convert *c)
 {
 	const struct report_ranges *rr = &c->ranges;
 	struct pft_writer *w = &c->w[SEQ_MARKS];
-	struct pft_sorter *s = pft_sorter_new(UUID_MARK_LANES);
+	struct pft_sorter *s = pft_sorter_new(UUID_MARK_LANES, UUID_KINDS);
 	struct pft_event ev;
 	struct pft_job job;
 	struct client *cl;
@@ -724,7 +734,7 @@ static int read_recording(struct convert *c)
 		.arg = c, .event = on_event, .job = on_job, .oa = oa_part,
 	};
 	c->trace = gpu_trace_open(c->input);
-	c->sorter = pft_sorter_new(UUID_LANES);
+	c->sorter = pft_sorter_new(UUID_LANES, UUID_KINDS);
 	if (!c->trace || !c->sorter || report_model_init(&c->m, &hooks))
 		return -ENOMEM;
 	if (gpu_trace_error(c->trace)) {
@@ -779,8 +789,8 @@ static int convert(struct convert *c)
 	for (i = 0; i < NR_SEQ; i++)
 		pft_init_seq(&c->w[i], c->f, i + 1);
 	err = read_recording(c);
-	for (i = 0; i < NR_SEQ && !err; i++)
-		if (pft_error(&c->w[i]))
+	for (i = 0; i < NR_SEQ; i++)
+		if (pft_flush(&c->w[i]) && !err)
 			err = -EIO;
 	if (fclose(c->f) && !err)
 		err = -EIO;
