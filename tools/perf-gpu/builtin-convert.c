@@ -130,6 +130,14 @@ struct convert {
 
 	/* Fences in flight: key context << 32 | seqno, their init time. */
 	struct u64_map inflight;
+	/*
+	 * Their (time, key) in order of init: a queue while times go up
+	 * (they do but for fences numbered at emit, whose init came before
+	 * the emit they come out at), a heap for those that come out of
+	 * order.  Both forget lazily what is no longer in flight.
+	 */
+	struct heap_entry *queue;
+	size_t q_head, q_tail, q_alloc;
 	struct heap inflight_heap;
 	uint64_t now, origin, seen;
 	bool started;
@@ -514,28 +522,63 @@ static void drain(struct convert *c, uint64_t upto)
 }
 
 /*
+ * Whether @e is still a fence in flight to wait for: else it is let go
+ * (signaled, destroyed, or older than --horizon: taken as never to
+ * signal, and forgotten).
+ */
+static bool still_waited(struct convert *c, const struct heap_entry *e)
+{
+	uint64_t t;
+
+	if (!u64_map_get(&c->inflight, e->tie, &t) || t != e->key)
+		return false;
+	if (c->now - e->key <= c->horizon)
+		return true;
+	u64_map_del(&c->inflight, e->tie, NULL);
+	c->stale++;
+	return false;
+}
+
+/*
  * The time before which no job can begin any more: the oldest init of a
- * fence in flight, at most --horizon before now (older ones are taken
- * as never to signal, and forgotten).
+ * fence in flight, at most --horizon before now.
  */
 static uint64_t watermark(struct convert *c)
 {
 	const struct heap_entry *top;
 	struct heap_entry e;
-	uint64_t t;
+	uint64_t w = c->now;
 
-	while ((top = heap_top(&c->inflight_heap))) {
-		if (!u64_map_get(&c->inflight, top->tie, &t) || t != top->key) {
-			heap_pop(&c->inflight_heap, &e);
-			continue;
-		}
-		if (c->now - top->key <= c->horizon)
-			return top->key < c->now ? top->key : c->now;
+	while (c->q_head < c->q_tail && !still_waited(c, &c->queue[c->q_head]))
+		c->q_head++;
+	if (c->q_head < c->q_tail && c->queue[c->q_head].key < w)
+		w = c->queue[c->q_head].key;
+	while ((top = heap_top(&c->inflight_heap)) && !still_waited(c, top))
 		heap_pop(&c->inflight_heap, &e);
-		u64_map_del(&c->inflight, e.tie, NULL);
-		c->stale++;
+	if (top && top->key < w)
+		w = top->key;
+	return w;
+}
+
+/* Wait for fence @key inited at @t. */
+static int wait_for(struct convert *c, uint64_t key, uint64_t t)
+{
+	size_t n = c->q_tail - c->q_head;
+
+	if (u64_map_put(&c->inflight, key, t))
+		return -1;
+	if (n && t < c->queue[c->q_tail - 1].key)
+		return heap_push(&c->inflight_heap, t, key, NULL);
+	/* Move what is waited for down when the dead half is larger. */
+	if (c->q_head > n) {
+		memmove(c->queue, c->queue + c->q_head, n * sizeof(*c->queue));
+		c->q_head = 0;
+		c->q_tail = n;
 	}
-	return c->now;
+	if (ARRAY_RESERVE(c->queue, c->q_alloc, c->q_tail + 1))
+		return -1;
+	c->queue[c->q_tail++] = (struct heap_entry){ t, key, NULL };
+	return 0;
 }
 
 static void track_inflight(struct convert *c, const struct gpu_event *ev)
@@ -545,8 +588,7 @@ static void track_inflight(struct convert *c, const struct gpu_event *ev)
 	switch (ev->kind) {
 	case GPU_EV_FENCE_INIT:
 		t = ev->fence.submitted < ev->time ? ev->fence.submitted : ev->time;
-		if (u64_map_put(&c->inflight, fence_key(ev), t) ||
-		    heap_push(&c->inflight_heap, t, fence_key(ev), NULL))
+		if (wait_for(c, fence_key(ev), t))
 			fail(c, -ENOMEM);
 		break;
 	case GPU_EV_FENCE_SIGNALED:
@@ -822,6 +864,7 @@ static void cleanup(struct convert *c)
 	u64_map_free(&c->timeline_of);
 	u64_map_free(&c->crtc_seen);
 	u64_map_free(&c->inflight);
+	free(c->queue);
 	heap_free(&c->inflight_heap);
 	pft_sorter_free(c->sorter);
 	report_model_free(&c->m);
