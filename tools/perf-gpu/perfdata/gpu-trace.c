@@ -713,6 +713,15 @@ static int number_fence(struct gpu_trace *t, const struct trace_attr *a,
 	return give_held(t, h, ev);
 }
 
+bool gpu_trace_held_init(const struct gpu_trace *t, uint64_t *time)
+{
+	const struct held_init *h = fence_number_oldest(t->numbering);
+
+	if (h)
+		*time = h->ev.time;
+	return h;
+}
+
 int gpu_trace_next(struct gpu_trace *t, struct gpu_event *ev)
 {
 	struct held_init *h;

@@ -169,6 +169,13 @@ struct gpu_trace *gpu_trace_open(const char *path);
  */
 int gpu_trace_next(struct gpu_trace *t, struct gpu_event *ev);
 
+/*
+ * Whether an init is held unnumbered (perfdata/fence-number.h): it comes
+ * out later, at its emit, with its init time; *@time the oldest such.
+ * A reader that orders what it writes waits for it.
+ */
+bool gpu_trace_held_init(const struct gpu_trace *t, uint64_t *time);
+
 /* NULL when all is well, else "offset N: PROBLEM". */
 const char *gpu_trace_error(const struct gpu_trace *t);
 
