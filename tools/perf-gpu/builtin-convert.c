@@ -541,13 +541,14 @@ static bool still_waited(struct convert *c, const struct heap_entry *e)
 
 /*
  * The time before which no job can begin any more: the oldest init of a
- * fence in flight, at most --horizon before now.
+ * fence in flight, or held by the reader for its number, at most
+ * --horizon before now.
  */
 static uint64_t watermark(struct convert *c)
 {
 	const struct heap_entry *top;
 	struct heap_entry e;
-	uint64_t w = c->now;
+	uint64_t w = c->now, held;
 
 	while (c->q_head < c->q_tail && !still_waited(c, &c->queue[c->q_head]))
 		c->q_head++;
@@ -557,6 +558,10 @@ static uint64_t watermark(struct convert *c)
 		heap_pop(&c->inflight_heap, &e);
 	if (top && top->key < w)
 		w = top->key;
+	/* An init the reader holds until its emit numbers it. */
+	if (gpu_trace_held_init(c->trace, &held) && held < w &&
+	    c->now - held <= c->horizon)
+		w = held;
 	return w;
 }
 
