@@ -306,6 +306,27 @@ TEST_F(convert, the_clock_snapshot_maps_monotonic_to_boottime)
 
 enum { EV_INIT, EV_SIG, EV_EMIT, NR_EV };
 
+/* A recording at @path of the fence events init, signaled and emit. */
+static struct perf_data_writer *fence_recording(const char *path)
+{
+	struct perf_data_event events[NR_EV] = {
+		[EV_INIT] = { "dma_fence:dma_fence_init", FENCE_INIT_ID },
+		[EV_SIG] = { "dma_fence:dma_fence_signaled", FENCE_ID },
+		[EV_EMIT] = { "dma_fence:dma_fence_emit", FENCE_EMIT_ID },
+	};
+	struct perf_data_writer *w = perf_data_create(path, events, NR_EV);
+	struct gpu_synth_ids ids;
+	size_t len;
+	void *tracing = gpu_tracing_data(&ids, &len);
+
+	if (w && (!tracing || perf_data_set_tracing_data(w, tracing, len))) {
+		perf_data_abort(w);
+		w = NULL;
+	}
+	free(tracing);
+	return w;
+}
+
 static int job_of(struct perf_data_writer *w, uint8_t *buf, int32_t pid,
 		  uint32_t ctx, uint32_t seqno, uint64_t t)
 {
@@ -334,23 +355,13 @@ static int job(struct perf_data_writer *w, uint8_t *buf, bool init,
  */
 TEST_F(convert, overlapping_jobs_nest_on_lanes)
 {
-	struct perf_data_event events[NR_EV] = {
-		[EV_INIT] = { "dma_fence:dma_fence_init", FENCE_INIT_ID },
-		[EV_SIG] = { "dma_fence:dma_fence_signaled", FENCE_ID },
-	};
 	const uint64_t t0 = 5000 * MS;
-	struct gpu_synth_ids ids;
-	struct perf_data_writer *w;
+	struct perf_data_writer *w = fence_recording(self->data);
 	uint8_t buf[512];
-	size_t tracing_len;
-	void *tracing = gpu_tracing_data(&ids, &tracing_len);
 	int err;
 
-	ASSERT_NE(NULL, tracing);
-	w = perf_data_create(self->data, events, EV_EMIT);
 	ASSERT_NE(NULL, w);
-	err = perf_data_set_tracing_data(w, tracing, tracing_len) ?:
-	      perf_data_write_comm(w, 3000, 3000, "overlap", t0) ?:
+	err = perf_data_write_comm(w, 3000, 3000, "overlap", t0) ?:
 	      job(w, buf, true, 1, 1, t0) ?:
 	      job(w, buf, true, 2, 1, t0 + 2 * MS) ?:
 	      job(w, buf, true, 3, 1, t0 + 5 * MS) ?:
@@ -364,7 +375,6 @@ TEST_F(convert, overlapping_jobs_nest_on_lanes)
 	      job(w, buf, true, 5, 2, t0 + 20 * MS + MS / 2) ?:
 	      job(w, buf, false, 5, 1, t0 + 22 * MS) ?:
 	      job(w, buf, false, 5, 2, t0 + 24 * MS);
-	free(tracing);
 	ASSERT_EQ(0, err);
 	ASSERT_EQ(0, perf_data_close(w));
 	ASSERT_EQ(0, convert(self, "")) TH_LOG("%s", self->out);
@@ -404,24 +414,13 @@ static int vq(struct perf_data_writer *w, uint8_t *buf, unsigned int ev,
  */
 TEST_F(convert, fences_numbered_at_emit_come_in_order)
 {
-	struct perf_data_event events[NR_EV] = {
-		[EV_INIT] = { "dma_fence:dma_fence_init", FENCE_INIT_ID },
-		[EV_SIG] = { "dma_fence:dma_fence_signaled", FENCE_ID },
-		[EV_EMIT] = { "dma_fence:dma_fence_emit", FENCE_EMIT_ID },
-	};
 	const uint64_t t0 = 7000 * MS;
-	struct gpu_synth_ids ids;
-	struct perf_data_writer *w;
+	struct perf_data_writer *w = fence_recording(self->data);
 	uint8_t buf[512];
-	size_t tracing_len;
-	void *tracing = gpu_tracing_data(&ids, &tracing_len);
 	int err, k;
 
-	ASSERT_NE(NULL, tracing);
-	w = perf_data_create(self->data, events, NR_EV);
 	ASSERT_NE(NULL, w);
-	err = perf_data_set_tracing_data(w, tracing, tracing_len) ?:
-	      vq(w, buf, EV_INIT, 100, 0, t0 + 10 * MS) ?:
+	err = vq(w, buf, EV_INIT, 100, 0, t0 + 10 * MS) ?:
 	      vq(w, buf, EV_INIT, 200, 0, t0 + 11 * MS) ?:
 	      vq(w, buf, EV_EMIT, 100, 5, t0 + 12 * MS) ?:
 	      vq(w, buf, EV_EMIT, 200, 6, t0 + 13 * MS) ?:
@@ -435,7 +434,6 @@ TEST_F(convert, fences_numbered_at_emit_come_in_order)
 	err = err ?:
 	      vq(w, buf, EV_EMIT, 50, 7, t0 + 31 * MS) ?:
 	      vq(w, buf, EV_SIG, 0, 7, t0 + 35 * MS);
-	free(tracing);
 	ASSERT_EQ(0, err);
 	ASSERT_EQ(0, perf_data_close(w));
 	ASSERT_EQ(0, convert(self, "")) TH_LOG("%s", self->out);
