@@ -240,9 +240,9 @@ static bool client_selected(const struct convert *c, int32_t pid,
 
 /* The process track of @pid, described at its first sight. */
 static struct client *client_get(struct convert *c, int32_t pid,
-				 const char *comm, uint64_t cgroup)
+				 uint64_t cgroup)
 {
-	const char *path = cgroup ? gpu_trace_cgroup_path(c->trace, cgroup) : NULL;
+	const char *path, *comm;
 	uint64_t idx;
 	struct client *cl;
 	char *label = NULL;
@@ -250,6 +250,9 @@ static struct client *client_get(struct convert *c, int32_t pid,
 
 	if (u64_map_get(&c->client_of, (uint32_t)pid, &idx))
 		return c->clients[idx - 1];
+	/* Its name and cgroup at its first sight. */
+	comm = gpu_trace_comm(c->trace, pid);
+	path = cgroup ? gpu_trace_cgroup_path(c->trace, cgroup) : NULL;
 	cl = calloc(1, sizeof(*cl));
 	if (!cl || ARRAY_RESERVE(c->clients, c->alloc_clients, c->nr_clients + 1) ||
 	    u64_map_put(&c->client_of, (uint32_t)pid, c->nr_clients + 1)) {
@@ -472,7 +475,7 @@ static void oa_part(void *arg, const struct report_oa_part *part)
 	    part->time < c->t_start || part->time > c->t_end ||
 	    !metrics_ready(c))
 		return;
-	cl = client_get(c, part->client->pid, part->client->comm,
+	cl = client_get(c, part->client->pid,
 			part->client->cgroup ? part->client->cgroup->id : 0);
 	if (!cl || !cl->selected)
 		return;
@@ -701,8 +704,7 @@ static void on_job(void *arg, const struct report_job_run *run)
 		c->ranges_hooks.job(c->ranges_hooks.arg, run);
 	if (c->err || run->end < c->t_start || run->init > c->t_end)
 		return;
-	cl = client_get(c, rc->pid, gpu_trace_comm(c->trace, rc->pid),
-			rc->cgroup ? rc->cgroup->id : 0);
+	cl = client_get(c, rc->pid, rc->cgroup ? rc->cgroup->id : 0);
 	tl = timeline_get(c, run->pair->timeline);
 	if (!cl || !tl || !cl->selected)
 		return;
@@ -743,7 +745,7 @@ static int write_ranges(struct convert *c)
 
 		if (end < c->t_start || r->begin > c->t_end)
 			continue;
-		cl = client_get(c, r->pid, gpu_trace_comm(c->trace, r->pid), 0);
+		cl = client_get(c, r->pid, 0);
 		if (!cl || !cl->selected)
 			continue;
 		job_init(&job, cl->uuid, "marks", r->name, r->begin, end);
