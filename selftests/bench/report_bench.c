@@ -5,7 +5,12 @@
  * wait4's rusage) at N events and at N/10, whose ratio says whether
  * memory grows with the events (it should not: the report keeps
  * per-client and per-timeline state and latency sketches), and the time
- * against perf report --stdio.
+ * against perf report --stdio.  Then perf gpu convert --to-perfetto on
+ * the same files: its CPU time (user and system, from wait4: on a shared
+ * machine, wall time says more of the others than of us) against
+ * report's (aim at most 2), and its peak RSS at N and N/10 (flat: it
+ * holds what lies between the oldest job in flight and the present,
+ * perfetto/sorter.h).
  *
  * The recording is written with the perf.data writer of tools/perf-gpu:
  * 8 clients submitting jobs (dma_fence_init in the client, then
@@ -203,6 +208,7 @@ out:
 
 struct run {
 	double secs;
+	double cpu_secs;	/* user and system */
 	double rss_mb;
 };
 
@@ -220,6 +226,8 @@ static int measure(char *const argv[], struct run *r)
 	if (wait4(pid, &st, 0, &ru) != pid)
 		return -1;
 	r->secs = (now_us() - t) / 1e6;
+	r->cpu_secs = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+		      (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 	r->rss_mb = ru.ru_maxrss / 1024.0;
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 		fprintf(stderr, "# %s %s: exit status %d\n", argv[0], argv[1],
@@ -237,6 +245,19 @@ static int ours(const char *perf_gpu, char *path, struct run *r)
 	return measure(argv, r);
 }
 
+static int convert(const char *perf_gpu, char *path, struct run *r)
+{
+	char out[300];
+	char *argv[] = { (char *)perf_gpu, "convert", "--to-perfetto", "-i",
+			 path, "-o", out, NULL };
+	int ret;
+
+	snprintf(out, sizeof(out), "%s.pftrace", path);
+	ret = measure(argv, r);
+	unlink(out);
+	return ret;
+}
+
 static int theirs(char *path, struct run *r)
 {
 	const char *perf = getenv("GPUPROF_PERF");
@@ -249,7 +270,7 @@ static int theirs(char *path, struct run *r)
 static int bench(const char *perf_gpu, const char *dir, uint64_t n)
 {
 	char big[256], small[256];
-	struct run a, a10, b;
+	struct run a, a10, b, cv, cv10;
 	double t;
 	int err;
 
@@ -275,6 +296,16 @@ static int bench(const char *perf_gpu, const char *dir, uint64_t n)
 	       a10.rss_mb, (unsigned long long)(n / 10));
 	printf("BENCH report_peak_rss_ratio_n_vs_n10 %.2f ratio (aim: about 1, flat in the event count)\n",
 	       a.rss_mb / a10.rss_mb);
+	if (convert(perf_gpu, big, &cv) || convert(perf_gpu, small, &cv10))
+		return 1;
+	printf("BENCH convert_time_vs_report %.3f ratio (CPU %.2f s / %.2f s; wall %.2f s / %.2f s; aim <= 2)\n",
+	       cv.cpu_secs / a.cpu_secs, cv.cpu_secs, a.cpu_secs, cv.secs,
+	       a.secs);
+	printf("BENCH convert_peak_rss_mb %.1f MB (%llu events; %.1f MB at %llu)\n",
+	       cv.rss_mb, (unsigned long long)n, cv10.rss_mb,
+	       (unsigned long long)(n / 10));
+	printf("BENCH convert_peak_rss_ratio_n_vs_n10 %.2f ratio (aim: about 1, flat in the event count)\n",
+	       cv.rss_mb / cv10.rss_mb);
 	if (theirs(big, &b))
 		return 1;
 	printf("BENCH report_time_vs_perf_report %.3f ratio (%.2f s / %.2f s; perf report peak RSS %.1f MB)\n",

@@ -18,13 +18,20 @@
  * glmark2 in /user.slice/bench.scope, kwin_wayland in
  * /user.slice/session-2.scope, the interrupt handler (pid 0) in the root;
  * CGROUP records name the three.
+ *
+ * doc_recording FILE --oa-device: the same with a gpu_oa:oa_device
+ * sample before the first report (Tiger Lake GT2 0x9a49, its RenderBasic
+ * set, one slice of six subslices), so that --oa-metrics can name the
+ * reports' counters (host/perf_gpu_convert_test.c).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../lib/gpu_formats.h"
+#include "../lib/oa_topology.h"
 #include "../../uapi/gpuprof_oa.h"
 #include "../../tools/perf-gpu/perfdata/write.h"
 #include "../../tools/perf-gpu/perfdata/tracing-data.h"
@@ -34,7 +41,7 @@
 #define FRAME	16666667ull
 #define FRAMES	6
 
-enum { EV_INIT, EV_SIG, EV_VBL, EV_MARK, EV_OA, NR_EV };
+enum { EV_INIT, EV_SIG, EV_VBL, EV_MARK, EV_OA, EV_DEV, NR_EV };
 enum { R_SAMPLE, R_COMM };
 
 struct rec {
@@ -144,6 +151,28 @@ static void oa(uint32_t i, uint32_t ctx, int32_t pid, uint64_t *busy)
 	r->len = n;
 }
 
+/* The OA unit of the reports: a Tiger Lake GT2 running RenderBasic. */
+static void oa_device(void)
+{
+	struct gpuprof_oa_device_info info = {
+		.timestamp_frequency = 19200000, .device_id = 0x9a49,
+		.oa_format = GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8,
+		.gt_min_frequency = 100000000, .gt_max_frequency = 1300000000,
+		.metric_set_name = "RenderBasic",
+	};
+	struct gpuprof_oa_driver driver = { .kernel = 0x060c00 };
+	struct rec *r = add(R_SAMPLE, EV_DEV, 0, T0);
+	union oa_topology topo;
+	size_t topo_len = tgl_topology(&topo, 0x3f);
+	ssize_t n;
+
+	n = gpu_oa_device_payload(r->payload, sizeof(r->payload), ids.oa_device,
+				  &info, &driver, &topo, topo_len);
+	if (n < 0)
+		abort();
+	r->len = n;
+}
+
 static int cmp_rec(const void *a, const void *b)
 {
 	const struct rec *x = a, *y = b;
@@ -165,16 +194,18 @@ int main(int argc, char **argv)
 	uint64_t busy = 0, t;
 	size_t tracing_len, i;
 	void *tracing;
-	int err = 0, f;
+	bool with_device = argc == 3 && !strcmp(argv[2], "--oa-device");
+	int err = 0, f, nr_ev = with_device ? NR_EV : EV_DEV;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: doc_recording FILE\n");
+	if (argc != 2 && !with_device) {
+		fprintf(stderr, "usage: doc_recording FILE [--oa-device]\n");
 		return 2;
 	}
 	tracing = gpu_tracing_data(&ids, &tracing_len);
 	if (!tracing)
 		return perror("tracing data"), 1;
 	events[EV_OA] = (struct perf_data_event){ "gpu_oa:oa_report", ids.oa_report };
+	events[EV_DEV] = (struct perf_data_event){ "gpu_oa:oa_device", ids.oa_device };
 
 	comm(1500, "kwin_wayland");
 	comm(2001, "glmark2");
@@ -187,6 +218,8 @@ int main(int argc, char **argv)
 		if (f != 3)
 			vblank(f + 1, t + FRAME);
 	}
+	if (with_device)
+		oa_device();
 	/* Reports at whole ms: glmark2 runs in [1, 7), kwin in [10, 12). */
 	for (i = 0; i <= 100; i++) {
 		uint64_t in = (i * MS) % FRAME;
@@ -202,7 +235,7 @@ int main(int argc, char **argv)
 	}
 
 	qsort(recs, nr_recs, sizeof(recs[0]), cmp_rec);
-	w = perf_data_create(argv[1], events, NR_EV);
+	w = perf_data_create(argv[1], events, nr_ev);
 	if (!w)
 		return perror(argv[1]), 1;
 	err = perf_data_set_tracing_data(w, tracing, tracing_len);

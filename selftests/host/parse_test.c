@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The command-line number parsers of tools/perf-gpu/util/parse.c: what
- * each accepts, exactly, and that a refused argument leaves the value
- * as it was.
+ * The command-line parsers of tools/perf-gpu/util/parse.c: what each
+ * accepts, exactly, and that a refused argument leaves the value as it
+ * was; the --pid/--comm lists.
  */
 #include <stdint.h>
 
@@ -84,6 +84,59 @@ TEST(sizes_in_powers_of_1024)
 			TH_LOG("'%s'", bad[i]);
 		EXPECT_EQ(UNTOUCHED, bytes) TH_LOG("'%s'", bad[i]);
 	}
+}
+
+/* perf's --time START,END, either side empty; refused: untouched. */
+TEST(time_windows)
+{
+	static const struct {
+		const char *arg;
+		uint64_t start, end;
+	} good[] = {
+		{ "10.050,", 10050000000ull, UINT64_MAX },
+		{ ",2", 0, 2000000000ull },
+		{ ",", 0, UINT64_MAX },
+		{ "1.5,1.5", 1500000000ull, 1500000000ull },
+		{ "0.000000001,3", 1, 3000000000ull },
+	};
+	static const char *const bad[] = {
+		"", "1", "2,1", "a,", ",b", "1,,2", "-1,2", "1, 2",
+	};
+	uint64_t start, end;
+	size_t i;
+
+	for (i = 0; i < sizeof(good) / sizeof(*good); i++) {
+		EXPECT_EQ(0, parse_time_window(good[i].arg, &start, &end))
+			TH_LOG("'%s'", good[i].arg);
+		EXPECT_EQ(good[i].start, start) TH_LOG("'%s'", good[i].arg);
+		EXPECT_EQ(good[i].end, end) TH_LOG("'%s'", good[i].arg);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		start = end = UNTOUCHED;
+		EXPECT_EQ(-1, parse_time_window(bad[i], &start, &end))
+			TH_LOG("'%s'", bad[i]);
+		EXPECT_EQ(UNTOUCHED, start);
+		EXPECT_EQ(UNTOUCHED, end);
+	}
+}
+
+/* --pid and --comm lists: split on commas, empty names dropped. */
+TEST(name_lists)
+{
+	struct name_list l = { 0 };
+
+	EXPECT_EQ(0, name_list_split("12,kwin,,34", &l));
+	ASSERT_EQ(3, l.nr);
+	EXPECT_TRUE(name_list_has(&l, "kwin"));
+	EXPECT_FALSE(name_list_has(&l, "kwin_wayland"));
+	EXPECT_STREQ("kwin", name_list_not_pid(&l));
+	name_list_free(&l);
+	EXPECT_EQ(0, l.nr);
+	EXPECT_EQ(0, name_list_split("12,34", &l));
+	EXPECT_EQ(NULL, name_list_not_pid(&l));
+	name_list_free(&l);
+	EXPECT_EQ(0, name_list_split(NULL, &l));
+	EXPECT_EQ(0, l.nr);
 }
 
 TEST_HARNESS_MAIN

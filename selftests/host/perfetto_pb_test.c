@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "../lib/paths.h"
 #include "../lib/run.h"
 #include "../lib/setup_provides.h"
 #include "../../tools/perf-gpu/perfetto/pb.h"
@@ -145,7 +146,9 @@ TEST_F(pb, an_oversized_nested_message_is_an_error)
  * track, 10 name iid, 44 double value), interned_data.proto (2 event
  * names: 1 iid, 2 name) and clock_snapshot.proto (1 clock: 1 id, 2
  * timestamp; 2 primary clock, 6 BOOTTIME; 3 MONOTONIC, 1 REALTIME).
- * A name is interned once: the second "job" slice carries only its id.
+ * A name is interned once: the second "job" slice carries only its id;
+ * packets that name no interned id (descriptors, ends, counter values)
+ * carry no sequence flags, only the first the clearing (13: 3).
  */
 TEST_F(pb, trace_packets_carry_perfettos_fields)
 {
@@ -155,18 +158,18 @@ TEST_F(pb, trace_packets_carry_perfettos_fields)
 		"    1 {\n      1: 6\n      2: 2000\n    }\n"
 		"    1 {\n      1: 1\n      2: 3000\n    }\n"
 		"    2: 6\n  }\n}\n"
-		"1 {\n  10: 1\n  13: 2\n  60 {\n    1: 10\n"
+		"1 {\n  10: 1\n  60 {\n    1: 10\n"
 		"    3 {\n      1: 42\n      2: \"gpuwork fences 2\"\n      6: \"gpuwork\"\n    }\n  }\n}\n"
-		"1 {\n  10: 1\n  13: 2\n  60 {\n    1: 11\n    5: 10\n    2: \"vgem ring\"\n  }\n}\n"
-		"1 {\n  10: 1\n  13: 2\n  60 {\n    1: 12\n    5: 10\n    2: \"busy\"\n"
+		"1 {\n  10: 1\n  60 {\n    1: 11\n    5: 10\n    2: \"vgem ring\"\n  }\n}\n"
+		"1 {\n  10: 1\n  60 {\n    1: 12\n    5: 10\n    2: \"busy\"\n"
 		"    8 {\n      6: \"percent\"\n    }\n  }\n}\n"
 		"1 {\n  8: 5000\n  58: 3\n  10: 1\n  13: 2\n"
 		"  12 {\n    2 {\n      1: 1\n      2: \"job\"\n    }\n  }\n"
 		"  11 {\n    9: 1\n    11: 11\n    10: 1\n  }\n}\n"
-		"1 {\n  8: 6000\n  58: 3\n  10: 1\n  13: 2\n  11 {\n    9: 2\n    11: 11\n  }\n}\n"
+		"1 {\n  8: 6000\n  58: 3\n  10: 1\n  11 {\n    9: 2\n    11: 11\n  }\n}\n"
 		"1 {\n  8: 7000\n  58: 3\n  10: 1\n  13: 2\n  11 {\n    9: 1\n    11: 11\n    10: 1\n  }\n}\n"
-		"1 {\n  8: 7500\n  58: 3\n  10: 1\n  13: 2\n  11 {\n    9: 2\n    11: 11\n  }\n}\n"
-		"1 {\n  8: 8000\n  58: 3\n  10: 1\n  13: 2\n  11 {\n    9: 4\n    11: 12\n    44: 0x4049000000000000\n  }\n}\n"
+		"1 {\n  8: 7500\n  58: 3\n  10: 1\n  11 {\n    9: 2\n    11: 11\n  }\n}\n"
+		"1 {\n  8: 8000\n  58: 3\n  10: 1\n  11 {\n    9: 4\n    11: 12\n    44: 0x4049000000000000\n  }\n}\n"
 		"1 {\n  8: 9000\n  58: 3\n  10: 1\n  13: 2\n"
 		"  12 {\n    2 {\n      1: 2\n      2: \"vblank\"\n    }\n  }\n"
 		"  11 {\n    9: 3\n    11: 11\n    10: 2\n  }\n}\n";
@@ -179,7 +182,7 @@ TEST_F(pb, trace_packets_carry_perfettos_fields)
 	ASSERT_NE(NULL, f);
 	pft_init(&w, f);
 	EXPECT_EQ(0, pft_clock_snapshot(&w, 1000, 2000, 3000));
-	EXPECT_EQ(0, pft_process_track(&w, 10, 42, "gpuwork", "gpuwork fences 2"));
+	EXPECT_EQ(0, pft_process_track(&w, 10, 42, "gpuwork", "gpuwork fences 2", NULL));
 	EXPECT_EQ(0, pft_track(&w, 11, 10, "vgem ring"));
 	EXPECT_EQ(0, pft_counter_track(&w, 12, 10, "busy", PFT_UNIT_NONE,
 				       "percent"));
@@ -195,6 +198,51 @@ TEST_F(pb, trace_packets_carry_perfettos_fields)
 	ASSERT_EQ(0, fclose(f));
 	ASSERT_EQ(0, decode_raw(self)) TH_LOG("%s", self->out);
 	EXPECT_STREQ(want, self->out);
+}
+
+/*
+ * Every PFT_RESET_PACKETS packets a sequence's incremental state is
+ * cleared and its names interned afresh: in 150000 instants of two
+ * names on sequence 2 (beside a snapshot on 1), protoc finds the
+ * cleared flag (13: 3) three times on it, and the names' strings each
+ * time after; host/perfetto_check, a reader of its own, accepts it (it
+ * fails a name id used before it is interned again).
+ */
+TEST_F(pb, incremental_state_is_cleared_again_and_again)
+{
+	static const char *const names[] = { "vblank", "flip" };
+	char path[PATH_MAX], *p;
+	struct pft_writer w, w1;
+	unsigned int cleared = 0, vblank = 0;
+	uint64_t i;
+	FILE *f;
+
+	SETUP_PROVIDES(!run_cmd(self->out, sizeof(self->out), "command -v protoc"),
+		       "protoc (protobuf-compiler): %s", self->out);
+	f = fopen(self->path, "wb");
+	ASSERT_NE(NULL, f);
+	pft_init(&w1, f);
+	pft_init_seq(&w, f, 2);
+	EXPECT_EQ(0, pft_clock_snapshot(&w1, 1000, 2000, 0));
+	EXPECT_EQ(0, pft_track(&w, 7, 0, "CRTC 0"));
+	for (i = 0; i < 150000; i++)
+		ASSERT_EQ(0, pft_instant(&w, 1000 + i, 7, names[i % 2]));
+	pft_free(&w);
+	pft_free(&w1);
+	ASSERT_EQ(0, fclose(f));
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "protoc --decode_raw < '%s' | grep -c '13: 3'; "
+			     "protoc --decode_raw < '%s' | grep -c '\"vblank\"'",
+			     self->path, self->path));
+	p = self->out;
+	cleared = strtoul(p, &p, 10);
+	vblank = strtoul(p, &p, 10);
+	/* 1 on sequence 1, 3 on sequence 2 (0, 65536, 131072). */
+	EXPECT_EQ(4, cleared);
+	EXPECT_EQ(3, vblank);
+	EXPECT_EQ(0, run_cmd(self->out, sizeof(self->out), "%s '%s'",
+			     beside_exe(path, sizeof(path), NULL, "perfetto_check"),
+			     self->path)) TH_LOG("%s", self->out);
 }
 
 TEST_HARNESS_MAIN

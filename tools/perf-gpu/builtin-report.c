@@ -82,6 +82,7 @@
 #include "util/gpuprof-dev.h"
 #include "util/cgroup.h"
 #include "util/output.h"
+#include "util/parse.h"
 
 enum sort_key { SORT_BUSY, SORT_JOBS, SORT_LATENCY, SORT_PID, SORT_COMM,
 		SORT_CGROUP };
@@ -89,13 +90,6 @@ enum sort_key { SORT_BUSY, SORT_JOBS, SORT_LATENCY, SORT_PID, SORT_COMM,
 /* A process's client names in one field: a few names of up to 64 bytes. */
 #define CLIENT_NAMES_MAX	512
 #define CLIENT_NAME_HEAD	"CLIENT_NAME"
-
-/* A comma-separated option value, split. */
-struct name_list {
-	char *copy;
-	char **names;
-	size_t nr;
-};
 
 struct report {
 	const char *input;
@@ -127,45 +121,13 @@ struct report {
 	FILE *out;
 };
 
-static int split_list(const char *s, struct name_list *l)
-{
-	char *tok, *save;
-
-	if (!s)
-		return 0;
-	l->copy = strdup(s);
-	l->names = calloc(strlen(s) / 2 + 2, sizeof(char *));
-	if (!l->copy || !l->names)
-		return -1;
-	for (tok = strtok_r(l->copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		l->names[l->nr++] = tok;
-	return 0;
-}
-
-static bool in_list(const struct name_list *l, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < l->nr; i++)
-		if (!strcmp(l->names[i], s))
-			return true;
-	return false;
-}
-
 static int check_pids(const struct name_list *l)
 {
-	char *end;
-	size_t i;
+	const char *bad = name_list_not_pid(l);
 
-	for (i = 0; i < l->nr; i++) {
-		strtol(l->names[i], &end, 10);
-		if (!*l->names[i] || *end) {
-			pr_err("--pid: '%s' is not a pid\n",
-			       l->names[i]);
-			return -1;
-		}
-	}
-	return 0;
+	if (bad)
+		pr_err("--pid: '%s' is not a pid\n", bad);
+	return bad ? -1 : 0;
 }
 
 /* The path of a cgroup, NULL when the file does not name it. */
@@ -227,8 +189,8 @@ static bool client_selected(const struct report *r, const struct report_client *
 	char pid[16];
 
 	snprintf(pid, sizeof(pid), "%d", c->pid);
-	return (!r->pids.nr || in_list(&r->pids, pid)) &&
-	       (!r->comms.nr || in_list(&r->comms, c->comm)) &&
+	return (!r->pids.nr || name_list_has(&r->pids, pid)) &&
+	       (!r->comms.nr || name_list_has(&r->comms, c->comm)) &&
 	       (!r->cgroup_str || in_cgroup_filter(r, c->cgroup));
 }
 
@@ -238,10 +200,10 @@ static bool timeline_selected(const struct report *r,
 {
 	char full[512];
 
-	if (!r->timelines.nr || in_list(&r->timelines, tl->name))
+	if (!r->timelines.nr || name_list_has(&r->timelines, tl->name))
 		return true;
 	snprintf(full, sizeof(full), "%s/%s", tl->driver, tl->name);
-	return in_list(&r->timelines, full);
+	return name_list_has(&r->timelines, full);
 }
 
 /* A scheduler row by its process (no cgroup filter: rows carry ids only). */
@@ -251,8 +213,8 @@ static bool sched_row_selected(const struct report *r,
 	char pid[16];
 
 	snprintf(pid, sizeof(pid), "%d", row->pid);
-	return (!r->pids.nr || in_list(&r->pids, pid)) &&
-	       (!r->comms.nr || in_list(&r->comms, row->comm)) &&
+	return (!r->pids.nr || name_list_has(&r->pids, pid)) &&
+	       (!r->comms.nr || name_list_has(&r->comms, row->comm)) &&
 	       !r->cgroup_str;
 }
 
@@ -1912,12 +1874,9 @@ static void cleanup(struct report *r)
 	free(r->tls);
 	free(r->pairs);
 	free(r->cgroups);
-	free(r->pids.copy);
-	free(r->pids.names);
-	free(r->comms.copy);
-	free(r->comms.names);
-	free(r->timelines.copy);
-	free(r->timelines.names);
+	name_list_free(&r->pids);
+	name_list_free(&r->comms);
+	name_list_free(&r->timelines);
 }
 
 int cmd_report(int argc, const char **argv)
@@ -1965,9 +1924,9 @@ int cmd_report(int argc, const char **argv)
 		return report_device(r.device, r.fmt, stdout) ? 1 : 0;
 	r.om.list = r.oa_metrics_str;
 	if (report_ranges_init(&r.ranges, r.range_str) ||
-	    parse_sort(&r) || split_list(r.pid_str, &r.pids) ||
-	    split_list(r.comm_str, &r.comms) ||
-	    split_list(r.timeline_str, &r.timelines) || check_pids(&r.pids))
+	    parse_sort(&r) || name_list_split(r.pid_str, &r.pids) ||
+	    name_list_split(r.comm_str, &r.comms) ||
+	    name_list_split(r.timeline_str, &r.timelines) || check_pids(&r.pids))
 		goto out;
 	if (r.cgroup_str && r.cgroup_str[0] != '/') {
 		pr_err("--cgroup: '%s' is not a cgroup path (it starts with /)\n",

@@ -62,6 +62,7 @@
 #include "util/map.h"
 #include "util/array.h"
 #include "util/debug.h"
+#include "util/parse.h"
 
 /* Counters of the flat numbering a0..a44, b0..b7, c0..c7. */
 #define NR_COUNTERS (GPUPROF_OA_A_COUNTERS + GPUPROF_OA_B_COUNTERS + \
@@ -904,48 +905,13 @@ static int write_page(struct timechart_cmd *c, struct tc_write_stats *st)
 	return err;
 }
 
-/* Seconds as perf script prints them, "123.456789", to ns. */
-static int parse_secs(const char *s, size_t len, uint64_t *ns)
-{
-	uint64_t sec = 0, frac = 0, scale = 1000000000ull;
-	size_t i = 0;
-
-	if (!len)
-		return -1;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-		if (sec > 18000000000ull)
-			return -1;
-		sec = sec * 10 + (s[i] - '0');
-	}
-	if (i < len && s[i] == '.') {
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-			if (scale > 1) {
-				scale /= 10;
-				frac += (s[i] - '0') * scale;
-			}
-		}
-	}
-	if (i != len)
-		return -1;
-	*ns = sec * 1000000000ull + frac;
-	return 0;
-}
-
 /* --time START,END, either side may be empty, as perf report's. */
 static int parse_window(struct timechart_cmd *c)
 {
-	const char *s = c->time_str, *comma = strchr(s, ',');
-
-	if (!comma)
+	if (parse_time_window(c->time_str, &c->win_start, &c->win_end))
 		return -1;
 	c->window = true;
-	c->win_start = 0;
-	c->win_end = UINT64_MAX;
-	if (comma > s && parse_secs(s, comma - s, &c->win_start))
-		return -1;
-	if (comma[1] && parse_secs(comma + 1, strlen(comma + 1), &c->win_end))
-		return -1;
-	return c->win_end < c->win_start ? -1 : 0;
+	return 0;
 }
 
 static void cleanup(struct timechart_cmd *c)

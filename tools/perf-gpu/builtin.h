@@ -6,6 +6,7 @@
 #ifndef PERF_GPU_BUILTIN_H
 #define PERF_GPU_BUILTIN_H
 
+int cmd_convert(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);

@@ -27,6 +27,7 @@ struct subcommand {
 };
 
 static const struct subcommand subcommands[] = {
+	{ "convert", "Convert a perf.data to a Perfetto trace", cmd_convert },
 	{ "list", "List GPU tracepoints and DRM devices", cmd_list },
 	{ "record", "Record GPU tracepoints into perf.data", cmd_record },
 	{ "script", "Print the events of a perf.data, OA decoded", cmd_script },

@@ -86,6 +86,11 @@ bool fence_number_holds(const struct fence_number *fn, uint64_t context)
 	return false;
 }
 
+void *fence_number_oldest(const struct fence_number *fn)
+{
+	return fn->nr ? fn->h[0].data : NULL;
+}
+
 void *fence_number_take_oldest(struct fence_number *fn)
 {
 	return fn->nr ? take_at(fn, 0) : NULL;

@@ -57,6 +57,9 @@ void *fence_number_take(struct fence_number *fn, uint64_t context,
 /* Is any init held on @context? */
 bool fence_number_holds(const struct fence_number *fn, uint64_t context);
 
+/* The oldest held init of any context, left held; NULL when none. */
+void *fence_number_oldest(const struct fence_number *fn);
+
 /* The oldest held init of any context, taken out; NULL when none. */
 void *fence_number_take_oldest(struct fence_number *fn);
 

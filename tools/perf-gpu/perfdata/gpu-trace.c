@@ -713,6 +713,15 @@ static int number_fence(struct gpu_trace *t, const struct trace_attr *a,
 	return give_held(t, h, ev);
 }
 
+bool gpu_trace_held_init(const struct gpu_trace *t, uint64_t *time)
+{
+	const struct held_init *h = fence_number_oldest(t->numbering);
+
+	if (h)
+		*time = h->ev.time;
+	return h;
+}
+
 int gpu_trace_next(struct gpu_trace *t, struct gpu_event *ev)
 {
 	struct held_init *h;
@@ -813,6 +822,25 @@ const char *gpu_trace_header_string(const struct gpu_trace *t,
 		return NULL;
 	s = (const char *)f->data + off + 4;
 	return strnlen(s, len) < len ? s : NULL;
+}
+
+int gpu_trace_header_clock(const struct gpu_trace *t, uint32_t *clockid,
+			   uint64_t *tod_ns, uint64_t *clock_ns)
+{
+	struct pdr_file *f = (struct pdr_file *)&t->file;
+	uint64_t off, size;
+	uint32_t version;
+
+	if (!t->opened || pdr_feature(f, HEADER_CLOCK_DATA, &off, &size) ||
+	    size < 24)
+		return -1;
+	memcpy(&version, f->data + off, 4);
+	if (version != 1)
+		return -1;
+	memcpy(clockid, f->data + off + 4, 4);
+	memcpy(tod_ns, f->data + off + 8, 8);
+	memcpy(clock_ns, f->data + off + 16, 8);
+	return 0;
 }
 
 int gpu_trace_header_nrcpus(const struct gpu_trace *t, uint32_t *avail,

@@ -169,6 +169,13 @@ struct gpu_trace *gpu_trace_open(const char *path);
  */
 int gpu_trace_next(struct gpu_trace *t, struct gpu_event *ev);
 
+/*
+ * Whether an init is held unnumbered (perfdata/fence-number.h): it comes
+ * out later, at its emit, with its init time; *@time the oldest such.
+ * A reader that orders what it writes waits for it.
+ */
+bool gpu_trace_held_init(const struct gpu_trace *t, uint64_t *time);
+
 /* NULL when all is well, else "offset N: PROBLEM". */
 const char *gpu_trace_error(const struct gpu_trace *t);
 
@@ -201,6 +208,7 @@ enum {
 	HEADER_ARCH = 6,
 	HEADER_NRCPUS = 7,
 	HEADER_CPUDESC = 8,
+	HEADER_CLOCK_DATA = 29,
 };
 
 /*
@@ -219,6 +227,15 @@ const char *gpu_trace_header_string(const struct gpu_trace *t,
  */
 int gpu_trace_header_nrcpus(const struct gpu_trace *t, uint32_t *avail,
 			    uint32_t *online);
+
+/*
+ * HEADER_CLOCK_DATA: the samples' clock (*@clockid, CLOCK_MONOTONIC for
+ * perf gpu record's) and, read at one moment when the recording began,
+ * the time of day (*@tod_ns, CLOCK_REALTIME) and that clock (*@clock_ns).
+ * 0, or -1 when the file has no such feature (version 1) or it is short.
+ */
+int gpu_trace_header_clock(const struct gpu_trace *t, uint32_t *clockid,
+			   uint64_t *tod_ns, uint64_t *clock_ns);
 
 /* The file as read (size, features), e.g. for a report's header. */
 const struct pdr_file *gpu_trace_file(const struct gpu_trace *t);

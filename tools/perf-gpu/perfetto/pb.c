@@ -69,19 +69,23 @@ static void pb_put(struct pb_buf *b, const void *p, size_t n)
 	b->len += n;
 }
 
-void pb_varint(struct pb_buf *b, uint64_t v)
+/* @v's varint at @out (room for ten bytes); its length. */
+static size_t varint_at(uint8_t *out, uint64_t v)
 {
-	uint8_t out[10];
 	size_t n = 0;
 
-	do {
-		out[n] = v & 0x7f;
+	while (v >= 0x80) {
+		out[n++] = (v & 0x7f) | 0x80;
 		v >>= 7;
-		if (v)
-			out[n] |= 0x80;
-		n++;
-	} while (v);
-	pb_put(b, out, n);
+	}
+	out[n++] = v;
+	return n;
+}
+
+void pb_varint(struct pb_buf *b, uint64_t v)
+{
+	if (pb_room(b, 10))
+		b->len += varint_at(b->p + b->len, v);
 }
 
 void pb_tag(struct pb_buf *b, uint32_t field, unsigned int wire)
@@ -91,8 +95,10 @@ void pb_tag(struct pb_buf *b, uint32_t field, unsigned int wire)
 
 void pb_uint(struct pb_buf *b, uint32_t field, uint64_t v)
 {
-	pb_tag(b, field, PB_VARINT);
-	pb_varint(b, v);
+	if (!pb_room(b, 20))
+		return;
+	b->len += varint_at(b->p + b->len, (uint64_t)field << 3 | PB_VARINT);
+	b->len += varint_at(b->p + b->len, v);
 }
 
 void pb_int(struct pb_buf *b, uint32_t field, int64_t v)
@@ -158,25 +164,45 @@ void pb_end(struct pb_buf *b, size_t mark)
 				 (i < PB_LEN_BYTES - 1 ? 0x80 : 0);
 }
 
-int pb_flush_as(struct pb_buf *b, uint32_t field, FILE *f)
+void pb_append_as(struct pb_buf *out, uint32_t field, struct pb_buf *b)
 {
-	struct pb_buf head;
+	if (b->err && !out->err)
+		out->err = b->err;
+	if (b->err || !pb_room(out, 20 + b->len)) {
+		pb_reset(b);
+		return;
+	}
+	out->len += varint_at(out->p + out->len, (uint64_t)field << 3 | PB_LEN);
+	out->len += varint_at(out->p + out->len, b->len);
+	memcpy(out->p + out->len, b->p, b->len);
+	out->len += b->len;
+	pb_reset(b);
+}
+
+int pb_write(struct pb_buf *b, FILE *f)
+{
 	int ret = 0;
 
 	if (b->err)
 		return -1;
-	pb_init(&head);
-	pb_tag(&head, field, PB_LEN);
-	pb_varint(&head, b->len);
-	if (head.err) {
-		b->err = head.err;
-		ret = -1;
-	} else if (fwrite(head.p, 1, head.len, f) != head.len ||
-		   fwrite(b->p, 1, b->len, f) != b->len) {
+	if (b->len && fwrite(b->p, 1, b->len, f) != b->len) {
 		b->err = errno ? errno : EIO;
 		ret = -1;
 	}
-	pb_free(&head);
 	pb_reset(b);
+	return ret;
+}
+
+int pb_flush_as(struct pb_buf *b, uint32_t field, FILE *f)
+{
+	struct pb_buf out;
+	int ret;
+
+	pb_init(&out);
+	pb_append_as(&out, field, b);
+	ret = pb_write(&out, f);
+	if (ret)
+		b->err = out.err;
+	pb_free(&out);
 	return ret;
 }

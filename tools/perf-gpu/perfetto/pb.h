@@ -64,4 +64,12 @@ void pb_end(struct pb_buf *b, size_t mark);
  */
 int pb_flush_as(struct pb_buf *b, uint32_t field, FILE *f);
 
+/*
+ * The same into @out instead of a file (an error of @b's becomes
+ * @out's), for writing many messages at once: then pb_write() writes
+ * @out to @f and empties it (0, or -1 with the error in out->err).
+ */
+void pb_append_as(struct pb_buf *out, uint32_t field, struct pb_buf *b);
+int pb_write(struct pb_buf *b, FILE *f);
+
 #endif

@@ -37,6 +37,7 @@
 #define PROCESS_PID			1
 #define PROCESS_CMDLINE			2
 #define PROCESS_NAME			6
+#define PROCESS_LABELS			8
 /* CounterDescriptor */
 #define COUNTER_UNIT			3
 #define COUNTER_UNIT_NAME		6
@@ -58,13 +59,19 @@
 /* The sequence gpuprof's packets are on; any nonzero id would do. */
 #define PFT_SEQUENCE			1
 
-void pft_init(struct pft_writer *w, FILE *f)
+void pft_init_seq(struct pft_writer *w, FILE *f, uint32_t sequence)
 {
 	memset(w, 0, sizeof(*w));
 	w->f = f;
-	w->sequence = PFT_SEQUENCE;
+	w->sequence = sequence;
 	pb_init(&w->pkt);
+	pb_init(&w->out);
 	u64_map_init(&w->ids);
+}
+
+void pft_init(struct pft_writer *w, FILE *f)
+{
+	pft_init_seq(w, f, PFT_SEQUENCE);
 }
 
 int pft_error(const struct pft_writer *w)
@@ -72,22 +79,62 @@ int pft_error(const struct pft_writer *w)
 	return w->err;
 }
 
-void pft_free(struct pft_writer *w)
+/* Forget the interned names, keeping the table's memory. */
+static void forget_names(struct pft_writer *w)
 {
 	uint32_t i;
 
 	for (i = 0; i < w->n_names; i++)
 		free(w->names[i]);
+	w->n_names = 0;
+	memset(w->seen, 0, sizeof(w->seen));
+	u64_map_free(&w->ids);
+	u64_map_init(&w->ids);
+}
+
+int pft_flush(struct pft_writer *w)
+{
+	if (w->err)
+		return -1;
+	if (pb_write(&w->out, w->f)) {
+		w->err = pb_error(&w->out);
+		return -1;
+	}
+	return 0;
+}
+
+void pft_free(struct pft_writer *w)
+{
+	pft_flush(w);
+	pb_free(&w->out);
+	forget_names(w);
 	free(w->names);
 	u64_map_free(&w->ids);
 	pb_free(&w->pkt);
 }
 
 /*
- * Start a packet: its sequence, and on the first the cleared state.
- * @ts: a CLOCK_MONOTONIC time, or 0 for a packet without one.
+ * Before a packet is built: clear the incremental state when it is time
+ * to (every PFT_RESET_PACKETS packets), so that the names it interns are
+ * carried afresh.
  */
-static void packet_begin(struct pft_writer *w, uint64_t ts)
+static void maybe_clear(struct pft_writer *w)
+{
+	if (w->cleared && w->since_clear >= PFT_RESET_PACKETS) {
+		forget_names(w);
+		w->cleared = false;
+	}
+}
+
+/*
+ * Start a packet: its sequence, and on the first the cleared state.
+ * @ts: a CLOCK_MONOTONIC time, or 0 for a packet without one.  A packet
+ * that names an interned id needs the sequence's incremental state and
+ * says so (@needs_state); one that does not (a track descriptor, a slice
+ * end, a counter value) carries no flags, so a reader that lost the
+ * state still takes it (the first packet carries the clearing anyway).
+ */
+static void packet_begin(struct pft_writer *w, uint64_t ts, bool needs_state)
 {
 	pb_reset(&w->pkt);
 	if (ts) {
@@ -95,22 +142,28 @@ static void packet_begin(struct pft_writer *w, uint64_t ts)
 		pb_uint(&w->pkt, PACKET_TIMESTAMP_CLOCK_ID, PFT_CLOCK_MONOTONIC);
 	}
 	pb_uint(&w->pkt, PACKET_SEQUENCE_ID, w->sequence);
-	pb_uint(&w->pkt, PACKET_SEQUENCE_FLAGS, w->cleared ?
-		SEQ_NEEDS_INCREMENTAL_STATE :
-		SEQ_INCREMENTAL_STATE_CLEARED | SEQ_NEEDS_INCREMENTAL_STATE);
+	if (!w->cleared)
+		pb_uint(&w->pkt, PACKET_SEQUENCE_FLAGS,
+			SEQ_INCREMENTAL_STATE_CLEARED | SEQ_NEEDS_INCREMENTAL_STATE);
+	else if (needs_state)
+		pb_uint(&w->pkt, PACKET_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+	if (!w->cleared)
+		w->since_clear = 0;
 	w->cleared = true;
+	w->since_clear++;
 }
 
 static int packet_end(struct pft_writer *w)
 {
 	if (w->err)
 		return -1;
-	if (pb_flush_as(&w->pkt, TRACE_PACKET, w->f)) {
-		w->err = pb_error(&w->pkt);
+	pb_append_as(&w->out, TRACE_PACKET, &w->pkt);
+	if (pb_error(&w->out)) {
+		w->err = pb_error(&w->out);
 		return -1;
 	}
 	w->packets++;
-	return 0;
+	return w->out.len >= PFT_BLOCK ? pft_flush(w) : 0;
 }
 
 int pft_clock_snapshot(struct pft_writer *w, uint64_t monotonic,
@@ -124,7 +177,7 @@ int pft_clock_snapshot(struct pft_writer *w, uint64_t monotonic,
 	size_t snap, c;
 	unsigned int i;
 
-	packet_begin(w, 0);
+	packet_begin(w, 0, false);
 	snap = pb_begin(&w->pkt, PACKET_CLOCK_SNAPSHOT);
 	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
 		if (!clocks[i].ts)
@@ -145,7 +198,7 @@ static size_t track_begin(struct pft_writer *w, uint64_t uuid, uint64_t parent,
 {
 	size_t t;
 
-	packet_begin(w, 0);
+	packet_begin(w, 0, false);
 	t = pb_begin(&w->pkt, PACKET_TRACK_DESCRIPTOR);
 	pb_uint(&w->pkt, TRACK_UUID, uuid);
 	if (parent)
@@ -156,7 +209,7 @@ static size_t track_begin(struct pft_writer *w, uint64_t uuid, uint64_t parent,
 }
 
 int pft_process_track(struct pft_writer *w, uint64_t uuid, int32_t pid,
-		      const char *name, const char *cmdline)
+		      const char *name, const char *cmdline, const char *label)
 {
 	size_t t = track_begin(w, uuid, 0, NULL), p;
 
@@ -166,6 +219,8 @@ int pft_process_track(struct pft_writer *w, uint64_t uuid, int32_t pid,
 		pb_string(&w->pkt, PROCESS_CMDLINE, cmdline);
 	if (name)
 		pb_string(&w->pkt, PROCESS_NAME, name);
+	if (label)
+		pb_string(&w->pkt, PROCESS_LABELS, label);
 	pb_end(&w->pkt, p);
 	pb_end(&w->pkt, t);
 	return packet_end(w);
@@ -201,13 +256,22 @@ int pft_counter_track(struct pft_writer *w, uint64_t uuid, uint64_t parent,
  */
 static uint64_t name_iid(struct pft_writer *w, const char *name, bool *fresh)
 {
-	uint64_t key = map_hash_str(MAP_HASH_SEED, name), iid;
+	unsigned int slot = ((uintptr_t)name >> 3) & (PFT_SEEN - 1);
+	uint64_t key, iid;
 	char **names, *copy;
 	uint32_t cap;
 
 	*fresh = false;
-	if (u64_map_get(&w->ids, key, &iid))
-		return strcmp(w->names[iid - 1], name) ? 0 : iid;
+	if (w->seen[slot].at == name && !strcmp(w->names[w->seen[slot].iid - 1], name))
+		return w->seen[slot].iid;
+	key = map_hash_str(MAP_HASH_SEED, name);
+	if (u64_map_get(&w->ids, key, &iid)) {
+		if (strcmp(w->names[iid - 1], name))
+			return 0;
+		w->seen[slot].at = name;
+		w->seen[slot].iid = iid;
+		return iid;
+	}
 	if (w->n_names == w->cap_names) {
 		cap = w->cap_names ? 2 * w->cap_names : 64;
 		names = realloc(w->names, cap * sizeof(*names));
@@ -231,10 +295,12 @@ static int track_event(struct pft_writer *w, uint64_t ts, uint64_t track,
 		       int type, const char *name, const double *value)
 {
 	bool fresh = false;
-	uint64_t iid = name ? name_iid(w, name, &fresh) : 0;
+	uint64_t iid;
 	size_t e, in, n;
 
-	packet_begin(w, ts);
+	maybe_clear(w);
+	iid = name ? name_iid(w, name, &fresh) : 0;
+	packet_begin(w, ts, iid != 0);
 	if (fresh) {
 		in = pb_begin(&w->pkt, PACKET_INTERNED_DATA);
 		n = pb_begin(&w->pkt, INTERNED_EVENT_NAMES);

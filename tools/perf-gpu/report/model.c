@@ -1035,8 +1035,8 @@ static void split(const struct gpuprof_oa_deltas *d, unsigned int n,
 		out->c[k] = part_of(d->c[k], n, i);
 }
 
-static void deltas_add(struct gpuprof_oa_deltas *acc,
-		       const struct gpuprof_oa_deltas *d)
+void report_oa_deltas_add(struct gpuprof_oa_deltas *acc,
+			  const struct gpuprof_oa_deltas *d)
 {
 	unsigned int k;
 
@@ -1055,7 +1055,7 @@ static void oa_take(struct report_oa *o, const struct gpuprof_oa_deltas *d)
 {
 	o->reports++;
 	if (d)
-		deltas_add(&o->d, d);
+		report_oa_deltas_add(&o->d, d);
 }
 
 static void oa_hook(struct report_model *m, const struct gpu_event *ev,
@@ -1102,7 +1102,7 @@ static void oa_client_part(struct report_model *m, const struct gpu_event *ev,
 			p->timeline->oa.reports++;
 		}
 		if (d)
-			deltas_add(&p->timeline->oa.d, &part);
+			report_oa_deltas_add(&p->timeline->oa.d, &part);
 		oa_hook(m, ev, c, p->timeline, i, n, d ? &part : NULL);
 		i++;
 	}
@@ -1200,7 +1200,7 @@ static void on_oa(struct report_model *m, const struct gpu_trace *t,
 	else if (st->have_prev && sized && st->prev_size == ev->oa.size) {
 		memset(&d, 0, sizeof(d));
 		gpuprof_oa_accumulate(&st->layout, st->prev_report, ev->oa.report, &d);
-		deltas_add(&m->oa_all, &d);
+		report_oa_deltas_add(&m->oa_all, &d);
 		m->oa_deltas++;
 		dp = &d;
 	}

@@ -321,6 +321,10 @@ uint64_t report_model_span(const struct report_model *m);
 
 void report_model_free(struct report_model *m);
 
+/* @d added to @acc, every counter saturating. */
+void report_oa_deltas_add(struct gpuprof_oa_deltas *acc,
+			  const struct gpuprof_oa_deltas *d);
+
 /* Saturating ns arithmetic. */
 static inline uint64_t report_sat_add(uint64_t a, uint64_t b)
 {

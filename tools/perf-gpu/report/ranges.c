@@ -305,22 +305,6 @@ static void on_job(void *arg, const struct report_job_run *run)
 		range_add_run(rr, &rr->r[p->closed[k]], run->start, run->end);
 }
 
-static void deltas_add(struct gpuprof_oa_deltas *acc,
-		       const struct gpuprof_oa_deltas *d)
-{
-	unsigned int i;
-
-	acc->deltas = report_sat_add(acc->deltas, d->deltas);
-	acc->timestamp = report_sat_add(acc->timestamp, d->timestamp);
-	acc->gpu_ticks = report_sat_add(acc->gpu_ticks, d->gpu_ticks);
-	for (i = 0; i < GPUPROF_OA_A_COUNTERS; i++)
-		acc->a[i] = report_sat_add(acc->a[i], d->a[i]);
-	for (i = 0; i < GPUPROF_OA_B_COUNTERS; i++)
-		acc->b[i] = report_sat_add(acc->b[i], d->b[i]);
-	for (i = 0; i < GPUPROF_OA_C_COUNTERS; i++)
-		acc->c[i] = report_sat_add(acc->c[i], d->c[i]);
-}
-
 /* A report at @part->time: inside @r when @r is open or ends then. */
 static bool holds_now(const struct report_range *r, uint64_t t)
 {
@@ -365,7 +349,7 @@ static void range_add_delta(struct report_range *r, const struct report_oa_part 
 
 	if (to <= from) {
 		if (holds_now(r, to))
-			deltas_add(&r->oa, part->d);
+			report_oa_deltas_add(&r->oa, part->d);
 		return;
 	}
 	if (r->begin > from)
@@ -375,7 +359,7 @@ static void range_add_delta(struct report_range *r, const struct report_oa_part 
 	if (to <= from)
 		return;
 	deltas_share(&d, part->d, to - from, part->time - part->prev_time);
-	deltas_add(&r->oa, &d);
+	report_oa_deltas_add(&r->oa, &d);
 }
 
 static void range_add_oa(struct report_range *r, const struct report_oa_part *part,
@@ -490,7 +474,7 @@ int report_ranges_finish(struct report_ranges *rr, const struct report_model *m)
 		s->gpu_ns = report_sat_add(s->gpu_ns, report_range_gpu_ns(r, m));
 		s->busy_ns = report_sat_add(s->busy_ns, r->busy_ns);
 		s->oa_reports = report_sat_add(s->oa_reports, r->oa_reports);
-		deltas_add(&s->oa, &r->oa);
+		report_oa_deltas_add(&s->oa, &r->oa);
 	}
 	for (i = 0; i < rr->nr_sums; i++)
 		if (!rr->sums[i].count)

@@ -7,6 +7,8 @@
 #ifndef PERF_GPU_UTIL_PARSE_H
 #define PERF_GPU_UTIL_PARSE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -21,5 +23,26 @@ int parse_seconds_ns(const char *arg, uint64_t max_s, uint64_t *ns);
  * below 2^50.
  */
 int parse_size_bytes(const char *arg, uint64_t *bytes);
+
+/*
+ * perf's --time START,END: seconds as perf script prints them
+ * ("12.345678"), either side empty for the recording's start or end
+ * (*@start 0, *@end UINT64_MAX), END not before START.
+ */
+int parse_time_window(const char *arg, uint64_t *start, uint64_t *end);
+
+/* A comma-separated option value (--pid, --comm), split. */
+struct name_list {
+	char *copy;
+	char **names;
+	size_t nr;
+};
+
+/* @s (NULL: none) into @l: 0, or -1 out of memory. */
+int name_list_split(const char *s, struct name_list *l);
+bool name_list_has(const struct name_list *l, const char *s);
+/* The first name of @l that is not a pid, or NULL. */
+const char *name_list_not_pid(const struct name_list *l);
+void name_list_free(struct name_list *l);
 
 #endif
