@@ -59,8 +59,9 @@
  * initialises meanwhile (not drm_sched's own) is left alone by fence.c.
  * At most GPUPROF_FENCE_HANDING workers are noted at once (one per
  * scheduler inside run_job; fence.c keeps them, as its probes read
- * them); past that a hardware fence is a job of no one, as before.  A driver that initialises its hardware fence when the
- * job is armed (xe) is not covered: see design.rst 3.3.
+ * them); past that a hardware fence is a job of no one, as before.  A
+ * driver that initialises its hardware fence when the job is armed (xe)
+ * is not covered: see design.rst 3.3.
  */
 #include <linux/hashtable.h>
 #include <linux/module.h>
