@@ -29,6 +29,7 @@
 #define TRIED "/tmp/gpuprof_oa_helper.tried"
 #define SECRET "/tmp/gpuprof_oa_helper.secret"
 #define CHILD "/tmp/gpuprof_oa_helper.child"
+#define DONE "/tmp/gpuprof_oa_helper.done"
 
 /* What the helper writes, as its uid: none left by a run as another. */
 static void forget_helper_files(void)
@@ -37,6 +38,7 @@ static void forget_helper_files(void)
 	unlink(ERR);
 	unlink(TRIED);
 	unlink(CHILD);
+	unlink(DONE);
 }
 
 /* The helper script: @fmt's text, made executable; 0 or -1. */
@@ -74,7 +76,25 @@ static int write_script(void)
 		"  (exec >>/dev/gpuprof/ctl) 2>/dev/null && echo opened || echo refused\n"
 		"} > " TRIED "\n"
 		"%s --sim --duration 0.05 --start-ns now -o \"$3\" || exit 1\n"
+		": > " DONE "\n"
 		"exec sleep 1000\n", gpuprof_oa_path());
+}
+
+/*
+ * Whether the pump wrote its whole stream and exited, within 10 s: a stop
+ * before that ends it mid-stream, and a record it cut short makes the
+ * module refuse the stream (oa.c), rightly.
+ */
+static bool pump_done(void)
+{
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		if (!access(DONE, F_OK))
+			return true;
+		sleep_ms(10);
+	}
+	return false;
 }
 
 /* What the helper said on its way, for a failure's log. */
@@ -124,6 +144,7 @@ static int write_wrapper_script(void)
 		"sleep 1000 &\n"
 		"echo $! > " CHILD "\n"
 		"%s --sim --duration 0.05 --start-ns now -o \"$3\" || exit 1\n"
+		": > " DONE "\n"
 		"wait\n", gpuprof_oa_path());
 }
 
@@ -145,6 +166,7 @@ TEST(stop_ends_what_the_helper_started)
 	ASSERT_LT(0, child) TH_LOG("pump said: %s", helper_said());
 	EXPECT_LT(0, status_num("oa_reports"));
 	ASSERT_EQ(0, kill(child, 0));
+	ASSERT_TRUE(pump_done()) TH_LOG("pump said: %s", helper_said());
 
 	ASSERT_EQ(0, ctl("stop\n"));
 	/* Gone, or a zombie that init has yet to reap: its files closed. */
@@ -176,6 +198,7 @@ TEST(start_runs_the_pump_and_stop_ends_it)
 	ASSERT_LT(0, read_file(ARGS, buf, sizeof(buf)));
 	EXPECT_STREQ("--device -o -\n", buf);
 	EXPECT_EQ(0, kill(pid, 0));
+	ASSERT_TRUE(pump_done()) TH_LOG("pump said: %s", helper_said());
 
 	ASSERT_EQ(0, ctl("stop\n"));
 	/* Gone when stop returns: no orphan. */
