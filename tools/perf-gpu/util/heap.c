@@ -21,26 +21,24 @@ static bool before(const struct heap_entry *a, const struct heap_entry *b)
 	return a->key < b->key || (a->key == b->key && a->tie < b->tie);
 }
 
-static void swap(struct heap_entry *a, struct heap_entry *b)
-{
-	struct heap_entry t = *a;
-
-	*a = *b;
-	*b = t;
-}
-
+/*
+ * Entries move along a path by a hole, each copied once, rather than
+ * swapped pairwise: @x goes where the hole stops.
+ */
 int heap_push(struct heap *h, uint64_t key, uint64_t tie, void *p)
 {
-	size_t i;
+	struct heap_entry x = { key, tie, p };
+	size_t i, parent;
 
 	if (ARRAY_RESERVE(h->e, h->alloc, h->nr + 1))
 		return -1;
-	i = h->nr++;
-	h->e[i] = (struct heap_entry){ key, tie, p };
-	while (i && before(&h->e[i], &h->e[(i - 1) / 2])) {
-		swap(&h->e[i], &h->e[(i - 1) / 2]);
-		i = (i - 1) / 2;
+	for (i = h->nr++; i; i = parent) {
+		parent = (i - 1) / 2;
+		if (!before(&x, &h->e[parent]))
+			break;
+		h->e[i] = h->e[parent];
 	}
+	h->e[i] = x;
 	return 0;
 }
 
@@ -49,36 +47,38 @@ const struct heap_entry *heap_top(const struct heap *h)
 	return h->nr ? &h->e[0] : NULL;
 }
 
-static void sift_down(struct heap *h)
+/* Put @x at the top, then down to its place. */
+static void sift_down(struct heap *h, const struct heap_entry *x)
 {
-	size_t i = 0, l, m;
+	size_t i = 0, c;
 
-	for (;;) {
-		l = 2 * i + 1;
-		m = i;
-		if (l < h->nr && before(&h->e[l], &h->e[m]))
-			m = l;
-		if (l + 1 < h->nr && before(&h->e[l + 1], &h->e[m]))
-			m = l + 1;
-		if (m == i)
-			return;
-		swap(&h->e[i], &h->e[m]);
-		i = m;
+	while ((c = 2 * i + 1) < h->nr) {
+		if (c + 1 < h->nr && before(&h->e[c + 1], &h->e[c]))
+			c++;
+		if (!before(&h->e[c], x))
+			break;
+		h->e[i] = h->e[c];
+		i = c;
 	}
+	h->e[i] = *x;
 }
 
 bool heap_pop(struct heap *h, struct heap_entry *out)
 {
+	struct heap_entry last;
+
 	if (!h->nr)
 		return false;
 	*out = h->e[0];
-	h->e[0] = h->e[--h->nr];
-	sift_down(h);
+	last = h->e[--h->nr];
+	if (h->nr)
+		sift_down(h, &last);
 	return true;
 }
 
 void heap_replace_top(struct heap *h, uint64_t key, uint64_t tie, void *p)
 {
-	h->e[0] = (struct heap_entry){ key, tie, p };
-	sift_down(h);
+	struct heap_entry x = { key, tie, p };
+
+	sift_down(h, &x);
 }
