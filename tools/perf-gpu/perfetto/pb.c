@@ -61,7 +61,7 @@ static int pb_room(struct pb_buf *b, size_t n)
 	return 1;
 }
 
-static void pb_put(struct pb_buf *b, const void *p, size_t n)
+void pb_raw(struct pb_buf *b, const void *p, size_t n)
 {
 	if (!pb_room(b, n))
 		return;
@@ -69,23 +69,10 @@ static void pb_put(struct pb_buf *b, const void *p, size_t n)
 	b->len += n;
 }
 
-/* @v's varint at @out (room for ten bytes); its length. */
-static size_t varint_at(uint8_t *out, uint64_t v)
-{
-	size_t n = 0;
-
-	while (v >= 0x80) {
-		out[n++] = (v & 0x7f) | 0x80;
-		v >>= 7;
-	}
-	out[n++] = v;
-	return n;
-}
-
 void pb_varint(struct pb_buf *b, uint64_t v)
 {
-	if (pb_room(b, 10))
-		b->len += varint_at(b->p + b->len, v);
+	if (pb_room(b, PB_VARINT_MAX))
+		b->len += pb_varint_at(b->p + b->len, v);
 }
 
 void pb_tag(struct pb_buf *b, uint32_t field, unsigned int wire)
@@ -95,10 +82,10 @@ void pb_tag(struct pb_buf *b, uint32_t field, unsigned int wire)
 
 void pb_uint(struct pb_buf *b, uint32_t field, uint64_t v)
 {
-	if (!pb_room(b, 20))
+	if (!pb_room(b, 2 * PB_VARINT_MAX))
 		return;
-	b->len += varint_at(b->p + b->len, (uint64_t)field << 3 | PB_VARINT);
-	b->len += varint_at(b->p + b->len, v);
+	b->len += pb_varint_at(b->p + b->len, (uint64_t)field << 3 | PB_VARINT);
+	b->len += pb_varint_at(b->p + b->len, v);
 }
 
 void pb_int(struct pb_buf *b, uint32_t field, int64_t v)
@@ -121,14 +108,14 @@ void pb_double(struct pb_buf *b, uint32_t field, double v)
 	for (i = 0; i < 8; i++)
 		out[i] = u >> (8 * i);
 	pb_tag(b, field, PB_FIXED64);
-	pb_put(b, out, sizeof(out));
+	pb_raw(b, out, sizeof(out));
 }
 
 void pb_bytes(struct pb_buf *b, uint32_t field, const void *p, size_t n)
 {
 	pb_tag(b, field, PB_LEN);
 	pb_varint(b, n);
-	pb_put(b, p, n);
+	pb_raw(b, p, n);
 }
 
 void pb_string(struct pb_buf *b, uint32_t field, const char *s)
@@ -143,7 +130,7 @@ size_t pb_begin(struct pb_buf *b, uint32_t field)
 
 	pb_tag(b, field, PB_LEN);
 	mark = b->len;
-	pb_put(b, zero, sizeof(zero));
+	pb_raw(b, zero, sizeof(zero));
 	return mark;
 }
 
@@ -172,8 +159,8 @@ void pb_append_as(struct pb_buf *out, uint32_t field, struct pb_buf *b)
 		pb_reset(b);
 		return;
 	}
-	out->len += varint_at(out->p + out->len, (uint64_t)field << 3 | PB_LEN);
-	out->len += varint_at(out->p + out->len, b->len);
+	out->len += pb_varint_at(out->p + out->len, (uint64_t)field << 3 | PB_LEN);
+	out->len += pb_varint_at(out->p + out->len, b->len);
 	memcpy(out->p + out->len, b->p, b->len);
 	out->len += b->len;
 	pb_reset(b);

@@ -40,6 +40,25 @@ void pb_free(struct pb_buf *b);
 void pb_reset(struct pb_buf *b);
 int pb_error(const struct pb_buf *b);
 
+/* The most bytes a varint takes. */
+#define PB_VARINT_MAX	10
+
+/* @v's varint at @out (room for PB_VARINT_MAX bytes); its length. */
+static inline size_t pb_varint_at(uint8_t *out, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		out[n++] = (v & 0x7f) | 0x80;
+		v >>= 7;
+	}
+	out[n++] = v;
+	return n;
+}
+
+/* @n bytes already encoded (a message put together by the caller). */
+void pb_raw(struct pb_buf *b, const void *p, size_t n);
+
 void pb_varint(struct pb_buf *b, uint64_t v);
 void pb_tag(struct pb_buf *b, uint32_t field, unsigned int wire);
 
