@@ -683,6 +683,85 @@ TEST_F_TIMEOUT(mesa, kmscube_and_a_render_client_record_all_cpus, 300)
 	check_report(_metadata, self, "kmscube", &t, false);
 }
 
+/*
+ * The figure after @head and @key in perfetto_check's lines @out
+ * ("process PID COMM jobs N busy_ns N ranges N ...", "ring
+ * DRIVER/TIMELINE slices N"); -1 if there is none.
+ */
+static long long checked(const char *out, const char *head, const char *key)
+{
+	const char *p = strstr(out, head);
+	long long v = -1;
+
+	if (p && (p = strstr(p, key)))
+		sscanf(p + strlen(key), "%lld", &v);
+	return v;
+}
+
+/*
+ * kmscube, then glmark2, with glframes marking its frames on the render
+ * node beside them, in one system-wide recording, converted to a
+ * Perfetto trace (design.rst 6.6): protoc's decoder reads it, our own
+ * checker finds it consistent, and each program's process track holds
+ * its jobs as the tracefs instance counted them and as perf gpu report
+ * does, its busy time report's within 1 ns a job, glframes' frames as
+ * ranges, and the ring every job of the recording.
+ */
+TEST_F_TIMEOUT(mesa, kmscube_and_glmark2_converted_to_perfetto, 300)
+{
+	static const char *const comms[] = { "kmscube", "glmark2-es2-drm",
+					     "glframes" };
+	static char chk[1 << 16];
+	char trace[128], head[64];
+	struct figures f, total;
+	long long jobs, busy;
+	struct truth t;
+	unsigned int i;
+
+	ASSERT_EQ(0, trace_start());
+	ASSERT_EQ(0, RUN(self, "%s record -a -o '%s' -- sh -c '%s -m -n 40 -w 2 >/dev/null & %s; %s; wait'",
+			 perf_gpu_path(), self->data, helper("glframes"),
+			 KMSCUBE, GLMARK2)) {
+		TH_LOG("%s", self->out);
+	}
+	snprintf(trace, sizeof(trace), "%s/trace.pftrace", self->dir);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "%s convert --to-perfetto -i '%s' -o '%s' 2>&1",
+			     perf_gpu_path(), self->data, trace)) {
+		TH_LOG("%s", self->out);
+	}
+	TH_LOG("%s", self->out);
+	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "protoc --decode_raw < '%s' >/dev/null", trace)) {
+		TH_LOG("protoc --decode_raw: %s", self->out);
+	}
+	ASSERT_EQ(0, report(self, "json"));
+	ASSERT_EQ(0, json_figures(self->out, NULL, &total));
+	ASSERT_EQ(0, run_cmd(chk, sizeof(chk), "%s '%s'",
+			     helper("../host/perfetto_check"), trace)) {
+		TH_LOG("%s", chk);
+	}
+	for (i = 0; i < sizeof(comms) / sizeof(comms[0]); i++) {
+		ASSERT_EQ(0, json_figures(self->out, comms[i], &f)) {
+			TH_LOG("no client %s in the report", comms[i]);
+		}
+		ASSERT_EQ(0, truth_read(self, comms[i], &t));
+		snprintf(head, sizeof(head), " %s jobs ", comms[i]);
+		jobs = checked(chk, head, " jobs ");
+		busy = checked(chk, head, " busy_ns ");
+		TH_LOG("%s: trace %lld jobs, busy %lld ns; report %lld jobs, %llu ns; tracefs %ld jobs",
+		       comms[i], jobs, busy, f.jobs, f.busy_ns, t.jobs);
+		EXPECT_LT(10, t.jobs);
+		EXPECT_EQ(t.jobs, f.jobs);
+		EXPECT_EQ(f.jobs, jobs);
+		EXPECT_GE(f.jobs, llabs(busy - (long long)f.busy_ns));
+	}
+	snprintf(head, sizeof(head), " glframes jobs ");
+	EXPECT_EQ(40, checked(chk, head, " ranges "));
+	EXPECT_EQ(total.jobs, checked(chk, "ring virtio_gpu/controlq", " slices "));
+	TH_LOG("%.2000s", chk);
+}
+
 /* Frame @i's busy_ns in the JSON report's range_instances; -1 if none. */
 static long long range_busy(const char *json, int i)
 {
