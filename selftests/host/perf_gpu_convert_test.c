@@ -304,15 +304,22 @@ TEST_F(convert, the_clock_snapshot_maps_monotonic_to_boottime)
 	EXPECT_LE(0, now_ns(CLOCK_MONOTONIC) - mono);
 }
 
-enum { EV_INIT, EV_SIG, EV_EMIT, NR_EV };
+enum { EV_INIT, EV_SIG, EV_EMIT, EV_SQUEUE, EV_SRUN, EV_SDONE, EV_SDEP, NR_EV };
 
-/* A recording at @path of the fence events init, signaled and emit. */
+/*
+ * A recording at @path of the fence events init, signaled and emit, and
+ * drm_sched's stable events queue, run, done and add_dep.
+ */
 static struct perf_data_writer *fence_recording(const char *path)
 {
 	struct perf_data_event events[NR_EV] = {
 		[EV_INIT] = { "dma_fence:dma_fence_init", FENCE_INIT_ID },
 		[EV_SIG] = { "dma_fence:dma_fence_signaled", FENCE_ID },
 		[EV_EMIT] = { "dma_fence:dma_fence_emit", FENCE_EMIT_ID },
+		[EV_SQUEUE] = { "gpu_scheduler:drm_sched_job_queue", SCHED_QUEUE_ID },
+		[EV_SRUN] = { "gpu_scheduler:drm_sched_job_run", SCHED_RUN_ID },
+		[EV_SDONE] = { "gpu_scheduler:drm_sched_job_done", SCHED_DONE_ID },
+		[EV_SDEP] = { "gpu_scheduler:drm_sched_job_add_dep", SCHED_ADD_DEP_ID },
 	};
 	struct perf_data_writer *w = perf_data_create(path, events, NR_EV);
 	struct gpu_synth_ids ids;
@@ -445,6 +452,94 @@ TEST_F(convert, fences_numbered_at_emit_come_in_order)
 	EXPECT_EQ(3, checked(self, "ring virtio_gpu/controlq", " slices "));
 	EXPECT_EQ(100, checked(self, "process 300 ", " jobs "));
 	EXPECT_EQ(NULL, strstr(self->out, "left out")) TH_LOG("%s", self->out);
+}
+
+/* A fence event of @driver/@timeline: init (by @pid) or signal. */
+static int fence_ev(struct perf_data_writer *w, uint8_t *buf, bool init,
+		    int32_t pid, const char *driver, const char *timeline,
+		    uint32_t ctx, uint32_t seqno, uint64_t t)
+{
+	if (init)
+		return raw_sample(w, EV_INIT, pid, t, buf,
+				  fence_init_payload(buf, pid, driver, timeline,
+						     ctx, seqno));
+	return raw_sample(w, EV_SIG, 0, t, buf,
+			  fence_payload(buf, 0, driver, timeline, ctx, seqno));
+}
+
+/* drm_sched_job_queue (by @pid) or _run of finished fence (21, @seqno). */
+static int sched_job(struct perf_data_writer *w, uint8_t *buf, bool run,
+		     int32_t pid, uint32_t seqno, uint64_t t)
+{
+	return raw_sample(w, run ? EV_SRUN : EV_SQUEUE, pid, t, buf,
+			  sched_job_payload(buf, run ? SCHED_RUN_ID : SCHED_QUEUE_ID,
+					    pid, "ring0", "0000:00:02.0", 21,
+					    seqno, 7));
+}
+
+/* drm_sched_job_done of (21, @seqno), or its add_dep on (99, @dep). */
+static int sched_fence(struct perf_data_writer *w, uint8_t *buf, bool done,
+		       uint32_t seqno, uint32_t dep, uint64_t t)
+{
+	return raw_sample(w, done ? EV_SDONE : EV_SDEP, 0, t, buf,
+			  sched_fence_payload(buf, done ? SCHED_DONE_ID :
+					      SCHED_ADD_DEP_ID, 0, 21, seqno,
+					      99, dep));
+}
+
+/*
+ * drm_sched's stable events give a job's dependency phase (report/
+ * sched.h).  Pid 100 pushes two jobs on drm_sched's ring0 (scheduled
+ * fences on context 20, finished on 21).  The first, inited at 0 and
+ * pushed at 1 us, depends on a vgem fence signaled at 300 ms; it runs
+ * from its scheduled signal at 300.02 ms to 350.005 ms: a "dependency"
+ * child 0-300 ms, "queue" 300-300.02 ms, "run" 300.02-350.005 ms.  The
+ * second, inited and pushed at 400 ms with no dependency, runs from
+ * 401.01 to 411 ms: "queue" and "run" only.  Busy time, report's: the
+ * two runs, 59.975 ms.
+ */
+TEST_F(convert, drm_sched_jobs_show_their_dependency_phase)
+{
+	const uint64_t t0 = 9000 * MS, us = 1000;
+	struct perf_data_writer *w = fence_recording(self->data);
+	uint8_t buf[512];
+	int err;
+
+	ASSERT_NE(NULL, w);
+	err = perf_data_write_comm(w, 100, 100, "app", t0) ?:
+	      fence_ev(w, buf, true, 100, "drm_sched", "ring0", 20, 1, t0) ?:
+	      fence_ev(w, buf, true, 100, "drm_sched", "ring0", 21, 1, t0) ?:
+	      sched_job(w, buf, false, 100, 1, t0 + us) ?:
+	      sched_fence(w, buf, false, 1, 5, t0 + us) ?:
+	      fence_ev(w, buf, false, 0, "vgem", "unbound", 99, 5, t0 + 300 * MS) ?:
+	      sched_job(w, buf, true, 0, 1, t0 + 300 * MS + 10 * us) ?:
+	      fence_ev(w, buf, false, 0, "drm_sched", "ring0", 20, 1,
+		       t0 + 300 * MS + 20 * us) ?:
+	      sched_fence(w, buf, true, 1, 0, t0 + 350 * MS) ?:
+	      fence_ev(w, buf, false, 0, "drm_sched", "ring0", 21, 1,
+		       t0 + 350 * MS + 5 * us) ?:
+	      fence_ev(w, buf, true, 100, "drm_sched", "ring0", 20, 2, t0 + 400 * MS) ?:
+	      fence_ev(w, buf, true, 100, "drm_sched", "ring0", 21, 2, t0 + 400 * MS) ?:
+	      sched_job(w, buf, false, 100, 2, t0 + 400 * MS) ?:
+	      sched_job(w, buf, true, 0, 2, t0 + 401 * MS) ?:
+	      fence_ev(w, buf, false, 0, "drm_sched", "ring0", 20, 2,
+		       t0 + 401 * MS + 10 * us) ?:
+	      sched_fence(w, buf, true, 2, 0, t0 + 411 * MS) ?:
+	      fence_ev(w, buf, false, 0, "drm_sched", "ring0", 21, 2, t0 + 411 * MS);
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, perf_data_close(w));
+	ASSERT_EQ(0, convert(self, "")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, check(self)) TH_LOG("%s", self->check);
+	EXPECT_EQ(2, checked(self, "process 100 ", " jobs "));
+	EXPECT_EQ(1, checked(self, "process 100 ", " dependency "));
+	EXPECT_EQ(300 * MS, checked(self, "process 100 ", " dependency 1 "));
+	EXPECT_EQ(2, checked(self, "process 100 ", " queue "));
+	EXPECT_EQ(20 * us + MS + 10 * us, checked(self, "process 100 ", " queue 2 "));
+	EXPECT_EQ(2, checked(self, "process 100 ", " run "));
+	EXPECT_EQ(49985 * us + 9990 * us, checked(self, "process 100 ", " run 2 "));
+	EXPECT_EQ(report(self, "", "[c for c in d[\"clients\"] if c[\"pid\"] == 100][0][\"busy_ns\"]"),
+		  checked(self, "process 100 ", " busy_ns "));
+	EXPECT_EQ(59975 * us, checked(self, "process 100 ", " busy_ns "));
 }
 
 TEST_HARNESS_MAIN

@@ -19,7 +19,9 @@
  * compare with perf gpu report's figures: per process its jobs (slices
  * at the top of its "GPU jobs" lanes), its busy time (the union of
  * their "run" children, or of the jobs themselves when they have no
- * children) and its ranges (slices on its "marks" lanes);
+ * children), its ranges (slices on its "marks" lanes), and how many
+ * "dependency", "queue" and "run" children its jobs have and their
+ * total length in ns;
  * per ring its slices; per counter track its values, their sum and the
  * last, and the integral of the step function they make (each value
  * times the ns to the next); per other track its instants.  Else one line "FAIL: ..." and
@@ -62,6 +64,8 @@ struct track {
 	uint64_t last_ts;
 	/* A process's: jobs, run intervals, ranges. */
 	uint64_t jobs, marks;
+	/* Its jobs' "dependency", "queue" and "run" children: how many, ns. */
+	uint64_t phases[3], phase_ns[3];
 	struct span *runs;
 	size_t nr_runs, alloc_runs;
 };
@@ -338,9 +342,12 @@ static void push_open(struct track *t, uint64_t ts, const char *name)
 	t->depth++;
 }
 
+static const char *const phase_names[3] = { "dependency", "queue", "run" };
+
 /* A slice of @t closed at @ts: count what it was. */
 static void closed(struct track *t, uint64_t ts)
 {
+	unsigned int i;
 	struct span s = t->open[--t->depth];
 	const char *name = t->open_name[t->depth];
 	bool children = t->open_children[t->depth];
@@ -355,6 +362,11 @@ static void closed(struct track *t, uint64_t ts)
 	} else if (!strcmp(t->name, "GPU jobs")) {
 		if (!t->depth)
 			proc->jobs++;
+		for (i = 0; t->depth && i < 3; i++)
+			if (!strcmp(name, phase_names[i])) {
+				proc->phases[i]++;
+				proc->phase_ns[i] += ts - s.b;
+			}
 		/* A job without children ran all its life. */
 		if ((!t->depth && !children) || (t->depth && !strcmp(name, "run"))) {
 			proc->runs = grow(proc->runs, &proc->alloc_runs,
@@ -566,11 +578,18 @@ static void summary(void)
 		struct track *p = t->parent ? track(t->parent) : NULL;
 
 		if (t->process)
-			printf("process %d %s jobs %llu busy_ns %llu ranges %llu lanes %u\n",
+			printf("process %d %s jobs %llu busy_ns %llu ranges %llu lanes %u"
+			       " dependency %llu %llu queue %llu %llu run %llu %llu\n",
 			       t->pid, t->name, (unsigned long long)t->jobs,
 			       (unsigned long long)union_ns(t->runs, t->nr_runs),
 			       (unsigned long long)t->marks,
-			       lanes(t->uuid, "GPU jobs"));
+			       lanes(t->uuid, "GPU jobs"),
+			       (unsigned long long)t->phases[0],
+			       (unsigned long long)t->phase_ns[0],
+			       (unsigned long long)t->phases[1],
+			       (unsigned long long)t->phase_ns[1],
+			       (unsigned long long)t->phases[2],
+			       (unsigned long long)t->phase_ns[2]);
 		else if (t->counter)
 			printf("counter %d %s: values %llu sum %.17g last %.17g integral %.17g\n",
 			       p && p->process ? p->pid : -1, t->name,

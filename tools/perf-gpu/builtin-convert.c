@@ -12,6 +12,8 @@
  *   label), its jobs as slices named driver/timeline from init to signal,
  *   with a "queue" child (drm_sched's and emit-numbered jobs') and a
  *   "run" child (the running interval report's BUSY is the union of),
+ *   after a "dependency" child where drm_sched's stable events showed
+ *   the job waiting for its dependencies (report_job_run's dep_end),
  *   none when the job ran from its init: it is its own run;
  * - a track per timeline ("ring driver/timeline"), each client's running
  *   intervals on it, named by the client;
@@ -490,6 +492,9 @@ static void oa_part(void *arg, const struct report_oa_part *part)
 
 /* ---- slices ---- */
 
+/* The name of a job's running phase, known by its address. */
+static const char phase_run[] = "run";
+
 /* Write the events the sorter holds up to @upto. */
 static void drain(struct convert *c, uint64_t upto)
 {
@@ -508,7 +513,7 @@ static void drain(struct convert *c, uint64_t upto)
 				err |= pft_track(w, ev.track, ev.group, ev.lane_name);
 			err |= pft_slice_begin(w, ev.ts, ev.track, ev.name);
 			/* The run phase of a client's job: its busy time. */
-			if (ev.tag && (ev.phase == 2 || (!ev.phase && !ev.nr_phases)))
+			if (ev.tag && (ev.phase ? ev.name == phase_run : !ev.nr_phases))
 				busy_add(c, (struct client *)(uintptr_t)ev.tag,
 					 ev.ts, ev.end);
 			break;
@@ -709,12 +714,24 @@ static void on_job(void *arg, const struct report_job_run *run)
 	if (!cl || !tl || !cl->selected)
 		return;
 	job_init(&job, cl->uuid, "GPU jobs", tl->name, run->init, run->end);
-	/* A job that ran all its life is its own run: no children. */
+	/*
+	 * A job that ran all its life is its own run: no children.  One
+	 * that drm_sched's events showed waiting for its dependencies
+	 * first has that phase, from its init (its push) to their end.
+	 */
 	if (run->start > run->init) {
-		job.phase[0] = (struct pft_phase){ "queue", run->init,
-						   run->queued ? run->start : run->init };
-		job.phase[1] = (struct pft_phase){ "run", run->start, run->end };
-		job.nr_phases = 2;
+		uint64_t queue = run->init;
+
+		if (run->queued && run->dep_end > run->init) {
+			queue = run->dep_end < run->start ? run->dep_end :
+							    run->start;
+			job.phase[job.nr_phases++] = (struct pft_phase){
+				"dependency", run->init, queue };
+		}
+		job.phase[job.nr_phases++] = (struct pft_phase){
+			"queue", queue, run->queued ? run->start : queue };
+		job.phase[job.nr_phases++] = (struct pft_phase){
+			phase_run, run->start, run->end };
 	}
 	job.tag = (uintptr_t)cl;
 	push(c, &job);

@@ -832,6 +832,7 @@ static int on_signal(struct report_model *m, const struct gpu_event *ev)
 	run.init = j->submitted;
 	run.start = run_start(j);
 	run.end = ev->time;
+	run.dep_end = 0;
 	/* Queued: till drm_sched's scheduled signal, or till its emit. */
 	run.queued = j->started || j->submitted < j->init;
 	/* A file out of time order must not give negative times. */
@@ -859,9 +860,12 @@ static int on_signal(struct report_model *m, const struct gpu_event *ev)
 	    report_sketch_add(&p->jobs.queue, run.queued ? run.start - run.init : 0) ||
 	    report_sketch_add(&p->jobs.run, run.end - run.start))
 		return -1;
+	/* A drm_sched job handed over by its scheduled half's signal. */
+	if (j->started)
+		run.dep_end = report_sched_dep_end(&m->sched, run.context,
+						   run.seqno);
 	if (m->hooks.job)
 		m->hooks.job(m->hooks.arg, &run);
-	/* A drm_sched job handed over by its scheduled half's signal. */
 	if (j->started)
 		report_sched_compare(&m->sched, run.context, run.seqno, run.init,
 				     run.start, run.end);

@@ -219,6 +219,11 @@ struct report_job_run {
 	uint32_t context, seqno;
 	uint64_t init, start, end;	/* end: the signal */
 	bool queued;			/* [init, start) was a queued phase */
+	/*
+	 * A drm_sched job whose stable events showed it waiting for its
+	 * dependencies: until then, from its push (report/sched.h); else 0.
+	 */
+	uint64_t dep_end;
 };
 
 struct report_oa_part {

@@ -370,6 +370,14 @@ static uint64_t diff(uint64_t a, uint64_t b)
 	return a > b ? a - b : b - a;
 }
 
+uint64_t report_sched_dep_end(struct report_sched *s, uint64_t context,
+			      uint64_t seqno)
+{
+	struct sched_job *j = job_find(s, context, seqno);
+
+	return j && j->done && j->dep_end > j->queue ? j->dep_end : 0;
+}
+
 void report_sched_compare(struct report_sched *s, uint64_t context,
 			  uint64_t seqno, uint64_t submit, uint64_t handover,
 			  uint64_t end)
