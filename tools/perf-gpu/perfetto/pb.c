@@ -61,6 +61,11 @@ static int pb_room(struct pb_buf *b, size_t n)
 	return 1;
 }
 
+uint8_t *pb_reserve(struct pb_buf *b, size_t n)
+{
+	return pb_room(b, n) ? b->p + b->len : NULL;
+}
+
 void pb_raw(struct pb_buf *b, const void *p, size_t n)
 {
 	if (!pb_room(b, n))

@@ -59,6 +59,18 @@ static inline size_t pb_varint_at(uint8_t *out, uint64_t v)
 /* @n bytes already encoded (a message put together by the caller). */
 void pb_raw(struct pb_buf *b, const void *p, size_t n);
 
+/*
+ * Room for @n bytes at the end, for the caller to encode into: where
+ * they go, or NULL (the buffer's error set).  pb_commit() then adds the
+ * @n bytes written there.
+ */
+uint8_t *pb_reserve(struct pb_buf *b, size_t n);
+
+static inline void pb_commit(struct pb_buf *b, size_t n)
+{
+	b->len += n;
+}
+
 void pb_varint(struct pb_buf *b, uint64_t v);
 void pb_tag(struct pb_buf *b, uint32_t field, unsigned int wire);
 
