@@ -376,7 +376,7 @@ TEST_F(xe, refusals_are_explained_in_one_line)
 		{ "", "--oa-source radeon",
 		  "gpuprof-oa: --oa-source: 'radeon' is not a source of OA: i915, xe or sim (the simulator)\n" },
 		{ "", "--metric-set NoSuchSet",
-		  "gpuprof-oa: metric set 'NoSuchSet' is not one of IGT's lnl sets (device 0x6420)\n" },
+		  "gpuprof-oa: metric set 'NoSuchSet' is not one of IGT's lnl sets (device 0x6420); SYS/class/drm/card0/metrics has: ComputeBasic (COMPUTE)\n" },
 		{ "GPUPROF_SHIM_PERFMON=1", "--metric-set 12345678-1234-1234-1234-123456789abc",
 		  "gpuprof-oa: metric set 12345678-1234-1234-1234-123456789abc (12345678-1234-1234-1234-123456789abc) is not registered with xe, and gpuprof does not know its registers to register it; SYS/class/drm/card0/metrics has: ComputeBasic (COMPUTE)\n" },
 	};

@@ -515,6 +515,28 @@ void oa_card_no_set(const char *card, const struct oa_metric_platform *metrics,
 }
 
 /**
+ * oa_set_unknown - the one line for a set name the tables do not have
+ * @dev: the GPU (its device id and card)
+ * @arg: the name given
+ * @metrics: its platform's table, NULL when there is none
+ *
+ * Worded alike for every driver: what the tables lack, then what the
+ * card offers now (oa_card_no_set()).
+ */
+void oa_set_unknown(const struct oa_device *dev, const char *arg,
+		    const struct oa_metric_platform *metrics)
+{
+	if (metrics)
+		oa_card_no_set(dev->card, metrics, false,
+			       "metric set '%s' is not one of IGT's %s sets (device 0x%04x)",
+			       arg, metrics->name, dev->device_id);
+	else
+		oa_card_no_set(dev->card, metrics, false,
+			       "metric set '%s' is not known: IGT has no metric sets for device 0x%04x, so give a uuid",
+			       arg, dev->device_id);
+}
+
+/**
  * oa_set_lookup - the metric set @arg names on a GPU
  * @device_id: the GPU's PCI device id
  * @arg: a set's name in the table of its platform (oa/metric-sets.h;

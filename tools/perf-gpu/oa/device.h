@@ -213,6 +213,8 @@ const struct oa_metric_platform *oa_metrics_of(uint32_t device_id);
 int oa_set_lookup(uint32_t device_id, const char *arg, struct oa_set *m,
 		  const struct oa_metric_platform **metrics,
 		  const struct oa_metric_set **set);
+void oa_set_unknown(const struct oa_device *dev, const char *arg,
+		    const struct oa_metric_platform *metrics);
 int oa_set_need_card(const char *node, const char *card);
 int oa_device_read(struct oa_device *d, size_t first_size,
 		   int (*take)(struct oa_device *d, const uint8_t *p, size_t n,

@@ -501,14 +501,7 @@ static int oa_i915_set_id(struct oa_device *dev, const char *arg)
 	int err;
 
 	if (oa_set_lookup(dev->device_id, arg, m, &metrics, &set)) {
-		if (metrics)
-			oa_card_no_set(dev->card, metrics, false,
-				       "metric set '%s' is not one of IGT's %s sets (device 0x%04x)",
-				       arg, metrics->name, dev->device_id);
-		else
-			oa_card_no_set(dev->card, metrics, false,
-				       "metric set '%s' is not known: IGT has no metric sets for device 0x%04x, so give a uuid",
-				       arg, dev->device_id);
+		oa_set_unknown(dev, arg, metrics);
 		return -1;
 	}
 	if (oa_set_need_card(dev->node, dev->card))

@@ -426,12 +426,7 @@ static int oa_xe_metric_set(struct oa_device *dev, const char *arg)
 	int err;
 
 	if (oa_set_lookup(dev->device_id, arg, m, &metrics, &set)) {
-		if (metrics)
-			pr_err("metric set '%s' is not one of IGT's %s sets (device 0x%04x)\n",
-			       arg, metrics->name, dev->device_id);
-		else
-			pr_err("metric set '%s' is not known: gpuprof has no metric sets for device 0x%04x, so give a uuid\n",
-			       arg, dev->device_id);
+		oa_set_unknown(dev, arg, metrics);
 		return -1;
 	}
 	if (set)
