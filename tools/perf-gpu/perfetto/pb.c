@@ -66,7 +66,7 @@ uint8_t *pb_reserve(struct pb_buf *b, size_t n)
 	return pb_room(b, n) ? b->p + b->len : NULL;
 }
 
-void pb_raw(struct pb_buf *b, const void *p, size_t n)
+static void pb_put(struct pb_buf *b, const void *p, size_t n)
 {
 	if (!pb_room(b, n))
 		return;
@@ -113,14 +113,14 @@ void pb_double(struct pb_buf *b, uint32_t field, double v)
 	for (i = 0; i < 8; i++)
 		out[i] = u >> (8 * i);
 	pb_tag(b, field, PB_FIXED64);
-	pb_raw(b, out, sizeof(out));
+	pb_put(b, out, sizeof(out));
 }
 
 void pb_bytes(struct pb_buf *b, uint32_t field, const void *p, size_t n)
 {
 	pb_tag(b, field, PB_LEN);
 	pb_varint(b, n);
-	pb_raw(b, p, n);
+	pb_put(b, p, n);
 }
 
 void pb_string(struct pb_buf *b, uint32_t field, const char *s)
@@ -135,7 +135,7 @@ size_t pb_begin(struct pb_buf *b, uint32_t field)
 
 	pb_tag(b, field, PB_LEN);
 	mark = b->len;
-	pb_raw(b, zero, sizeof(zero));
+	pb_put(b, zero, sizeof(zero));
 	return mark;
 }
 

@@ -56,9 +56,6 @@ static inline size_t pb_varint_at(uint8_t *out, uint64_t v)
 	return n;
 }
 
-/* @n bytes already encoded (a message put together by the caller). */
-void pb_raw(struct pb_buf *b, const void *p, size_t n);
-
 /*
  * Room for @n bytes at the end, for the caller to encode into: where
  * they go, or NULL (the buffer's error set).  pb_commit() then adds the

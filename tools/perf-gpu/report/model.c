@@ -860,15 +860,16 @@ static int on_signal(struct report_model *m, const struct gpu_event *ev)
 	    report_sketch_add(&p->jobs.queue, run.queued ? run.start - run.init : 0) ||
 	    report_sketch_add(&p->jobs.run, run.end - run.start))
 		return -1;
-	/* A drm_sched job handed over by its scheduled half's signal. */
+	/*
+	 * A drm_sched job handed over by its scheduled half's signal:
+	 * compared with the scheduler's events, which give its dependencies.
+	 */
 	if (j->started)
-		run.dep_end = report_sched_dep_end(&m->sched, run.context,
-						   run.seqno);
+		run.dep_end = report_sched_compare(&m->sched, run.context,
+						   run.seqno, run.init,
+						   run.start, run.end);
 	if (m->hooks.job)
 		m->hooks.job(m->hooks.arg, &run);
-	if (j->started)
-		report_sched_compare(&m->sched, run.context, run.seqno, run.init,
-				     run.start, run.end);
 	if (job_remove(m, j))
 		return -1;
 	if (++st->signals % PASS_EVERY == 0)

@@ -221,7 +221,7 @@ struct report_job_run {
 	bool queued;			/* [init, start) was a queued phase */
 	/*
 	 * A drm_sched job whose stable events showed it waiting for its
-	 * dependencies: until then, from its push (report/sched.h); else 0.
+	 * dependencies: until then, from its push (report_sched_compare()); else 0.
 	 */
 	uint64_t dep_end;
 };

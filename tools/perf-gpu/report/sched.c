@@ -370,24 +370,17 @@ static uint64_t diff(uint64_t a, uint64_t b)
 	return a > b ? a - b : b - a;
 }
 
-uint64_t report_sched_dep_end(struct report_sched *s, uint64_t context,
-			      uint64_t seqno)
-{
-	struct sched_job *j = job_find(s, context, seqno);
-
-	return j && j->done && j->dep_end > j->queue ? j->dep_end : 0;
-}
-
-void report_sched_compare(struct report_sched *s, uint64_t context,
-			  uint64_t seqno, uint64_t submit, uint64_t handover,
-			  uint64_t end)
+uint64_t report_sched_compare(struct report_sched *s, uint64_t context,
+			      uint64_t seqno, uint64_t submit,
+			      uint64_t handover, uint64_t end)
 {
 	struct sched_job *j = job_find(s, context, seqno), **pp;
 	struct report_sched_compare *c = &s->cmp;
-	uint64_t ds, dh, de;
+	uint64_t ds, dh, de, dep_end;
 
 	if (!j || !j->done)
-		return;
+		return 0;
+	dep_end = j->dep_end > j->queue ? j->dep_end : 0;
 	ds = diff(submit, j->queue);
 	dh = diff(handover, j->run);
 	de = diff(end, j->done);
@@ -414,6 +407,7 @@ void report_sched_compare(struct report_sched *s, uint64_t context,
 		}
 	}
 	job_free(s, j);
+	return dep_end;
 }
 
 int report_sched_finish(struct report_sched *s,

@@ -107,21 +107,15 @@ void report_sched_init(struct report_sched *s);
 int report_sched_add(struct report_sched *s, const struct gpu_event *ev);
 
 /*
- * The end of the dependency phase of the done job whose finished fence
- * is (@context, @seqno), before report_sched_compare() lets it go: 0
- * when it waited for none, or the events did not show the job.
- */
-uint64_t report_sched_dep_end(struct report_sched *s, uint64_t context,
-			      uint64_t seqno);
-
-/*
  * A job fence pairing timed (report/model.h): @context, @seqno its
  * finished fence, @submit its init, @handover the scheduled half's
- * signal, @end its own signal.
+ * signal, @end its own signal.  Compared, and let go.  Return: the end of
+ * its dependency phase as the stable events showed it, or 0 when it
+ * waited for none or they did not show the job.
  */
-void report_sched_compare(struct report_sched *s, uint64_t context,
-			  uint64_t seqno, uint64_t submit, uint64_t handover,
-			  uint64_t end);
+uint64_t report_sched_compare(struct report_sched *s, uint64_t context,
+			      uint64_t seqno, uint64_t submit,
+			      uint64_t handover, uint64_t end);
 
 /*
  * At the end (once; again: nothing): processes and client names from
