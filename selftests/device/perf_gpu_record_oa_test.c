@@ -520,23 +520,27 @@ static long dumped(FIXTURE_DATA(oa) *self, const char *type)
  * SIGKILLed halfway, the file still has the reports of its rounds, in
  * time among the fences, for stock perf script and for perf gpu report.
  * The shim loses a report every 500, so losses are placed while
- * streaming too.
+ * streaming too.  The kill comes a while after the storm's own "held"
+ * lines (-t) show signalled fences, not after a fixed time: under load a
+ * debug kernel once took longer than that to signal the first.
  */
 TEST_F_TIMEOUT(oa, i915_stream_killed_keeps_its_rounds, 120)
 {
 	const unsigned int k = gpuprof_time_scale();
-	char sys[128], err[160];
+	char sys[128], err[160], held[160];
 	long rounds, lost;
 
 	SETUP_PROVIDES(!access(shim(), R_OK), "the i915 shim at %s (make -C selftests)", shim());
 	snprintf(err, sizeof(err), "%s/report.err", self->dir);
+	snprintf(held, sizeof(held), "%s/held", self->dir);
 	ASSERT_EQ(0, shim_sysfs(self, sys, sizeof(sys))) TH_LOG("%s: %m", sys);
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
-			     "GPUPROF_SHIM_LOSS_EVERY=500 GPUPROF_SYSFS_ROOT='%s' LD_PRELOAD='%s %s' %s record --oa --oa-node " NODE " -o %s -- %s -n storm fences 100000000 20 >/dev/null 2>&1 & "
-			     "p=$!; while [ ! -s %s ]; do sleep 0.1; done; sleep %u; "
+			     "GPUPROF_SHIM_LOSS_EVERY=500 GPUPROF_SYSFS_ROOT='%s' LD_PRELOAD='%s %s' %s record --oa --oa-node " NODE " -o %s -- %s -n storm -t fences 100000000 20 >%s 2>&1 & "
+			     "p=$!; n=0; while [ $(grep -c ^held %s) -lt 5 ] && [ $n -lt %u ]; do sleep 0.1; n=$((n + 1)); done; sleep %u; "
 			     "kill -9 $p; sleep 1; pkill -9 -x storm; true",
 			     sys, asan_runtime(), shim(), perf_gpu_path(),
-			     self->data, gpuwork_path(), self->data, 4 * k))
+			     self->data, gpuwork_path(), held, held, 300 * k,
+			     k))
 		TH_LOG("%s", self->out);
 	ASSERT_EQ(0, tally(self)) TH_LOG("%s", self->out);
 	rounds = dumped(self, "PERF_RECORD_FINISHED_ROUND");
