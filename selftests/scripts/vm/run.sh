@@ -25,7 +25,8 @@ set -eu
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
-cache=${GPUPROF_CACHE:-$repo/.deps}/vm
+deps=${GPUPROF_CACHE:-$repo/.deps}
+cache=$deps/vm
 bug_re='BUG:|WARNING:|Oops|Call Trace|UBSAN:|ODEBUG:|still has objects'
 # A KVM boot that has not reached COMMAND after this long is taken as hung
 # (TCG gets there in 3 to 6 s, KVM would be quicker still).
@@ -77,8 +78,8 @@ fi
 # A test kernel set-up unpacked rather than installed (7.3: setup.sh,
 # "The third test kernel") boots from its own root.
 if [ -z "$kroot" ] && [ ! -e "/boot/vmlinuz-$kver" ] &&
-   [ -d "$cache/../kernels/$kver" ]; then
-	kroot=$(cd "$cache/../kernels/$kver" && pwd)
+   [ -d "$deps/kernels/$kver" ]; then
+	kroot=$(cd "$deps/kernels/$kver" && pwd)
 fi
 kernel=$kroot/boot/vmlinuz-$kver
 if [ ! -r "$kernel" ] || [ ! -d "$kroot/lib/modules/$kver" ]; then
