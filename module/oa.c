@@ -40,6 +40,8 @@
 
 #define GPUPROF_OA_CHUNK	16384
 #define GPUPROF_OA_LEARNED	64
+/* Reports placed under one hold of the data lock, at most. */
+#define GPUPROF_OA_BATCH	32
 
 struct gpuprof_oa_in {
 	struct mutex lock;		/* one write at a time */
@@ -61,6 +63,8 @@ struct gpuprof_oa_in {
 	u32 bound_gen;			/* gpuprof_oa_bindings_gen then; 0: none */
 	struct gpuprof_target *bound;
 	struct gpuprof_oa_deltas d;	/* scratch, for one report */
+	bool locked;			/* the data lock is held for a batch */
+	unsigned int batched;		/* reports placed under that hold */
 	u8 prev_report[GPUPROF_OA_REPORT_MAX];
 	u8 chunk[GPUPROF_OA_CHUNK];
 	u8 record[GPUPROF_OA_RECORD_MAX];
@@ -258,6 +262,41 @@ static void gpuprof_oa_keep_prev(struct gpuprof_oa_in *in)
 	in->prev_at = in->prev_report;
 }
 
+/*
+ * DOC: The data lock, taken a batch at a time
+ *
+ * Each report placed updates the stream's counters and a target's under
+ * the data lock, which the fence probes take in interrupt context.
+ * Taking it (irqs off and on) for every report was a measurable part of
+ * the write path, so reports are placed under one hold for up to
+ * GPUPROF_OA_BATCH of them: a probe on another CPU waits for a batch at
+ * most, not a whole chunk.  Any other record, and the end of each chunk
+ * (before cond_resched()), lets the lock go.
+ */
+static void gpuprof_oa_lock(struct gpuprof_oa_in *in)
+{
+	if (in->locked)
+		return;
+	spin_lock_irq(&gpuprof_data_lock);
+	in->locked = true;
+	in->batched = 0;
+}
+
+static void gpuprof_oa_unlock(struct gpuprof_oa_in *in)
+{
+	if (!in->locked)
+		return;
+	in->locked = false;
+	spin_unlock_irq(&gpuprof_data_lock);
+}
+
+/* One more report placed under the hold: let it go after a batch. */
+static void gpuprof_oa_batch_done(struct gpuprof_oa_in *in)
+{
+	if (++in->batched >= GPUPROF_OA_BATCH)
+		gpuprof_oa_unlock(in);
+}
+
 static void gpuprof_oa_sample(struct gpuprof_oa_in *in, const void *report)
 {
 	const struct gpuprof_oa_layout *l = &in->stream.layout;
@@ -270,9 +309,9 @@ static void gpuprof_oa_sample(struct gpuprof_oa_in *in, const void *report)
 	gpuprof_oa_report_header(l, report, &r);
 	if (!in->have_ts) {
 		/* No correlation point yet: it cannot be placed in time. */
-		spin_lock_irq(&gpuprof_data_lock);
+		gpuprof_oa_lock(in);
 		gpuprof_oa_stats.unplaced++;
-		spin_unlock_irq(&gpuprof_data_lock);
+		gpuprof_oa_batch_done(in);
 		return;
 	}
 	/* A later correlation point is a nearer base than the last report. */
@@ -284,7 +323,7 @@ static void gpuprof_oa_sample(struct gpuprof_oa_in *in, const void *report)
 	/* Deltas from the previous report of the same context only. */
 	same = in->have_prev && in->prev.ctx_id == r.ctx_id;
 
-	spin_lock_irq(&gpuprof_data_lock);
+	gpuprof_oa_lock(in);
 	gpuprof_oa_stats.reports++;
 	if (in->have_prev && !same)
 		gpuprof_oa_stats.switch_deltas++;
@@ -302,7 +341,7 @@ static void gpuprof_oa_sample(struct gpuprof_oa_in *in, const void *report)
 		    (r.reason & GPUPROF_OA_REASON_TIMER))
 			gpuprof_target_hist_add(who[i], in->timeline, 1, 0);
 	}
-	spin_unlock_irq(&gpuprof_data_lock);
+	gpuprof_oa_batch_done(in);
 
 	/*
 	 * A report assembled in the record buffer is copied now: the next
@@ -332,6 +371,8 @@ static void gpuprof_oa_on_record(void *arg, const struct gpuprof_oa_stream *s,
 
 	/* Records lie where they arrived: at any alignment. */
 	memcpy(&type, &h->type, sizeof(type));
+	if (type != GPUPROF_OA_RECORD_SAMPLE)
+		gpuprof_oa_unlock(in);
 	switch (type) {
 	case GPUPROF_OA_RECORD_SAMPLE:
 		gpuprof_oa_sample(in, payload);
@@ -411,6 +452,7 @@ static ssize_t gpuprof_oa_write(struct file *filp, const char __user *ubuf,
 	struct gpuprof_oa_in *in = filp->private_data;
 	size_t done = 0, n;
 	ssize_t ret = 0;
+	int err;
 
 	mutex_lock(&in->lock);
 	if (in->stream.error) {
@@ -429,8 +471,10 @@ static ssize_t gpuprof_oa_write(struct file *filp, const char __user *ubuf,
 			ret = -EFAULT;
 			break;
 		}
-		if (gpuprof_oa_stream_feed(&in->stream, in->chunk, n,
-					   gpuprof_oa_on_record, in)) {
+		err = gpuprof_oa_stream_feed(&in->stream, in->chunk, n,
+					     gpuprof_oa_on_record, in);
+		gpuprof_oa_unlock(in);
+		if (err) {
 			gpuprof_oa_refused(in);
 			ret = -EINVAL;
 			break;
