@@ -9,6 +9,11 @@
  *   check-debug) is far slower, and says so by setting it.  Anything
  *   else in the variable stops the program before a test runs.  Tests
  *   stretch their own workload windows by gpuprof_time_scale();
+ * - the timeout of every test is also multiplied by
+ *   $GPUPROF_WATCHDOG_SCALE (same rules), which leaves the tests'
+ *   windows alone: the harness's timeout only catches a hang, and
+ *   host-tests.sh sets it so a loaded machine does not fail a test that
+ *   is merely slow;
  * - $GPUPROF_TEST_ONLY="NAME..." runs only the tests called one of the
  *   NAMEs, as "fixture.test" or "test" (6.1's harness has no filter of
  *   its own).
@@ -36,25 +41,35 @@ static inline unsigned int gpuprof_time_scale(void)
 	return k >= 1 && k <= 100 ? k : 1;
 }
 
-static inline int gpuprof_scale_timeouts(void)
+/* The factor in $@var: 1 when unset, 0 (said on stderr) when bad. */
+static inline long gpuprof_scale_of(const char *var)
 {
-	const char *s = getenv("GPUPROF_TIMEOUT_SCALE");
-	struct __fixture_metadata *f;
-	struct __test_metadata *t;
+	const char *s = getenv(var);
 	char *end;
 	long k;
 
 	if (!s)
-		return 0;
+		return 1;
 	k = strtol(s, &end, 10);
 	if (end == s || *end || k < 1 || k > 100) {
-		fprintf(stderr, "GPUPROF_TIMEOUT_SCALE=%s: not a number from 1 to 100\n",
-			s);
-		return -1;
+		fprintf(stderr, "%s=%s: not a number from 1 to 100\n", var, s);
+		return 0;
 	}
+	return k;
+}
+
+static inline int gpuprof_scale_timeouts(void)
+{
+	long k = gpuprof_scale_of("GPUPROF_TIMEOUT_SCALE");
+	long w = gpuprof_scale_of("GPUPROF_WATCHDOG_SCALE");
+	struct __fixture_metadata *f;
+	struct __test_metadata *t;
+
+	if (!k || !w)
+		return -1;
 	for (f = __fixture_list; f; f = f->next)
 		for (t = f->tests; t; t = t->next)
-			t->timeout *= k;
+			t->timeout *= k * w;
 	return 0;
 }
 
