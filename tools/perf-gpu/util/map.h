@@ -1,12 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A hash map from 64-bit keys to 64-bit values: timechart's fences
- * waiting for their signal (context and seqno to init time), the last
- * signal of each fence context, clients by pid, interned range names by
- * hash; report's drm_sched jobs in flight.  Open addressing with linear
- * probing and backward-shift deletion, so a long recording that inits
- * and signals millions of fences keeps a table the size of the fences in
- * flight, not of all the fences ever seen.
+ * The one hash map of tools/perf-gpu, from 64-bit keys to 64-bit values
+ * (an index into an array, or an address), and its key mixers.  Users:
+ * report's ranges' processes (report/ranges.c) and drm_sched jobs and
+ * waits (report/sched.c); timechart's fences waiting for their
+ * signal, the last signal of each fence context, timelines, vblank
+ * tracks, marks, clients by pid and interned range names
+ * (builtin-timechart.c, timechart/html.c); convert's clients,
+ * timelines, crtcs and fences in flight (builtin-convert.c); perfetto's
+ * interned names and sorter groups; drm/clients.c's clients by id in a
+ * scan; thread names by tid (perfdata/comm-table.c for report's reader
+ * and script, record/store.c).
+ * Open addressing with linear probing and backward-shift deletion, so a
+ * long recording that inits and signals millions of fences keeps a
+ * table the size of the fences in flight, not of all the fences ever
+ * seen.  Not users, each saying why: util/fdcache.c (slots with an fd,
+ * inode and pass in line), perfetto/trace.h's cache of 16 names by
+ * address, report/model.c's chained tables and 256 OA context bindings
+ * and record/command-filter.c's sets (these two faster on their own).
  */
 #ifndef PERF_GPU_UTIL_MAP_H
 #define PERF_GPU_UTIL_MAP_H
