@@ -742,6 +742,57 @@ TEST(map_keeps_keys_through_removals)
 	u64_map_free(&m);
 }
 
+/* A walk sees each key once; a clear empties the map and keeps its slots. */
+TEST(map_walks_and_clears)
+{
+	uint64_t k, v, seen = 0, sum = 0, i, n = 1000;
+	struct u64_map m;
+	size_t pos = 0, slots;
+
+	u64_map_init(&m);
+	EXPECT_FALSE(u64_map_next(&m, &pos, &k, &v));
+	for (i = 1; i <= n; i++) {
+		ASSERT_EQ(0, u64_map_put(&m, i << 32, i));
+	}
+	while (u64_map_next(&m, &pos, &k, &v)) {
+		ASSERT_EQ(k >> 32, v);
+		seen++;
+		sum += v;
+	}
+	EXPECT_EQ(n, seen);
+	EXPECT_EQ(n * (n + 1) / 2, sum);
+	slots = m.mask + 1;
+	u64_map_clear(&m);
+	EXPECT_EQ(0, m.nr);
+	EXPECT_EQ(slots, m.mask + 1);
+	for (i = 1; i <= n; i++) {
+		ASSERT_FALSE(u64_map_get(&m, i << 32, &v));
+	}
+	pos = 0;
+	EXPECT_FALSE(u64_map_next(&m, &pos, NULL, NULL));
+	ASSERT_EQ(0, u64_map_put(&m, 7, 8));
+	EXPECT_TRUE(u64_map_get(&m, 7, &v));
+	EXPECT_EQ(8, v);
+	u64_map_free(&m);
+}
+
+/*
+ * The mixers' values are in output (timeline colours, client and live
+ * ids): FNV-1a's published vectors, splitmix64's finalizer.
+ */
+TEST(map_hashes_keep_their_values)
+{
+	EXPECT_EQ(0xaf63dc4c8601ec8cull, map_hash_str(MAP_HASH_SEED, "a"));
+	EXPECT_EQ(0x85944171f73967e8ull, map_hash_str(MAP_HASH_SEED, "foobar"));
+	EXPECT_EQ(map_hash_str(MAP_HASH_SEED, "foobar"),
+		  map_hash_str(map_hash_str(MAP_HASH_SEED, "foo"), "bar"));
+	EXPECT_EQ(map_hash_str(MAP_HASH_SEED, "a"),
+		  map_hash_field(MAP_HASH_SEED, 'a'));
+	EXPECT_EQ(0, map_hash_u64(0));
+	EXPECT_EQ(0x5692161d100b05e5ull, map_hash_u64(1));
+	EXPECT_EQ(0xf2c6924e7dfed23eull, map_hash_u64(0x100000002ull));
+}
+
 /*
  * A million jobs of 50 ns every 90 ns beside the known model, at most
  * 200000 entries: width 512 (256 would give 351563 buckets), 175781

@@ -24,10 +24,10 @@
 
 #include "builtin.h"
 #include "oa/print.h"
+#include "perfdata/comm-table.h"
 #include "perfdata/read.h"
 #include "perfdata/trace-print.h"
 #include "perfdata/tracing-data-read.h"
-#include "util/array.h"
 #include "util/debug.h"
 
 /* Zeros after each payload copy, where a string without NUL stops. */
@@ -46,11 +46,6 @@ enum {
 };
 #define F_DEFAULT (F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE)
 
-struct comm {
-	int32_t tid;
-	char name[16];
-};
-
 /* Per attr: its event, and for oa_report the stream's last report. */
 struct script_event {
 	struct tep_event *tep;
@@ -68,44 +63,25 @@ struct script {
 	struct tep_handle *tep;
 	struct script_event *events;	/* one per attr */
 	int name_width;
-	struct comm *comms;
-	size_t nr_comms, alloc_comms;
+	struct comm_table comms;
 	uint8_t *scratch;		/* a payload copy, RAW_PAD zeros after */
 	struct trace_seq seq;
 	uint64_t samples, lost, oa_lost;
 	struct script_oa oa;		/* the OA reports' stream */
 };
 
-static const char *comm_of(struct script *sc, int32_t tid)
-{
-	size_t i;
-
-	for (i = 0; i < sc->nr_comms; i++)
-		if (sc->comms[i].tid == tid)
-			return sc->comms[i].name;
-	return NULL;
-}
-
 /* A COMM record: pid, tid, the name; the trailer after it is not used. */
 static int on_comm(struct script *sc, const struct pdr_record *r)
 {
 	const char *name;
 	int32_t tid;
-	size_t i, len;
+	size_t len;
 
 	if (pdr_parse_comm(&sc->file, r, &tid, &name, &len))
 		return -1;
-	for (i = 0; i < sc->nr_comms && sc->comms[i].tid != tid; i++)
-		;
-	if (i == sc->nr_comms) {
-		if (ARRAY_RESERVE(sc->comms, sc->alloc_comms, sc->nr_comms + 1))
-			return pdr_error(&sc->file, r->offset, "out of memory");
-		sc->nr_comms++;
-	}
-	sc->comms[i].tid = tid;
 	/* perf shows at most 15 characters, the kernel's TASK_COMM_LEN. */
-	snprintf(sc->comms[i].name, sizeof(sc->comms[i].name), "%.*s",
-		 (int)len, name);
+	if (comm_table_set(&sc->comms, tid, name, len))
+		return pdr_error(&sc->file, r->offset, "out of memory");
 	return 0;
 }
 
@@ -130,7 +106,7 @@ static void print_prefix(struct script *sc, const struct pdr_sample *s,
 	const char *comm;
 
 	if (sc->fields & F_COMM) {
-		comm = comm_of(sc, s->tid);
+		comm = comm_table_get(&sc->comms, s->tid);
 		if (comm) {
 			printf("%16s", comm);
 		} else {
@@ -381,7 +357,7 @@ static void cleanup(struct script *sc)
 	if (sc->tep)
 		tep_free(sc->tep);
 	free(sc->events);
-	free(sc->comms);
+	comm_table_free(&sc->comms);
 	free(sc->scratch);
 	trace_seq_destroy(&sc->seq);
 	script_oa_exit(&sc->oa);

@@ -182,15 +182,10 @@ static const char *process_name(struct timechart_cmd *c,
 
 static uint64_t hash_timeline(const char *driver, const char *timeline)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	const char *s;
+	uint64_t h = map_hash_str(MAP_HASH_SEED, driver);
 
-	for (s = driver; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	h = (h ^ 0xff) * 0x100000001b3ull;	/* no byte of a string */
-	for (s = timeline; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
+	/* 0xff: no byte of a string. */
+	return map_hash_str(map_hash_field(h, 0xff), timeline);
 }
 
 /* The track of the timeline (@driver, @timeline), made on first sight. */

@@ -19,7 +19,7 @@
  * texts and comm, and there the text decides (it has drm-driver).
  *
  * Each text is parsed straight into the next free slot of the clients
- * array; a hash of the clients by id finds the one it may belong to, and
+ * array; a util/map of the clients by id finds the one it may belong to, and
  * a text of a client already seen only adds to its fd count.  At the end
  * the clients are sorted by id, matched with the previous scan's by
  * binary search for utilisation, and summed per device.  The two arrays
@@ -40,6 +40,7 @@
 #include "util/array.h"
 #include "util/fdcache.h"
 #include "util/file.h"
+#include "util/map.h"
 
 #define DENTS_SIZE	(32 << 10)
 #define UTIL_FULL	10000u
@@ -72,7 +73,7 @@ void gpu_clients_free(struct gpu_clients *s)
 	free(s->devices);
 	free(s->text);
 	free(s->dents);
-	free(s->hash);
+	u64_map_free(&s->by_id);
 	free(s->order);
 	fdcache_free(&s->held);
 	memset(s, 0, sizeof(*s));
@@ -88,26 +89,10 @@ static uint64_t scan_time(const struct gpu_clients *s)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-/* A bijective 64-bit mixer (the finaliser of splitmix64). */
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
+/* FNV-1a of @str, the terminating NUL included to keep "ab","c" from "a","bc". */
 static uint64_t hash_str(uint64_t h, const char *str)
 {
-	const unsigned char *p = (const unsigned char *)str;
-
-	/* FNV-1a, the terminating NUL included to keep "ab","c" from "a","bc". */
-	do {
-		h ^= *p;
-		h *= 0x100000001b3ull;
-	} while (*p++);
-	return h;
+	return map_hash_field(map_hash_str(h, str), 0);
 }
 
 /*
@@ -119,13 +104,14 @@ static uint64_t hash_str(uint64_t h, const char *str)
  */
 static uint64_t client_id(const struct drm_fdinfo *fi, int32_t pid, int fd)
 {
-	uint64_t dev = hash_str(hash_str(0xcbf29ce484222325ull, fi->driver),
+	uint64_t dev = hash_str(hash_str(MAP_HASH_SEED, fi->driver),
 				fi->pdev);
 
 	if (fi->has_client_id)
-		return mix64(dev ^ fi->client_id);
-	return mix64(dev ^ mix64(((uint64_t)(uint32_t)pid << 32 |
-				  (uint32_t)fd) ^ 0x5a5a5a5a5a5a5a5aull));
+		return map_hash_u64(dev ^ fi->client_id);
+	return map_hash_u64(dev ^ map_hash_u64(((uint64_t)(uint32_t)pid << 32 |
+					       (uint32_t)fd) ^
+					      0x5a5a5a5a5a5a5a5aull));
 }
 
 /* Two fds of one client in a scan: only with drm-client-id. */
@@ -149,43 +135,26 @@ static int reserve_clients(struct gpu_clients *s, unsigned int n)
 	return ARRAY_RESERVE(s->clients, s->alloc, (size_t)n + 1) ? -1 : 0;
 }
 
-/* Open addressing on the id; slots hold index + 1, 0 is empty. */
-static int hash_reset(struct gpu_clients *s, unsigned int want)
-{
-	unsigned int size = 64;
-	uint32_t *h;
-
-	while (size < want * 2)
-		size *= 2;
-	if (size > s->hash_size) {
-		h = realloc(s->hash, (size_t)size * sizeof(*h));
-		if (!h)
-			return -1;
-		s->hash = h;
-		s->hash_size = size;
-	}
-	memset(s->hash, 0, (size_t)s->hash_size * sizeof(*s->hash));
-	return 0;
-}
-
-static uint32_t *hash_slot(struct gpu_clients *s, const struct gpu_client *c)
-{
-	unsigned int mask = s->hash_size - 1, i = c->id & mask;
-
-	while (s->hash[i] && !same_client(&s->clients[s->hash[i] - 1], c))
-		i = (i + 1) & mask;
-	return &s->hash[i];
-}
-
-static int hash_grow(struct gpu_clients *s)
+/*
+ * The client of this scan that @c is one more fd of, or NULL.  The map
+ * holds the first client of an id; another of the same id (ids of two
+ * devices colliding) is found by looking, *@keyed then true.
+ */
+static struct gpu_client *find_client(struct gpu_clients *s,
+				      const struct gpu_client *c, bool *keyed)
 {
 	unsigned int i;
+	uint64_t idx;
 
-	if (hash_reset(s, s->hash_size))
-		return -1;
+	*keyed = u64_map_get(&s->by_id, c->id, &idx);
+	if (!*keyed)
+		return NULL;
+	if (same_client(&s->clients[idx], c))
+		return &s->clients[idx];
 	for (i = 0; i < s->nr_clients; i++)
-		*hash_slot(s, &s->clients[i]) = i + 1;
-	return 0;
+		if (same_client(&s->clients[i], c))
+			return &s->clients[i];
+	return NULL;
 }
 
 /*
@@ -306,17 +275,16 @@ static int add_fd(struct gpu_clients *s, struct process *p, int fd,
 		  size_t len)
 {
 	struct gpu_client *c = &s->clients[s->nr_clients], *old;
-	uint32_t *slot;
+	bool keyed;
 
 	c->id = client_id(&c->fi, p->pid, fd);
 	if (!p->have_comm) {
 		read_comm(s, p->root, p->name, p->pid, p->dir_ino, p->comm);
 		p->have_comm = true;
 	}
-	slot = hash_slot(s, c);
-	if (*slot) {
+	old = find_client(s, c, &keyed);
+	if (old) {
 		/* Counted once; its values are those of the first fd read. */
-		old = &s->clients[*slot - 1];
 		old->nr_fds++;
 		if (p->pid < old->pid) {
 			old->pid = p->pid;
@@ -331,9 +299,9 @@ static int add_fd(struct gpu_clients *s, struct process *p, int fd,
 	c->nr_fds = 1;
 	memset(c->util_x100, 0, sizeof(c->util_x100));
 	c->has_util = false;
-	*slot = ++s->nr_clients;
-	if (s->nr_clients * 2 > s->hash_size && hash_grow(s))
+	if (!keyed && u64_map_put(&s->by_id, c->id, s->nr_clients))
 		return -1;
+	s->nr_clients++;
 	return reserve_clients(s, s->nr_clients);
 }
 
@@ -866,7 +834,8 @@ static int scan(struct gpu_clients *s, int root, int32_t pid)
 {
 	char name[12];
 
-	if (hash_reset(s, s->nr_prev + 64) || reserve_clients(s, 0))
+	u64_map_clear(&s->by_id);
+	if (reserve_clients(s, 0))
 		return -1;
 	if (pid <= 0)
 		return scan_all(s, root);

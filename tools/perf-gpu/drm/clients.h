@@ -34,6 +34,7 @@
 #include "drm/fdinfo.h"
 #include "util/cgroup.h"
 #include "util/fdcache.h"
+#include "util/map.h"
 
 /*
  * The most of one fdinfo text read: far above what any driver prints.  A
@@ -111,8 +112,7 @@ struct gpu_clients {
 	/* Internal: buffers kept from one scan to the next. */
 	char *text, *dents;		/* an fdinfo text; directory entries */
 	size_t text_size;
-	uint32_t *hash;			/* clients by id during a scan */
-	unsigned int hash_size;
+	struct u64_map by_id;		/* clients by id during a scan: index */
 	size_t alloc_devices;
 	struct gpu_client_ref *order;	/* for sorting clients by id */
 	/*

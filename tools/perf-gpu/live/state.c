@@ -24,6 +24,7 @@
 
 #include "live/state.h"
 #include "util/array.h"
+#include "util/map.h"
 
 static const char *const type_names[LIVE_NR_TYPES] = {
 	[LIVE_CLIENT] = "CLIENT",
@@ -360,18 +361,9 @@ int live_state_write(FILE *out, const struct live_state *old,
 /* FNV-1a 64 of "TYPE NAME": an ENGINE's or HEAP's id, from its name. */
 static uint64_t name_hash(enum live_type t, const char *name)
 {
-	const char *parts[3] = { live_type_name(t), " ", name };
-	uint64_t h = 0xcbf29ce484222325ull;
-	unsigned int i;
-	const char *p;
+	uint64_t h = map_hash_str(MAP_HASH_SEED, live_type_name(t));
 
-	for (i = 0; i < 3; i++) {
-		for (p = parts[i]; *p; p++) {
-			h ^= (unsigned char)*p;
-			h *= 0x100000001b3ull;
-		}
-	}
-	return h;
+	return map_hash_str(map_hash_field(h, ' '), name);
 }
 
 /*

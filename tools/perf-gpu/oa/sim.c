@@ -20,17 +20,15 @@
 #include "oa/metrics.h"
 #include "oa/sim.h"
 #include "util/array.h"
+#include "util/map.h"
 
 #define NSEC 1000000000ull
 #define ONE OA_SIM_RATE_ONE
 
+/* splitmix64: a Weyl sequence through util/map's mixer. */
 static uint64_t splitmix64(uint64_t *x)
 {
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return map_hash_u64(*x += 0x9e3779b97f4a7c15ull);
 }
 
 /* A value fixed by (@a, @b, @c): per-context counter rates. */

@@ -15,13 +15,13 @@
 #include <traceevent/event-parse.h>
 
 #include "../../../uapi/gpuprof_oa.h"
+#include "perfdata/comm-table.h"
 #include "perfdata/fence-number.h"
 #include "perfdata/gpu-trace.h"
 #include "perfdata/trace-print.h"
 #include "perfdata/tracing-data-read.h"
 #include "util/array.h"
 
-#define COMM_LEN		16
 #define MAX_FIELDS		12
 /*
  * A payload is at most 64 KiB, and an event reads at most MAX_FIELDS
@@ -125,12 +125,6 @@ struct trace_attr {
 	struct tep_format_field *f[MAX_FIELDS];
 };
 
-struct comm {
-	int32_t tid;
-	bool used;
-	char name[COMM_LEN];
-};
-
 struct trace_cgroup {
 	uint64_t id;
 	char *path;
@@ -145,9 +139,7 @@ struct gpu_trace {
 	bool done;			/* at the end, or failed */
 	bool opened;			/* header, attrs, features checked */
 	uint64_t lost_unknown;
-	/* Thread names, open addressing by tid; @comm_mask + 1 slots. */
-	struct comm *comms;
-	size_t nr_comms, comm_mask;
+	struct comm_table comms;	/* thread names */
 	/* Cgroup paths by id, in the order first named (a few hundred). */
 	struct trace_cgroup *cgroups;
 	size_t nr_cgroups, alloc_cgroups;
@@ -316,66 +308,21 @@ struct gpu_trace *gpu_trace_open(const char *path)
 	return t;
 }
 
-static struct comm *comm_slot(const struct gpu_trace *t, int32_t tid)
-{
-	size_t i;
-
-	if (!t->comms)
-		return NULL;
-	/* Multiplicative hashing: tids come in runs. */
-	i = ((uint32_t)tid * 2654435761u) & t->comm_mask;
-	while (t->comms[i].used && t->comms[i].tid != tid)
-		i = (i + 1) & t->comm_mask;
-	return &t->comms[i];
-}
-
 const char *gpu_trace_comm(const struct gpu_trace *t, int32_t tid)
 {
-	const struct comm *c = comm_slot(t, tid);
-
-	return c && c->used ? c->name : NULL;
-}
-
-/* Keep the table at most half full. */
-static int comm_grow(struct gpu_trace *t)
-{
-	struct comm *old = t->comms;
-	size_t old_slots = old ? t->comm_mask + 1 : 0, i;
-	size_t slots = old_slots ? 2 * old_slots : 256;
-
-	if (old && 2 * (t->nr_comms + 1) <= old_slots)
-		return 0;
-	t->comms = calloc(slots, sizeof(*t->comms));
-	if (!t->comms) {
-		t->comms = old;
-		return -1;
-	}
-	t->comm_mask = slots - 1;
-	for (i = 0; i < old_slots; i++)
-		if (old[i].used)
-			*comm_slot(t, old[i].tid) = old[i];
-	free(old);
-	return 0;
+	return comm_table_get(&t->comms, tid);
 }
 
 static int on_comm(struct gpu_trace *t, const struct pdr_record *r)
 {
 	const char *name;
-	struct comm *c;
 	int32_t tid;
 	size_t len;
 
 	if (pdr_parse_comm(&t->file, r, &tid, &name, &len))
 		return -1;
-	if (comm_grow(t))
+	if (comm_table_set(&t->comms, tid, name, len))
 		return pdr_error(&t->file, r->offset, "out of memory");
-	c = comm_slot(t, tid);
-	if (!c->used)
-		t->nr_comms++;
-	c->used = true;
-	c->tid = tid;
-	/* The kernel's TASK_COMM_LEN: 15 characters. */
-	snprintf(c->name, sizeof(c->name), "%.*s", (int)len, name);
 	return 0;
 }
 
@@ -869,7 +816,7 @@ void gpu_trace_close(struct gpu_trace *t)
 		tep_free(t->tep);
 	free(t->attrs);
 	free(t->info);
-	free(t->comms);
+	comm_table_free(&t->comms);
 	while (t->nr_cgroups)
 		free(t->cgroups[--t->nr_cgroups].path);
 	free(t->cgroups);

@@ -63,6 +63,8 @@ struct pft_writer {
 	 * The iids of names last seen at a few addresses: callers name
 	 * events from the same strings again and again; a hit still
 	 * compares the text, so a string changed in place is no hit.
+	 * Not util/map: a direct-mapped cache of 16 on every event, no
+	 * hashing of the text, no growth.
 	 */
 	struct { const char *at; uint64_t iid; } seen[PFT_SEEN];
 	uint64_t packets;

@@ -17,6 +17,7 @@
 #include "record/store.h"
 #include "util/array.h"
 #include "util/file.h"
+#include "util/map.h"
 
 /* REC_TASK: a fork or an exit, for the filter only, never written. */
 enum { REC_SAMPLE, REC_LOST, REC_COMM, REC_CGROUP, REC_TASK };
@@ -38,10 +39,7 @@ struct rec {
 	bool filtered;		/* the filter kept it already */
 };
 
-#define COMM_BUCKETS 1024
-
 struct thread_name {
-	struct thread_name *next;
 	int32_t pid, tid;
 	uint64_t comm_time;	/* of the kernel's COMM that named it, or 0 */
 	bool counted;		/* its COMM in record_store_bytes() */
@@ -63,7 +61,7 @@ struct record_store {
 	uint64_t seq;		/* the next record's read order */
 	uint64_t late;		/* records older than what was written */
 	uint64_t written_time;	/* of the last record written */
-	struct thread_name *threads[COMM_BUCKETS];
+	struct u64_map threads;	/* tid: its struct thread_name */
 	struct record_store_filter filter;	/* .keep NULL: keep all */
 	size_t raw_dropped;	/* bytes of st->raw no record uses */
 };
@@ -85,35 +83,36 @@ void record_store_set_sample_type(struct record_store *st,
 
 void record_store_free(struct record_store *st)
 {
-	struct thread_name *t, *next;
-	int i;
+	size_t pos = 0;
+	uint64_t v;
 
 	if (!st)
 		return;
-	for (i = 0; i < COMM_BUCKETS; i++)
-		for (t = st->threads[i]; t; t = next) {
-			next = t->next;
-			free(t);
-		}
+	while (u64_map_next(&st->threads, &pos, NULL, &v))
+		free((struct thread_name *)(uintptr_t)v);
+	u64_map_free(&st->threads);
 	free(st->recs);
 	free(st->raw);
 	free(st->spare);
 	free(st);
 }
 
-static struct thread_name **bucket(struct record_store *st, int32_t tid)
-{
-	return &st->threads[(uint32_t)tid % COMM_BUCKETS];
-}
-
 static struct thread_name *find_thread(struct record_store *st, int32_t tid)
 {
-	struct thread_name *t;
+	uint64_t v;
 
-	for (t = *bucket(st, tid); t; t = t->next)
-		if (t->tid == tid)
-			return t;
-	return NULL;
+	if (!u64_map_get(&st->threads, (uint32_t)tid, &v))
+		return NULL;
+	return (struct thread_name *)(uintptr_t)v;
+}
+
+/* A new thread's name in @st: 0, or -ENOMEM (@t then freed). */
+static int add_thread(struct record_store *st, struct thread_name *t)
+{
+	if (!u64_map_put(&st->threads, (uint32_t)t->tid, (uintptr_t)t))
+		return 0;
+	free(t);
+	return -ENOMEM;
 }
 
 static bool read_comm(const char *path, char *comm, size_t size)
@@ -151,9 +150,7 @@ static struct thread_name *note_thread(struct record_store *st, int32_t pid,
 		snprintf(t->comm, sizeof(t->comm), "swapper");
 	else if (!read_comm(path, t->comm, sizeof(t->comm)))
 		snprintf(t->comm, sizeof(t->comm), "<%d>", pid);
-	t->next = *bucket(st, tid);
-	*bucket(st, tid) = t;
-	return t;
+	return add_thread(st, t) ? NULL : t;
 }
 
 static struct rec *new_rec(struct record_store *st);
@@ -227,8 +224,8 @@ int record_store_set_comm(struct record_store *st, int32_t pid, int32_t tid,
 			return -ENOMEM;
 		t->pid = pid;
 		t->tid = tid;
-		t->next = *bucket(st, tid);
-		*bucket(st, tid) = t;
+		if (add_thread(st, t))
+			return -ENOMEM;
 	}
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	t->comm_time = time;

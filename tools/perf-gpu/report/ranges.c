@@ -94,14 +94,14 @@ static struct report_ranges_proc *proc_of(struct report_ranges *rr,
 					   int32_t pid, bool add)
 {
 	struct report_ranges_proc *p;
-	uint32_t i;
+	uint64_t i;
 
-	for (i = 0; i < rr->nr_procs; i++)
-		if (rr->procs[i].pid == pid)
-			return &rr->procs[i];
+	if (u64_map_get(&rr->proc_of, (uint32_t)pid, &i))
+		return &rr->procs[i];
 	if (!add)
 		return NULL;
-	if (ARRAY_RESERVE(rr->procs, rr->alloc_procs, rr->nr_procs + 1)) {
+	if (ARRAY_RESERVE(rr->procs, rr->alloc_procs, rr->nr_procs + 1) ||
+	    u64_map_put(&rr->proc_of, (uint32_t)pid, rr->nr_procs)) {
 		rr->oom = true;
 		return NULL;
 	}
@@ -500,6 +500,7 @@ void report_ranges_free(struct report_ranges *rr)
 	free(rr->pair_name);
 	free(rr->r);
 	free(rr->procs);
+	u64_map_free(&rr->proc_of);
 	free(rr->sums);
 	memset(rr, 0, sizeof(*rr));
 }

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "report/model.h"
+#include "util/map.h"
 
 #define REPORT_RANGES_MAX	65536
 #define REPORT_RANGE_NAME_MAX	64
@@ -77,6 +78,7 @@ struct report_ranges {
 	struct report_ranges_proc *procs;
 	uint32_t nr_procs;
 	size_t alloc_procs;
+	struct u64_map proc_of;		/* pid: index in procs */
 
 	uint64_t dropped;		/* over REPORT_RANGES_MAX */
 	uint64_t unmatched_ends;	/* "end NAME" with no open NAME */

@@ -244,20 +244,10 @@ int tc_add_sample(struct timechart *tc, int track, uint64_t time, double value)
 	return 0;
 }
 
-/* FNV-1a: range names interned by their hash. */
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
-}
-
 /* The index of @name in tc->names, added when new; -ENOMEM. */
 static int intern(struct timechart *tc, const char *name)
 {
-	uint64_t h = hash_str(name), idx;
+	uint64_t h = map_hash_str(MAP_HASH_SEED, name), idx;
 	char *copy;
 
 	if (u64_map_get(&tc->name_of_hash, h, &idx) &&

@@ -6,6 +6,8 @@
  * pass leaves its slot as a tombstone (key kept, fd -1) so that probes go
  * past it; fdcache_end() rebuilds the table without the tombstones and
  * the files the pass left unused, into the spare table, and swaps.
+ * Not util/map (whose mixer it uses): each slot holds the fd, inode and
+ * pass in line and a pass's sweep allocates nothing once sizes settle.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include <unistd.h>
 
 #include "util/fdcache.h"
+#include "util/map.h"
 
 #define MIN_SLOTS	64u
 /*
@@ -45,20 +48,13 @@ unsigned int fdcache_max_files(void)
 	return rl.rlim_cur / 2;
 }
 
-static uint64_t slot_hash(uint64_t key)
-{
-	key ^= key >> 33;
-	key *= 0xff51afd7ed558ccdull;
-	return key ^ (key >> 33);
-}
-
 static struct fdcache_slot *find(const struct fdcache *c, uint64_t key)
 {
 	unsigned int mask = c->size - 1, i;
 
 	if (!c->size)
 		return NULL;
-	for (i = slot_hash(key) & mask; c->slots[i].key; i = (i + 1) & mask)
+	for (i = map_hash_u64(key) & mask; c->slots[i].key; i = (i + 1) & mask)
 		if (c->slots[i].key == key)
 			return &c->slots[i];
 	return NULL;
@@ -70,7 +66,7 @@ static struct fdcache_slot *probe(struct fdcache_slot *slots,
 {
 	unsigned int mask = size - 1, i;
 
-	for (i = slot_hash(key) & mask; slots[i].key && slots[i].key != key;
+	for (i = map_hash_u64(key) & mask; slots[i].key && slots[i].key != key;
 	     i = (i + 1) & mask)
 		;
 	return &slots[i];

@@ -7,20 +7,11 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/map.h"
 
 #define MIN_SLOTS 64
-
-static uint64_t mix(uint64_t k)
-{
-	k ^= k >> 30;
-	k *= 0xbf58476d1ce4e5b9ull;
-	k ^= k >> 27;
-	k *= 0x94d049bb133111ebull;
-	k ^= k >> 31;
-	return k;
-}
 
 void u64_map_init(struct u64_map *m)
 {
@@ -35,10 +26,17 @@ void u64_map_free(struct u64_map *m)
 	u64_map_init(m);
 }
 
+void u64_map_clear(struct u64_map *m)
+{
+	if (m->slots)
+		memset(m->slots, 0, (m->mask + 1) * sizeof(*m->slots));
+	m->nr = 0;
+}
+
 /* The slot of @key, or the empty slot where it would go. */
 static size_t find(const struct u64_map *m, uint64_t key)
 {
-	size_t i = mix(key) & m->mask;
+	size_t i = map_hash_u64(key) & m->mask;
 
 	while (m->slots[i].used && m->slots[i].key != key)
 		i = (i + 1) & m->mask;
@@ -109,7 +107,7 @@ bool u64_map_del(struct u64_map *m, uint64_t key, uint64_t *value)
 	 * before: those whose home slot is not cyclically in (hole, j].
 	 */
 	for (j = (hole + 1) & m->mask; m->slots[j].used; j = (j + 1) & m->mask) {
-		home = mix(m->slots[j].key) & m->mask;
+		home = map_hash_u64(m->slots[j].key) & m->mask;
 		if (((j - home) & m->mask) >= ((j - hole) & m->mask)) {
 			m->slots[hole] = m->slots[j];
 			hole = j;
@@ -120,9 +118,28 @@ bool u64_map_del(struct u64_map *m, uint64_t key, uint64_t *value)
 	return true;
 }
 
+bool u64_map_next(const struct u64_map *m, size_t *pos, uint64_t *key,
+		  uint64_t *value)
+{
+	size_t i;
+
+	for (i = *pos; m->slots && i <= m->mask; i++) {
+		if (!m->slots[i].used)
+			continue;
+		if (key)
+			*key = m->slots[i].key;
+		if (value)
+			*value = m->slots[i].value;
+		*pos = i + 1;
+		return true;
+	}
+	*pos = i;
+	return false;
+}
+
 uint64_t map_hash_str(uint64_t h, const char *s)
 {
 	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+		h = (h ^ (unsigned char)*s) * MAP_HASH_PRIME;
 	return h;
 }
