@@ -22,6 +22,7 @@
 #include "oa/metrics.h"
 #include "report/model.h"
 #include "util/array.h"
+#include "util/map.h"
 
 #define PASS_EVERY	4096
 #define LEARNED_SLOTS	256
@@ -107,14 +108,6 @@ static uint64_t mix64(uint64_t k)
 	return k;
 }
 
-static uint64_t hash_str(const char *s, uint64_t h)
-{
-	/* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
-}
-
 /*
  * Grow @t to twice its size when it is full; @next_of gives a node's
  * chain pointer, @hash_of its hash.  0, or -1 out of memory.
@@ -170,7 +163,7 @@ static uint64_t client_hash(const void *n)
 static void **tl_next(void *n) { return (void **)&((struct report_timeline *)n)->hnext; }
 static uint64_t tl_key(const char *driver, const char *name)
 {
-	return hash_str(name, hash_str(driver, 0xcbf29ce484222325ull) * 31);
+	return map_hash_str(map_hash_str(MAP_HASH_SEED, driver) * 31, name);
 }
 static uint64_t tl_hash(const void *n)
 {
