@@ -454,6 +454,44 @@ TEST_F(convert, fences_numbered_at_emit_come_in_order)
 	EXPECT_EQ(NULL, strstr(self->out, "left out")) TH_LOG("%s", self->out);
 }
 
+/*
+ * A held init is given out at its emit, with its own older time: the
+ * converter must not write past that time while taking the event in.
+ * 32 episodes of five events each, so one emit falls on every position
+ * of the converter's periodic write (every 32 events): pid 100 inits a
+ * virtio_gpu fence (unnumbered, held) at T, pid 300 runs an i915 job
+ * from T + 1 to T + 2 ms, pid 100's emit at T + 3 ms numbers the fence,
+ * which signals at T + 5 ms.  Every job is in the trace: 32 of pid 100,
+ * their busy time report's, and 32 of pid 300; none left out.
+ */
+TEST_F(convert, a_held_init_given_out_at_a_periodic_write_is_not_late)
+{
+	const uint64_t t0 = 9000 * MS;
+	struct perf_data_writer *w = fence_recording(self->data);
+	uint8_t buf[512];
+	int err = 0, i;
+
+	ASSERT_NE(NULL, w);
+	for (i = 0; i < 32 && !err; i++) {
+		uint64_t t = t0 + i * 10 * MS;
+
+		err = vq(w, buf, EV_INIT, 100, 0, t) ?:
+		      job_of(w, buf, 300, 9, i + 1, t + MS) ?:
+		      job(w, buf, false, 9, i + 1, t + 2 * MS) ?:
+		      vq(w, buf, EV_EMIT, 100, i + 1, t + 3 * MS) ?:
+		      vq(w, buf, EV_SIG, 0, i + 1, t + 5 * MS);
+	}
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, perf_data_close(w));
+	ASSERT_EQ(0, convert(self, "")) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, check(self)) TH_LOG("%s", self->check);
+	EXPECT_EQ(NULL, strstr(self->out, "left out")) TH_LOG("%s", self->out);
+	EXPECT_EQ(32, checked(self, "process 100 ", " jobs "));
+	EXPECT_EQ(report(self, "", "[c for c in d[\"clients\"] if c[\"pid\"] == 100][0][\"busy_ns\"]"),
+		  checked(self, "process 100 ", " busy_ns "));
+	EXPECT_EQ(32, checked(self, "process 300 ", " jobs "));
+}
+
 /* A fence event of @driver/@timeline: init (by @pid) or signal. */
 static int fence_ev(struct perf_data_writer *w, uint8_t *buf, bool init,
 		    int32_t pid, const char *driver, const char *timeline,

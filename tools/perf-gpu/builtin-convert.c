@@ -594,14 +594,23 @@ static int wait_for(struct convert *c, uint64_t key, uint64_t t)
 	return 0;
 }
 
+/*
+ * When the job that @ev starts begins: a fence init's submission, which
+ * comes before the event's time when the reader held the init until its
+ * emit (perfdata/fence-number.h); the event's time for any other.
+ */
+static uint64_t job_begin(const struct gpu_event *ev)
+{
+	if (ev->kind == GPU_EV_FENCE_INIT && ev->fence.submitted < ev->time)
+		return ev->fence.submitted;
+	return ev->time;
+}
+
 static void track_inflight(struct convert *c, const struct gpu_event *ev)
 {
-	uint64_t t;
-
 	switch (ev->kind) {
 	case GPU_EV_FENCE_INIT:
-		t = ev->fence.submitted < ev->time ? ev->fence.submitted : ev->time;
-		if (wait_for(c, fence_key(ev), t))
+		if (wait_for(c, fence_key(ev), job_begin(ev)))
 			fail(c, -ENOMEM);
 		break;
 	case GPU_EV_FENCE_SIGNALED:
@@ -658,9 +667,16 @@ static void on_event(void *arg, const struct gpu_event *ev)
 		report_oa_metrics_event(&c->om, ev);
 	if (c->err)
 		return;
-	/* What the events before this one settled, now and then. */
-	if (c->started && !(++c->seen % DRAIN_EVERY))
-		drain(c, watermark(c));
+	/*
+	 * What the events before this one settled, now and then; not past
+	 * where this one's job would begin: an init the reader held until
+	 * its emit comes only now, its job beginning at its submission.
+	 */
+	if (c->started && !(++c->seen % DRAIN_EVERY)) {
+		uint64_t w = watermark(c), b = job_begin(ev);
+
+		drain(c, w < b ? w : b);
+	}
 	if (!c->started) {
 		c->origin = ev->time;
 		c->started = true;
