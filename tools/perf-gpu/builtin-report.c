@@ -5,8 +5,9 @@
  * recording, job latency, queue and run time percentiles; frames and
  * flips per crtc; OA counters per
  * client and per timeline; lost events.  The figures and how they are
- * made are in report/model.h; this file selects, sorts and prints them
- * as text, CSV or JSON.
+ * made are in report/model.h; this file selects and sorts them, and
+ * prints them as text, CSV or JSON (report/print.h has the formats,
+ * their keys and columns).
  *
  * Filters (--pid, --comm, --cgroup, --timeline) choose rows, never
  * figures: a client's row is its totals whatever the timeline filter,
@@ -14,53 +15,6 @@
  * timeline filter, the clients shown are those with a job on one of
  * those timelines; with a client filter, the timelines shown are those
  * where one of those clients had a job.
- *
- * JSON keys (stable; every time and duration in ns, integers):
- *   file, first_ns, last_ns, span_ns, events,
- *   lost {total, unknown, events {NAME: N}}, notes [TEXT], lacks [WHAT]
- *   ("cgroups": the samples carry no cgroup ids),
- *   totals {JOBS},
- *   clients [{pid, comm, cgroup, client_names, JOBS, oa OA}],
- *   cgroups [{cgroup, id, clients, JOBS}],
- *   timelines [{driver, timeline, JOBS, oa OA}],
- *   pairs [{pid, comm, cgroup, client_names, driver, timeline, JOBS}],
- *   frames [{crtc, vblanks, intervals, mean_interval_ns,
- *            median_interval_ns, p99_interval_ns, max_interval_ns,
- *            missed, flips, flip_intervals, median_flip_interval_ns,
- *            missed_flips}],
- *   oa {reports, deltas, lost, dropped_context_change, dropped_lost,
- *       unknown_size, frequency_hz, total OA, unattributed OA,
- *       no_timeline OA}
- * where JOBS is jobs, unmatched, unsignaled, busy_ns, share_pct (a
- * number with two decimals), latency_ns, queue_ns and run_ns, each
- * {count, mean, p50, p90, p99, max}, and OA is reports, gpu_time_ns, gpu_clock_ticks,
- * avg_gpu_freq_mhz, a [a0..a35], b [b0..b7], c [c0..c7], and with
- * --oa-metrics metrics {SYMBOL: VALUE} (the chosen counters of the
- * recording's metric set, in the order chosen, from the summed deltas:
- * a u64 counter an integer, a double one a number printed with "%f" as
- * i915-perf-reader does, null if not finite); ranges [{..., oa OA}] too.
- *
- * A client's cgroup is the one (v2) its first job was submitted from
- * (the sample's PERF_SAMPLE_CGROUP id, named by the file's CGROUP
- * records; cgroup null when the samples carry none or the file does not
- * name it).  A cgroup's figures are those of its clients' jobs together
- * (busy time their union); cgroups are shown when one of their clients
- * is.  --sort cgroup groups as perf report's does: a Cgroups table in
- * text (also with --cgroup), and in CSV the rows are the cgroups,
- *   cgroup,clients,jobs,unsignaled,busy_ns,...
- * CSV's pairs table ends with the client's cgroup column.
- *
- * Client names: client_names [NAME] is what the DRM clients of the
- * process named themselves (drm-client-name in the recording's fdinfo
- * snapshots, report/names.h), [] when none; CSV's pairs end with them
- * in a client_name column, separated by spaces; text shows a
- * CLIENT_NAME column in the clients' table when one of them has a name.
- * A scheduler row's client_name is its client's, null when none.
- *
- * --oa-metrics in CSV: the table is the OA rows instead of the pairs,
- *   row,pid,comm,driver,timeline,range,reports,gpu_time_ns,
- *   gpu_clock_ticks, then one column per counter named by its symbol;
- * row is client, unattributed, timeline, no_timeline, total or range.
  */
 #include <math.h>
 #include <stdio.h>
@@ -77,6 +31,8 @@
 #include "perfdata/gpu-trace.h"
 #include "report/model.h"
 #include "report/oa-metrics.h"
+#include "report/print.h"
+#include "report/print-common.h"
 #include "report/ranges.h"
 #include "util/debug.h"
 #include "util/gpuprof-dev.h"
@@ -84,42 +40,7 @@
 #include "util/output.h"
 #include "util/parse.h"
 
-enum sort_key { SORT_BUSY, SORT_JOBS, SORT_LATENCY, SORT_PID, SORT_COMM,
-		SORT_CGROUP };
-
-/* A process's client names in one field: a few names of up to 64 bytes. */
-#define CLIENT_NAMES_MAX	512
 #define CLIENT_NAME_HEAD	"CLIENT_NAME"
-
-struct report {
-	const char *input;
-	const char *sort_str, *pid_str, *comm_str, *timeline_str, *format_str;
-	const char *cgroup_str;		/* --cgroup: a subtree; NULL: all */
-	const char *device;
-	const char *range_str;
-	const char *oa_metrics_str;	/* --oa-metrics; NULL: none */
-	bool totals_only;		/* perf gpu stat's view */
-	int verbose;
-	enum sort_key sort;
-	enum report_format fmt;
-	struct name_list pids, comms, timelines;
-	bool human;			/* CSV numbers for a terminal */
-
-	struct gpu_trace *trace;
-	struct report_model m;
-	struct report_ranges ranges;
-	/* --oa-metrics: the ranges' hooks are called through ours. */
-	struct report_hooks ranges_hooks;
-	struct report_oa_metrics om;
-	/* Rows shown, sorted. */
-	struct report_client **clients;
-	struct report_timeline **tls;
-	struct report_pair **pairs;
-	struct report_cgroup **cgroups;
-	uint32_t nr_clients, nr_tls, nr_pairs, nr_cgroups;
-	bool show_cgroups;		/* --sort cgroup or --cgroup: text */
-	FILE *out;
-};
 
 static int check_pids(const struct name_list *l)
 {
@@ -130,56 +51,20 @@ static int check_pids(const struct name_list *l)
 	return bad ? -1 : 0;
 }
 
-/* The path of a cgroup, NULL when the file does not name it. */
-static const char *cgroup_path(const struct report *r,
-			       const struct report_cgroup *cg)
-{
-	return cg ? gpu_trace_cgroup_path(r->trace, cg->id) : NULL;
-}
-
 /* A client's cgroup path for text and CSV: "" when none or unnamed. */
 static const char *client_cgroup(const struct report *r,
 				 const struct report_client *c)
 {
-	const char *path = cgroup_path(r, c->cgroup);
+	const char *path = report_cgroup_path(r, c->cgroup);
 
 	return path ? path : "";
-}
-
-/*
- * The names the DRM clients of process @pid gave themselves, as the
- * recording's fdinfo snapshots show them (report/names.h), separated by
- * spaces (a name has none), cut at a whole name: "" when none.
- */
-static const char *client_names(const struct report *r, int32_t pid,
-				char *buf, size_t size)
-{
-	const char *name;
-	uint32_t pos = 0;
-	size_t len = 0, n;
-
-	buf[0] = '\0';
-	while ((name = report_names_next(&r->m.names, pid, &pos))) {
-		n = strlen(name) + (len ? 1 : 0);
-		if (len + n >= size)
-			break;
-		len += snprintf(buf + len, size - len, "%s%s", len ? " " : "",
-				name);
-	}
-	return buf;
-}
-
-/* --pid, --comm or --cgroup: some clients' rows only. */
-static bool has_client_filter(const struct report *r)
-{
-	return r->pids.nr || r->comms.nr || r->cgroup_str;
 }
 
 /* In the --cgroup subtree: a cgroup the file names, at or below it. */
 static bool in_cgroup_filter(const struct report *r,
 			     const struct report_cgroup *cg)
 {
-	const char *path = cgroup_path(r, cg);
+	const char *path = report_cgroup_path(r, cg);
 
 	return path && cgroup_path_within(path, r->cgroup_str);
 }
@@ -206,25 +91,13 @@ static bool timeline_selected(const struct report *r,
 	return name_list_has(&r->timelines, full);
 }
 
-/* A scheduler row by its process (no cgroup filter: rows carry ids only). */
-static bool sched_row_selected(const struct report *r,
-			       const struct report_sched_row *row)
-{
-	char pid[16];
-
-	snprintf(pid, sizeof(pid), "%d", row->pid);
-	return (!r->pids.nr || name_list_has(&r->pids, pid)) &&
-	       (!r->comms.nr || name_list_has(&r->comms, row->comm)) &&
-	       !r->cgroup_str;
-}
-
 static bool pair_selected(const struct report *r, const struct report_pair *p)
 {
 	return client_selected(r, p->client) && timeline_selected(r, p->timeline);
 }
 
 /* Sorting: the key, then pid or timeline id for a stable order. */
-static enum sort_key sort_key;
+static enum report_sort_key sort_key;
 
 static int cmp_u64_desc(uint64_t a, uint64_t b)
 {
@@ -234,11 +107,11 @@ static int cmp_u64_desc(uint64_t a, uint64_t b)
 static int cmp_jobs(const struct report_jobs *a, const struct report_jobs *b)
 {
 	switch (sort_key) {
-	case SORT_BUSY:
+	case REPORT_SORT_BUSY:
 		return cmp_u64_desc(a->busy_ns, b->busy_ns);
-	case SORT_JOBS:
+	case REPORT_SORT_JOBS:
 		return cmp_u64_desc(a->jobs, b->jobs);
-	case SORT_LATENCY:
+	case REPORT_SORT_LATENCY:
 		return cmp_u64_desc(report_sketch_quantile(&a->latency, 990),
 				    report_sketch_quantile(&b->latency, 990));
 	default:
@@ -252,7 +125,7 @@ static const struct report *sort_report;
 /* By path; cgroups the file does not name after those it does, by id. */
 static int cmp_cgroup(const struct report_cgroup *a, const struct report_cgroup *b)
 {
-	const char *pa = cgroup_path(sort_report, a), *pb = cgroup_path(sort_report, b);
+	const char *pa = report_cgroup_path(sort_report, a), *pb = report_cgroup_path(sort_report, b);
 
 	if (a == b)
 		return 0;
@@ -269,9 +142,9 @@ static int cmp_client(const struct report_client *a, const struct report_client 
 {
 	int d = cmp_jobs(&a->jobs, &b->jobs);
 
-	if (!d && sort_key == SORT_COMM)
+	if (!d && sort_key == REPORT_SORT_COMM)
 		d = strcmp(a->comm, b->comm);
-	if (!d && sort_key == SORT_CGROUP)
+	if (!d && sort_key == REPORT_SORT_CGROUP)
 		d = cmp_cgroup(a->cgroup, b->cgroup);
 	if (!d)
 		d = a->pid < b->pid ? -1 : a->pid > b->pid;
@@ -284,7 +157,7 @@ static int cmp_timeline(const struct report_timeline *a,
 	int d = cmp_jobs(&a->jobs, &b->jobs);
 
 	/* By pid or comm: timelines have neither; by name then. */
-	if (!d && sort_key == SORT_COMM)
+	if (!d && sort_key == REPORT_SORT_COMM)
 		d = strcmp(a->driver, b->driver) ?: strcmp(a->name, b->name);
 	if (!d)
 		d = a->id < b->id ? -1 : a->id > b->id;
@@ -317,8 +190,8 @@ static int qcmp_pair(const void *a, const void *b)
 	const struct report_pair *q = *(struct report_pair *const *)b;
 	int d = cmp_jobs(&p->jobs, &q->jobs);
 
-	if (!d && (sort_key == SORT_PID || sort_key == SORT_COMM ||
-		   sort_key == SORT_CGROUP))
+	if (!d && (sort_key == REPORT_SORT_PID || sort_key == REPORT_SORT_COMM ||
+		   sort_key == REPORT_SORT_CGROUP))
 		d = cmp_client(p->client, q->client);
 	if (!d)
 		d = cmp_timeline(p->timeline, q->timeline);
@@ -351,7 +224,7 @@ static bool timeline_has_pair(const struct report *r,
 static int select_rows(struct report *r)
 {
 	const struct report_model *m = &r->m;
-	bool client_filter = has_client_filter(r);
+	bool client_filter = report_has_client_filter(r);
 	bool *shown;
 	uint32_t i;
 
@@ -394,16 +267,6 @@ static int select_rows(struct report *r)
 	return 0;
 }
 
-/* Share of the span in hundredths of a percent. */
-static uint64_t share_x100(const struct report *r, uint64_t busy)
-{
-	uint64_t span = report_model_span(&r->m);
-
-	if (!span)
-		return 0;
-	return (uint64_t)((unsigned __int128)busy * 10000 / span);
-}
-
 /* A number as report_csv_number() writes it for a terminal. */
 static const char *human(char *buf, size_t size, uint64_t v, enum report_unit u)
 {
@@ -415,26 +278,6 @@ static const char *human(char *buf, size_t size, uint64_t v, enum report_unit u)
 	}
 	report_csv_number(f, v, u, 1);
 	fclose(f);
-	return buf;
-}
-
-static uint64_t lost_total(const struct report *r)
-{
-	uint64_t n = gpu_trace_lost_unknown(r->trace);
-	unsigned int i;
-
-	for (i = 0; i < gpu_trace_nr_events(r->trace); i++)
-		n = report_sat_add(n, gpu_trace_event(r->trace, i)->lost);
-	return n;
-}
-
-/* A crtc row's name: its index, "/N" for another device's (report/model.h). */
-static const char *crtc_name(char *buf, size_t size, const struct report_crtc *c)
-{
-	if (c->counter)
-		snprintf(buf, size, "%d/%u", c->crtc, c->counter);
-	else
-		snprintf(buf, size, "%d", c->crtc);
 	return buf;
 }
 
@@ -454,7 +297,7 @@ static void text_jobs_cells(struct report *r, const struct report_jobs *j,
 	fprintf(r->out, " %10llu %11s %7s %10s %10s %10s %10s",
 		(unsigned long long)j->unsignaled,
 		H(0, j->busy_ns, UNIT_NS),
-		H(1, share_x100(r, j->busy_ns), UNIT_PERCENT_X100),
+		H(1, report_share_x100(r, j->busy_ns), UNIT_PERCENT_X100),
 		H(2, report_sketch_quantile(&j->latency, 500), UNIT_NS),
 		H(3, report_sketch_quantile(&j->latency, 900), UNIT_NS),
 		H(4, report_sketch_quantile(&j->latency, 990), UNIT_NS),
@@ -503,47 +346,12 @@ static void text_timeline_name(struct report *r, const struct report_timeline *t
 	fprintf(r->out, "%-*s", width, full);
 }
 
-/*
- * The OA clock's correlation points and the widest error bound among
- * them: how far off, at most, an OA report's CPU time can be.
- */
-static void oa_clock_line(struct report *r)
-{
-	const struct report_model *m = &r->m;
-	uint64_t unbounded = m->oa_corr_points - m->oa_corr_bounded;
-
-	if (!m->oa_corr_points)
-		return;
-	fprintf(r->out, "# OA clock: %llu correlation points, ",
-		(unsigned long long)m->oa_corr_points);
-	if (m->oa_corr_bounded)
-		fprintf(r->out, "worst bound %llu ns",
-			(unsigned long long)m->oa_corr_worst_ns);
-	if (m->oa_corr_bounded && unbounded)
-		fprintf(r->out, ", ");
-	if (unbounded)
-		fprintf(r->out, "%llu without a bound",
-			(unsigned long long)unbounded);
-	fputc('\n', r->out);
-}
-
-/*
- * What the recording lacks that a report would otherwise show: the
- * cgroups, when the samples carry no cgroup ids.  NULL when nothing.
- */
-static const char *recording_lacks(const struct report *r)
-{
-	if (!gpu_trace_has_cgroups(r->trace))
-		return "cgroups: the samples carry no cgroup ids (PERF_SAMPLE_CGROUP, which a kernel without CONFIG_CGROUP_PERF refuses)";
-	return NULL;
-}
-
 static void text_header(struct report *r)
 {
 	const struct report_model *m = &r->m;
 	char hb[8][32];
 	unsigned int i;
-	uint64_t lost = lost_total(r);
+	uint64_t lost = report_lost_total(r);
 
 	fprintf(r->out, "# perf gpu report: %s\n", r->input);
 	fprintf(r->out, "# span: %s, %llu events\n", H(0, report_model_span(m), UNIT_NS),
@@ -564,29 +372,15 @@ static void text_header(struct report *r)
 	if (gpu_trace_lost_unknown(r->trace))
 		fprintf(r->out, "# lost: %llu of no known event\n",
 			(unsigned long long)gpu_trace_lost_unknown(r->trace));
-	oa_clock_line(r);
+	report_oa_clock_line(r);
 	for (i = 0; i < gpu_trace_nr_events(r->trace); i++) {
 		const struct gpu_trace_event_info *e = gpu_trace_event(r->trace, i);
 
 		if (e->note[0])
 			fprintf(r->out, "# note: %s: %s: not used\n", e->name, e->note);
 	}
-	if (recording_lacks(r))
-		fprintf(r->out, "# lacks: %s\n", recording_lacks(r));
-}
-
-/* A cgroup's path for text, "-" when none, "#ID" when unnamed. */
-static const char *text_cgroup(char *buf, size_t size, const struct report *r,
-			       const struct report_cgroup *cg)
-{
-	const char *path = cgroup_path(r, cg);
-
-	if (path)
-		return path;
-	if (!cg)
-		return "-";
-	snprintf(buf, size, "#%llu", (unsigned long long)cg->id);
-	return buf;
+	if (report_recording_lacks(r))
+		fprintf(r->out, "# lacks: %s\n", report_recording_lacks(r));
 }
 
 /* The jobs head with @last as one more column, the path (no width). */
@@ -610,7 +404,7 @@ static int client_names_width(const struct report *r)
 	int w = 0, n;
 
 	for (i = 0; i < r->nr_clients; i++) {
-		n = strlen(client_names(r, r->clients[i]->pid, names,
+		n = strlen(report_client_names(r, r->clients[i]->pid, names,
 					sizeof(names)));
 		w = n > w ? n : w;
 	}
@@ -646,12 +440,12 @@ static void text_clients(struct report *r)
 	for (i = 0; i < r->nr_clients; i++) {
 		fprintf(r->out, "%7d %-15s", r->clients[i]->pid, r->clients[i]->comm);
 		text_jobs_cells(r, &r->clients[i]->jobs, false);
-		client_names(r, r->clients[i]->pid, names, sizeof(names));
+		report_client_names(r, r->clients[i]->pid, names, sizeof(names));
 		if (name_w)
 			fprintf(r->out, " %-*s", r->show_cgroups ? name_w : 0,
 				*names ? names : "-");
 		if (r->show_cgroups)
-			fprintf(r->out, " %s", text_cgroup(buf, sizeof(buf), r,
+			fprintf(r->out, " %s", report_cgroup_name(buf, sizeof(buf), r,
 							   r->clients[i]->cgroup));
 		fputc('\n', r->out);
 	}
@@ -674,7 +468,7 @@ static void text_cgroups(struct report *r)
 	for (i = 0; i < r->nr_cgroups; i++) {
 		fprintf(r->out, "%7u", r->cgroups[i]->nr_clients);
 		text_jobs_cells(r, &r->cgroups[i]->jobs, false);
-		fprintf(r->out, " %s\n", text_cgroup(buf, sizeof(buf), r, r->cgroups[i]));
+		fprintf(r->out, " %s\n", report_cgroup_name(buf, sizeof(buf), r, r->cgroups[i]));
 	}
 }
 
@@ -727,7 +521,7 @@ static void text_sched(struct report *r)
 			     s->rows[i]->ring);
 		w = n > w ? n : w;
 		if (s->rows[i]->client_name[0] &&
-		    sched_row_selected(r, s->rows[i]))
+		    report_sched_row_selected(r, s->rows[i]))
 			names = true;
 	}
 	fprintf(r->out, "\nScheduler (gpu_scheduler events)\n"
@@ -737,7 +531,7 @@ static void text_sched(struct report *r)
 	for (i = 0; i < s->nr_rows; i++) {
 		const struct report_sched_row *row = s->rows[i];
 
-		if (!sched_row_selected(r, row))
+		if (!report_sched_row_selected(r, row))
 			continue;
 		snprintf(ring, sizeof(ring), "%s/%s", row->dev, row->ring);
 		fprintf(r->out, "%9llu %7d %-15s %-*s %6llu %8llu %10s %10s %10s %10s %10s %10s",
@@ -778,7 +572,7 @@ static void text_frames(struct report *r)
 		char name[24];
 
 		fprintf(r->out, "%7s %8llu %10s %10s %10s %10s %8llu",
-			crtc_name(name, sizeof(name), c),
+			report_crtc_name(name, sizeof(name), c),
 			(unsigned long long)c->vblanks,
 			H(0, report_sketch_mean(&c->interval), UNIT_NS),
 			H(1, c->median_ns, UNIT_NS),
@@ -863,31 +657,6 @@ static void text_oa_row(struct report *r, const struct report_oa *o)
 	text_metrics(r, &o->d);
 }
 
-/* Every delta taken, as a row: the OA total of the recording. */
-static void oa_total(const struct report *r, struct report_oa *all)
-{
-	const struct report_model *m = &r->m;
-
-	memset(all, 0, sizeof(*all));
-	all->reports = m->oa_reports;
-	all->d = m->oa_all;
-	all->gpu_time_ns = report_model_oa_ns(m, all->d.timestamp);
-	all->avg_gpu_freq_mhz = all->gpu_time_ns ?
-		(uint64_t)((unsigned __int128)all->d.gpu_ticks * 1000 / all->gpu_time_ns) : 0;
-}
-
-/* A range's OA deltas as a row. */
-static void range_oa(const struct report *r, uint64_t reports,
-		     const struct gpuprof_oa_deltas *d, struct report_oa *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->reports = reports;
-	o->d = *d;
-	o->gpu_time_ns = report_model_oa_ns(&r->m, d->timestamp);
-	o->avg_gpu_freq_mhz = o->gpu_time_ns ?
-		(uint64_t)((unsigned __int128)d->gpu_ticks * 1000 / o->gpu_time_ns) : 0;
-}
-
 static const char oa_head[] = "  REPORTS    GPU_TIME  GPU_CLOCK_TICKS  AVG_MHZ\n";
 
 static void text_oa(struct report *r)
@@ -919,7 +688,7 @@ static void text_oa(struct report *r)
 		fprintf(r->out, "%7d %-15s", r->clients[i]->pid, r->clients[i]->comm);
 		text_oa_row(r, &r->clients[i]->oa);
 	}
-	if (!has_client_filter(r)) {
+	if (!report_has_client_filter(r)) {
 		fprintf(r->out, "%7s %-15s", "-", "unattributed");
 		text_oa_row(r, &m->oa_unattributed);
 	}
@@ -927,7 +696,7 @@ static void text_oa(struct report *r)
 		/* The recording's metrics, beside each client's. */
 		struct report_oa all;
 
-		oa_total(r, &all);
+		report_oa_total(r, &all);
 		fprintf(r->out, "%7s %-15s", "", "total");
 		text_oa_row(r, &all);
 	}
@@ -1122,16 +891,16 @@ static void csv_header(struct report *r)
 	fprintf(r->out, "\n");
 	csv_gpu_device_line(r);
 	csv_oa_line(r);
-	oa_clock_line(r);
-	if (recording_lacks(r))
-		fprintf(r->out, "# lacks: %s\n", recording_lacks(r));
+	report_oa_clock_line(r);
+	if (report_recording_lacks(r))
+		fprintf(r->out, "# lacks: %s\n", report_recording_lacks(r));
 	for (i = 0; i < m->nr_crtcs; i++) {
 		const struct report_crtc *c = &m->crtcs[i];
 
 		char name[24];
 
 		fprintf(r->out, "# frames: crtc %s: %llu vblanks, median interval %llu ns, %llu missed; %llu flips, median interval %llu ns, %llu missed\n",
-			crtc_name(name, sizeof(name), c),
+			report_crtc_name(name, sizeof(name), c),
 			(unsigned long long)c->vblanks,
 			(unsigned long long)c->median_ns, (unsigned long long)c->missed,
 			(unsigned long long)c->flips,
@@ -1140,7 +909,7 @@ static void csv_header(struct report *r)
 	}
 	fprintf(r->out, "# recording: %s, span %llu ns, %llu events, %llu lost\n",
 		r->input, (unsigned long long)report_model_span(m),
-		(unsigned long long)m->events, (unsigned long long)lost_total(r));
+		(unsigned long long)m->events, (unsigned long long)report_lost_total(r));
 }
 
 /*
@@ -1209,10 +978,10 @@ static void csv_oa_metrics(struct report *r)
 	for (i = 0; i < r->nr_tls; i++)
 		csv_oa_row(r, "timeline", NULL, r->tls[i], NULL, &r->tls[i]->oa);
 	csv_oa_row(r, "no_timeline", NULL, NULL, NULL, &r->m.oa_no_timeline);
-	oa_total(r, &o);
+	report_oa_total(r, &o);
 	csv_oa_row(r, "total", NULL, NULL, NULL, &o);
 	for (i = 0; i < rr->nr_sums; i++) {
-		range_oa(r, rr->sums[i].oa_reports, &rr->sums[i].oa, &o);
+		report_range_oa(r, rr->sums[i].oa_reports, &rr->sums[i].oa, &o);
 		csv_oa_row(r, "range", NULL, NULL, rr->sums[i].name, &o);
 	}
 }
@@ -1228,7 +997,7 @@ static void csv_jobs(struct report *r, const struct report_jobs *j)
 	csv_num(r, j->jobs, UNIT_NONE);
 	csv_num(r, j->unsignaled, UNIT_NONE);
 	csv_num(r, j->busy_ns, UNIT_NS);
-	csv_num(r, share_x100(r, j->busy_ns), UNIT_PERCENT_X100);
+	csv_num(r, report_share_x100(r, j->busy_ns), UNIT_PERCENT_X100);
 	csv_num(r, report_sketch_quantile(&j->latency, 500), UNIT_NS);
 	csv_num(r, report_sketch_quantile(&j->latency, 900), UNIT_NS);
 	csv_num(r, report_sketch_quantile(&j->latency, 990), UNIT_NS);
@@ -1247,7 +1016,7 @@ static void csv_cgroups(struct report *r)
 
 	fprintf(r->out, "cgroup,clients,%s\n", csv_jobs_head);
 	for (i = 0; i < r->nr_cgroups; i++) {
-		report_csv_field(r->out, text_cgroup(buf, sizeof(buf), r,
+		report_csv_field(r->out, report_cgroup_name(buf, sizeof(buf), r,
 						     r->cgroups[i]));
 		fprintf(r->out, ",%u", r->cgroups[i]->nr_clients);
 		csv_jobs(r, &r->cgroups[i]->jobs);
@@ -1264,7 +1033,7 @@ static void print_csv(struct report *r)
 		csv_oa_metrics(r);
 		return;
 	}
-	if (r->sort == SORT_CGROUP) {
+	if (r->sort == REPORT_SORT_CGROUP) {
 		csv_cgroups(r);
 		return;
 	}
@@ -1284,7 +1053,7 @@ static void print_csv(struct report *r)
 		putc(',', r->out);
 		report_csv_field(r->out, client_cgroup(r, p->client));
 		putc(',', r->out);
-		report_csv_field(r->out, client_names(r, p->client->pid, names,
+		report_csv_field(r->out, report_client_names(r, p->client->pid, names,
 						      sizeof(names)));
 		putc('\n', r->out);
 	}
@@ -1321,7 +1090,7 @@ static void json_sketch(struct report *r, const char *key,
 
 static void json_jobs(struct report *r, const struct report_jobs *j)
 {
-	uint64_t share = share_x100(r, j->busy_ns);
+	uint64_t share = report_share_x100(r, j->busy_ns);
 
 	json_u64(r, "jobs", j->jobs, true);
 	json_u64(r, "unmatched", j->unmatched, true);
@@ -1401,7 +1170,7 @@ static void json_oa(struct report *r, const char *key, const struct report_oa *o
 /* "cgroup": the path, null when the client has none or it is unnamed. */
 static void json_cgroup(struct report *r, const struct report_cgroup *cg)
 {
-	const char *path = cgroup_path(r, cg);
+	const char *path = report_cgroup_path(r, cg);
 
 	json_key(r, "cgroup");
 	if (path)
@@ -1465,7 +1234,7 @@ static void json_header(struct report *r)
 	fputs(",\n ", r->out);
 	json_key(r, "lost");
 	fputc('{', r->out);
-	json_u64(r, "total", lost_total(r), true);
+	json_u64(r, "total", report_lost_total(r), true);
 	json_u64(r, "unknown", gpu_trace_lost_unknown(r->trace), true);
 	json_key(r, "events");
 	fputc('{', r->out);
@@ -1496,7 +1265,7 @@ static void json_header(struct report *r)
 	/* What the recording lacks, by name: "cgroups". */
 	json_key(r, "lacks");
 	fputc('[', r->out);
-	if (recording_lacks(r))
+	if (report_recording_lacks(r))
 		report_json_string(r->out, "cgroups");
 	fputs("],\n ", r->out);
 	json_key(r, "totals");
@@ -1522,7 +1291,7 @@ static void json_sched(struct report *r)
 	for (i = 0; i < s->nr_rows; i++) {
 		const struct report_sched_row *row = s->rows[i];
 
-		if (!sched_row_selected(r, row))
+		if (!report_sched_row_selected(r, row))
 			continue;
 		fprintf(r->out, "%s\n  {", n++ ? "," : "");
 		json_u64(r, "client_id", row->client_id, true);
@@ -1671,7 +1440,7 @@ static void json_tail(struct report *r)
 	{
 		struct report_oa all;
 
-		oa_total(r, &all);
+		report_oa_total(r, &all);
 		json_oa(r, "total", &all);
 	}
 	fputs(", ", r->out);
@@ -1686,7 +1455,7 @@ static void json_range_oa(struct report *r, uint64_t reports,
 {
 	struct report_oa o;
 
-	range_oa(r, reports, d, &o);
+	report_range_oa(r, reports, d, &o);
 	json_oa(r, "oa", &o);
 }
 
@@ -1758,15 +1527,15 @@ static void print_json(struct report *r)
 
 static int parse_sort(struct report *r)
 {
-	static const struct { const char *name; enum sort_key key; } keys[] = {
-		{ "busy", SORT_BUSY }, { "jobs", SORT_JOBS },
-		{ "latency", SORT_LATENCY }, { "pid", SORT_PID },
-		{ "comm", SORT_COMM }, { "cgroup", SORT_CGROUP },
+	static const struct { const char *name; enum report_sort_key key; } keys[] = {
+		{ "busy", REPORT_SORT_BUSY }, { "jobs", REPORT_SORT_JOBS },
+		{ "latency", REPORT_SORT_LATENCY }, { "pid", REPORT_SORT_PID },
+		{ "comm", REPORT_SORT_COMM }, { "cgroup", REPORT_SORT_CGROUP },
 	};
 	size_t i;
 
 	if (!r->sort_str) {
-		r->sort = SORT_BUSY;
+		r->sort = REPORT_SORT_BUSY;
 		return 0;
 	}
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
@@ -1933,7 +1702,7 @@ int cmd_report(int argc, const char **argv)
 		       r.cgroup_str);
 		goto out;
 	}
-	r.show_cgroups = r.cgroup_str || r.sort == SORT_CGROUP;
+	r.show_cgroups = r.cgroup_str || r.sort == REPORT_SORT_CGROUP;
 	r.human = isatty(STDOUT_FILENO);
 	tep_set_loglevel(r.verbose ? TEP_LOG_WARNING : TEP_LOG_NONE);
 	ret = run(&r) ? 1 : 0;
