@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The state perf gpu report prints from and the formats it writes,
- * for its printers: report/print-text.c writes text, with what the
- * printers share in report/print-common.c; the CSV and JSON printers are
- * in builtin-report.c until they move here too, as perf keeps its own
- * in ui/stdio/.
+ * for its printers: report/print-text.c and print-csv.c write text and
+ * CSV, with what the printers share in report/print-common.c; the JSON
+ * printers are in builtin-report.c until they move here too, as perf
+ * keeps its own in ui/stdio/.
  *
  * JSON keys (stable; every time and duration in ns, integers):
  *   file, first_ns, last_ns, span_ns, events,
@@ -105,5 +105,6 @@ struct report {
 
 /* The report of @r's rows to r->out, in one format each. */
 void report_print_text(struct report *r);
+void report_print_csv(struct report *r);
 
 #endif
