@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The state perf gpu report prints from and the formats it writes,
- * for its printers: report/print-text.c and print-csv.c write text and
- * CSV, with what the printers share in report/print-common.c; the JSON
- * printers are in builtin-report.c until they move here too, as perf
- * keeps its own in ui/stdio/.
+ * The printers of perf gpu report, as perf keeps its own in ui/stdio/:
+ * builtin-report.c reads the options, builds the model and selects and
+ * sorts the rows; report/print-text.c, print-csv.c and print-json.c write
+ * them, with what they share in report/print-common.c.  Kept apart so
+ * that the command's flow reads in one file and each format in its own.
  *
  * JSON keys (stable; every time and duration in ns, integers):
  *   file, first_ns, last_ns, span_ns, events,
@@ -106,5 +106,6 @@ struct report {
 /* The report of @r's rows to r->out, in one format each. */
 void report_print_text(struct report *r);
 void report_print_csv(struct report *r);
+void report_print_json(struct report *r);
 
 #endif
