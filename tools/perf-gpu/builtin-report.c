@@ -31,9 +31,9 @@
 #include "report/oa-metrics.h"
 #include "report/print.h"
 #include "report/print-common.h"
+#include "report/print-device.h"
 #include "report/ranges.h"
 #include "util/debug.h"
-#include "util/gpuprof-dev.h"
 #include "util/cgroup.h"
 #include "util/output.h"
 #include "util/parse.h"
@@ -399,7 +399,7 @@ int cmd_report(int argc, const char **argv)
 			    "text: only the header, clients and ranges (perf gpu stat)"),
 		OPT_STRING_OPTARG(0, "device", &r.device, "dir",
 				  "report the gpuprof device's histograms instead",
-				  REPORT_DEVICE_ROOT),
+				  GPUPROFDEV_ROOT),
 		OPT_INCR('v', "verbose", &r.verbose, "be more verbose"),
 		OPT_END()
 	};
