@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * perf gpu report --device (tools/perf-gpu/util/gpuprof-dev.c) on copies of
- * the module's tree made here in a temporary directory: the exact report
- * for known histograms in each profiling mode (shares of all targets'
- * samples, jobs or bytes; timeline names; size classes; counters) in
- * text, CSV and JSON (parsed by python3), and malformed trees giving one
- * error line naming the file and line, or the documented fallback.
+ * perf gpu report --device (tools/perf-gpu/gpuprofdev/read.c and
+ * report/print-device.c) on copies of the module's tree made here in a
+ * temporary directory: the exact report for known histograms in each
+ * profiling mode (shares of all targets' samples, jobs or bytes;
+ * timeline names; size classes; counters) in text, CSV and JSON (parsed
+ * by python3), and malformed trees giving one error line naming the file
+ * and line, or the documented fallback.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +20,7 @@
 #include "../lib/files.h"
 #include "../lib/run.h"
 #include "../../tools/perf-gpu/util/debug.h"
-#include "../../tools/perf-gpu/util/gpuprof-dev.h"
+#include "../../tools/perf-gpu/report/print-device.h"
 
 #define OUT_SIZE (1 << 16)
 

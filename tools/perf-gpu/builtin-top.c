@@ -39,6 +39,7 @@
 #include "drm/clients.h"
 #include "live/proto.h"
 #include "live/state.h"
+#include "report/print-device.h"
 #include "top/device.h"
 #include "top/json.h"
 #include "top/openmetrics.h"
@@ -47,7 +48,6 @@
 #include "top/text.h"
 #include "top/view.h"
 #include "util/debug.h"
-#include "util/gpuprof-dev.h"
 
 /* Lines of the module's report shown: the view is about the clients. */
 #define GPUPROF_LINES	12
@@ -229,8 +229,9 @@ static int take_sample(struct top *t)
 			return -1;
 		free(t->gpuprof);
 		t->gpuprof = top_device_summary(t->o.device_root ? t->o.device_root :
-						REPORT_DEVICE_ROOT, t->json,
-						GPUPROF_LINES);
+						GPUPROFDEV_ROOT, t->json,
+						GPUPROF_LINES,
+						report_device_print);
 	}
 	t->sample++;
 	top_view_free(&t->view);

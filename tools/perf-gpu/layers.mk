@@ -8,7 +8,7 @@
 # selftests/scripts/layers.sh (to check the includes).
 PERF_GPU_LAYER_3 := record report top timechart
 PERF_GPU_LAYER_2 := live oa
-PERF_GPU_LAYER_1 := perfdata perfetto drm
+PERF_GPU_LAYER_1 := perfdata perfetto drm gpuprofdev
 PERF_GPU_LAYER_0 := util
 
 # Sources from outside tools/perf-gpu a folder's library holds, as the

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gpuprofdev/read.h"
 #include "top/device.h"
-#include "util/gpuprof-dev.h"
 #include "util/output.h"
 
 /* @text cut after @max lines, with a line saying how many more there were. */
@@ -34,8 +34,11 @@ static char *cut(char *text, unsigned int max)
 	return shorter;
 }
 
-char *top_device_summary(const char *root, bool json, unsigned int max_lines)
+char *top_device_summary(const char *root, bool json, unsigned int max_lines,
+			 int (*print)(const struct gpuprofdev *d,
+				      enum report_format fmt, FILE *out))
 {
+	struct gpuprofdev d;
 	struct stat st;
 	char *buf = NULL;
 	size_t len = 0;
@@ -47,7 +50,10 @@ char *top_device_summary(const char *root, bool json, unsigned int max_lines)
 	f = open_memstream(&buf, &len);
 	if (!f)
 		return NULL;
-	err = report_device(root, json ? REPORT_JSON : REPORT_TEXT, f);
+	err = gpuprofdev_load(&d, root);
+	if (!err)
+		err = print(&d, json ? REPORT_JSON : REPORT_TEXT, f);
+	gpuprofdev_free(&d);
 	if (fclose(f) || err) {
 		free(buf);
 		buf = NULL;
