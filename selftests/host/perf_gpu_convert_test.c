@@ -492,6 +492,28 @@ TEST_F(convert, a_held_init_given_out_at_a_periodic_write_is_not_late)
 	EXPECT_EQ(32, checked(self, "process 300 ", " jobs "));
 }
 
+/*
+ * A crafted recording: one job signaled 584 years after its init.  The
+ * busy counter walks its windows one by one, and walked this one for
+ * ever; convert now refuses it in one line, exit 1, and writes no trace.
+ */
+TEST_F(convert, a_job_of_centuries_is_refused_not_walked)
+{
+	const uint64_t t0 = 1000 * MS;
+	struct perf_data_writer *w = fence_recording(self->data);
+	uint8_t buf[512];
+
+	ASSERT_NE(NULL, w);
+	ASSERT_EQ(0, perf_data_write_comm(w, 3000, 3000, "forever", t0) ?:
+		     job(w, buf, true, 1, 1, t0) ?:
+		     job(w, buf, false, 1, 1, UINT64_MAX - 1000));
+	ASSERT_EQ(0, perf_data_close(w));
+	EXPECT_EQ(1, convert(self, "")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "perf gpu convert: a job ends 18446744073 s after the recording's first event: over 100000000 windows of --window"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(0, access(self->trace, F_OK));
+}
+
 /* A fence event of @driver/@timeline: init (by @pid) or signal. */
 static int fence_ev(struct perf_data_writer *w, uint8_t *buf, bool init,
 		    int32_t pid, const char *driver, const char *timeline,

@@ -82,6 +82,8 @@ static uint64_t uuid(unsigned int kind, uint64_t n)
 #define CLOCK_SLACK_NS		1000000000ll	/* 1 s */
 /* Events between two looks at what the sorter may let go. */
 #define DRAIN_EVERY		32
+/* 11.5 days of 10 ms windows: each is a step while a client is busy. */
+#define BUSY_WINDOWS_MAX	100000000ull
 
 struct client {
 	int32_t pid;
@@ -367,12 +369,24 @@ static void busy_advance(struct convert *c, uint64_t t)
 	}
 }
 
-/* A running interval of @cl, begun at @s (in order of s), ending at @e. */
+/*
+ * A running interval of @cl, begun at @s (in order of s), ending at @e.
+ * The windows are walked one by one while someone is busy: a job that
+ * ends more than BUSY_WINDOWS_MAX windows after the first event (a
+ * crafted recording put one 584 years on) is refused, not walked.
+ */
 static void busy_add(struct convert *c, struct client *cl, uint64_t s,
 		     uint64_t e)
 {
 	uint64_t we;
 
+	if (e > c->origin && (e - c->origin) / c->window >= BUSY_WINDOWS_MAX) {
+		snprintf(c->why, sizeof(c->why),
+			 "a job ends %.0f s after the recording's first event: over %llu windows of --window; choose a larger --window, or --time",
+			 (e - c->origin) / 1e9, (unsigned long long)BUSY_WINDOWS_MAX);
+		fail(c, -EINVAL);
+		return;
+	}
 	busy_advance(c, s);
 	we = window_start(c, c->busy_w + 1);
 	if (s < cl->covered)
@@ -835,6 +849,8 @@ static int read_recording(struct convert *c)
 	if (c->err)
 		return c->err;
 	drain(c, UINT64_MAX);
+	if (c->err)
+		return c->err;
 	if (c->started)
 		busy_finish(c);
 	if (c->oa_open)
