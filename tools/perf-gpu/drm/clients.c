@@ -89,7 +89,7 @@ static uint64_t scan_time(const struct gpu_clients *s)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-/* FNV-1a of @str, the terminating NUL included to keep "ab","c" from "a","bc". */
+/* FNV-1a of @str and its NUL, which keeps "ab","c" from "a","bc". */
 static uint64_t hash_str(uint64_t h, const char *str)
 {
 	return map_hash_field(map_hash_str(h, str), 0);

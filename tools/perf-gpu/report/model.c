@@ -100,6 +100,11 @@ struct report_model_state {
 	} learned[LEARNED_SLOTS];
 };
 
+/*
+ * Half of murmur3's finaliser.  Not util/map's map_hash_u64(): which
+ * context ids share a slot of learned[] decides who gets OA counts, so
+ * a new mixer could change report's output.
+ */
 static uint64_t mix64(uint64_t k)
 {
 	k ^= k >> 33;
