@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../../tools/perf-gpu/record/cgroups.h"
 #include "../../tools/perf-gpu/util/cgroup.h"
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../../module/ctl_parse.h"
 #include "../../uapi/gpuprof_oa.h"
 

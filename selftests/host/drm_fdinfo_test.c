@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../../tools/perf-gpu/drm/fdinfo.h"
 
 static struct drm_fdinfo *parse(const char *text)

@@ -12,7 +12,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../../tools/perf-gpu/util/fdcache.h"
 
 /* A new fd of our own (a pipe's read end; its write end closed). */

@@ -34,7 +34,7 @@
 #include <drm.h>
 #include <i915_drm.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/asan.h"
 #include "../lib/fake_sysfs.h"
 #include "../lib/paths.h"

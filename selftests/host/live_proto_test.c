@@ -19,7 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../../tools/perf-gpu/live/addr.h"
 #include "../../tools/perf-gpu/live/line.h"
 #include "../../tools/perf-gpu/live/proto.h"

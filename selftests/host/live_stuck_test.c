@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/clock.h"
 #include "../../tools/perf-gpu/live/proto.h"
 

@@ -25,7 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/run.h"
 #include "../lib/setup_provides.h"
 #include "../../module/oa_decode.h"

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../../module/oa_decode.h"
 
 static void put32(uint8_t *r, unsigned int off, uint32_t v)

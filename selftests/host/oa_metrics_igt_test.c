@@ -37,7 +37,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/fence_format.h"
 #include "../lib/run.h"
 #include "../lib/setup_provides.h"

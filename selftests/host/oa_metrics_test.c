@@ -15,7 +15,7 @@
 
 #include <i915_drm.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/oa_topology.h"
 #include "../../tools/perf-gpu/oa/metrics.h"
 

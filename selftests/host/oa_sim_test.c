@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../../module/oa_decode.h"
 #include "../../tools/perf-gpu/oa/device.h"
 #include "../../tools/perf-gpu/oa/metrics.h"

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/run.h"
 #include "../lib/setup_provides.h"
 #include "../../module/oa_decode.h"

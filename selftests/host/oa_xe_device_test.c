@@ -22,7 +22,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/paths.h"
 #include "../lib/asan.h"
 #include "../lib/fake_sysfs.h"

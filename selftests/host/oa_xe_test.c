@@ -15,7 +15,7 @@
 
 #include <i915_drm.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../../module/oa_decode.h"
 #include "oa/drm-node.h"
 #include "oa/xe-abi.h"

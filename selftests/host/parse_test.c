@@ -6,7 +6,7 @@
  */
 #include <stdint.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../../tools/perf-gpu/util/parse.h"
 
 #define UNTOUCHED 0x5a5a5a5aull

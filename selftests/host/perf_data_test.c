@@ -20,7 +20,7 @@
 
 #include <traceevent/event-parse.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/files.h"
 #include "../lib/fence_format.h"
 #include "../lib/run.h"

@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/gpu_formats.h"
 #include "../lib/paths.h"
 #include "../lib/run.h"

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/files.h"
 #include "../lib/run.h"
 #include "../../tools/perf-gpu/perfdata/write.h"

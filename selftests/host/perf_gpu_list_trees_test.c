@@ -17,7 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/files.h"
 #include "../lib/run.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/fence_format.h"
 #include "../lib/gpu_formats.h"
 #include "../lib/run.h"

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/run.h"
 
 FIXTURE(rcli) {

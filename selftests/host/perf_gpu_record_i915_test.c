@@ -52,7 +52,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/asan.h"
 #include "../lib/fake_sysfs.h"
 #include "../lib/paths.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/run.h"
 #include "../../tools/perf-gpu/record/events.h"
 #include "../../tools/perf-gpu/record/oa.h"

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/files.h"
 #include "../lib/run.h"
 #include "../../tools/perf-gpu/util/debug.h"

@@ -37,7 +37,7 @@
 #include <unistd.h>
 #include <i915_drm.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/oa_topology.h"
 #include "../lib/gpu_formats.h"
 #include "../lib/png.h"

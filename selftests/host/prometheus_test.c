@@ -36,7 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/clock.h"
 #include "../lib/files.h"
 #include "../lib/procs.h"

@@ -14,7 +14,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../../tools/perf-gpu/record/attr-fallback.h"
 
 struct model {

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../../tools/perf-gpu/record/ring.h"
 
 struct rec {

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../../tools/perf-gpu/perfdata/read.h"
 #include "../../tools/perf-gpu/perfdata/write.h"
 #include "../../tools/perf-gpu/record/store.h"

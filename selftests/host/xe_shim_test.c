@@ -32,7 +32,7 @@
 
 #include <drm.h>
 
-#include "kselftest_harness.h"
+#include "../lib/harness.h"
 #include "../lib/clock.h"
 #include "../lib/asan.h"
 #include "../lib/fake_sysfs.h"
