@@ -47,7 +47,6 @@
 #include "../../tools/perf-gpu/oa/metrics.h"
 #include "../../tools/perf-gpu/perfdata/write.h"
 #include "../../tools/perf-gpu/timechart/html.h"
-#include "../../tools/perf-gpu/util/map.h"
 #include "../../tools/perf-gpu/perfdata/tracing-data.h"
 
 #define WIN_W	1000
@@ -713,84 +712,6 @@ TEST_F(tc, bad_items_are_refused)
 	EXPECT_EQ(-EINVAL, tc_add_range(tc, 99, 1, 2, 0, "x", false));
 	EXPECT_EQ(0, tc_nr_items(tc));
 	tc_free(tc);
-}
-
-/* The map under the timechart: removal keeps every other key findable. */
-TEST(map_keeps_keys_through_removals)
-{
-	struct u64_map m;
-	uint64_t v, i, n = 100000;
-
-	u64_map_init(&m);
-	/* Braces: an ASSERT is two statements (the harness's own handler). */
-	for (i = 0; i < n; i++) {
-		ASSERT_EQ(0, u64_map_put(&m, i * 7919 << 32 | i, i + 1));
-	}
-	for (i = 1; i < n; i += 2) {
-		ASSERT_TRUE(u64_map_del(&m, i * 7919 << 32 | i, &v));
-	}
-	EXPECT_EQ(n / 2, m.nr);
-	for (i = 0; i < n; i++) {
-		bool there = u64_map_get(&m, i * 7919 << 32 | i, &v);
-
-		ASSERT_EQ(i % 2 == 0, there) TH_LOG("key %llu", (unsigned long long)i);
-		if (there) {
-			ASSERT_EQ(i + 1, v);
-		}
-	}
-	EXPECT_FALSE(u64_map_del(&m, 1, NULL));
-	u64_map_free(&m);
-}
-
-/* A walk sees each key once; a clear empties the map and keeps its slots. */
-TEST(map_walks_and_clears)
-{
-	uint64_t k, v, seen = 0, sum = 0, i, n = 1000;
-	struct u64_map m;
-	size_t pos = 0, slots;
-
-	u64_map_init(&m);
-	EXPECT_FALSE(u64_map_next(&m, &pos, &k, &v));
-	for (i = 1; i <= n; i++) {
-		ASSERT_EQ(0, u64_map_put(&m, i << 32, i));
-	}
-	while (u64_map_next(&m, &pos, &k, &v)) {
-		ASSERT_EQ(k >> 32, v);
-		seen++;
-		sum += v;
-	}
-	EXPECT_EQ(n, seen);
-	EXPECT_EQ(n * (n + 1) / 2, sum);
-	slots = m.mask + 1;
-	u64_map_clear(&m);
-	EXPECT_EQ(0, m.nr);
-	EXPECT_EQ(slots, m.mask + 1);
-	for (i = 1; i <= n; i++) {
-		ASSERT_FALSE(u64_map_get(&m, i << 32, &v));
-	}
-	pos = 0;
-	EXPECT_FALSE(u64_map_next(&m, &pos, NULL, NULL));
-	ASSERT_EQ(0, u64_map_put(&m, 7, 8));
-	EXPECT_TRUE(u64_map_get(&m, 7, &v));
-	EXPECT_EQ(8, v);
-	u64_map_free(&m);
-}
-
-/*
- * The mixers' values are in output (timeline colours, client and live
- * ids): FNV-1a's published vectors, splitmix64's finalizer.
- */
-TEST(map_hashes_keep_their_values)
-{
-	EXPECT_EQ(0xaf63dc4c8601ec8cull, map_hash_str(MAP_HASH_SEED, "a"));
-	EXPECT_EQ(0x85944171f73967e8ull, map_hash_str(MAP_HASH_SEED, "foobar"));
-	EXPECT_EQ(map_hash_str(MAP_HASH_SEED, "foobar"),
-		  map_hash_str(map_hash_str(MAP_HASH_SEED, "foo"), "bar"));
-	EXPECT_EQ(map_hash_str(MAP_HASH_SEED, "a"),
-		  map_hash_field(MAP_HASH_SEED, 'a'));
-	EXPECT_EQ(0, map_hash_u64(0));
-	EXPECT_EQ(0x5692161d100b05e5ull, map_hash_u64(1));
-	EXPECT_EQ(0xf2c6924e7dfed23eull, map_hash_u64(0x100000002ull));
 }
 
 /*

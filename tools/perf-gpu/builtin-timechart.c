@@ -188,24 +188,32 @@ static uint64_t hash_timeline(const char *driver, const char *timeline)
 	return map_hash_str(map_hash_field(h, 0xff), timeline);
 }
 
+struct timeline_names {
+	const struct timechart_cmd *c;
+	const char *driver, *timeline;
+};
+
+/* Is timeline @idx the one wanted?  Two may hash alike. */
+static bool timeline_is(uint64_t idx, const void *arg)
+{
+	const struct timeline_names *n = arg;
+
+	return !strcmp(n->c->timelines[idx].driver, n->driver) &&
+	       !strcmp(n->c->timelines[idx].timeline, n->timeline);
+}
+
 /* The track of the timeline (@driver, @timeline), made on first sight. */
 static int timeline_track(struct timechart_cmd *c, const char *driver,
 			  const char *timeline)
 {
 	uint64_t h = hash_timeline(driver, timeline), idx;
+	struct timeline_names want = { c, driver, timeline };
 	struct timeline *tl;
 	char *name;
-	size_t i;
 
-	if (u64_map_get(&c->timeline_of_hash, h, &idx) &&
-	    !strcmp(c->timelines[idx].driver, driver) &&
-	    !strcmp(c->timelines[idx].timeline, timeline))
+	if (u64_map_find_hashed(&c->timeline_of_hash, &h, timeline_is, &want,
+				&idx))
 		return c->timelines[idx].track;
-	/* A hash shared by two timelines: the second is found by looking. */
-	for (i = 0; i < c->nr_timelines; i++)
-		if (!strcmp(c->timelines[i].driver, driver) &&
-		    !strcmp(c->timelines[i].timeline, timeline))
-			return c->timelines[i].track;
 	if (ARRAY_RESERVE(c->timelines, c->alloc_timelines, c->nr_timelines + 1) ||
 	    asprintf(&name, "%s %s", driver, timeline) < 0)
 		return -ENOMEM;
@@ -219,8 +227,7 @@ static int timeline_track(struct timechart_cmd *c, const char *driver,
 		free(tl->timeline);
 		return -ENOMEM;
 	}
-	if (!u64_map_get(&c->timeline_of_hash, h, &idx) &&
-	    u64_map_put(&c->timeline_of_hash, h, c->nr_timelines))
+	if (u64_map_put(&c->timeline_of_hash, h, c->nr_timelines))
 		return -ENOMEM;
 	c->nr_timelines++;
 	return tl->track;

@@ -254,6 +254,19 @@ int pft_counter_track(struct pft_writer *w, uint64_t uuid, uint64_t parent,
  * memory, or a hash taken by another name): the event then names it
  * itself.
  */
+struct iid_name {
+	const struct pft_writer *w;
+	const char *name;
+};
+
+/* Is @iid the name's?  Two names may hash alike: one key each. */
+static bool iid_is(uint64_t iid, const void *arg)
+{
+	const struct iid_name *n = arg;
+
+	return !strcmp(n->w->names[iid - 1], n->name);
+}
+
 static uint64_t name_iid(struct pft_writer *w, const char *name, bool *fresh)
 {
 	unsigned int slot = ((uintptr_t)name >> 3) & (PFT_SEEN - 1);
@@ -265,9 +278,8 @@ static uint64_t name_iid(struct pft_writer *w, const char *name, bool *fresh)
 	if (w->seen[slot].at == name && !strcmp(w->names[w->seen[slot].iid - 1], name))
 		return w->seen[slot].iid;
 	key = map_hash_str(MAP_HASH_SEED, name);
-	if (u64_map_get(&w->ids, key, &iid)) {
-		if (strcmp(w->names[iid - 1], name))
-			return 0;
+	if (u64_map_find_hashed(&w->ids, &key, iid_is, &(struct iid_name){
+					w, name }, &iid)) {
 		w->seen[slot].at = name;
 		w->seen[slot].iid = iid;
 		return iid;

@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The filter of a command's recording (command-filter.h): the command's
- * processes, its fences in flight and the inits it left unnumbered, each
- * in a set keyed by a u64, open addressing with linear probing.  Not
- * util/map: a loop of the filter's add, look-up and delete per fence
- * ran 2.2 times slower on it (24-byte slots, a stronger mixer).
+ * processes and its fences in flight, each a set of u64 keys on
+ * util/map, and the inits it left unnumbered (perfdata/fence-number.h).
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,85 +13,27 @@
 #include "record/events.h"
 #include "record/proc.h"
 #include "record/store.h"
+#include "util/map.h"
 
 /* Fences in flight tracked at most; more are not followed (counted). */
 #define FENCES_MAX (1u << 20)
 
-/* A set of non-zero u64 keys; zero marks a free slot. */
-struct set {
-	uint64_t *k;
-	size_t mask, nr;	/* mask + 1 slots, a power of two */
-};
-
-static size_t set_slot(const struct set *s, uint64_t key)
+/* Sets, on util/map: a key is in the set when it is in the map. */
+static bool set_has(const struct u64_map *s, uint64_t key)
 {
-	uint64_t h = key * 0x9e3779b97f4a7c15ull;
-	size_t i = (h ^ h >> 29) & s->mask;
+	uint64_t v;
 
-	while (s->k[i] && s->k[i] != key)
-		i = (i + 1) & s->mask;
-	return i;
+	return u64_map_get(s, key, &v);
 }
 
-static bool set_has(const struct set *s, uint64_t key)
+static int set_add(struct u64_map *s, uint64_t key)
 {
-	return s->k && s->k[set_slot(s, key)] == key;
+	return u64_map_put(s, key, 1);
 }
 
-static int set_grow(struct set *s)
+static bool set_del(struct u64_map *s, uint64_t key)
 {
-	struct set n = { .mask = s->k ? 2 * s->mask + 1 : 63 };
-	size_t i;
-
-	n.k = calloc(n.mask + 1, sizeof(*n.k));
-	if (!n.k)
-		return -ENOMEM;
-	for (i = 0; s->k && i <= s->mask; i++)
-		if (s->k[i])
-			n.k[set_slot(&n, s->k[i])] = s->k[i];
-	n.nr = s->nr;
-	free(s->k);
-	*s = n;
-	return 0;
-}
-
-static int set_add(struct set *s, uint64_t key)
-{
-	size_t i;
-
-	/* Load at most one half. */
-	if ((!s->k || 2 * (s->nr + 1) > s->mask + 1) && set_grow(s))
-		return -ENOMEM;
-	i = set_slot(s, key);
-	if (!s->k[i]) {
-		s->k[i] = key;
-		s->nr++;
-	}
-	return 0;
-}
-
-/* Remove @key; whether it was there.  Later keys of its run move up. */
-static bool set_del(struct set *s, uint64_t key)
-{
-	size_t i, j, home;
-	uint64_t h;
-
-	if (!set_has(s, key))
-		return false;
-	i = set_slot(s, key);
-	s->k[i] = 0;
-	s->nr--;
-	for (j = (i + 1) & s->mask; s->k[j]; j = (j + 1) & s->mask) {
-		h = s->k[j] * 0x9e3779b97f4a7c15ull;
-		home = (h ^ h >> 29) & s->mask;
-		/* Moves up unless its home lies in (i, j]. */
-		if (i <= j ? (home > i && home <= j) : (home > i || home <= j))
-			continue;
-		s->k[i] = s->k[j];
-		s->k[j] = 0;
-		i = j;
-	}
-	return true;
+	return u64_map_del(s, key, NULL);
 }
 
 /* What a recorded event is to the filter. */
@@ -110,22 +49,20 @@ struct command_filter {
 	enum role *role;		/* by event index */
 	unsigned int nr_events;
 	struct fence_fields f;
-	struct set procs;		/* the command's processes (tgids) */
-	struct set fences;		/* (context, seqno) + 1 in flight */
+	struct u64_map procs;		/* the command's processes (tgids) */
+	struct u64_map fences;		/* (context, seqno) in flight */
 	struct fence_number *unnumbered;
 	uint64_t dropped, untracked;
 };
 
-/* A key never 0: context and seqno both 0 is a fence too. */
 static uint64_t fence_key(uint32_t context, uint32_t seqno)
 {
-	return ((uint64_t)context << 32 | seqno) + 1;
+	return (uint64_t)context << 32 | seqno;
 }
 
-/* Process keys: the tgid + 1, pid 0 being the idle task. */
 static uint64_t proc_key(int32_t pid)
 {
-	return (uint64_t)(uint32_t)pid + 1;
+	return (uint32_t)pid;
 }
 
 static int read_fields(struct fence_fields *f)
@@ -186,8 +123,8 @@ void command_filter_free(struct command_filter *cf)
 	if (!cf)
 		return;
 	free(cf->role);
-	free(cf->procs.k);
-	free(cf->fences.k);
+	u64_map_free(&cf->procs);
+	u64_map_free(&cf->fences);
 	fence_number_free(cf->unnumbered, NULL);
 	free(cf);
 }

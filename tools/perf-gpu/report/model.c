@@ -28,8 +28,8 @@
 #define LEARNED_SLOTS	256
 
 struct job {
-	struct job *hnext;	/* in the job hash */
-	struct job *qnext;	/* in its context's queue, the next newer */
+	struct job *qnext;	/* in its context's queue, the next newer;
+				 * or in the free list */
 	struct ctx *ctx;	/* NULL: a ghost, a scheduled half */
 	struct report_pair *pair;
 	/*
@@ -48,24 +48,19 @@ struct job {
 };
 
 struct ctx {
-	struct ctx *hnext;
+	struct ctx *free_next;	/* in the free list */
 	uint32_t context;
 	struct job *head, *tail;	/* head: the running job */
 	uint64_t last_signal;
 };
 
 /*
- * A chained hash table of power-of-two size, grown at load 1.  Not
- * util/map: with u64_maps report took 20% more CPU on report_bench's
- * recording (a job's node carries its chain; a lookup inlines here).
+ * The tables, on util/map: jobs in flight by (context, seqno), contexts
+ * with jobs in flight, clients by pid, timelines by a hash of their
+ * names, pairs by (pid, timeline id).  Values are the addresses.
  */
-struct table {
-	void **b;
-	size_t mask, nr;
-};
-
 struct report_model_state {
-	struct table jobs, ctxs, clients, timelines, pairs;
+	struct u64_map jobs, ctxs, clients, timelines, pairs;
 	struct job *free_jobs;
 	struct ctx *free_ctxs;
 	size_t alloc_clients, alloc_timelines, alloc_pairs, alloc_crtcs;
@@ -113,80 +108,22 @@ static uint64_t mix64(uint64_t k)
 	return k;
 }
 
-/*
- * Grow @t to twice its size when it is full; @next_of gives a node's
- * chain pointer, @hash_of its hash.  0, or -1 out of memory.
- */
-static int table_grow(struct table *t, void **(*next_of)(void *),
-		      uint64_t (*hash_of)(const void *))
-{
-	size_t size = t->b ? t->mask + 1 : 0, n = size ? 2 * size : 64, i;
-	void **nb, *node, *next;
-
-	if (t->b && t->nr < size)
-		return 0;
-	nb = calloc(n, sizeof(*nb));
-	if (!nb)
-		return -1;
-	for (i = 0; i < size; i++) {
-		for (node = t->b[i]; node; node = next) {
-			size_t at = hash_of(node) & (n - 1);
-
-			next = *next_of(node);
-			*next_of(node) = nb[at];
-			nb[at] = node;
-		}
-	}
-	free(t->b);
-	t->b = nb;
-	t->mask = n - 1;
-	return 0;
-}
-
 static uint64_t job_key(uint32_t context, uint32_t seqno)
 {
-	return mix64((uint64_t)context << 32 | seqno);
+	return (uint64_t)context << 32 | seqno;
 }
 
-static void **job_next(void *n) { return (void **)&((struct job *)n)->hnext; }
-static uint64_t job_hash(const void *n)
-{
-	const struct job *j = n;
-
-	return job_key(j->context, j->seqno);
-}
-static void **ctx_next(void *n) { return (void **)&((struct ctx *)n)->hnext; }
-static uint64_t ctx_hash(const void *n)
-{
-	return mix64(((const struct ctx *)n)->context);
-}
-static void **client_next(void *n) { return (void **)&((struct report_client *)n)->hnext; }
-static uint64_t client_hash(const void *n)
-{
-	return mix64((uint32_t)((const struct report_client *)n)->pid);
-}
-static void **tl_next(void *n) { return (void **)&((struct report_timeline *)n)->hnext; }
-static uint64_t tl_key(const char *driver, const char *name)
-{
-	return map_hash_str(map_hash_str(MAP_HASH_SEED, driver) * 31, name);
-}
-static uint64_t tl_hash(const void *n)
-{
-	const struct report_timeline *tl = n;
-
-	return tl_key(tl->driver, tl->name);
-}
-static void **pair_next(void *n) { return (void **)&((struct report_pair *)n)->hnext; }
 static uint64_t pair_key(const struct report_client *c,
 			 const struct report_timeline *tl)
 {
-	return mix64((uint64_t)(uint32_t)c->pid << 32 | tl->id);
+	return (uint64_t)(uint32_t)c->pid << 32 | tl->id;
 }
-static uint64_t pair_hash(const void *n)
-{
-	const struct report_pair *p = n;
 
-	return pair_key(p->client, p->timeline);
+/* A timeline's hash: its driver's name, a separator, its own name. */
+static uint64_t tl_hash(const char *driver, const char *name)
+{
+	return map_hash_str(map_hash_field(map_hash_str(MAP_HASH_SEED, driver),
+					   0xff), name);
 }
 
 static void jobs_init(struct report_jobs *j)
@@ -210,28 +147,20 @@ static void jobs_free(struct report_jobs *j)
 
 static struct report_client *client_find(struct report_model *m, int32_t pid)
 {
-	struct report_model_state *st = m->st;
-	struct report_client *c;
+	uint64_t v;
 
-	if (!st->clients.b)
+	if (!u64_map_get(&m->st->clients, (uint32_t)pid, &v))
 		return NULL;
-	c = st->clients.b[mix64((uint32_t)pid) & st->clients.mask];
-	for (; c; c = c->hnext)
-		if (c->pid == pid)
-			return c;
-	return NULL;
+	return (struct report_client *)(uintptr_t)v;
 }
 
 static struct report_client *client_get(struct report_model *m, int32_t pid)
 {
 	struct report_model_state *st = m->st;
 	struct report_client *c = client_find(m, pid);
-	size_t at;
 
 	if (c)
 		return c;
-	if (table_grow(&st->clients, client_next, client_hash))
-		return NULL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
@@ -241,10 +170,9 @@ static struct report_client *client_get(struct report_model *m, int32_t pid)
 	}
 	c->pid = pid;
 	jobs_init(&c->jobs);
-	at = mix64((uint32_t)pid) & st->clients.mask;
-	c->hnext = st->clients.b[at];
-	st->clients.b[at] = c;
-	st->clients.nr++;
+	/* In m->clients already: freed with them if this fails. */
+	if (u64_map_put(&st->clients, (uint32_t)pid, (uintptr_t)c))
+		return NULL;
 	return c;
 }
 
@@ -286,22 +214,30 @@ static int client_cgroup(struct report_model *m, struct report_client *c,
 	return 0;
 }
 
+struct tl_names {
+	const char *driver, *name;
+};
+
+static bool tl_is(uint64_t v, const void *arg)
+{
+	const struct report_timeline *tl = (const void *)(uintptr_t)v;
+	const struct tl_names *want = arg;
+
+	return !strcmp(tl->name, want->name) &&
+	       !strcmp(tl->driver, want->driver);
+}
+
 static struct report_timeline *timeline_get(struct report_model *m,
 					    const char *driver,
 					    const char *name)
 {
 	struct report_model_state *st = m->st;
-	uint64_t h = tl_key(driver, name);
-	struct report_timeline *tl = NULL;
-	size_t at;
+	struct tl_names want = { driver, name };
+	uint64_t key = tl_hash(driver, name), v;
+	struct report_timeline *tl;
 
-	if (st->timelines.b)
-		tl = st->timelines.b[h & st->timelines.mask];
-	for (; tl; tl = tl->hnext)
-		if (!strcmp(tl->name, name) && !strcmp(tl->driver, driver))
-			return tl;
-	if (table_grow(&st->timelines, tl_next, tl_hash))
-		return NULL;
+	if (u64_map_find_hashed(&st->timelines, &key, tl_is, &want, &v))
+		return (struct report_timeline *)(uintptr_t)v;
 	tl = calloc(1, sizeof(*tl));
 	if (!tl)
 		return NULL;
@@ -316,10 +252,8 @@ static struct report_timeline *timeline_get(struct report_model *m,
 	}
 	tl->id = m->nr_timelines - 1;
 	jobs_init(&tl->jobs);
-	at = h & st->timelines.mask;
-	tl->hnext = st->timelines.b[at];
-	st->timelines.b[at] = tl;
-	st->timelines.nr++;
+	if (u64_map_put(&st->timelines, key, (uintptr_t)tl))
+		return NULL;
 	return tl;
 }
 
@@ -328,16 +262,11 @@ static struct report_pair *pair_get(struct report_model *m,
 				    struct report_timeline *tl)
 {
 	struct report_model_state *st = m->st;
-	struct report_pair *p = NULL;
-	size_t at;
+	struct report_pair *p;
+	uint64_t v;
 
-	if (st->pairs.b)
-		p = st->pairs.b[pair_key(c, tl) & st->pairs.mask];
-	for (; p; p = p->hnext)
-		if (p->client == c && p->timeline == tl)
-			return p;
-	if (table_grow(&st->pairs, pair_next, pair_hash))
-		return NULL;
+	if (u64_map_get(&st->pairs, pair_key(c, tl), &v))
+		return (struct report_pair *)(uintptr_t)v;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
@@ -348,10 +277,8 @@ static struct report_pair *pair_get(struct report_model *m,
 	p->client = c;
 	p->timeline = tl;
 	jobs_init(&p->jobs);
-	at = pair_key(c, tl) & st->pairs.mask;
-	p->hnext = st->pairs.b[at];
-	st->pairs.b[at] = p;
-	st->pairs.nr++;
+	if (u64_map_put(&st->pairs, pair_key(c, tl), (uintptr_t)p))
+		return NULL;
 	return p;
 }
 
@@ -426,34 +353,24 @@ static int head_runs(struct report_model *m, struct job *j)
 static struct job *job_find(struct report_model *m, uint32_t context,
 			    uint32_t seqno)
 {
-	struct report_model_state *st = m->st;
-	struct job *j;
+	uint64_t v;
 
-	if (!st->jobs.b)
+	if (!u64_map_get(&m->st->jobs, job_key(context, seqno), &v))
 		return NULL;
-	j = st->jobs.b[job_key(context, seqno) & st->jobs.mask];
-	for (; j; j = j->hnext)
-		if (j->seqno == seqno && j->context == context)
-			return j;
-	return NULL;
+	return (struct job *)(uintptr_t)v;
 }
 
 static struct ctx *ctx_get(struct report_model *m, uint32_t context)
 {
 	struct report_model_state *st = m->st;
-	struct ctx *c = NULL;
-	size_t at;
+	struct ctx *c;
+	uint64_t v;
 
-	if (st->ctxs.b)
-		c = st->ctxs.b[mix64(context) & st->ctxs.mask];
-	for (; c; c = c->hnext)
-		if (c->context == context)
-			return c;
-	if (table_grow(&st->ctxs, ctx_next, ctx_hash))
-		return NULL;
+	if (u64_map_get(&st->ctxs, context, &v))
+		return (struct ctx *)(uintptr_t)v;
 	if (st->free_ctxs) {
 		c = st->free_ctxs;
-		st->free_ctxs = c->hnext;
+		st->free_ctxs = c->free_next;
 	} else {
 		c = malloc(sizeof(*c));
 		if (!c)
@@ -461,22 +378,12 @@ static struct ctx *ctx_get(struct report_model *m, uint32_t context)
 	}
 	memset(c, 0, sizeof(*c));
 	c->context = context;
-	at = mix64(context) & st->ctxs.mask;
-	c->hnext = st->ctxs.b[at];
-	st->ctxs.b[at] = c;
-	st->ctxs.nr++;
+	if (u64_map_put(&st->ctxs, context, (uintptr_t)c)) {
+		c->free_next = st->free_ctxs;
+		st->free_ctxs = c;
+		return NULL;
+	}
 	return c;
-}
-
-static void unhash(struct table *t, void *node, size_t at,
-		   void **(*next_of)(void *))
-{
-	void **pp = &t->b[at];
-
-	while (*pp != node)
-		pp = next_of(*pp);
-	*pp = *next_of(node);
-	t->nr--;
 }
 
 /* Take @j out of its context's queue and the running sets. */
@@ -505,8 +412,8 @@ static int dequeue(struct report_model *m, struct job *j)
 	j->ctx = NULL;
 	m->jobs_in_flight--;
 	if (!c->head) {
-		unhash(&st->ctxs, c, mix64(c->context) & st->ctxs.mask, ctx_next);
-		c->hnext = st->free_ctxs;
+		u64_map_del(&st->ctxs, c->context, NULL);
+		c->free_next = st->free_ctxs;
 		st->free_ctxs = c;
 	}
 	return ret;
@@ -533,8 +440,8 @@ static int job_remove(struct report_model *m, struct job *j)
 	}
 	if (j->ctx && dequeue(m, j))
 		ret = -1;
-	unhash(&st->jobs, j, job_key(j->context, j->seqno) & st->jobs.mask, job_next);
-	j->hnext = st->free_jobs;
+	u64_map_del(&st->jobs, job_key(j->context, j->seqno), NULL);
+	j->qnext = st->free_jobs;
 	st->free_jobs = j;
 	return ret;
 }
@@ -650,14 +557,12 @@ static int on_init(struct report_model *m, const struct gpu_trace *t,
 	if (!p || client_cgroup(m, c, ev->cgroup))
 		return -1;
 	client_name(c, t, ev);
-	if (table_grow(&st->jobs, job_next, job_hash))
-		return -1;
 	cx = ctx_get(m, ev->fence.context);
 	if (!cx)
 		return -1;
 	if (st->free_jobs) {
 		j = st->free_jobs;
-		st->free_jobs = j->hnext;
+		st->free_jobs = j->qnext;
 	} else {
 		j = malloc(sizeof(*j));
 		if (!j)
@@ -672,14 +577,17 @@ static int on_init(struct report_model *m, const struct gpu_trace *t,
 	j->submitted = ev->fence.submitted < ev->time ? ev->fence.submitted :
 			ev->time;
 	j->drm_sched = kind == FENCE_DRM_SCHED;
+	if (u64_map_put(&st->jobs, job_key(j->context, j->seqno),
+			(uintptr_t)j)) {
+		j->qnext = st->free_jobs;
+		st->free_jobs = j;
+		return -1;
+	}
 	if (sched) {
 		j->finished_half = true;
 		j->half = sched;
 		sched->half = j;
 	}
-	j->hnext = st->jobs.b[job_key(j->context, j->seqno) & st->jobs.mask];
-	st->jobs.b[job_key(j->context, j->seqno) & st->jobs.mask] = j;
-	st->jobs.nr++;
 	m->jobs_in_flight++;
 	if (cx->tail) {
 		cx->tail->qnext = j;
@@ -732,36 +640,37 @@ static int busy_pass(struct report_model *m)
 	struct report_model_state *st = m->st;
 	size_t n = 0, i, j, want = m->jobs_in_flight * 5;
 	struct scope_start *rs;
+	size_t pos = 0;
 	struct job *q;
-	struct ctx *c;
 	uint32_t k;
-	size_t b;
+	uint64_t v;
 
 	if (ARRAY_RESERVE(st->starts, st->alloc_starts, want) ||
 	    ARRAY_RESERVE(st->start_vals, st->alloc_start_vals, want))
 		return -1;
 	rs = st->starts;
-	for (b = 0; st->ctxs.b && b <= st->ctxs.mask; b++) {
-		for (c = st->ctxs.b[b]; c; c = c->hnext) {
-			/*
-			 * The oldest job, and those behind it that started
-			 * (a ring taking more than one job): the others start
-			 * at a signal still to come.
-			 */
-			for (q = c->head; q; q = q->qnext) {
-				struct report_pair *p = q->pair;
-				uint64_t s = run_start(q);
+	/* In any order: sorted below, by scope then start. */
+	while (u64_map_next(&st->ctxs, &pos, NULL, &v)) {
+		const struct ctx *c = (const struct ctx *)(uintptr_t)v;
 
-				if (q != c->head && !q->started)
-					continue;
-				rs[n++] = (struct scope_start){ &p->jobs.busy, s };
-				rs[n++] = (struct scope_start){ &p->client->jobs.busy, s };
-				rs[n++] = (struct scope_start){ &p->timeline->jobs.busy, s };
-				rs[n++] = (struct scope_start){ &m->total.busy, s };
-				if (p->client->cgroup)
-					rs[n++] = (struct scope_start){
-						&p->client->cgroup->jobs.busy, s };
-			}
+		/*
+		 * The oldest job, and those behind it that started (a ring
+		 * taking more than one job): the others start at a signal
+		 * still to come.
+		 */
+		for (q = c->head; q; q = q->qnext) {
+			struct report_pair *p = q->pair;
+			uint64_t s = run_start(q);
+
+			if (q != c->head && !q->started)
+				continue;
+			rs[n++] = (struct scope_start){ &p->jobs.busy, s };
+			rs[n++] = (struct scope_start){ &p->client->jobs.busy, s };
+			rs[n++] = (struct scope_start){ &p->timeline->jobs.busy, s };
+			rs[n++] = (struct scope_start){ &m->total.busy, s };
+			if (p->client->cgroup)
+				rs[n++] = (struct scope_start){
+					&p->client->cgroup->jobs.busy, s };
 		}
 	}
 	qsort(rs, n, sizeof(*rs), cmp_scope_start);
@@ -1428,18 +1337,17 @@ int report_model_finish(struct report_model *m)
 {
 	struct report_model_state *st = m->st;
 	struct report_pair *p;
-	struct ctx *c;
+	size_t pos = 0;
 	struct job *j;
+	uint64_t v;
 	uint32_t i;
-	size_t b;
 
 	if (report_sched_finish(&m->sched, &m->names))
 		return -1;
 	/* Jobs still in flight at the end never signaled here. */
-	for (b = 0; st->ctxs.b && b <= st->ctxs.mask; b++)
-		for (c = st->ctxs.b[b]; c; c = c->hnext)
-			for (j = c->head; j; j = j->qnext)
-				count_unsignaled(m, j->pair);
+	while (u64_map_next(&st->ctxs, &pos, NULL, &v))
+		for (j = ((struct ctx *)(uintptr_t)v)->head; j; j = j->qnext)
+			count_unsignaled(m, j->pair);
 	for (i = 0; i < m->nr_pairs; i++) {
 		p = m->pairs[i];
 		jobs_finish(&p->jobs);
@@ -1480,19 +1388,14 @@ int report_model_finish(struct report_model *m)
 	return 0;
 }
 
-static void free_table(struct table *t)
-{
-	free(t->b);
-	t->b = NULL;
-}
-
 void report_model_free(struct report_model *m)
 {
 	struct report_model_state *st = m->st;
 	struct ctx *c, *cn;
 	struct job *j, *jn;
+	size_t pos;
+	uint64_t v;
 	uint32_t i;
-	size_t b;
 
 	report_sched_free(&m->sched);
 	report_names_free(&m->names);
@@ -1525,32 +1428,24 @@ void report_model_free(struct report_model *m)
 	free(m->timelines);
 	free(m->crtcs);
 	if (st) {
-		/* Every job in flight, ghosts too, is in the hash. */
-		for (b = 0; st->jobs.b && b <= st->jobs.mask; b++) {
-			for (j = st->jobs.b[b]; j; j = jn) {
-				jn = j->hnext;
-				free(j);
-			}
-		}
-		for (b = 0; st->ctxs.b && b <= st->ctxs.mask; b++) {
-			for (c = st->ctxs.b[b]; c; c = cn) {
-				cn = c->hnext;
-				free(c);
-			}
-		}
+		/* Every job in flight, ghosts too, is in the map. */
+		for (pos = 0; u64_map_next(&st->jobs, &pos, NULL, &v);)
+			free((void *)(uintptr_t)v);
+		for (pos = 0; u64_map_next(&st->ctxs, &pos, NULL, &v);)
+			free((void *)(uintptr_t)v);
 		for (j = st->free_jobs; j; j = jn) {
-			jn = j->hnext;
+			jn = j->qnext;
 			free(j);
 		}
 		for (c = st->free_ctxs; c; c = cn) {
-			cn = c->hnext;
+			cn = c->free_next;
 			free(c);
 		}
-		free_table(&st->jobs);
-		free_table(&st->ctxs);
-		free_table(&st->clients);
-		free_table(&st->timelines);
-		free_table(&st->pairs);
+		u64_map_free(&st->jobs);
+		u64_map_free(&st->ctxs);
+		u64_map_free(&st->clients);
+		u64_map_free(&st->timelines);
+		u64_map_free(&st->pairs);
 		free(st->run_pairs);
 		free(st->run_clients);
 		free(st->starts);

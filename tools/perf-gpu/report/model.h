@@ -160,10 +160,9 @@ struct report_client {
 	struct report_cgroup *cgroup;	/* NULL: the samples carry none */
 	struct report_jobs jobs;
 	struct report_oa oa;
-	/* Internal: running jobs, place in the running list, hash chain. */
+	/* Internal: running jobs, place in the running list. */
 	uint32_t running_pairs;
 	uint32_t run_idx;
-	struct report_client *hnext;
 };
 
 struct report_timeline {
@@ -171,9 +170,8 @@ struct report_timeline {
 	char *driver, *name;
 	struct report_jobs jobs;
 	struct report_oa oa;
-	/* Internal: the last report counted, hash chain. */
+	/* Internal: the last report counted. */
 	uint64_t oa_seen;
-	struct report_timeline *hnext;
 };
 
 struct report_pair {
@@ -183,7 +181,6 @@ struct report_pair {
 	/* Internal: contexts whose running job is this pair's. */
 	uint32_t running;
 	uint32_t run_idx;
-	struct report_pair *hnext;
 };
 
 struct report_crtc {

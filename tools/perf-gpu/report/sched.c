@@ -415,7 +415,8 @@ int report_sched_finish(struct report_sched *s,
 {
 	const struct report_drm_client *c;
 	struct report_sched_row *r;
-	size_t slot;
+	size_t pos = 0;
+	uint64_t v;
 	uint32_t i;
 
 	if (s->finished)
@@ -423,14 +424,8 @@ int report_sched_finish(struct report_sched *s,
 	s->finished = true;
 	expire_done(s, UINT64_MAX);
 	/* What is left in the map never ended. */
-	for (slot = 0; s->jobs.slots && slot <= s->jobs.mask; slot++) {
-		struct sched_job *j;
-
-		if (!s->jobs.slots[slot].used)
-			continue;
-		j = (struct sched_job *)(uintptr_t)s->jobs.slots[slot].value;
-		j->row->unfinished++;
-	}
+	while (u64_map_next(&s->jobs, &pos, NULL, &v))
+		((struct sched_job *)(uintptr_t)v)->row->unfinished++;
 	for (i = 0; i < s->nr_rows; i++) {
 		r = s->rows[i];
 		c = report_names_client(names, r->dev, r->client_id);
@@ -445,15 +440,13 @@ int report_sched_finish(struct report_sched *s,
 
 void report_sched_free(struct report_sched *s)
 {
-	size_t slot;
+	size_t pos = 0;
+	uint64_t v;
 	uint32_t i;
 
-	for (slot = 0; s->jobs.slots && slot <= s->jobs.mask; slot++) {
-		struct sched_job *j;
+	while (u64_map_next(&s->jobs, &pos, NULL, &v)) {
+		struct sched_job *j = (struct sched_job *)(uintptr_t)v;
 
-		if (!s->jobs.slots[slot].used)
-			continue;
-		j = (struct sched_job *)(uintptr_t)s->jobs.slots[slot].value;
 		while (j->waits) {
 			struct sched_wait *w = j->waits;
 

@@ -244,23 +244,34 @@ int tc_add_sample(struct timechart *tc, int track, uint64_t time, double value)
 	return 0;
 }
 
+struct name_in {
+	const struct timechart *tc;
+	const char *name;
+};
+
+/* Is name @idx the one wanted?  Two names may hash alike. */
+static bool name_is(uint64_t idx, const void *arg)
+{
+	const struct name_in *n = arg;
+
+	return !strcmp(n->tc->names[idx], n->name);
+}
+
 /* The index of @name in tc->names, added when new; -ENOMEM. */
 static int intern(struct timechart *tc, const char *name)
 {
 	uint64_t h = map_hash_str(MAP_HASH_SEED, name), idx;
+	struct name_in want = { tc, name };
 	char *copy;
 
-	if (u64_map_get(&tc->name_of_hash, h, &idx) &&
-	    !strcmp(tc->names[idx], name))
+	if (u64_map_find_hashed(&tc->name_of_hash, &h, name_is, &want, &idx))
 		return (int)idx;
 	if (ARRAY_RESERVE(tc->names, tc->alloc_names, tc->nr_names + 1))
 		return -ENOMEM;
 	copy = strdup(name);
 	if (!copy)
 		return -ENOMEM;
-	/* On a collision the first name keeps the slot; this one is not shared. */
-	if (!u64_map_get(&tc->name_of_hash, h, &idx) &&
-	    u64_map_put(&tc->name_of_hash, h, tc->nr_names)) {
+	if (u64_map_put(&tc->name_of_hash, h, tc->nr_names)) {
 		free(copy);
 		return -ENOMEM;
 	}

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The hash map of util/map.h.  Keys are mixed with a 64-bit
- * finalizer (splitmix64's), since the callers' keys are small integers
- * or a context in the high half and a seqno in the low half, which would
- * otherwise pile up in a few slots.
+ * The hash map of util/map.h.  A key's home slot is the top bits of the
+ * key times 2^64 / phi (u64_map_home()), since the callers' keys are small
+ * integers or a context in the high half and a seqno in the low half,
+ * which the low bits alone would pile up in a few slots.  A slot is its
+ * key and value, 16
+ * bytes: key 0 marks it free, so the map keeps key 0 (which callers use:
+ * pid 0, context 0 seqno 0) beside the slots.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,9 +18,7 @@
 
 void u64_map_init(struct u64_map *m)
 {
-	m->slots = NULL;
-	m->mask = 0;
-	m->nr = 0;
+	memset(m, 0, sizeof(*m));
 }
 
 void u64_map_free(struct u64_map *m)
@@ -31,29 +32,17 @@ void u64_map_clear(struct u64_map *m)
 	if (m->slots)
 		memset(m->slots, 0, (m->mask + 1) * sizeof(*m->slots));
 	m->nr = 0;
+	m->has_zero = false;
 }
 
-/* The slot of @key, or the empty slot where it would go. */
+/* The slot of @key (not 0), or the free slot where it would go. */
 static size_t find(const struct u64_map *m, uint64_t key)
 {
-	size_t i = map_hash_u64(key) & m->mask;
+	size_t i = u64_map_home(m, key);
 
-	while (m->slots[i].used && m->slots[i].key != key)
+	while (m->slots[i].key && m->slots[i].key != key)
 		i = (i + 1) & m->mask;
 	return i;
-}
-
-bool u64_map_get(const struct u64_map *m, uint64_t key, uint64_t *value)
-{
-	size_t i;
-
-	if (!m->slots)
-		return false;
-	i = find(m, key);
-	if (!m->slots[i].used)
-		return false;
-	*value = m->slots[i].value;
-	return true;
 }
 
 static int grow(struct u64_map *m)
@@ -67,8 +56,9 @@ static int grow(struct u64_map *m)
 		return -ENOMEM;
 	}
 	m->mask = n - 1;
+	m->shift = 64 - __builtin_ctzll(n);
 	for (i = 0; old.slots && i <= old.mask; i++)
-		if (old.slots[i].used)
+		if (old.slots[i].key)
 			m->slots[find(m, old.slots[i].key)] = old.slots[i];
 	free(old.slots);
 	return 0;
@@ -78,12 +68,17 @@ int u64_map_put(struct u64_map *m, uint64_t key, uint64_t value)
 {
 	size_t i;
 
+	if (!key) {
+		m->nr += !m->has_zero;
+		m->has_zero = true;
+		m->zero_value = value;
+		return 0;
+	}
 	/* At most half full: probes stay short. */
 	if ((!m->slots || 2 * (m->nr + 1) > m->mask + 1) && grow(m))
 		return -ENOMEM;
 	i = find(m, key);
-	if (!m->slots[i].used) {
-		m->slots[i].used = true;
+	if (!m->slots[i].key) {
 		m->slots[i].key = key;
 		m->nr++;
 	}
@@ -95,10 +90,19 @@ bool u64_map_del(struct u64_map *m, uint64_t key, uint64_t *value)
 {
 	size_t hole, j, home;
 
+	if (!key) {
+		if (!m->has_zero)
+			return false;
+		if (value)
+			*value = m->zero_value;
+		m->has_zero = false;
+		m->nr--;
+		return true;
+	}
 	if (!m->slots)
 		return false;
 	hole = find(m, key);
-	if (!m->slots[hole].used)
+	if (!m->slots[hole].key)
 		return false;
 	if (value)
 		*value = m->slots[hole].value;
@@ -106,34 +110,45 @@ bool u64_map_del(struct u64_map *m, uint64_t key, uint64_t *value)
 	 * Shift back the entries after the hole that could not sit in it
 	 * before: those whose home slot is not cyclically in (hole, j].
 	 */
-	for (j = (hole + 1) & m->mask; m->slots[j].used; j = (j + 1) & m->mask) {
-		home = map_hash_u64(m->slots[j].key) & m->mask;
+	for (j = (hole + 1) & m->mask; m->slots[j].key; j = (j + 1) & m->mask) {
+		home = u64_map_home(m, m->slots[j].key);
 		if (((j - home) & m->mask) >= ((j - hole) & m->mask)) {
 			m->slots[hole] = m->slots[j];
 			hole = j;
 		}
 	}
-	m->slots[hole].used = false;
+	m->slots[hole].key = 0;
 	m->nr--;
 	return true;
 }
 
+/* *@pos: 0 for key 0, then 1 + the slot to look at next. */
 bool u64_map_next(const struct u64_map *m, size_t *pos, uint64_t *key,
 		  uint64_t *value)
 {
 	size_t i;
 
-	for (i = *pos; m->slots && i <= m->mask; i++) {
-		if (!m->slots[i].used)
+	if (*pos == 0) {
+		*pos = 1;
+		if (m->has_zero) {
+			if (key)
+				*key = 0;
+			if (value)
+				*value = m->zero_value;
+			return true;
+		}
+	}
+	for (i = *pos - 1; m->slots && i <= m->mask; i++) {
+		if (!m->slots[i].key)
 			continue;
 		if (key)
 			*key = m->slots[i].key;
 		if (value)
 			*value = m->slots[i].value;
-		*pos = i + 1;
+		*pos = i + 2;
 		return true;
 	}
-	*pos = i;
+	*pos = i + 1;
 	return false;
 }
 
