@@ -57,6 +57,7 @@
 #include "report/ranges.h"
 #include "util/array.h"
 #include "util/debug.h"
+#include "util/file.h"
 #include "util/heap.h"
 #include "util/map.h"
 #include "util/parse.h"
@@ -869,38 +870,35 @@ static int read_recording(struct convert *c)
 	return c->err ?: write_ranges(c);
 }
 
-/* Write the trace beside the output and rename it: never half a file. */
+/* The trace, whole or not at all (file_out). */
 static int convert(struct convert *c)
 {
-	char *tmp;
+	struct file_out out;
 	int err, i;
 
-	if (asprintf(&tmp, "%s.tmp.%d", c->output, (int)getpid()) < 0)
-		return -ENOMEM;
-	c->f = fopen(tmp, "w");
-	if (!c->f) {
-		err = -errno;
-		snprintf(c->why, sizeof(c->why), "%s: %s", c->output, strerror(errno));
-		free(tmp);
+	err = file_out_open(&out, c->output);
+	if (err) {
+		snprintf(c->why, sizeof(c->why), "%s: %s", c->output, strerror(-err));
 		return err;
 	}
+	c->f = out.f;
 	for (i = 0; i < NR_SEQ; i++)
 		pft_init_seq(&c->w[i], c->f, i + 1);
 	err = read_recording(c);
 	for (i = 0; i < NR_SEQ; i++)
 		if (pft_flush(&c->w[i]) && !err)
 			err = -EIO;
-	if (fclose(c->f) && !err)
-		err = -EIO;
+	c->f = NULL;
+	if (err) {
+		file_out_abort(&out);
+	} else {
+		err = file_out_close(&out, false);
+		if (err)
+			snprintf(c->why, sizeof(c->why), "%s: %s", c->output,
+				 strerror(-err));
+	}
 	if (err == -EIO)
 		snprintf(c->why, sizeof(c->why), "%s: write error", c->output);
-	if (!err && rename(tmp, c->output)) {
-		err = -EINVAL;
-		snprintf(c->why, sizeof(c->why), "%s: %s", c->output, strerror(errno));
-	}
-	if (err)
-		unlink(tmp);
-	free(tmp);
 	return err;
 }
 

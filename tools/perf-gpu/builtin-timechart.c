@@ -62,6 +62,7 @@
 #include "util/map.h"
 #include "util/array.h"
 #include "util/debug.h"
+#include "util/file.h"
 #include "util/parse.h"
 
 /* Counters of the flat numbering a0..a44, b0..b7, c0..c7. */
@@ -881,30 +882,21 @@ static int read_trace(struct timechart_cmd *c)
 	return ret ?: notes(c);
 }
 
-/* Write the page beside the output and rename it: never half a file. */
+/* The page, whole or not at all (file_out). */
 static int write_page(struct timechart_cmd *c, struct tc_write_stats *st)
 {
-	char *tmp;
-	FILE *f;
+	struct file_out out;
 	int err;
 
-	if (asprintf(&tmp, "%s.tmp.%d", c->output, (int)getpid()) < 0)
-		return -ENOMEM;
-	f = fopen(tmp, "w");
-	if (!f) {
-		err = -errno;
-		free(tmp);
+	err = file_out_open(&out, c->output);
+	if (err)
+		return err;
+	err = tc_write_html(c->tc, out.f, c->max_items, st);
+	if (err) {
+		file_out_abort(&out);
 		return err;
 	}
-	err = tc_write_html(c->tc, f, c->max_items, st);
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(tmp, c->output))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	free(tmp);
-	return err;
+	return file_out_close(&out, false);
 }
 
 /* --time START,END, either side may be empty, as perf report's. */

@@ -105,6 +105,7 @@ struct perf_data_writer {
 	 * header is then pointed at.
 	 */
 	bool stream;
+	bool in_place;		/* streamed, or a device or pipe: no rename */
 	struct file_header stream_header;	/* its feature bits */
 	struct file_section *stream_secs;
 	unsigned int stream_nr;
@@ -247,8 +248,13 @@ static struct perf_data_writer *create(const char *path,
 	w->configs = calloc(nr, sizeof(*w->configs));
 	w->path = strdup(path);
 	w->stream = stream;
+	/*
+	 * A device (/dev/null) or a pipe is written in place: renaming a
+	 * file over it would replace it (util/file.h, struct file_out).
+	 */
+	w->in_place = stream || file_is_special(path);
 	if (!w->buf || !w->names || !w->configs || !w->path ||
-	    (!stream && asprintf(&w->tmp, "%s.XXXXXX", path) < 0)) {
+	    (!w->in_place && asprintf(&w->tmp, "%s.XXXXXX", path) < 0)) {
 		w->tmp = NULL;
 		goto fail;
 	}
@@ -259,7 +265,7 @@ static struct perf_data_writer *create(const char *path,
 			goto fail;
 	}
 	/* Mode 0600, as perf record's: a recording can show much. */
-	if (stream)
+	if (w->in_place)
 		w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 			     0600);
 	else
@@ -291,7 +297,8 @@ fail:
 	i = errno;
 	if (w->fd >= 0) {
 		close(w->fd);
-		unlink(stream ? w->path : w->tmp);
+		if (!w->in_place || stream)
+			unlink(w->in_place ? w->path : w->tmp);
 	}
 	free_writer(w);
 	errno = i;
@@ -756,10 +763,10 @@ int perf_data_close(struct perf_data_writer *w)
 	 * Only now, complete, does the file take its name.  A streamed
 	 * file has it already, and keeps its sealed rounds on an error.
 	 */
-	if (!w->err && !w->stream && rename(w->tmp, w->path))
+	if (!w->err && !w->in_place && rename(w->tmp, w->path))
 		w->err = -errno;
 	err = w->err;
-	if (err && !w->stream)
+	if (err && !w->in_place)
 		unlink(w->tmp);
 	free_writer(w);
 	return err;
@@ -843,7 +850,7 @@ void perf_data_abort(struct perf_data_writer *w)
 		return;
 	if (w->fd >= 0)
 		close(w->fd);
-	if (!w->stream)
+	if (!w->in_place)
 		unlink(w->tmp);
 	free_writer(w);
 }

@@ -3,15 +3,14 @@
  * perf gpu top --openmetrics: see top/openmetrics.h.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "top/openmetrics.h"
 #include "util/debug.h"
+#include "util/file.h"
 #include "util/output.h"
 
 /* A label value between double quotes, escaped as the format says. */
@@ -266,41 +265,24 @@ int top_openmetrics_write(FILE *out, const struct gpu_clients *c)
 
 int top_openmetrics_update(const char *path, const struct gpu_clients *c)
 {
-	char tmp[4096];
-	const char *what = tmp;
-	int fd, err = 0;
-	FILE *f;
+	struct file_out out;
+	int err;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >=
-	    (int)sizeof(tmp)) {
-		pr_err("%s: %s\n", path, strerror(ENAMETOOLONG));
+	err = file_out_open(&out, path);
+	if (err) {
+		pr_err("%s: %s\n", path, strerror(-err));
 		return -1;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		pr_err("%s: %s\n", tmp, strerror(errno));
-		return -1;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = errno;
-		close(fd);
-		goto fail;
-	}
-	errno = 0;
 	/* The data on disk before the name points at it. */
-	if (top_openmetrics_write(f, c) || fflush(f) || ferror(f) || fsync(fd))
-		err = errno ? errno : EIO;
-	if (fclose(f) && !err)
-		err = errno;
-	if (!err && rename(tmp, path)) {
-		err = errno;
-		what = path;
+	if (top_openmetrics_write(out.f, c)) {
+		file_out_abort(&out);
+		pr_err("%s: %s\n", path, strerror(ENOMEM));
+		return -1;
 	}
-	if (!err)
-		return 0;
-fail:
-	pr_err("%s: %s\n", what, strerror(err));
-	unlink(tmp);
-	return -1;
+	err = file_out_close(&out, true);
+	if (err) {
+		pr_err("%s: %s\n", path, strerror(-err));
+		return -1;
+	}
+	return 0;
 }

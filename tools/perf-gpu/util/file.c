@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Whole files, small files and numbers in files (util/file.h).
+ * Whole files, small files and numbers in files, and outputs written
+ * whole or not at all (util/file.h).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/array.h"
@@ -108,4 +111,67 @@ int file_write_all(int fd, const void *data, size_t len, off_t offset)
 			offset += n;
 	}
 	return 0;
+}
+
+bool file_is_special(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && !S_ISREG(st.st_mode);
+}
+
+int file_out_open(struct file_out *o, const char *path)
+{
+	int err;
+
+	memset(o, 0, sizeof(*o));
+	o->path = strdup(path);
+	if (!o->path)
+		return -ENOMEM;
+	if (!file_is_special(path) &&
+	    asprintf(&o->tmp, "%s.tmp.%d", path, (int)getpid()) < 0) {
+		o->tmp = NULL;
+		free(o->path);
+		return -ENOMEM;
+	}
+	o->f = fopen(o->tmp ? o->tmp : path, "w");
+	if (o->f)
+		return 0;
+	err = -errno;
+	free(o->tmp);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+	return err;
+}
+
+static void file_out_free(struct file_out *o)
+{
+	free(o->tmp);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+}
+
+int file_out_close(struct file_out *o, bool sync)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fflush(o->f) || ferror(o->f) || (sync && o->tmp && fsync(fileno(o->f))))
+		err = errno ? -errno : -EIO;
+	if (fclose(o->f) && !err)
+		err = -errno;
+	if (!err && o->tmp && rename(o->tmp, o->path))
+		err = -errno;
+	if (err && o->tmp)
+		unlink(o->tmp);
+	file_out_free(o);
+	return err;
+}
+
+void file_out_abort(struct file_out *o)
+{
+	fclose(o->f);
+	if (o->tmp)
+		unlink(o->tmp);
+	file_out_free(o);
 }
