@@ -2,22 +2,19 @@
 /*
  * Files kept open between passes (see util/fdcache.h).
  *
- * Open addressing with linear probing on the key.  A file dropped in a
- * pass leaves its slot as a tombstone (key kept, fd -1) so that probes go
- * past it; fdcache_end() rebuilds the table without the tombstones and
- * the files the pass left unused, into the spare table, and swaps.
- * Not util/map (whose mixer it uses): each slot holds the fd, inode and
- * pass in line and a pass's sweep allocates nothing once sizes settle.
+ * The files held are a dense array, found by key through a u64_map of
+ * their index; a file closed takes the last one's place, so a pass's
+ * sweep allocates nothing once the sizes settle.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/fdcache.h"
 #include "util/map.h"
 
-#define MIN_SLOTS	64u
 /*
  * The most files held, whatever the limit: each held procfs text keeps a
  * seq_file buffer of a page in the kernel besides its struct file, so
@@ -25,16 +22,17 @@
  */
 #define MAX_FILES	16384u
 
-struct fdcache_slot {
-	uint64_t key;		/* 0: empty */
+struct fdcache_file {
+	uint64_t key;
 	uint64_t ino;
-	int fd;			/* -1: a tombstone */
+	int fd;
 	unsigned int pass;	/* the last pass that used it */
 };
 
 void fdcache_init(struct fdcache *c, unsigned int max)
 {
 	memset(c, 0, sizeof(*c));
+	u64_map_init(&c->index);
 	c->max = max;
 }
 
@@ -48,78 +46,27 @@ unsigned int fdcache_max_files(void)
 	return rl.rlim_cur / 2;
 }
 
-static struct fdcache_slot *find(const struct fdcache *c, uint64_t key)
+/* The index of @key's file, or -1. */
+static long find(const struct fdcache *c, uint64_t key)
 {
-	unsigned int mask = c->size - 1, i;
+	uint64_t i;
 
-	if (!c->size)
-		return NULL;
-	for (i = map_hash_u64(key) & mask; c->slots[i].key; i = (i + 1) & mask)
-		if (c->slots[i].key == key)
-			return &c->slots[i];
-	return NULL;
+	return u64_map_get(&c->index, key, &i) ? (long)i : -1;
 }
 
-/* The slot for @key, or the first empty one on its probe. */
-static struct fdcache_slot *probe(struct fdcache_slot *slots,
-				  unsigned int size, uint64_t key)
+/* Close file @i; the last file takes its place. */
+static void close_file(struct fdcache *c, unsigned int i)
 {
-	unsigned int mask = size - 1, i;
+	struct fdcache_file *last = &c->files[c->nr - 1];
 
-	for (i = map_hash_u64(key) & mask; slots[i].key && slots[i].key != key;
-	     i = (i + 1) & mask)
-		;
-	return &slots[i];
-}
-
-static void close_slot(struct fdcache *c, struct fdcache_slot *s)
-{
-	if (s->fd < 0)
-		return;
-	close(s->fd);
-	s->fd = -1;
+	close(c->files[i].fd);
+	u64_map_del(&c->index, c->files[i].key, NULL);
+	if (&c->files[i] != last) {
+		c->files[i] = *last;
+		/* Replacing a key's value allocates nothing. */
+		u64_map_put(&c->index, last->key, i);
+	}
 	c->nr--;
-}
-
-/*
- * Move the living files into a table of @size slots; tombstones stay
- * behind.  -1 when out of memory, the table then as it was.
- */
-static int rebuild(struct fdcache *c, unsigned int size)
-{
-	struct fdcache_slot *to = c->spare, *s;
-	unsigned int i;
-
-	if (size != c->size || !to) {
-		to = calloc(size, sizeof(*to));
-		if (!to)
-			return -1;
-		free(c->spare);
-	} else {
-		memset(to, 0, (size_t)size * sizeof(*to));
-	}
-	for (i = 0; i < c->size; i++) {
-		s = &c->slots[i];
-		if (s->key && s->fd >= 0)
-			*probe(to, size, s->key) = *s;
-	}
-	c->spare = size == c->size ? c->slots : NULL;
-	if (!c->spare)
-		free(c->slots);
-	c->slots = to;
-	c->size = size;
-	c->used = c->nr;
-	return 0;
-}
-
-/* Slots for @n files at most half full. */
-static unsigned int slots_for(unsigned int n)
-{
-	unsigned int size = MIN_SLOTS;
-
-	while (size < 2 * n)
-		size *= 2;
-	return size;
 }
 
 void fdcache_begin(struct fdcache *c)
@@ -129,74 +76,56 @@ void fdcache_begin(struct fdcache *c)
 
 int fdcache_get(struct fdcache *c, uint64_t key, uint64_t ino)
 {
-	struct fdcache_slot *s = find(c, key);
+	long i = find(c, key);
 
-	if (!s || s->fd < 0)
+	if (i < 0)
 		return -1;
-	if (s->ino != ino) {
-		close_slot(c, s);
+	if (c->files[i].ino != ino) {
+		close_file(c, i);
 		return -1;
 	}
-	s->pass = c->pass;
-	return s->fd;
+	c->files[i].pass = c->pass;
+	return c->files[i].fd;
 }
 
 bool fdcache_put(struct fdcache *c, uint64_t key, uint64_t ino, int fd)
 {
-	struct fdcache_slot *s;
-
-	if (!key || c->nr >= c->max)
+	if (!key || c->nr >= c->max || find(c, key) >= 0)
+		return false;	/* full, or held already: the caller's is extra */
+	if (ARRAY_RESERVE(c->files, c->alloc, c->nr + 1) ||
+	    u64_map_put(&c->index, key, c->nr))
 		return false;
-	if (!c->size && rebuild(c, MIN_SLOTS))
-		return false;
-	s = probe(c->slots, c->size, key);
-	if (s->key && s->fd >= 0)
-		return false;		/* held already: the caller's is extra */
-	if (!s->key) {
-		/* A new slot: the table, tombstones too, kept half empty. */
-		if (2 * (c->used + 1) > c->size) {
-			if (rebuild(c, slots_for(c->nr + 1)))
-				return false;
-			s = probe(c->slots, c->size, key);
-		}
-		c->used++;
-	}
-	s->key = key;
-	s->ino = ino;
-	s->fd = fd;
-	s->pass = c->pass;
-	c->nr++;
+	c->files[c->nr++] = (struct fdcache_file){
+		.key = key, .ino = ino, .fd = fd, .pass = c->pass,
+	};
 	return true;
 }
 
 void fdcache_drop(struct fdcache *c, uint64_t key)
 {
-	struct fdcache_slot *s = find(c, key);
+	long i = find(c, key);
 
-	if (s)
-		close_slot(c, s);
+	if (i >= 0)
+		close_file(c, i);
 }
 
 void fdcache_end(struct fdcache *c)
 {
 	unsigned int i;
 
-	for (i = 0; i < c->size; i++)
-		if (c->slots[i].key && c->slots[i].pass != c->pass)
-			close_slot(c, &c->slots[i]);
-	/* Out of memory, the tombstones stay till a later pass. */
-	if (c->size && (c->used != c->nr || slots_for(c->nr) != c->size))
-		rebuild(c, slots_for(c->nr));
+	/* From the end: a closed file's place takes one already seen. */
+	for (i = c->nr; i-- > 0;)
+		if (c->files[i].pass != c->pass)
+			close_file(c, i);
 }
 
 void fdcache_free(struct fdcache *c)
 {
 	unsigned int i;
 
-	for (i = 0; i < c->size; i++)
-		if (c->slots[i].key)
-			close_slot(c, &c->slots[i]);
-	free(c->slots);
-	free(c->spare);
+	for (i = 0; i < c->nr; i++)
+		close(c->files[i].fd);
+	free(c->files);
+	u64_map_free(&c->index);
 	memset(c, 0, sizeof(*c));
 }

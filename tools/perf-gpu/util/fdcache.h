@@ -19,16 +19,19 @@
 #define PERF_GPU_UTIL_FDCACHE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-struct fdcache_slot;		/* internal to util/fdcache.c */
+
+#include "util/map.h"
+
+struct fdcache_file;		/* internal to util/fdcache.c */
 
 struct fdcache {
-	struct fdcache_slot *slots, *spare;	/* a table and its rebuild */
-	unsigned int size;			/* slots of each, a power of 2 */
-	unsigned int nr;			/* files held */
-	unsigned int used;			/* slots not empty: files
-						   and tombstones */
+	struct fdcache_file *files;		/* the files held, */
+	size_t alloc;
+	unsigned int nr;			/* these many */
+	struct u64_map index;			/* key -> place in files */
 	unsigned int max;			/* at most */
 	unsigned int pass;			/* the current pass */
 };

@@ -12,7 +12,8 @@
  * interned names and sorter groups; drm/clients.c's clients by id in a
  * scan; thread names by tid (perfdata/comm-table.c for report's reader
  * and script, record/store.c); the command filter's processes and
- * fences (record/command-filter.c).
+ * fences (record/command-filter.c); the files top holds open between
+ * scans (util/fdcache.c).
  * Open addressing with linear probing and backward-shift deletion, so a
  * long recording that inits and signals millions of fences keeps a
  * table the size of the fences in flight, not of all the fences ever
@@ -20,11 +21,10 @@
  * slot, so that report's model and the recorder's filter, which look up
  * several keys an event, are no slower on it than they were on tables of
  * their own (report: as many instructions on report_bench's recording;
- * the filter's add, look-up and delete: twice as fast).  Not
- * users, each saying why: util/fdcache.c (slots with an fd, inode and
- * pass in line), perfetto/trace.h's cache of 16 names by address, and
- * report/model.c's 256 OA context bindings (a cache whose evictions
- * decide who gets OA counts).
+ * the filter's add, look-up and delete: twice as fast).  Not users, two
+ * caches of a fixed size whose evictions are their behaviour:
+ * perfetto/trace.h's 16 names by address and report/model.c's 256 OA
+ * context bindings (which decide who gets OA counts).
  */
 #ifndef PERF_GPU_UTIL_MAP_H
 #define PERF_GPU_UTIL_MAP_H
