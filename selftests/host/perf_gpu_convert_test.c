@@ -19,9 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../lib/harness.h"
+#include "../lib/corrupt.h"
 #include "../lib/gpu_formats.h"
 #include "../lib/paths.h"
 #include "../lib/run.h"
@@ -502,6 +504,7 @@ TEST_F(convert, a_job_of_centuries_is_refused_not_walked)
 	const uint64_t t0 = 1000 * MS;
 	struct perf_data_writer *w = fence_recording(self->data);
 	uint8_t buf[512];
+	char want[256];
 
 	ASSERT_NE(NULL, w);
 	ASSERT_EQ(0, perf_data_write_comm(w, 3000, 3000, "forever", t0) ?:
@@ -509,7 +512,9 @@ TEST_F(convert, a_job_of_centuries_is_refused_not_walked)
 		     job(w, buf, false, 1, 1, UINT64_MAX - 1000));
 	ASSERT_EQ(0, perf_data_close(w));
 	EXPECT_EQ(1, convert(self, "")) TH_LOG("%s", self->out);
-	EXPECT_NE(NULL, strstr(self->out, "perf gpu convert: a job ends 18446744073 s after the recording's first event: over 100000000 windows of --window"))
+	snprintf(want, sizeof(want), "perf gpu convert: %s: offset ", self->data);
+	EXPECT_EQ(0, strncmp(want, self->out, strlen(want))) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, ": a job ends 18446744073 s after the recording's first event: over 100000000 windows of --window"))
 		TH_LOG("%s", self->out);
 	EXPECT_NE(0, access(self->trace, F_OK));
 }
@@ -600,6 +605,104 @@ TEST_F(convert, drm_sched_jobs_show_their_dependency_phase)
 	EXPECT_EQ(report(self, "", "[c for c in d[\"clients\"] if c[\"pid\"] == 100][0][\"busy_ns\"]"),
 		  checked(self, "process 100 ", " busy_ns "));
 	EXPECT_EQ(59975 * us, checked(self, "process 100 ", " busy_ns "));
+}
+
+/*
+ * perf gpu convert on @path, the trace thrown away: see one_error_line().
+ * Two warnings of a trace written are not errors: a recording from
+ * another boot (a cut may leave the clock out) and events older than
+ * what was written (a flipped timestamp makes them).
+ */
+static int convert_one(void *ctx, const char *path, char *why,
+		       size_t why_size)
+{
+	FIXTURE_DATA(convert) *self = ctx;
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd),
+		 "{ timeout 10 %s convert --to-perfetto -i %s -o /dev/null 2>%s/err >/dev/null; "
+		 "st=$?; grep -av -e 'BOOTTIME taken as CLOCK_MONOTONIC' "
+		 "-e 'older than what was written already left out' %s/err; exit $st; }",
+		 perf_gpu_path(), path, self->dir, self->dir);
+	return one_error_line("convert", path, cmd, self->out,
+			      sizeof(self->out), why, why_size);
+}
+
+/* The header, ids, attrs, tracing data and the first records. */
+#define DENSE 1400
+
+/*
+ * doc_recording's file, which has every kind of event convert writes
+ * (jobs, instants, ranges, OA), cut short: each cut gives one error line
+ * naming the file and an offset, or a trace; never a crash under the
+ * sanitizers, nor a hang.
+ */
+TEST_F_TIMEOUT(convert, cut_files_give_one_error_line, 1200)
+{
+	struct corrupt_run r;
+	char cut[160], why[256];
+	uint8_t *file;
+	size_t len;
+
+	ASSERT_EQ(0, doc_recording(self, true)) TH_LOG("%s", self->out);
+	file = slurp(self->data, &len);
+	ASSERT_NE(NULL, file);
+	ASSERT_LT(DENSE, len);
+	snprintf(cut, sizeof(cut), "%s/cut.data", self->dir);
+	EXPECT_EQ(0, corrupt_cuts(file, len, DENSE, cut, convert_one, self, &r))
+		TH_LOG("cut at %zu: %s", r.at, r.why);
+	EXPECT_EQ(r.runs, r.errors);
+	EXPECT_EQ(0, convert_one(self, self->data, why, sizeof(why)))
+		TH_LOG("%s", why);
+	TH_LOG("%d cuts, %d errors (dense part: every %zu from %zu)",
+	       r.runs, r.errors, r.stride, r.first);
+	free(file);
+}
+
+TEST_F_TIMEOUT(convert, flipped_bytes_never_crash, 1200)
+{
+	struct corrupt_run r;
+	char bad[160];
+	uint8_t *file;
+	size_t len;
+
+	ASSERT_EQ(0, doc_recording(self, true)) TH_LOG("%s", self->out);
+	file = slurp(self->data, &len);
+	ASSERT_NE(NULL, file);
+	snprintf(bad, sizeof(bad), "%s/bad.data", self->dir);
+	EXPECT_EQ(0, corrupt_flips(file, len, DENSE, 3, bad, convert_one,
+				   self, &r))
+		TH_LOG("flip at %zu: %s", r.at, r.why);
+	TH_LOG("%d flips, %d errors (dense part: every %zu from %zu)",
+	       r.runs, r.errors, r.stride, r.first);
+	free(file);
+}
+
+/*
+ * -o naming a FIFO (or a device: /dev/null) writes through it and leaves
+ * it be: convert wrote beside the output and renamed over it, which as
+ * root replaced /dev/null with a trace.  The FIFO gives the bytes the
+ * trace written to a file holds.
+ */
+TEST_F_TIMEOUT(convert, a_fifo_output_is_written_through_not_replaced, 120)
+{
+	char fifo[160], got[160];
+	struct stat st;
+
+	ASSERT_EQ(0, doc_recording(self, false)) TH_LOG("%s", self->out);
+	ASSERT_EQ(0, convert(self, "")) TH_LOG("%s", self->out);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", self->dir);
+	snprintf(got, sizeof(got), "%s/got", self->dir);
+	ASSERT_EQ(0, mkfifo(fifo, 0600));
+	EXPECT_EQ(0, run_cmd(self->out, sizeof(self->out),
+			     "timeout 20 cat %s > %s & "
+			     "%s convert --to-perfetto -i %s -o %s >/dev/null; st=$?; wait; exit $st",
+			     fifo, got, perf_gpu_path(), self->data, fifo))
+		TH_LOG("%s", self->out);
+	ASSERT_EQ(0, lstat(fifo, &st));
+	EXPECT_TRUE(S_ISFIFO(st.st_mode));
+	EXPECT_EQ(0, run_cmd(self->out, sizeof(self->out), "cmp %s %s",
+			     self->trace, got)) TH_LOG("%s", self->out);
 }
 
 TEST_HARNESS_MAIN

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Crafted recordings (issue 38): a perf.data is a file people send each
- * other, so none may crash, hang or exhaust perf gpu script, report or
- * timechart.  Each file below is refused with exit status 1 and one line,
- * "perf gpu CMD: FILE: offset N: WHAT", N the offset in the file of the
- * bytes at fault, found independently (memmem for the text, the writer's
- * layout for the numbers).  The expected texts are written by hand.
+ * other, so none may crash, hang or exhaust perf gpu script, report,
+ * timechart or convert.  Each file below is refused with exit status 1
+ * and one line, "perf gpu CMD: FILE: offset N: WHAT", N the offset in the
+ * file of the bytes at fault, found independently (memmem for the text,
+ * the writer's layout for the numbers).  The expected texts are
+ * written by hand.
  *
  * Event formats that crash Debian 12's libtraceevent (1.7.1) when it
  * parses them, found by fuzzing tep_parse_event() alone and minimised
@@ -49,8 +50,9 @@ static char *format_of(const char *body)
 	"\tfield:u32 a;\toffset:8;\tsize:4;\tsigned:0;\n" \
 	"\tfield:u32 b;\toffset:12;\tsize:4;\tsigned:0;\n\n"
 
-/* @path: system "test" with the format @body, two samples of it. */
-static int write_recording(const char *path, const char *body)
+/* @path: system @system with the format @body, two samples of it. */
+static int write_recording_of(const char *path, const char *system,
+			      const char *body)
 {
 	static const struct perf_data_event ev = { "test:ev", EV_ID };
 	struct tracing_data *td = tracing_data_new();
@@ -60,7 +62,7 @@ static int write_recording(const char *path, const char *body)
 	size_t len;
 	int i, err = -1;
 
-	if (td && fmt && tracing_data_add_format(td, "test", fmt,
+	if (td && fmt && tracing_data_add_format(td, system, fmt,
 						 strlen(fmt)) == EV_ID)
 		blob = tracing_data_build(td, &len);
 	tracing_data_free(td);
@@ -89,6 +91,11 @@ static int write_recording(const char *path, const char *body)
 out:
 	free(blob);
 	return err;
+}
+
+static int write_recording(const char *path, const char *body)
+{
+	return write_recording_of(path, "test", body);
 }
 
 FIXTURE(hostile) {
@@ -136,21 +143,25 @@ static int store(FIXTURE_DATA(hostile) *self)
 }
 
 /*
- * script, report and timechart on the file: each exits 1 and prints one
- * line, "perf gpu CMD: PATH: offset @off: @what" (@off < 0: any offset,
- * @what anywhere; @what ending in a blank: what the line starts with).
+ * script, report, timechart and convert on the file: each exits 1 and
+ * prints one line, "perf gpu CMD: PATH: offset @off: @what" (@off < 0:
+ * any offset, @what anywhere; @what ending in a blank: what the line
+ * starts with).
  */
 static void refused(struct __test_metadata *_metadata,
 		    FIXTURE_DATA(hostile) *self, long off, const char *what)
 {
-	static const char *const cmds[] = { "script", "report", "timechart" };
+	static const char *const cmds[] = { "script", "report", "timechart",
+					    "convert" };
+	static const char *const args[] = { "", "", " -o /dev/null",
+					    " --to-perfetto -o /dev/null" };
 	char want[512], *nl;
 	size_t i;
 
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		EXPECT_EQ(1, run_cmd(self->out, sizeof(self->out),
 				     "%s %s -i %s%s", perf_gpu_path(), cmds[i],
-				     self->path, i == 2 ? " -o /dev/null" : ""))
+				     self->path, args[i]))
 			TH_LOG("%s: %s", cmds[i], self->out);
 		nl = strchr(self->out, '\n');
 		EXPECT_TRUE(nl && !nl[1]) TH_LOG("%s: not one line: %s", cmds[i], self->out);
@@ -311,6 +322,25 @@ static long first_raw(FIXTURE_DATA(hostile) *self)
 	char *p = memmem(self->file, self->size, raw, sizeof(raw));
 
 	return p ? p - self->file : -1;
+}
+
+/*
+ * A name the file gives is quoted in the error with every byte that is
+ * not printable ASCII written \xNN: a crafted recording sends no escape
+ * sequence (here one that retitles a terminal) to the user's terminal.
+ * The name is a system's, and its format one that crashes the parser.
+ */
+TEST_F(hostile, escapes_in_a_quoted_name_are_not_printed)
+{
+	static const char title[] = "\x1b]2;owned\x07";
+	long off;
+
+	ASSERT_EQ(0, write_recording_of(self->path, title,
+					"\tfield:int a["));
+	off = load(self, "name: ev\n");
+	ASSERT_LT(0, off);
+	refused(_metadata, self, off,
+		"the event format of system \\x1b]2;owned\\x07 crashes libtraceevent (Segmentation fault in a trial parse): not read");
 }
 
 /* The system's format count, then each format's u64 size, precede it. */

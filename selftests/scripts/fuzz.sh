@@ -126,8 +126,10 @@ if [ -z "${FUZZ_TARGETS:-}" ]; then
 	# The programs the tests run: perf gpu under ASan and UBSan.
 	make -s -C "$repo/tools/perf-gpu" SANITIZE=1 || exit 1
 	make -s -C "$sel" out/host/perf_gpu_report_test \
-		out/host/perf_gpu_script_test || exit 1
-	for prog in perf_gpu_report_test perf_gpu_script_test; do
+		out/host/perf_gpu_script_test \
+		out/host/perf_gpu_convert_test || exit 1
+	for prog in perf_gpu_report_test perf_gpu_script_test \
+		    perf_gpu_convert_test; do
 		for test in cut_files_give_one_error_line flipped_bytes_never_crash; do
 			log=$out/logs/$prog-$test.log
 			verdict=PASS

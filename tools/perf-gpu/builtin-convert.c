@@ -145,6 +145,7 @@ struct convert {
 	size_t q_head, q_tail, q_alloc;
 	struct heap inflight_heap;
 	uint64_t now, origin, seen;
+	uint64_t at;			/* the offset of the event being read */
 	bool started;
 
 	uint64_t busy_w;		/* the open busy window */
@@ -370,24 +371,12 @@ static void busy_advance(struct convert *c, uint64_t t)
 	}
 }
 
-/*
- * A running interval of @cl, begun at @s (in order of s), ending at @e.
- * The windows are walked one by one while someone is busy: a job that
- * ends more than BUSY_WINDOWS_MAX windows after the first event (a
- * crafted recording put one 584 years on) is refused, not walked.
- */
+/* A running interval of @cl, begun at @s (in order of s), ending at @e. */
 static void busy_add(struct convert *c, struct client *cl, uint64_t s,
 		     uint64_t e)
 {
 	uint64_t we;
 
-	if (e > c->origin && (e - c->origin) / c->window >= BUSY_WINDOWS_MAX) {
-		snprintf(c->why, sizeof(c->why),
-			 "a job ends %.0f s after the recording's first event: over %llu windows of --window; choose a larger --window, or --time",
-			 (e - c->origin) / 1e9, (unsigned long long)BUSY_WINDOWS_MAX);
-		fail(c, -EINVAL);
-		return;
-	}
 	busy_advance(c, s);
 	we = window_start(c, c->busy_w + 1);
 	if (s < cl->covered)
@@ -680,6 +669,7 @@ static void on_event(void *arg, const struct gpu_event *ev)
 		c->ranges_hooks.event(c->ranges_hooks.arg, ev);
 	if (c->metrics_str)
 		report_oa_metrics_event(&c->om, ev);
+	c->at = ev->offset;
 	if (c->err)
 		return;
 	/*
@@ -728,6 +718,24 @@ static void push(struct convert *c, const struct pft_job *job)
 }
 
 /* A job that signaled: on its process and on its ring. */
+/*
+ * The busy counter walks its windows one by one while someone is busy: a
+ * job that ends BUSY_WINDOWS_MAX windows or more after the first event
+ * (a crafted recording put one 584 years on) is refused, not walked,
+ * naming the record the model was taking when the job ended.
+ */
+static bool too_late(struct convert *c, uint64_t end)
+{
+	if (end <= c->origin || (end - c->origin) / c->window < BUSY_WINDOWS_MAX)
+		return false;
+	snprintf(c->why, sizeof(c->why),
+		 "%s: offset %llu: a job ends %.0f s after the recording's first event: over %llu windows of --window; choose a larger --window, or --time",
+		 c->input, (unsigned long long)c->at, (end - c->origin) / 1e9,
+		 (unsigned long long)BUSY_WINDOWS_MAX);
+	fail(c, -EINVAL);
+	return true;
+}
+
 static void on_job(void *arg, const struct report_job_run *run)
 {
 	struct convert *c = arg;
@@ -742,7 +750,7 @@ static void on_job(void *arg, const struct report_job_run *run)
 		return;
 	cl = client_get(c, rc->pid, rc->cgroup ? rc->cgroup->id : 0);
 	tl = timeline_get(c, run->pair->timeline);
-	if (!cl || !tl || !cl->selected)
+	if (!cl || !tl || !cl->selected || too_late(c, run->end))
 		return;
 	job_init(&job, cl->uuid, "GPU jobs", tl->name, run->init, run->end);
 	/*
@@ -835,14 +843,16 @@ static int read_recording(struct convert *c)
 	if (!c->trace || !c->sorter || report_model_init(&c->m, &hooks))
 		return -ENOMEM;
 	if (gpu_trace_error(c->trace)) {
-		snprintf(c->why, sizeof(c->why), "%s", gpu_trace_error(c->trace));
+		snprintf(c->why, sizeof(c->why), "%s: %s", c->input,
+			 gpu_trace_error(c->trace));
 		return -EINVAL;
 	}
 	if (write_clock(c))
 		return -EIO;
 	ret = report_model_read(&c->m, c->trace);
 	if (ret == -1) {
-		snprintf(c->why, sizeof(c->why), "%s", gpu_trace_error(c->trace));
+		snprintf(c->why, sizeof(c->why), "%s: %s", c->input,
+			 gpu_trace_error(c->trace));
 		return -EINVAL;
 	}
 	if (ret)

@@ -36,16 +36,32 @@
 #define SECTION_SIZE		16
 #define ATTR_MIN_SIZE		PERF_ATTR_SIZE_VER0
 
+/*
+ * The message quotes the file's own bytes (a name, a path): any byte that
+ * is not printable ASCII is written \xNN, so that a crafted recording
+ * cannot send escape sequences to the terminal that shows the error.
+ */
 int pdr_error(struct pdr_file *f, uint64_t offset, const char *fmt, ...)
 {
+	char raw[sizeof(f->err)];
+	size_t i, n = 0;
 	va_list ap;
 
 	if (f->err[0])
 		return -1;
 	f->err_offset = offset;
 	va_start(ap, fmt);
-	vsnprintf(f->err, sizeof(f->err), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	for (i = 0; raw[i] && n + 5 <= sizeof(f->err); i++) {
+		unsigned char c = raw[i];
+
+		if (c >= 0x20 && c < 0x7f)
+			f->err[n++] = c;
+		else
+			n += snprintf(f->err + n, 5, "\\x%02x", c);
+	}
+	f->err[n] = 0;
 	return -1;
 }
 
