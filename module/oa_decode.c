@@ -506,9 +506,13 @@ int gpuprof_oa_clock_to_cpu(const struct gpuprof_oa_clock *c, __u64 gpu,
 		*cpu_ns = dc < c->cpu[0] ? c->cpu[0] - dc : 0;
 		return 0;
 	}
-	for (i = 1; i < c->n; i++) {
-		if (gpu > c->gpu[i])
-			continue;
+	/*
+	 * Between two points: the pair is looked for back from the newest,
+	 * since reports come in time order, most after the newest point.
+	 */
+	if (gpu < c->gpu[c->n - 1]) {
+		for (i = c->n - 1; gpu <= c->gpu[i - 1]; i--)
+			;
 		dg = c->gpu[i] - c->gpu[i - 1];
 		dc = c->cpu[i] - c->cpu[i - 1];
 		/* A 128-bit product: points may be hours apart. */
