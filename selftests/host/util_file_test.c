@@ -115,6 +115,8 @@ TEST_F(out, a_file_takes_its_name_when_complete)
 	char buf[64];
 
 	ASSERT_EQ(0, file_out_open(&o, self->path));
+	/* Not inherited by a command started meanwhile. */
+	EXPECT_TRUE(fcntl(fileno(o.f), F_GETFD) & FD_CLOEXEC);
 	fputs("whole\n", o.f);
 	fflush(o.f);
 	EXPECT_NE(0, access(self->path, F_OK));

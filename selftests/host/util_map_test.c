@@ -182,6 +182,16 @@ TEST(names_sharing_a_hash_keep_their_own_keys)
 	u64_map_free(&m);
 }
 
+/* FNV-1a 64 of @s, written out here. */
+static uint64_t fnv1a(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
 /*
  * The mixers' values are in output (timeline colours, client and live
  * ids): FNV-1a's published vectors, splitmix64's finalizer.
@@ -194,6 +204,8 @@ TEST(map_hashes_keep_their_values)
 		  map_hash_str(map_hash_str(MAP_HASH_SEED, "foo"), "bar"));
 	EXPECT_EQ(map_hash_str(MAP_HASH_SEED, "a"),
 		  map_hash_field(MAP_HASH_SEED, 'a'));
+	EXPECT_EQ(fnv1a("ab\xff" "c"), map_hash_str_pair("ab", "c"));
+	EXPECT_NE(map_hash_str_pair("ab", "c"), map_hash_str_pair("a", "bc"));
 	EXPECT_EQ(0, map_hash_u64(0));
 	EXPECT_EQ(0x5692161d100b05e5ull, map_hash_u64(1));
 	EXPECT_EQ(0xf2c6924e7dfed23eull, map_hash_u64(0x100000002ull));

@@ -181,14 +181,6 @@ static const char *process_name(struct timechart_cmd *c,
 
 /* ---- Jobs. ---- */
 
-static uint64_t hash_timeline(const char *driver, const char *timeline)
-{
-	uint64_t h = map_hash_str(MAP_HASH_SEED, driver);
-
-	/* 0xff: no byte of a string. */
-	return map_hash_str(map_hash_field(h, 0xff), timeline);
-}
-
 struct timeline_names {
 	const struct timechart_cmd *c;
 	const char *driver, *timeline;
@@ -207,7 +199,7 @@ static bool timeline_is(uint64_t idx, const void *arg)
 static int timeline_track(struct timechart_cmd *c, const char *driver,
 			  const char *timeline)
 {
-	uint64_t h = hash_timeline(driver, timeline), idx;
+	uint64_t h = map_hash_str_pair(driver, timeline), idx;
 	struct timeline_names want = { c, driver, timeline };
 	struct timeline *tl;
 	char *name;

@@ -297,8 +297,11 @@ fail:
 	i = errno;
 	if (w->fd >= 0) {
 		close(w->fd);
-		if (!w->in_place || stream)
-			unlink(w->in_place ? w->path : w->tmp);
+		/* What this made: a temporary file, or a streamed one. */
+		if (!w->in_place)
+			unlink(w->tmp);
+		else if (stream)
+			unlink(w->path);
 	}
 	free_writer(w);
 	errno = i;

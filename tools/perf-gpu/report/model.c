@@ -119,13 +119,6 @@ static uint64_t pair_key(const struct report_client *c,
 	return (uint64_t)(uint32_t)c->pid << 32 | tl->id;
 }
 
-/* A timeline's hash: its driver's name, a separator, its own name. */
-static uint64_t tl_hash(const char *driver, const char *name)
-{
-	return map_hash_str(map_hash_field(map_hash_str(MAP_HASH_SEED, driver),
-					   0xff), name);
-}
-
 static void jobs_init(struct report_jobs *j)
 {
 	memset(j, 0, sizeof(*j));
@@ -233,7 +226,7 @@ static struct report_timeline *timeline_get(struct report_model *m,
 {
 	struct report_model_state *st = m->st;
 	struct tl_names want = { driver, name };
-	uint64_t key = tl_hash(driver, name), v;
+	uint64_t key = map_hash_str_pair(driver, name), v;
 	struct report_timeline *tl;
 
 	if (u64_map_find_hashed(&st->timelines, &key, tl_is, &want, &v))

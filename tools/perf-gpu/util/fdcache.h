@@ -22,7 +22,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-
 #include "util/map.h"
 
 struct fdcache_file;		/* internal to util/fdcache.c */

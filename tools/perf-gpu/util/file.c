@@ -120,35 +120,33 @@ bool file_is_special(const char *path)
 	return !stat(path, &st) && !S_ISREG(st.st_mode);
 }
 
-int file_out_open(struct file_out *o, const char *path)
-{
-	int err;
-
-	memset(o, 0, sizeof(*o));
-	o->path = strdup(path);
-	if (!o->path)
-		return -ENOMEM;
-	if (!file_is_special(path) &&
-	    asprintf(&o->tmp, "%s.tmp.%d", path, (int)getpid()) < 0) {
-		o->tmp = NULL;
-		free(o->path);
-		return -ENOMEM;
-	}
-	o->f = fopen(o->tmp ? o->tmp : path, "w");
-	if (o->f)
-		return 0;
-	err = -errno;
-	free(o->tmp);
-	free(o->path);
-	memset(o, 0, sizeof(*o));
-	return err;
-}
-
 static void file_out_free(struct file_out *o)
 {
 	free(o->tmp);
 	free(o->path);
 	memset(o, 0, sizeof(*o));
+}
+
+int file_out_open(struct file_out *o, const char *path)
+{
+	int err = -ENOMEM;
+
+	memset(o, 0, sizeof(*o));
+	o->path = strdup(path);
+	if (!o->path ||
+	    (!file_is_special(path) &&
+	     asprintf(&o->tmp, "%s.tmp.%d", path, (int)getpid()) < 0)) {
+		o->tmp = NULL;
+		goto fail;
+	}
+	/* "e": not inherited by a command that top or record starts. */
+	o->f = fopen(o->tmp ? o->tmp : path, "we");
+	if (o->f)
+		return 0;
+	err = -errno;
+fail:
+	file_out_free(o);
+	return err;
 }
 
 int file_out_close(struct file_out *o, bool sync)

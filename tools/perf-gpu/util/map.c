@@ -158,3 +158,10 @@ uint64_t map_hash_str(uint64_t h, const char *s)
 		h = (h ^ (unsigned char)*s) * MAP_HASH_PRIME;
 	return h;
 }
+
+uint64_t map_hash_str_pair(const char *a, const char *b)
+{
+	/* 0xff: no byte of a string. */
+	return map_hash_str(map_hash_field(map_hash_str(MAP_HASH_SEED, a),
+					   0xff), b);
+}

@@ -153,6 +153,13 @@ static inline bool u64_map_find_hashed(const struct u64_map *m, uint64_t *key,
 uint64_t map_hash_str(uint64_t h, const char *s);
 
 /*
+ * A key for the pair of strings (@a, @b), a separator byte no string
+ * has between them, so that ("ab", "c") and ("a", "bc") differ: a
+ * timeline's (driver, name).
+ */
+uint64_t map_hash_str_pair(const char *a, const char *b);
+
+/*
  * @v mixed into the key @h as one more FNV-1a step: a separator byte
  * between two strings (0 for a string's NUL, or one no string has), or
  * a small field.
