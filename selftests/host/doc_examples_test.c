@@ -47,24 +47,6 @@ FIXTURE_TEARDOWN(docs)
 {
 }
 
-/* The repository: this program is REPO/selftests/out/host/NAME. */
-static const char *repo(void)
-{
-	static char path[PATH_MAX];
-	ssize_t n;
-	int i;
-
-	if (path[0])
-		return path;
-	n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-	if (n < 0)
-		return ".";
-	path[n] = '\0';
-	for (i = 0; i < 4; i++)
-		*strrchr(path, '/') = '\0';
-	return path;
-}
-
 /* The number of the line "@key: N" in @text, or -1. */
 static long count_of(const char *text, const char *key)
 {
@@ -81,7 +63,7 @@ TEST_F_TIMEOUT(docs, docs_build_without_warnings, 300)
 {
 	/* -B: every page, each time, so every warning is seen again. */
 	ASSERT_EQ(0, run_cmd(out, sizeof(out), "make -s -B -C %s/Documentation man html",
-			     repo())) TH_LOG("%s", out);
+			     repo_dir())) TH_LOG("%s", out);
 	EXPECT_EQ(NULL, strstr(out, "(WARNING/")) TH_LOG("%s", out);
 	EXPECT_EQ(NULL, strstr(out, "(ERROR/")) TH_LOG("%s", out);
 	EXPECT_EQ(NULL, strstr(out, "(SEVERE/")) TH_LOG("%s", out);
@@ -93,33 +75,33 @@ TEST_F_TIMEOUT(docs, docs_build_without_warnings, 300)
 			     "test -s out/man/$(basename $f .rst).1 || echo missing $f; done; "
 			     "for f in *.rst man/*.rst; do "
 			     "test -s out/html/${f%%.rst}.html || echo missing $f; done",
-			     repo()));
+			     repo_dir()));
 	EXPECT_STREQ("", out);
 }
 
 /* The HTML shows the module's DOC sections, and links lead to pages. */
 TEST_F_TIMEOUT(docs, html_includes_the_module_kernel_doc, 300)
 {
-	ASSERT_EQ(0, run_cmd(out, sizeof(out), "make -s -C %s/Documentation html", repo()))
+	ASSERT_EQ(0, run_cmd(out, sizeof(out), "make -s -C %s/Documentation html", repo_dir()))
 		TH_LOG("%s", out);
 	/* From module/target.c's "Targets and their lifetime". */
 	EXPECT_EQ(0, run_cmd(out, sizeof(out),
 			     "grep -c 'gpuprof_targets_release()' %s/Documentation/out/html/design.html",
-			     repo())) TH_LOG("%s", out);
+			     repo_dir())) TH_LOG("%s", out);
 	/* A function's comment, as the C domain declares it. */
 	EXPECT_EQ(0, run_cmd(out, sizeof(out),
 			     "grep -c 'id=\"c.gpuprof_cmd_write\"' %s/Documentation/out/html/module.html",
-			     repo())) TH_LOG("%s", out);
+			     repo_dir())) TH_LOG("%s", out);
 	EXPECT_NE(0, run_cmd(out, sizeof(out),
 			     "grep -l 'href=\"[^\":#]*\\.rst[#\"]' %s/Documentation/out/html/*.html "
-			     "%s/Documentation/out/html/man/*.html", repo(), repo()))
+			     "%s/Documentation/out/html/man/*.html", repo_dir(), repo_dir()))
 		TH_LOG("links to .rst left: %s", out);
 }
 
 TEST_F_TIMEOUT(docs, every_doc_section_is_included, 300)
 {
 	EXPECT_EQ(0, run_cmd(out, sizeof(out), "python3 %s/selftests/scripts/doc_examples.py kerneldoc",
-			     repo())) TH_LOG("%s", out);
+			     repo_dir())) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "pass module/target.c: DOC: Targets and their lifetime\n"))
 		TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, " DOC sections in the ")) TH_LOG("%s", out);
@@ -129,10 +111,10 @@ TEST_F_TIMEOUT(docs, every_doc_section_is_included, 300)
 TEST_F_TIMEOUT(docs, man_renders_perf_gpu_record, 300)
 {
 	ASSERT_EQ(0, run_cmd(out, sizeof(out), "make -s -C %s/Documentation out/man/perf-gpu-record.1",
-			     repo())) TH_LOG("%s", out);
+			     repo_dir())) TH_LOG("%s", out);
 	ASSERT_EQ(0, run_cmd(out, sizeof(out),
 			     "MANWIDTH=80 man -l %s/Documentation/out/man/perf-gpu-record.1 | col -bx",
-			     repo())) TH_LOG("%s", out);
+			     repo_dir())) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "\nNAME\n       perf-gpu-record - record GPU "
 			       "tracepoints and OA reports into perf.data\n"))
 		TH_LOG("%s", out);
@@ -147,7 +129,7 @@ TEST_F_TIMEOUT(docs, man_renders_perf_gpu_record, 300)
 TEST_F_TIMEOUT(docs, every_example_is_marked, 300)
 {
 	ASSERT_EQ(0, run_cmd(out, sizeof(out), "python3 %s/selftests/scripts/doc_examples.py check",
-			     repo())) TH_LOG("%s", out);
+			     repo_dir())) TH_LOG("%s", out);
 	EXPECT_LT(0, count_of(out, "host")) TH_LOG("%s", out);
 	EXPECT_LT(0, count_of(out, "device")) TH_LOG("%s", out);
 }
@@ -158,11 +140,11 @@ TEST_F_TIMEOUT(docs, host_examples_show_what_they_print, 300)
 	long host;
 
 	ASSERT_EQ(0, run_cmd(out, sizeof(out), "python3 %s/selftests/scripts/doc_examples.py check",
-			     repo())) TH_LOG("%s", out);
+			     repo_dir())) TH_LOG("%s", out);
 	host = count_of(out, "host");
 	ASSERT_LT(0, host);
 	EXPECT_EQ(0, run_cmd(out, sizeof(out), "python3 %s/selftests/scripts/doc_examples.py run host",
-			     repo())) TH_LOG("%s", out);
+			     repo_dir())) TH_LOG("%s", out);
 	snprintf(last, sizeof(last), "\n%ld examples passed, 0 failed\n", host);
 	EXPECT_NE(NULL, strstr(out, last)) TH_LOG("%s", out);
 }
@@ -170,7 +152,7 @@ TEST_F_TIMEOUT(docs, host_examples_show_what_they_print, 300)
 TEST_F_TIMEOUT(docs, man_pages_list_the_options_the_binaries_take, 300)
 {
 	EXPECT_EQ(0, run_cmd(out, sizeof(out), "python3 %s/selftests/scripts/doc_examples.py options",
-			     repo())) TH_LOG("%s", out);
+			     repo_dir())) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "pass perf-gpu-record.rst: ")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "pass gpuprof-oa.rst: ")) TH_LOG("%s", out);
 }
@@ -187,7 +169,7 @@ TEST_F_TIMEOUT(docs, abi_passes_get_abi_and_covers_the_module, 300)
 			     TARBALL, dir)) TH_LOG("%s", out);
 	EXPECT_EQ(0, run_cmd(out, sizeof(out),
 			     "python3 %s/selftests/scripts/doc_examples.py abi %s/get_abi.pl",
-			     repo(), dir)) TH_LOG("%s", out);
+			     repo_dir(), dir)) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "pass /dev/gpuprof/ctl 0600\n")) TH_LOG("%s", out);
 	run_cmd(out, sizeof(out), "rm -rf %s", dir);
 }

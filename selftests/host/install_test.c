@@ -42,25 +42,6 @@ static const char *const doc[DOC_N] = {
 
 #define OUT_SIZE (256 * 1024)
 
-/* The repository: this binary is selftests/out/host/install_test. */
-static const char *repo(void)
-{
-	static char path[PATH_MAX];
-	char *cut;
-	ssize_t n;
-
-	if (path[0])
-		return path;
-	n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-	if (n < 0)
-		return ".";
-	path[n] = '\0';
-	cut = strstr(path, "/selftests/out/host/");
-	if (cut)
-		*cut = '\0';
-	return path;
-}
-
 static int unit_shown_in_admin_guide(struct __test_metadata *_metadata,
 				     const char *unit);
 
@@ -128,7 +109,7 @@ FIXTURE_SETUP(inst)
 		SKIP(return, "needs root (a mount namespace, dkms)");
 	snprintf(self->tmp, sizeof(self->tmp), "/tmp/gpuprof-install-XXXXXX");
 	ASSERT_NE(NULL, mkdtemp(self->tmp));
-	snprintf(self->cmd, sizeof(self->cmd), "%s/selftests/scripts/kver.sh", repo());
+	snprintf(self->cmd, sizeof(self->cmd), "%s/selftests/scripts/kver.sh", repo_dir());
 	ASSERT_EQ(0, first_line(self->kver, sizeof(self->kver), self->cmd));
 	ASSERT_NE('\0', self->kver[0]);
 }
@@ -154,7 +135,7 @@ static int make_in_repo(FIXTURE_DATA(inst) *self, const char *make_cmd)
 {
 	return run_cmd(self->out, sizeof(self->out),
 		       "cd %s && KDIR=/usr/src/linux-headers-%s %s",
-		       repo(), self->kver, make_cmd);
+		       repo_dir(), self->kver, make_cmd);
 }
 
 /* Every file and symlink below @dir as "MODE PATH" lines, sorted. */
@@ -185,7 +166,7 @@ static void expected_files(FIXTURE_DATA(inst) *self, char *buf, size_t size)
 	snprintf(page, sizeof(page), "644 lib/modules/%s/extra/gpuprof.ko%s",
 		 self->kver, module_suffix(self->kver));
 	lines[n++] = strdup(page);
-	snprintf(page, sizeof(page), "%s/Documentation/man/*.rst", repo());
+	snprintf(page, sizeof(page), "%s/Documentation/man/*.rst", repo_dir());
 	if (glob(page, 0, NULL, &g) == 0) {
 		for (i = 0; i < g.gl_pathc && n < 64; i++) {
 			const char *name = strrchr(g.gl_pathv[i], '/') + 1;
@@ -220,7 +201,7 @@ TEST(install_rst_shows_the_commands_run_here)
 	char path[PATH_MAX], *line, *save;
 	int n = 0;
 
-	snprintf(path, sizeof(path), "%s/Documentation/install.rst", repo());
+	snprintf(path, sizeof(path), "%s/Documentation/install.rst", repo_dir());
 	ASSERT_LT(0, read_file(path, text, sizeof(text)));
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -327,7 +308,7 @@ static int unit_shown_in_admin_guide(struct __test_metadata *_metadata,
 	const char *p = strstr(unit, "[Unit]"), *nl;
 	int missing = 0;
 
-	snprintf(want, sizeof(want), "%s/Documentation/admin-guide.rst", repo());
+	snprintf(want, sizeof(want), "%s/Documentation/admin-guide.rst", repo_dir());
 	if (read_file(want, guide, sizeof(guide)) <= 0 || !p)
 		return -1;
 	for (; *p; p = nl + 1) {
@@ -434,7 +415,7 @@ TEST_F_TIMEOUT(inst, udev_rule_and_group, 600)
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out),
 			     "%1$s/selftests/host/udev_rule_check.sh "
 			     "%2$s/usr/lib/udev/rules.d/70-gpuprof.rules %2$s/root/etc/group",
-			     repo(), self->tmp)) TH_LOG("%s", self->out);
+			     repo_dir(), self->tmp)) TH_LOG("%s", self->out);
 	EXPECT_STREQ("rules: Reading rules file: /usr/lib/udev/rules.d/70-gpuprof.rules\n"
 		     "node: 220 root gpuprof\n", self->out);
 }
@@ -467,7 +448,7 @@ TEST_F_TIMEOUT(inst, dkms_builds_and_installs_for_each_kernel, 600)
 	ASSERT_EQ(0, run_cmd(self->out, sizeof(self->out), "mkdir -p %s/var/lib/dkms",
 			     self->tmp));
 
-	snprintf(self->cmd, sizeof(self->cmd), "%s/selftests/scripts/kvers.sh", repo());
+	snprintf(self->cmd, sizeof(self->cmd), "%s/selftests/scripts/kvers.sh", repo_dir());
 	ASSERT_EQ(0, run_cmd(kvers, sizeof(kvers), "%s", self->cmd));
 	for (k = strtok_r(kvers, "\n", &save); k; k = strtok_r(NULL, "\n", &save)) {
 		snprintf(self->buf, sizeof(self->buf), "/usr/src/linux-headers-%s", k);

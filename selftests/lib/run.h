@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -65,6 +66,32 @@ static inline const char *tracefs_shell(char *out, size_t size)
 		    ns))
 		return NULL;
 	return ns;
+}
+
+/*
+ * The repository a host test program was built in: the program is
+ * REPO/selftests/out/host/NAME.  "." when that cannot be read or is
+ * longer than 255 bytes, which keeps the callers' paths made from it
+ * short.
+ */
+static inline const char *repo_dir(void)
+{
+	static char path[256];
+	char *cut;
+	ssize_t n;
+
+	if (path[0])
+		return path;
+	n = readlink("/proc/self/exe", path, sizeof(path));
+	if (n < 0 || n == sizeof(path)) {
+		path[0] = '\0';
+		return ".";
+	}
+	path[n] = '\0';
+	cut = strstr(path, "/selftests/out/");
+	if (cut)
+		*cut = '\0';
+	return path;
 }
 
 /* The perf-gpu binary under test, from $GPUPROF_PERF_GPU. */
