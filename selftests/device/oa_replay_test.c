@@ -7,7 +7,8 @@
  * decoder) and from the fence's running interval (its ends bracketed in
  * tracefs, on the CLOCK_MONOTONIC trace clock, by the ioctls that made
  * and signalled it).  The recording starts before the fence and ends
- * after it.
+ * after it.  And a recording of reports 10 us apart, each simulated
+ * context bound to a target of its own, against the pairs' sums.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include "../lib/fixture.h"
 #include "../lib/trace.h"
 #include "../../module/oa_decode.h"
+#include "../../tools/perf-gpu/oa/sim.h"
 
 #define REC "/tmp/gpuprof_replay.rec"
 /*
@@ -98,14 +100,107 @@ static int fence_windows(struct window *start, struct window *end)
 	return start->hi < end->lo ? 0 : -1;
 }
 
-/* What the module should make of the recording; see module/oa.c. */
-struct expect {
-	struct window start, end;	/* of the fence, see above */
+/*
+ * A recording decoded here as the module reads it (module/oa.c): reports
+ * placed through the correlation points, and pairs of the same context
+ * summed one by one, each pair's OA time turned into ns on its own.
+ */
+struct pairs {
 	struct gpuprof_oa_clock clock;
 	bool have_ts, have_prev;
 	uint64_t last_ts;
 	struct gpuprof_oa_report prev;
 	uint8_t prev_report[GPUPROF_OA_REPORT_MAX];
+};
+
+/*
+ * Take record @h: true for a report that can be placed, its header in
+ * @r and its CLOCK_MONOTONIC time in @t.  pairs_next() must follow.
+ */
+static bool pairs_take(struct pairs *p, const struct gpuprof_oa_stream *s,
+		       const struct gpuprof_oa_record_header *h,
+		       const void *payload, struct gpuprof_oa_report *r,
+		       __u64 *t)
+{
+	const struct gpuprof_oa_correlation *c = payload;
+	__u64 ts;
+
+	if (h->type == GPUPROF_OA_RECORD_DEVICE_INFO)
+		gpuprof_oa_clock_init(&p->clock, s->info.timestamp_frequency);
+	if (h->type == GPUPROF_OA_RECORD_TIMESTAMP_CORRELATION &&
+	    !gpuprof_oa_clock_add(&p->clock, c->cpu_timestamp, c->gpu_timestamp) &&
+	    !p->have_ts) {
+		p->last_ts = c->gpu_timestamp;
+		p->have_ts = true;
+	}
+	if (h->type != GPUPROF_OA_RECORD_SAMPLE || !p->have_ts)
+		return false;
+	gpuprof_oa_report_header(&s->layout, payload, r);
+	ts = gpuprof_oa_unwrap(p->last_ts, r->timestamp, s->layout.ts_bits);
+	p->last_ts = ts;
+	gpuprof_oa_clock_to_cpu(&p->clock, ts, t);
+	return true;
+}
+
+/* Add to @got the pair the report @r at @payload ends, if it is one. */
+static void pairs_add(const struct pairs *p, const struct gpuprof_oa_stream *s,
+		      const struct gpuprof_oa_report *r, const void *payload,
+		      struct gpuprof_oa_deltas *got)
+{
+	struct gpuprof_oa_deltas d = {};
+	int i;
+
+	if (!p->have_prev || p->prev.ctx_id != r->ctx_id)
+		return;
+	gpuprof_oa_accumulate(&s->layout, p->prev_report, payload, &d);
+	got->timestamp += gpuprof_oa_ticks_to_ns(d.timestamp,
+						 s->info.timestamp_frequency);
+	got->gpu_ticks += d.gpu_ticks;
+	for (i = 0; i < GPUPROF_OA_A_COUNTERS; i++)
+		got->a[i] += d.a[i];
+	for (i = 0; i < 8; i++) {
+		got->b[i] += d.b[i];
+		got->c[i] += d.c[i];
+	}
+}
+
+/* The report @r at @payload is the previous one from now on. */
+static void pairs_next(struct pairs *p, const struct gpuprof_oa_stream *s,
+		       const struct gpuprof_oa_report *r, const void *payload)
+{
+	memcpy(p->prev_report, payload, s->layout.size);
+	p->prev = *r;
+	p->have_prev = true;
+}
+
+/* Target @id's counters file against @want, counter by counter. */
+static void counters_match(struct __test_metadata *_metadata, int id,
+			   const struct gpuprof_oa_deltas *want)
+{
+	char name[16];
+	int i;
+
+	EXPECT_EQ((long long)want->timestamp, oa_counter(id, "gpu_time_ns"))
+		TH_LOG("target %d", id);
+	EXPECT_EQ((long long)want->gpu_ticks, oa_counter(id, "gpu_clock_ticks"));
+	for (i = 0; i < 36; i++) {
+		snprintf(name, sizeof(name), "a%d", i);
+		EXPECT_EQ((long long)want->a[i], oa_counter(id, name))
+			TH_LOG("target %d %s", id, name);
+	}
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "b%d", i);
+		EXPECT_EQ((long long)want->b[i], oa_counter(id, name));
+		snprintf(name, sizeof(name), "c%d", i);
+		EXPECT_EQ((long long)want->c[i], oa_counter(id, name));
+	}
+	EXPECT_LT(0, want->a[0]);
+}
+
+/* What the module should make of the recording; see module/oa.c. */
+struct expect {
+	struct window start, end;	/* of the fence, see above */
+	struct pairs p;
 	uint32_t learned[64];
 	int nlearned;
 	struct gpuprof_oa_deltas got;	/* timestamp in ns, as the module */
@@ -125,26 +220,12 @@ static void on_record(void *arg, const struct gpuprof_oa_stream *s,
 		      const void *payload)
 {
 	struct expect *e = arg;
-	const struct gpuprof_oa_correlation *c = payload;
-	struct gpuprof_oa_deltas d = {};
 	struct gpuprof_oa_report r;
-	__u64 ts, t;
 	bool ours;
+	__u64 t;
 
-	if (h->type == GPUPROF_OA_RECORD_DEVICE_INFO)
-		gpuprof_oa_clock_init(&e->clock, s->info.timestamp_frequency);
-	if (h->type == GPUPROF_OA_RECORD_TIMESTAMP_CORRELATION &&
-	    !gpuprof_oa_clock_add(&e->clock, c->cpu_timestamp, c->gpu_timestamp) &&
-	    !e->have_ts) {
-		e->last_ts = c->gpu_timestamp;
-		e->have_ts = true;
-	}
-	if (h->type != GPUPROF_OA_RECORD_SAMPLE)
+	if (!pairs_take(&e->p, s, h, payload, &r, &t))
 		return;
-	gpuprof_oa_report_header(&s->layout, payload, &r);
-	ts = gpuprof_oa_unwrap(e->last_ts, r.timestamp, s->layout.ts_bits);
-	e->last_ts = ts;
-	gpuprof_oa_clock_to_cpu(&e->clock, ts, &t);
 	if ((t + SLACK_NS >= e->start.lo && t <= e->start.hi + SLACK_NS) ||
 	    (t + SLACK_NS >= e->end.lo && t <= e->end.hi + SLACK_NS))
 		e->near_edges++;
@@ -156,24 +237,11 @@ static void on_record(void *arg, const struct gpuprof_oa_stream *s,
 		e->learned[e->nlearned++] = r.ctx_id;
 	if (ours) {
 		e->reports++;
-		if (e->have_prev && e->prev.ctx_id == r.ctx_id) {
-			gpuprof_oa_accumulate(&s->layout, e->prev_report, payload, &d);
-			e->got.timestamp += gpuprof_oa_ticks_to_ns(d.timestamp,
-						s->info.timestamp_frequency);
-			e->got.gpu_ticks += d.gpu_ticks;
-			for (int i = 0; i < GPUPROF_OA_A_COUNTERS; i++)
-				e->got.a[i] += d.a[i];
-			for (int i = 0; i < 8; i++) {
-				e->got.b[i] += d.b[i];
-				e->got.c[i] += d.c[i];
-			}
-		}
+		pairs_add(&e->p, s, &r, payload, &e->got);
 	} else {
 		e->unattributed++;
 	}
-	memcpy(e->prev_report, payload, s->layout.size);
-	e->prev = r;
-	e->have_prev = true;
+	pairs_next(&e->p, s, &r, payload);
 }
 
 static int expect_from(const char *path, struct expect *e)
@@ -189,8 +257,8 @@ TEST_F_TIMEOUT(gp, replay_gives_the_target_the_deltas_of_its_interval, 120)
 	const unsigned int hold_ms = 1500 * gpuprof_time_scale();
 	struct expect *e = calloc(1, sizeof(*e));
 	uint64_t start, window, period, margin, duration;
-	char cmd[PATH_MAX * 2], name[16], args[64];
-	int id, i, tries, ran;
+	char cmd[PATH_MAX * 2], args[64];
+	int id, tries, ran;
 
 	ASSERT_EQ(0, write_file(TRACING "/trace_clock", "mono"));
 	ASSERT_EQ(0, trace_clear());
@@ -257,20 +325,86 @@ TEST_F_TIMEOUT(gp, replay_gives_the_target_the_deltas_of_its_interval, 120)
 	ASSERT_EQ(0, system(cmd));
 	EXPECT_EQ((long long)e->reports, oa_counter(id, "reports"));
 	EXPECT_EQ((long long)e->unattributed, status_num("oa_unattributed_reports"));
-	EXPECT_EQ((long long)e->got.timestamp, oa_counter(id, "gpu_time_ns"));
-	EXPECT_EQ((long long)e->got.gpu_ticks, oa_counter(id, "gpu_clock_ticks"));
-	for (i = 0; i < 36; i++) {
-		snprintf(name, sizeof(name), "a%d", i);
-		EXPECT_EQ((long long)e->got.a[i], oa_counter(id, name)) TH_LOG("%s", name);
-	}
-	for (i = 0; i < 8; i++) {
-		snprintf(name, sizeof(name), "b%d", i);
-		EXPECT_EQ((long long)e->got.b[i], oa_counter(id, name));
-		snprintf(name, sizeof(name), "c%d", i);
-		EXPECT_EQ((long long)e->got.c[i], oa_counter(id, name));
-	}
-	EXPECT_LT(0, e->got.a[0]);
+	counters_match(_metadata, id, &e->got);
 	write_file(TRACING "/trace_clock", "local");
+	free(e);
+}
+
+/*
+ * Pairwise sums for the targets bound to the simulator's two contexts
+ * (the module takes such runs from their first report to their last:
+ * module/oa.c, "Runs of reports to one target").
+ */
+struct bound {
+	struct pairs p;
+	struct gpuprof_oa_deltas got[2];	/* timestamp in ns */
+	uint64_t reports[2], unattributed;
+};
+
+static void on_bound_record(void *arg, const struct gpuprof_oa_stream *s,
+			    const struct gpuprof_oa_record_header *h,
+			    const void *payload)
+{
+	struct gpuprof_oa_report r;
+	struct bound *e = arg;
+	int k = -1, i;
+	__u64 t;
+
+	if (!pairs_take(&e->p, s, h, payload, &r, &t))
+		return;
+	for (i = 0; i < 2; i++)
+		if (r.ctx_id != GPUPROF_OA_NO_CONTEXT &&
+		    (OA_SIM_CTX(i) & s->layout.ctx_mask) == r.ctx_id)
+			k = i;
+	if (k < 0) {
+		e->unattributed++;
+	} else {
+		e->reports[k]++;
+		pairs_add(&e->p, s, &r, payload, &e->got[k]);
+	}
+	pairs_next(&e->p, s, &r, payload);
+}
+
+/*
+ * 0.2 s of reports 10 us apart, as make bench's ingest: two contexts
+ * taking turns and idle stretches.  Each bound target gets exactly the
+ * sums of its pairs, though the module takes a run's deltas at once.
+ */
+TEST_F_TIMEOUT(gp, bound_contexts_get_their_pairs_sums_at_10_us, 120)
+{
+	static uint8_t buf[GPUPROF_OA_RECORD_MAX];
+	struct bound *e = calloc(1, sizeof(*e));
+	struct gpuprof_oa_stream s;
+	char cmd[PATH_MAX * 2], path[64], bind[16];
+	int id[2], k;
+
+	ASSERT_NE(NULL, e);
+	ASSERT_EQ(0, ctl("module oa_ctx_a oa_ctx_b\n"));
+	for (k = 0; k < 2; k++) {
+		id[k] = find_target(k ? "oa_ctx_b" : "oa_ctx_a");
+		ASSERT_LT(0, id[k]);
+		snprintf(path, sizeof(path), GP "/%d/pctl", id[k]);
+		snprintf(bind, sizeof(bind), "ctxid %x\n", OA_SIM_CTX(k));
+		ASSERT_EQ(0, write_file(path, bind));
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "%s --sim --seed 11 --contexts 2 --period 10000 --duration 0.2 -o " REC,
+		 gpuprof_oa_path());
+	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, oa_file_parse(REC, &s, buf, on_bound_record, e));
+	TH_LOG("reports: %llu and %llu bound, %llu no one's",
+	       (unsigned long long)e->reports[0], (unsigned long long)e->reports[1],
+	       (unsigned long long)e->unattributed);
+	ASSERT_LT(1000, e->reports[0]);
+	ASSERT_LT(1000, e->reports[1]);
+
+	snprintf(cmd, sizeof(cmd), "cat " REC " > " GP "/oa");
+	ASSERT_EQ(0, system(cmd));
+	EXPECT_EQ((long long)e->unattributed, status_num("oa_unattributed_reports"));
+	for (k = 0; k < 2; k++) {
+		EXPECT_EQ((long long)e->reports[k], oa_counter(id[k], "reports"));
+		counters_match(_metadata, id[k], &e->got[k]);
+	}
 	free(e);
 }
 

@@ -116,6 +116,25 @@ TEST_F(gp, oa_is_a_write_only_node_with_one_writer)
 	close(fd);
 }
 
+/*
+ * A target for module @name with OA context @ctxid (hex, as pctl reads
+ * it) bound to it: its id, or -1.
+ */
+static int bound_target(const char *name, const char *ctxid)
+{
+	char line[64];
+	int id;
+
+	snprintf(line, sizeof(line), "module %s\n", name);
+	if (ctl(line))
+		return -1;
+	id = find_target(name);
+	if (id < 0)
+		return -1;
+	snprintf(line, sizeof(line), GP "/%d/pctl", id);
+	return write_file(line, ctxid) ? -1 : id;
+}
+
 TEST_F(gp, a_running_target_gets_exactly_the_deltas_of_its_reports)
 {
 	struct oa_buf b = {};
@@ -437,13 +456,10 @@ TEST_F(gp, reports_split_evenly_among_running_targets)
 TEST_F(gp, no_delta_across_a_context_switch_or_a_loss)
 {
 	struct oa_buf b = {};
-	char path[64];
 	int id;
 
-	ASSERT_EQ(0, ctl("module oa_sw\n"));
-	id = find_target("oa_sw");
-	snprintf(path, sizeof(path), GP "/%d/pctl", id);
-	ASSERT_EQ(0, write_file(path, "ctxid a0\n"));
+	id = bound_target("oa_sw", "ctxid a0\n");
+	ASSERT_LT(0, id);
 	oa_header(&b, 0x9a49, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
 	oa_correlation(&b, mono_ns(), G0);
 	/* ctx 5, 5, 9 (switch), 5 (switch), 5, lost, 5: two deltas count. */
@@ -519,13 +535,10 @@ TEST_F(gp, other_reasons_and_unknown_records_are_counted)
 TEST_F(gp, any_write_size_gives_the_same_result)
 {
 	struct oa_buf b = {};
-	char path[64];
 	int id;
 
-	ASSERT_EQ(0, ctl("module oa_bytes\n"));
-	id = find_target("oa_bytes");
-	snprintf(path, sizeof(path), GP "/%d/pctl", id);
-	ASSERT_EQ(0, write_file(path, "ctxid 60\n"));
+	id = bound_target("oa_bytes", "ctxid 60\n");
+	ASSERT_LT(0, id);
 	oa_stream(&b, mono_ns(), 20, 0x60);
 	ASSERT_EQ(0, oa_write(&b, b.len, 1));
 	ASSERT_EQ(0, oa_write(&b, b.len, 13));
@@ -540,6 +553,137 @@ TEST_F(gp, any_write_size_gives_the_same_result)
 	ASSERT_EQ(0, oa_write(&b, b.len, 500));
 	EXPECT_EQ(100, oa_counter(id, "reports"));
 	EXPECT_EQ(5 * 1900, oa_counter(id, "a0"));
+	free(b.data);
+}
+
+/*
+ * Report @i of the runs below: like oa_report()'s, but B1 rises
+ * @b1_step from @b1_base (wrapping at 2^32) and the clock 1000 a report.
+ */
+static void oa_report_b1(struct oa_buf *b, uint32_t i, uint32_t ts,
+			 uint32_t ctx, uint32_t b1_base, uint32_t b1_step)
+{
+	uint32_t r[64] = {};
+
+	r[0] = TIMER << 19 | 1u << 16;
+	r[1] = ts;
+	r[2] = ctx;
+	r[3] = 1000 * i;
+	r[4] = 100 * i;			/* A0 */
+	r[48 + 1] = b1_base + b1_step * i;
+	oa_record(b, GPUPROF_OA_RECORD_SAMPLE, r, sizeof(r));
+}
+
+/*
+ * 383 ticks of 19.2 MHz: 19947.92 ns, so 19947 a pair, and a run of two
+ * pairs or more turned into ns at once would be a ns more than its
+ * pairs' sum.  Five pairs fit in a run's 0.1 ms.
+ */
+#define TICK_RUN 383u
+#define NS_RUN 19947ll
+
+/*
+ * Reports 20 us apart, all of one bound context, go as runs (module/
+ * oa.c, "Runs of reports to one target"): the target's sums are still
+ * those of each pair, its time each pair's ns summed, a B counter that
+ * wraps in the middle of a run included, and each timer report is a
+ * sample.  Written whole, in 264-byte records cut by 1, 13 and 300-byte
+ * writes, and 4 KiB at a time (chunks end mid-run).
+ */
+TEST_F(gp, a_run_of_one_context_sums_each_pair)
+{
+	static const size_t sizes[] = { 0, 1, 13, 300, 4096 };
+	const uint32_t base = 0xffffffffu - 5 * 150;
+	struct oa_buf b = {};
+	unsigned int i, k;
+	int id, tl;
+
+	ASSERT_EQ(0, ctl("interval 1000\n"));
+	ASSERT_EQ(0, ctl("start\n"));
+	id = bound_target("oa_runs", "ctxid 60\n");
+	ASSERT_LT(0, id);
+	oa_header(&b, 0x9a49, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
+	oa_correlation(&b, mono_ns(), G0);
+	for (i = 0; i < 300; i++)
+		oa_report_b1(&b, i, G0 + i * TICK_RUN, 0x60, base, 5);
+	for (k = 0; k < ARRAY_SIZE(sizes); k++)
+		ASSERT_EQ(0, oa_write(&b, b.len, sizes[k] ? sizes[k] : b.len));
+	/* Five streams of 300 reports, 299 pairs each. */
+	EXPECT_EQ(5 * 300, oa_counter(id, "reports"));
+	EXPECT_EQ(5 * 299 * 100, oa_counter(id, "a0"));
+	EXPECT_EQ(5 * 299 * 5, oa_counter(id, "b1"));
+	EXPECT_EQ(5 * 299 * 1000, oa_counter(id, "gpu_clock_ticks"));
+	EXPECT_EQ(5 * 299 * NS_RUN, oa_counter(id, "gpu_time_ns"));
+	tl = timeline_id("i915-oa", "RenderBasic");
+	ASSERT_LE(0, tl);
+	EXPECT_EQ(5 * 300, hist_value(id, tl));
+	ASSERT_EQ(0, ctl("stop\n"));
+	free(b.data);
+}
+
+/*
+ * A run ends where its pairs stop going to its target: another bound
+ * context, a context no one has, a lost report.  Ten reports of each
+ * segment; only pairs within a segment of one context count.  (Tiger
+ * Lake's ids are bits 5-15 of dword 2: 0x60, 0xa0 and 0x120 differ.)
+ */
+TEST_F(gp, a_run_ends_at_a_switch_or_a_loss)
+{
+	static const struct { uint32_t ctx; bool lost_before; } seg[] = {
+		{ 0x60, false }, { 0xa0, false }, { 0x60, false },
+		{ 0x120, false }, { 0x60, false }, { 0x60, true },
+		{ 0xa0, false },
+	};
+	struct oa_buf b = {};
+	unsigned int i, k, n = 0;
+	int one, two;
+
+	one = bound_target("oa_one", "ctxid 60\n");
+	two = bound_target("oa_two", "ctxid a0\n");
+	ASSERT_LT(0, one);
+	ASSERT_LT(0, two);
+	oa_header(&b, 0x9a49, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
+	oa_correlation(&b, mono_ns(), G0);
+	for (k = 0; k < ARRAY_SIZE(seg); k++) {
+		if (seg[k].lost_before)
+			oa_record(&b, GPUPROF_OA_RECORD_REPORT_LOST, NULL, 0);
+		for (i = 0; i < 10; i++, n++)
+			oa_report_b1(&b, n, G0 + n * TICK_RUN, seg[k].ctx, 0, 5);
+	}
+	ASSERT_EQ(0, oa_write(&b, b.len, b.len));
+	/* oa_one: four segments of 9 pairs; oa_two: two. */
+	EXPECT_EQ(40, oa_counter(one, "reports"));
+	EXPECT_EQ(4 * 9 * 100, oa_counter(one, "a0"));
+	EXPECT_EQ(4 * 9 * 5, oa_counter(one, "b1"));
+	EXPECT_EQ(4 * 9 * NS_RUN, oa_counter(one, "gpu_time_ns"));
+	EXPECT_EQ(20, oa_counter(two, "reports"));
+	EXPECT_EQ(2 * 9 * 100, oa_counter(two, "a0"));
+	EXPECT_EQ(2 * 9 * NS_RUN, oa_counter(two, "gpu_time_ns"));
+	EXPECT_EQ(10, status_num("oa_unattributed_reports"));
+	free(b.data);
+}
+
+/*
+ * A run spans at most 0.1 ms of OA time.  B1 here rises 3 x 10^9 a
+ * report 60 us apart, which no GPU counts, so that taking two pairs in
+ * one would lose 2^32: each pair is taken on its own.
+ */
+TEST_F(gp, a_run_spans_at_most_a_tenth_of_a_millisecond)
+{
+	const uint32_t tick = 6 * TICK_1MS / 100;
+	struct oa_buf b = {};
+	unsigned int i;
+	int id;
+
+	id = bound_target("oa_span", "ctxid 60\n");
+	ASSERT_LT(0, id);
+	oa_header(&b, 0x9a49, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
+	oa_correlation(&b, mono_ns(), G0);
+	for (i = 0; i < 20; i++)
+		oa_report_b1(&b, i, G0 + i * tick, 0x60, 0, 3000000000u);
+	ASSERT_EQ(0, oa_write(&b, b.len, b.len));
+	EXPECT_EQ(20, oa_counter(id, "reports"));
+	EXPECT_EQ(19 * 3000000000ll, oa_counter(id, "b1"));
 	free(b.data);
 }
 
