@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -431,6 +432,26 @@ static long grid_samples(const FIXTURE_DATA(mesa) *self)
 }
 
 /*
+ * The variance of a 10 ms grid's count of the truth's jobs, over the
+ * grid's phase: a job of length L covers floor(L / 10 ms) interval ends,
+ * or one more with probability f, the fraction left over, so f(1 - f).
+ */
+static double grid_variance(const FIXTURE_DATA(mesa) *self)
+{
+	const uint64_t iv = 10000000;
+	double v = 0, f;
+	int i;
+
+	for (i = 0; i < self->nr_iv; i++) {
+		if (self->iv[i].end <= self->iv[i].start)
+			continue;
+		f = (double)((self->iv[i].end - self->iv[i].start) % iv) / iv;
+		v += f * (1 - f);
+	}
+	return v;
+}
+
+/*
  * Time mode at 10 ms samples the jobs running at each interval's end.
  * First, exactly that: the interval ends (the grid from the kernel's
  * hrtimer_start event) that fall in the truth's jobs, within 2 % or 2
@@ -438,17 +459,19 @@ static long grid_samples(const FIXTURE_DATA(mesa) *self)
  * microseconds apart, a millisecond when an interrupt comes between the
  * probes).  Then what it is for: it estimates the jobs' union without
  * bias, and the timer coming late in a loaded VM must not make it count
- * less.  15 %: the programs' frames are not locked to the grid (a
- * 90-frame run has ~100 busy stretches), so the samples' phases spread
- * and the count's error is a few samples.
+ * less.  The programs' frames are not locked to the grid (a 90-frame
+ * run has ~100 busy stretches), so the count is the union's in 10 ms
+ * give or take the spread of the grid's phase over the jobs: within 4
+ * standard deviations (grid_variance()) and 2 samples.  A fixed 15 %
+ * was under 2 of them: 7.3 once came to 12.8 % (2026-12-07).
  */
 static void time_mode(struct __test_metadata *_metadata,
 		      FIXTURE_DATA(mesa) *self, const char *comm,
 		      const char *cmd)
 {
+	double off, var;
 	struct truth t;
 	long long sum;
-
 	long expect;
 
 	module_run(_metadata, self, comm, "start", cmd, &sum, &t);
@@ -456,11 +479,15 @@ static void time_mode(struct __test_metadata *_metadata,
 		TH_LOG("no hrtimer_start of gpuprof_timer_fn in the instance");
 	}
 	expect = grid_samples(self);
-	TH_LOG("%s: %lld samples of 10 ms, %.2f ms; busy union %.2f ms (%+.1f %%); the grid's ends in the truth's jobs: %ld",
+	var = grid_variance(self);
+	/* Samples past the union's in 10 ms, beyond the 2 allowed. */
+	off = fabs(sum - t.union_ns / 1e7) - 2;
+	TH_LOG("%s: %lld samples of 10 ms, %.2f ms; busy union %.2f ms (%+.1f %%); the grid's ends in the truth's jobs: %ld; phase variance %.1f samples^2, so %.1f standard deviations off",
 	       comm, sum, sum * 10.0, t.union_ns / 1e6,
-	       100.0 * ((double)sum * 1e7 - t.union_ns) / t.union_ns, expect);
+	       100.0 * ((double)sum * 1e7 - t.union_ns) / t.union_ns, expect,
+	       var, off > 0 && var > 0 ? off / sqrt(var) : 0);
 	EXPECT_GE(2 + expect / 50, llabs(sum - expect));
-	EXPECT_TRUE(within(sum * 10000000ull, t.union_ns, 15));
+	EXPECT_TRUE(off <= 0 || off * off <= 16 * var);
 }
 
 TEST_F_TIMEOUT(mesa, kmscube_time_mode_estimates_its_busy_time, 300)
@@ -507,29 +534,107 @@ static int report(FIXTURE_DATA(mesa) *self, const char *format)
 		       perf_gpu_path(), self->data, format);
 }
 
-/* Client @comm of the recording, in JSON, CSV and text, is @t. */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The recording's jobs of @comm, as stock perf script reads them, into
+ * @rec, and their stamps against the instance's jobs @inst (@nr of them,
+ * self->iv when read): in @moved, how far the median stamp of a job
+ * moved between the two observers.  0, or -1.
+ */
+static int recording_against_instance(FIXTURE_DATA(mesa) *self,
+				      const char *comm,
+				      const struct interval *inst, int nr,
+				      struct truth *rec, uint64_t *moved)
+{
+	uint64_t *d = calloc(2 * (size_t)nr + 1, sizeof(*d));
+	int i, j, n = 0;
+	FILE *f;
+
+	if (!d)
+		return -1;
+	f = recording_script(self);
+	if (!f || truth_parse(self, f, true, comm, rec)) {
+		if (f)
+			fclose(f);
+		free(d);
+		return -1;
+	}
+	fclose(f);
+	for (i = 0; i < nr; i++)
+		for (j = 0; j < self->nr_iv; j++) {
+			const struct interval *r = &self->iv[j];
+
+			if (r->context != inst[i].context ||
+			    r->seqno != inst[i].seqno)
+				continue;
+			d[n++] = r->start > inst[i].start ? r->start - inst[i].start :
+							    inst[i].start - r->start;
+			d[n++] = r->end > inst[i].end ? r->end - inst[i].end :
+							inst[i].end - r->end;
+			break;
+		}
+	qsort(d, n, sizeof(*d), cmp_u64);
+	*moved = n ? d[n / 2] : UINT64_MAX;
+	free(d);
+	return 0;
+}
+
+/*
+ * Client @comm of the recording, in JSON, CSV and text, is @t, the
+ * instance's truth.  The jobs exactly; the busy time as the recording's
+ * own stamps give it, read by stock perf script, to 1 us: the instance
+ * is the kernel's second observer of the same events, its probe and
+ * perf's run one after the other, and a vCPU switch of single-threaded
+ * TCG between them has put 21 ms between the two stamps of one signal
+ * (glframes at 490.91 ms against the instance's 461.82, 2026-12-07).
+ * Against the instance, the stamps agree: the median of the moves of a
+ * job's two ends between the observers is under 1 ms (it was 10 to 15
+ * us); a wrong clock would move them all.
+ */
 static void check_report(struct __test_metadata *_metadata,
 			 FIXTURE_DATA(mesa) *self, const char *comm,
 			 const struct truth *t, bool alone)
 {
+	struct interval *inst = malloc(sizeof(self->iv));
 	struct figures f, total;
 	char row[128], *p;
 	long long jobs, unsignaled;
 	unsigned long long busy;
+	uint64_t moved = 0;
+	struct truth rec;
+	int nr = self->nr_iv;
 
+	ASSERT_NE(NULL, inst);
+	memcpy(inst, self->iv, nr * sizeof(*inst));
+	EXPECT_EQ(0, recording_against_instance(self, comm, inst, nr, &rec,
+						&moved)) {
+		TH_LOG("perf script: %s", self->out);
+	}
+	memcpy(self->iv, inst, nr * sizeof(*inst));
+	self->nr_iv = nr;
+	free(inst);
 	ASSERT_EQ(0, report(self, "json"));
 	ASSERT_EQ(0, json_figures(self->out, comm, &f)) {
 		TH_LOG("no client %s in the report: %.2000s", comm, self->out);
 	}
 	ASSERT_EQ(0, json_figures(self->out, NULL, &total));
-	TH_LOG("%s: report %lld jobs, %lld unsignaled, busy %.2f ms; tracefs %ld jobs, %.2f ms",
-	       comm, f.jobs, f.unsignaled, f.busy_ns / 1e6, t->jobs,
-	       t->union_ns / 1e6);
+	TH_LOG("%s: report %lld jobs, %lld unsignaled, busy %.2f ms; perf script %ld jobs, %.2f ms; tracefs %ld jobs, %.2f ms; median move %llu us",
+	       comm, f.jobs, f.unsignaled, f.busy_ns / 1e6, rec.jobs,
+	       rec.union_ns / 1e6, t->jobs, t->union_ns / 1e6,
+	       (unsigned long long)moved / 1000);
 	EXPECT_EQ(t->jobs, f.jobs);
+	EXPECT_EQ(t->jobs, rec.jobs);
 	EXPECT_EQ(0, f.unsignaled);
 	EXPECT_EQ(0, total.unmatched);
 	EXPECT_EQ(0, total.unsignaled);
-	EXPECT_TRUE(within(f.busy_ns, t->union_ns, 5));
+	EXPECT_GE(1000, llabs((long long)f.busy_ns - (long long)rec.union_ns));
+	EXPECT_GT(1000000, moved);
 	if (alone)
 		EXPECT_EQ(t->jobs, total.jobs);
 
