@@ -48,12 +48,12 @@
 /*
  * Consecutive pairs of reports that all go to one target, whose counter
  * deltas are taken once, from the first report to the last, when the run
- * ends (gpuprof_oa_run_end()).
+ * ends (gpuprof_oa_run_end()).  Its last report is the stream's previous
+ * one: every report either goes on with the run or ends it first.
  */
 struct gpuprof_oa_run {
 	struct gpuprof_target *target;	/* NULL: no run */
 	const void *first;		/* in the chunk, or @first_report */
-	const void *last;		/* the stream's previous report */
 	u64 first_ts;			/* 64-bit OA timestamp of @first */
 	u64 ns;				/* its pairs' OA time, each in ns */
 	u32 pairs;
@@ -293,7 +293,7 @@ static void gpuprof_oa_run_end(struct gpuprof_oa_in *in)
 	acc = &t->oa;
 	ns = acc->timestamp;
 	pairs = acc->deltas;
-	gpuprof_oa_accumulate(&in->layout, run->first, run->last, acc);
+	gpuprof_oa_accumulate(&in->layout, run->first, in->prev_at, acc);
 	acc->timestamp = ns + run->ns;
 	acc->deltas = pairs + run->pairs;
 	t->oa_gen = in->layout.gen;
@@ -453,7 +453,6 @@ static void gpuprof_oa_sample(struct gpuprof_oa_in *in, const void *report)
 	} else {
 		in->prev_at = report;
 	}
-	in->run.last = in->prev_at;
 	in->prev = r;
 	in->prev_ts = ts;
 	in->have_prev = true;
