@@ -557,24 +557,6 @@ TEST_F(gp, any_write_size_gives_the_same_result)
 }
 
 /*
- * Report @i of the runs below: like oa_report()'s, but B1 rises
- * @b1_step from @b1_base (wrapping at 2^32) and the clock 1000 a report.
- */
-static void oa_report_b1(struct oa_buf *b, uint32_t i, uint32_t ts,
-			 uint32_t ctx, uint32_t b1_base, uint32_t b1_step)
-{
-	uint32_t r[64] = {};
-
-	r[0] = TIMER << 19 | 1u << 16;
-	r[1] = ts;
-	r[2] = ctx;
-	r[3] = 1000 * i;
-	r[4] = 100 * i;			/* A0 */
-	r[48 + 1] = b1_base + b1_step * i;
-	oa_record(b, GPUPROF_OA_RECORD_SAMPLE, r, sizeof(r));
-}
-
-/*
  * 383 ticks of 19.2 MHz: 19947.92 ns, so 19947 a pair, and a run of two
  * pairs or more turned into ns at once would be a ns more than its
  * pairs' sum.  Five pairs fit in a run's 0.1 ms.
@@ -605,7 +587,8 @@ TEST_F(gp, a_run_of_one_context_sums_each_pair)
 	oa_header(&b, 0x9a49, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
 	oa_correlation(&b, mono_ns(), G0);
 	for (i = 0; i < 300; i++)
-		oa_report_b1(&b, i, G0 + i * TICK_RUN, 0x60, base, 5);
+		oa_report_b1(&b, i, G0 + i * TICK_RUN, 0x60, TIMER, 1,
+			     base + 5 * i);
 	for (k = 0; k < ARRAY_SIZE(sizes); k++)
 		ASSERT_EQ(0, oa_write(&b, b.len, sizes[k] ? sizes[k] : b.len));
 	/* Five streams of 300 reports, 299 pairs each. */
@@ -648,7 +631,8 @@ TEST_F(gp, a_run_ends_at_a_switch_or_a_loss)
 		if (seg[k].lost_before)
 			oa_record(&b, GPUPROF_OA_RECORD_REPORT_LOST, NULL, 0);
 		for (i = 0; i < 10; i++, n++)
-			oa_report_b1(&b, n, G0 + n * TICK_RUN, seg[k].ctx, 0, 5);
+			oa_report_b1(&b, n, G0 + n * TICK_RUN, seg[k].ctx, TIMER,
+				     1, 5 * n);
 	}
 	ASSERT_EQ(0, oa_write(&b, b.len, b.len));
 	/* oa_one: four segments of 9 pairs; oa_two: two. */
@@ -680,7 +664,8 @@ TEST_F(gp, a_run_spans_at_most_a_tenth_of_a_millisecond)
 	oa_header(&b, 0x9a49, GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8);
 	oa_correlation(&b, mono_ns(), G0);
 	for (i = 0; i < 20; i++)
-		oa_report_b1(&b, i, G0 + i * tick, 0x60, 0, 3000000000u);
+		oa_report_b1(&b, i, G0 + i * tick, 0x60, TIMER, 1,
+			     3000000000u * i);
 	ASSERT_EQ(0, oa_write(&b, b.len, b.len));
 	EXPECT_EQ(20, oa_counter(id, "reports"));
 	EXPECT_EQ(19 * 3000000000ll, oa_counter(id, "b1"));

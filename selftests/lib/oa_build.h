@@ -107,10 +107,11 @@ static inline void oa_correlation(struct oa_buf *b, uint64_t cpu_ns,
  * Report @i of a gen12 format-10 stream: timestamp @ts, context @ctx
  * (GPUPROF_OA_NO_CONTEXT for none, as i915 squashes an id it does not
  * trust), bit 16 set when @valid, reason @reason; A0 rises 100, A33 7,
- * B1 5, C2 3 and the clock 1000 ticks per report.
+ * C2 3 and the clock 1000 ticks per report, B1 is @b1.
  */
-static inline void oa_report_valid(struct oa_buf *b, uint32_t i, uint32_t ts,
-				   uint32_t ctx, uint32_t reason, int valid)
+static inline void oa_report_b1(struct oa_buf *b, uint32_t i, uint32_t ts,
+				uint32_t ctx, uint32_t reason, int valid,
+				uint32_t b1)
 {
 	uint32_t r[64] = {};
 
@@ -120,9 +121,16 @@ static inline void oa_report_valid(struct oa_buf *b, uint32_t i, uint32_t ts,
 	r[3] = 1000 * i;
 	r[4] = 100 * i;			/* A0, low 32 of 40 bits */
 	r[36 + 1] = 7 * i;		/* A33 */
-	r[48 + 1] = 5 * i;		/* B1 */
+	r[48 + 1] = b1;			/* B1 */
 	r[56 + 2] = 3 * i;		/* C2 */
 	oa_record(b, GPUPROF_OA_RECORD_SAMPLE, r, sizeof(r));
+}
+
+/* The same, B1 rising 5 a report. */
+static inline void oa_report_valid(struct oa_buf *b, uint32_t i, uint32_t ts,
+				   uint32_t ctx, uint32_t reason, int valid)
+{
+	oa_report_b1(b, i, ts, ctx, reason, valid, 5 * i);
 }
 
 static inline void oa_report(struct oa_buf *b, uint32_t i, uint32_t ts,
