@@ -145,11 +145,10 @@ static long signaled_total(const struct tally *t)
 	return n;
 }
 
-/* gpuwork as a child of the test, its pid known. */
-/* @hold ms a fence, stretched by the time scale (lib/harness.h). */
 /*
- * gpuwork making @k fences of @hold ms (stretched by the time scale);
- * with @go, the first not before @go/go exists (gpuwork -w).
+ * gpuwork as a child of the test, its pid known, making @k fences of
+ * @hold ms (stretched by the time scale, lib/harness.h); with @go, the
+ * first not before @go/go exists (gpuwork -w).
  */
 static pid_t spawn_gpuwork_at(const char *comm, const char *k,
 			      unsigned int hold, const char *go)

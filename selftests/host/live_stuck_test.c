@@ -38,14 +38,14 @@
  * on a lock, a socket or the pipe), every publish the scheduler did not
  * preempt returns within 1 ms (preempted ones are counted and printed,
  * however many: on two busy cores a time slice is not the server's
- * doing), the
- * longest is printed, and the stuck connection's output stops at its
- * bound: ERROR MEMORY and closed, never more than LIVE_OUTBUF_MAX plus
- * the ERROR line held (the stuck client asks on after the 100, until
- * then: how many of its asks the server took between publishes depends
- * on the load).  The two readers follow: each state they read is
- * one whole generation (every value of every client is that of the same
- * K), K never goes back, and they end at the last one.  How many
+ * doing), the longest is printed, and the stuck connection's output
+ * stops at its bound: ERROR MEMORY and closed, never more than
+ * LIVE_OUTBUF_MAX plus the ERROR line held (the stuck client asks on
+ * after the 100, until then: how many of its asks the server took
+ * between publishes depends on the load).  The two readers follow:
+ * each state they read is one whole generation (every value of every
+ * client is that of the same K), K never goes back, and they end at
+ * the last one.  How many
  * generations a reader saw depends on how often the machine let it poll
  * (the protocol sends the state, not each change): that count is
  * printed, not asserted.
