@@ -40,6 +40,8 @@
 #else
 #include <endian.h>
 #include <string.h>
+
+#define noinline __attribute_noinline__
 #endif
 
 #include "oa_decode.h"
@@ -793,6 +795,34 @@ gpuprof_oa_check_header(const struct gpuprof_oa_stream *s, const __u8 *hdr)
 	return GPUPROF_OA_OK;
 }
 
+/*
+ * The SAMPLE records that lie whole at @p, one after another: the
+ * stream's commonest case by far, told by one look at each header's
+ * type and size, which is all gpuprof_oa_check_record() asks of them
+ * once DEVICE_INFO is in.  Return: the bytes they took.
+ */
+static noinline size_t gpuprof_oa_take_samples(struct gpuprof_oa_stream *s,
+					       const __u8 *p, size_t len,
+					       gpuprof_oa_record_fn fn,
+					       void *arg)
+{
+	__u32 want = HDR + s->layout.size;
+	const __u8 *start = p, *last;
+
+	if (!s->have_info || len < want)
+		return 0;
+	last = p + len - want;
+	while (p <= last && gpuprof_oa_u32(p, 0) == GPUPROF_OA_RECORD_SAMPLE &&
+	       (__u32)(p[6] | (p[7] << 8)) == want) {
+		s->samples++;
+		s->records++;
+		if (fn)
+			gpuprof_oa_deliver(s, p, fn, arg);
+		p += want;
+	}
+	return p - start;
+}
+
 /**
  * gpuprof_oa_stream_feed - take the next @len bytes of the stream
  * @s: the stream
@@ -815,7 +845,13 @@ int gpuprof_oa_stream_feed(struct gpuprof_oa_stream *s, const void *data,
 	while (len) {
 		/* A whole record in the input is checked where it lies. */
 		if (!s->have && len >= HDR) {
-			__u32 size = p[6] | (p[7] << 8);
+			__u32 size = gpuprof_oa_take_samples(s, p, len, fn, arg);
+
+			p += size;
+			len -= size;
+			if (len < HDR)
+				continue;
+			size = p[6] | (p[7] << 8);
 
 			s->error = gpuprof_oa_check_header(s, p);
 			if (s->error)
