@@ -309,33 +309,59 @@ static __u64 gpuprof_oa_delta64(const void *r0, const void *r1,
 	return gpuprof_oa_u64(r1, off) - gpuprof_oa_u64(r0, off);
 }
 
-/*
- * Add to @out[0..n) the deltas of the @n 32-bit counters at @p0 and @p1,
- * each modulo 2^32.  The loops of gpuprof_oa_accumulate() are the decoder's
- * inner loop: each reads one width, with no choice made per counter.
+/**
+ * DOC: The accumulation, and its vectors in the tools
+ *
+ * gpuprof_oa_accumulate() is the decoder's inner loop: every pair of
+ * reports gives some fifty counter deltas, each taken in its counter's
+ * width and added to a 64-bit sum.  Its loops read one width each, with
+ * no choice made per counter.  In the kernel they are plain C, and so
+ * they are in the tools on a CPU without AVX2.
+ *
+ * With AVX2 (every x86 CPU since Haswell, the oldest GPU read here) the
+ * tools take the counters four or eight a step: eight 32-bit deltas in
+ * one subtraction, then widened to 64 bits; a 40-bit counter's low
+ * dword and high byte joined in a 64-bit lane.  The counters short of a
+ * whole step go through the plain C.  The layouts most GPUs write
+ * (enum gpuprof_oa_shape: gen8 to gen12's, DG2 and Meteor Lake's) have
+ * a function each, built from the same code with the layout a constant,
+ * so their loops are unrolled whole and nothing is looked up per pair.
+ * An accumulation of format 10 takes 670 instructions in plain C, 285
+ * in the general AVX2 loops, 155 in its own (Callgrind).  Every way
+ * gives the same sums, bit for bit.
  */
-static void gpuprof_oa_add32(const __u8 *p0, const __u8 *p1, unsigned int n,
-			     __u64 *out)
+
+/*
+ * Add to @out[from..n) the deltas of the 32-bit counters at @p0 and
+ * @p1, each modulo 2^32.
+ */
+static inline void gpuprof_oa_add32(const __u8 *p0, const __u8 *p1,
+				    unsigned int from, unsigned int n,
+				    __u64 *out)
 {
 	unsigned int i;
 
-	for (i = 0; i < n; i++)
+	for (i = from; i < n; i++)
 		out[i] += (__u32)(gpuprof_oa_u32(p1, 4 * i) -
 				  gpuprof_oa_u32(p0, 4 * i));
 }
 
-/* Add to @a the deltas of A run @r (A@first on) from @r0 to @r1. */
-static void gpuprof_oa_add_run(const struct gpuprof_oa_layout *l,
-			       const struct gpuprof_oa_a_run *r,
-			       const __u8 *r0, const __u8 *r1, __u64 *a)
+/*
+ * Add to @a the deltas of A run @r (A@first on) from @r0 to @r1, from
+ * its counter @from on.
+ */
+static inline void gpuprof_oa_add_run(const struct gpuprof_oa_layout *l,
+				      const struct gpuprof_oa_a_run *r,
+				      const __u8 *r0, const __u8 *r1,
+				      __u64 *a, unsigned int from)
 {
 	const __u8 *p0 = r0 + r->off, *p1 = r1 + r->off;
 	const __u8 *h0, *h1;
-	unsigned int i;
+	unsigned int i, n = r->n;
 
 	switch (r->width) {
 	case GPUPROF_OA_U64:
-		for (i = 0; i < r->n; i++)
+		for (i = from; i < n; i++)
 			a[i] += gpuprof_oa_u64(p1, 8 * i) -
 				gpuprof_oa_u64(p0, 8 * i);
 		break;
@@ -343,15 +369,243 @@ static void gpuprof_oa_add_run(const struct gpuprof_oa_layout *l,
 		/* Low 32 bits in the run, bits 32-39 a byte each apart. */
 		h0 = r0 + l->a40_high_off + r->first;
 		h1 = r1 + l->a40_high_off + r->first;
-		for (i = 0; i < r->n; i++)
+		for (i = from; i < n; i++)
 			a[i] += ((gpuprof_oa_u32(p1, 4 * i) | (__u64)h1[i] << 32) -
 				 (gpuprof_oa_u32(p0, 4 * i) | (__u64)h0[i] << 32)) &
 				((1ull << 40) - 1);
 		break;
 	default:
-		gpuprof_oa_add32(p0, p1, r->n, a);
+		gpuprof_oa_add32(p0, p1, from, n, a);
 	}
 }
+
+/* The pair and the deltas of its header's clocks, added to @acc. */
+static inline void
+gpuprof_oa_add_header(const struct gpuprof_oa_layout *l, const __u8 *r0,
+		      const __u8 *r1, struct gpuprof_oa_deltas *acc)
+{
+	acc->deltas++;
+	if (l->hdr64) {
+		acc->timestamp += gpuprof_oa_delta64(r0, r1, 8) &
+				  ((1ull << l->ts_bits) - 1);
+		acc->gpu_ticks += gpuprof_oa_delta64(r0, r1, 24);
+	} else {
+		acc->timestamp += gpuprof_oa_delta32(r0, r1, 4);
+		if (l->gen != GPUPROF_OA_GEN_HSW)
+			acc->gpu_ticks += gpuprof_oa_delta32(r0, r1, 12);
+	}
+}
+
+#if !defined(__KERNEL__) && defined(__x86_64__)
+#include <immintrin.h>
+
+#define GPUPROF_OA_WITH_AVX2
+#pragma GCC push_options
+#pragma GCC target("avx2")
+
+/* Unaligned loads of 16 and 32 bytes. */
+static __always_inline __m128i gpuprof_oa_x16(const __u8 *p)
+{
+	return _mm_loadu_si128((const __m128i *)p);
+}
+
+static __always_inline __m256i gpuprof_oa_x32(const __u8 *p)
+{
+	return _mm256_loadu_si256((const __m256i *)p);
+}
+
+/* Add four 64-bit deltas to @out[0..4). */
+static __always_inline void gpuprof_oa_add4_avx2(__u64 *out, __m256i d)
+{
+	__m256i *o = (__m256i *)out;
+
+	_mm256_storeu_si256(o, _mm256_add_epi64(_mm256_loadu_si256(o), d));
+}
+
+/* The deltas of 32-bit counters, 8 and then 4 a step: how many done. */
+static __always_inline unsigned int
+gpuprof_oa_add32_avx2(const __u8 *p0, const __u8 *p1, unsigned int n,
+		      __u64 *out)
+{
+	size_t i, n8 = n & ~7u;
+	__m256i d;
+	__m128i d4;
+
+	for (i = 0; i < n8; i += 8) {
+		d = _mm256_sub_epi32(gpuprof_oa_x32(p1 + 4 * i),
+				     gpuprof_oa_x32(p0 + 4 * i));
+		gpuprof_oa_add4_avx2(out + i,
+				     _mm256_cvtepu32_epi64(_mm256_castsi256_si128(d)));
+		gpuprof_oa_add4_avx2(out + i + 4,
+				     _mm256_cvtepu32_epi64(_mm256_extracti128_si256(d, 1)));
+	}
+	if (n & 4) {
+		d4 = _mm_sub_epi32(gpuprof_oa_x16(p1 + 4 * i),
+				   gpuprof_oa_x16(p0 + 4 * i));
+		gpuprof_oa_add4_avx2(out + i, _mm256_cvtepu32_epi64(d4));
+	}
+	return n & ~3u;
+}
+
+/* Four 40-bit values: low dwords at @low, high bytes at @high. */
+static __always_inline __m256i
+gpuprof_oa_v40_avx2(const __u8 *low, const __u8 *high)
+{
+	__m256i h;
+	__u32 h4;
+
+	memcpy(&h4, high, sizeof(h4));
+	h = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(h4));
+	return _mm256_or_si256(_mm256_cvtepu32_epi64(gpuprof_oa_x16(low)),
+			       _mm256_slli_epi64(h, 32));
+}
+
+/* Add the deltas of four 40-bit counters to @a[0..4). */
+static __always_inline void
+gpuprof_oa_add40x4_avx2(const __u8 *low0, const __u8 *low1,
+			const __u8 *high0, const __u8 *high1, __u64 *a)
+{
+	__m256i d = _mm256_sub_epi64(gpuprof_oa_v40_avx2(low1, high1),
+				     gpuprof_oa_v40_avx2(low0, high0));
+
+	gpuprof_oa_add4_avx2(a, _mm256_and_si256(d, _mm256_set1_epi64x((1ll << 40) - 1)));
+}
+
+/* The deltas of 40-bit counters, 8 and then 4 a step: how many done. */
+static __always_inline unsigned int
+gpuprof_oa_add40_avx2(const __u8 *p0, const __u8 *p1, const __u8 *h0,
+		      const __u8 *h1, unsigned int n, __u64 *a)
+{
+	size_t i, n8 = n & ~7u;
+
+	for (i = 0; i < n8; i += 8) {
+		gpuprof_oa_add40x4_avx2(p0 + 4 * i, p1 + 4 * i, h0 + i, h1 + i,
+					a + i);
+		gpuprof_oa_add40x4_avx2(p0 + 4 * i + 16, p1 + 4 * i + 16,
+					h0 + i + 4, h1 + i + 4, a + i + 4);
+	}
+	if (n & 4)
+		gpuprof_oa_add40x4_avx2(p0 + 4 * i, p1 + 4 * i, h0 + i, h1 + i,
+					a + i);
+	return n & ~3u;
+}
+
+/* The deltas of 64-bit counters, 4 a step: how many done. */
+static __always_inline unsigned int
+gpuprof_oa_add64_avx2(const __u8 *p0, const __u8 *p1, unsigned int n,
+		      __u64 *a)
+{
+	size_t i, n4 = n & ~3u;
+
+	for (i = 0; i < n4; i += 4)
+		gpuprof_oa_add4_avx2(a + i,
+				     _mm256_sub_epi64(gpuprof_oa_x32(p1 + 8 * i),
+						      gpuprof_oa_x32(p0 + 8 * i)));
+	return n4;
+}
+
+/* Add to @a the deltas of A run @r; the counters short of a step in C. */
+static __always_inline void
+gpuprof_oa_run_avx2(const struct gpuprof_oa_layout *l,
+		    const struct gpuprof_oa_a_run *r, const __u8 *r0,
+		    const __u8 *r1, __u64 *a)
+{
+	const __u8 *p0 = r0 + r->off, *p1 = r1 + r->off;
+	unsigned int done;
+
+	if (r->width == GPUPROF_OA_U40)
+		done = gpuprof_oa_add40_avx2(p0, p1,
+					     r0 + l->a40_high_off + r->first,
+					     r1 + l->a40_high_off + r->first,
+					     r->n, a);
+	else if (r->width == GPUPROF_OA_U32)
+		done = gpuprof_oa_add32_avx2(p0, p1, r->n, a);
+	else
+		done = gpuprof_oa_add64_avx2(p0, p1, r->n, a);
+	if (done < r->n)
+		gpuprof_oa_add_run(l, r, r0, r1, a, done);
+}
+
+/* gpuprof_oa_add32() for B or C counters, vectors first. */
+static __always_inline void
+gpuprof_oa_add32_all_avx2(const __u8 *p0, const __u8 *p1, unsigned int n,
+			  __u64 *out)
+{
+	unsigned int done = gpuprof_oa_add32_avx2(p0, p1, n, out);
+
+	if (done < n)
+		gpuprof_oa_add32(p0, p1, done, n, out);
+}
+
+/* gpuprof_oa_accumulate() with AVX2. */
+static __always_inline void
+gpuprof_oa_sum_avx2(const struct gpuprof_oa_layout *l, const __u8 *r0,
+		    const __u8 *r1, struct gpuprof_oa_deltas *acc)
+{
+	const struct gpuprof_oa_a_run *r, *end = l->a_runs + l->n_runs;
+
+	gpuprof_oa_add_header(l, r0, r1, acc);
+	/* Whole for a shape's constant layout, so that all is known. */
+#pragma GCC unroll 6
+	for (r = l->a_runs; r < end; r++)
+		gpuprof_oa_run_avx2(l, r, r0, r1, acc->a + r->first);
+	gpuprof_oa_add32_all_avx2(r0 + l->b_off, r1 + l->b_off, l->n_b,
+				  acc->b);
+	gpuprof_oa_add32_all_avx2(r0 + l->c_off, r1 + l->c_off, l->n_c,
+				  acc->c);
+}
+
+/*
+ * The layouts of enum gpuprof_oa_shape as constants: gpuprof_oa_sum_avx2()
+ * is built once for each, with every loop and offset known.
+ */
+static const struct gpuprof_oa_layout gpuprof_oa_shapes[GPUPROF_OA_SHAPES] = {
+	[GPUPROF_OA_SHAPE_A32U40_A4U32_B8_C8] =
+		GPUPROF_OA_LAYOUT_A32U40_A4U32_B8_C8,
+	[GPUPROF_OA_SHAPE_A24U40_A14U32_B8_C8] =
+		GPUPROF_OA_LAYOUT_A24U40_A14U32_B8_C8,
+};
+
+static void gpuprof_oa_sum_any_avx2(const struct gpuprof_oa_layout *l,
+				    const __u8 *r0, const __u8 *r1,
+				    struct gpuprof_oa_deltas *acc)
+{
+	gpuprof_oa_sum_avx2(l, r0, r1, acc);
+}
+
+static void gpuprof_oa_sum_a32u40_avx2(const __u8 *r0, const __u8 *r1,
+				       struct gpuprof_oa_deltas *acc)
+{
+	gpuprof_oa_sum_avx2(&gpuprof_oa_shapes[GPUPROF_OA_SHAPE_A32U40_A4U32_B8_C8],
+			    r0, r1, acc);
+}
+
+static void gpuprof_oa_sum_a24u40_avx2(const __u8 *r0, const __u8 *r1,
+				       struct gpuprof_oa_deltas *acc)
+{
+	gpuprof_oa_sum_avx2(&gpuprof_oa_shapes[GPUPROF_OA_SHAPE_A24U40_A14U32_B8_C8],
+			    r0, r1, acc);
+}
+
+#pragma GCC pop_options
+
+/* gpuprof_oa_accumulate() on a CPU with AVX2. */
+static void gpuprof_oa_accumulate_avx2(const struct gpuprof_oa_layout *l,
+				       const __u8 *r0, const __u8 *r1,
+				       struct gpuprof_oa_deltas *acc)
+{
+	switch (l->shape) {
+	case GPUPROF_OA_SHAPE_A32U40_A4U32_B8_C8:
+		gpuprof_oa_sum_a32u40_avx2(r0, r1, acc);
+		break;
+	case GPUPROF_OA_SHAPE_A24U40_A14U32_B8_C8:
+		gpuprof_oa_sum_a24u40_avx2(r0, r1, acc);
+		break;
+	default:
+		gpuprof_oa_sum_any_avx2(l, r0, r1, acc);
+	}
+}
+#endif
 
 /**
  * gpuprof_oa_n_a - how many A counters a layout can carry
@@ -370,6 +624,25 @@ unsigned int gpuprof_oa_n_a(const struct gpuprof_oa_layout *l)
 	return n;
 }
 
+/*
+ * gpuprof_oa_accumulate() in plain C: the kernel's, and the tools' on a
+ * CPU without AVX2; a function apart, so that the registers it needs
+ * are not saved on the AVX2 path.
+ */
+static noinline void gpuprof_oa_accumulate_c(const struct gpuprof_oa_layout *l,
+					     const __u8 *r0, const __u8 *r1,
+					     struct gpuprof_oa_deltas *acc)
+{
+	unsigned int k;
+
+	gpuprof_oa_add_header(l, r0, r1, acc);
+	for (k = 0; k < l->n_runs; k++)
+		gpuprof_oa_add_run(l, &l->a_runs[k], r0, r1,
+				   acc->a + l->a_runs[k].first, 0);
+	gpuprof_oa_add32(r0 + l->b_off, r1 + l->b_off, 0, l->n_b, acc->b);
+	gpuprof_oa_add32(r0 + l->c_off, r1 + l->c_off, 0, l->n_c, acc->c);
+}
+
 /**
  * gpuprof_oa_accumulate - add the deltas from report @r0 to report @r1
  * @l: their layout
@@ -381,25 +654,13 @@ void gpuprof_oa_accumulate(const struct gpuprof_oa_layout *l,
 			   const void *r0, const void *r1,
 			   struct gpuprof_oa_deltas *acc)
 {
-	unsigned int k;
-
-	acc->deltas++;
-	if (l->hdr64) {
-		acc->timestamp += gpuprof_oa_delta64(r0, r1, 8) &
-				  ((1ull << l->ts_bits) - 1);
-		acc->gpu_ticks += gpuprof_oa_delta64(r0, r1, 24);
-	} else {
-		acc->timestamp += gpuprof_oa_delta32(r0, r1, 4);
-		if (l->gen != GPUPROF_OA_GEN_HSW)
-			acc->gpu_ticks += gpuprof_oa_delta32(r0, r1, 12);
+#ifdef GPUPROF_OA_WITH_AVX2
+	if (__builtin_cpu_supports("avx2")) {
+		gpuprof_oa_accumulate_avx2(l, r0, r1, acc);
+		return;
 	}
-	for (k = 0; k < l->n_runs; k++)
-		gpuprof_oa_add_run(l, &l->a_runs[k], r0, r1,
-				   acc->a + l->a_runs[k].first);
-	gpuprof_oa_add32((const __u8 *)r0 + l->b_off,
-			 (const __u8 *)r1 + l->b_off, l->n_b, acc->b);
-	gpuprof_oa_add32((const __u8 *)r0 + l->c_off,
-			 (const __u8 *)r1 + l->c_off, l->n_c, acc->c);
+#endif
+	gpuprof_oa_accumulate_c(l, r0, r1, acc);
 }
 
 /**

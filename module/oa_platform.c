@@ -421,12 +421,6 @@ bool gpuprof_oa_gen_known(unsigned int gen)
 #define IP_XE2		2000
 #define IP_ANY		GPUPROF_OA_IP_ANY
 
-#define A32U40_A4U32_B8_C8 L(.n_runs = 2,					\
-			     .a_runs = { RUN(0, 32, U40, 16),		\
-					 RUN(32, 4, U32, 144) },		\
-			     .a40_high_off = 160,				\
-			     .n_b = 8, .b_off = 192, .n_c = 8, .c_off = 224)
-
 /* Haswell's C4_B8: its B counters come 4 bytes before gen8's. */
 static const struct gpuprof_oa_layout gpuprof_oa_hsw_c4_b8 =
 	L(.n_c = 4, .c_off = 16, .n_b = 8, .b_off = 28);
@@ -500,7 +494,7 @@ static const struct gpuprof_oa_format gpuprof_oa_formats[GPUPROF_OA_FORMAT_MAX] 
 	},
 	[GPUPROF_OA_FORMAT_A32u40_A4u32_B8_C8] = {
 		.name = "A32u40_A4u32_B8_C8", .size = 256,
-		.layout = A32U40_A4U32_B8_C8,
+		.layout = GPUPROF_OA_LAYOUT_A32U40_A4U32_B8_C8,
 		.gens = { 8, 13 },
 		.i915 = { IP_GEN8, IP_XEHP }, .i915_default = true,
 		.xe = { IP_GEN12, IP_XE_HPG },
@@ -509,27 +503,16 @@ static const struct gpuprof_oa_format gpuprof_oa_formats[GPUPROF_OA_FORMAT_MAX] 
 	/* The OAR unit's reports are laid out as the OAG unit's. */
 	[GPUPROF_OAR_FORMAT_A32u40_A4u32_B8_C8] = {
 		.name = "OAR_A32u40_A4u32_B8_C8", .size = 256,
-		.layout = A32U40_A4U32_B8_C8,
+		.layout = GPUPROF_OA_LAYOUT_A32U40_A4U32_B8_C8,
 		.gens = { 8, 13 },
 		.i915 = { IP_XEHP, IP_XE2 },
 		.xe = { IP_XE_HPG, IP_XE2 },
 		.xe_fmt = { GPUPROF_OA_XE_OAR, 5, 0, 0 },
 	},
-	/*
-	 * DG2 and MTL mix widths: A0-3 32 bits, A4-23 40, A24-27 32,
-	 * A28-31 40, A32-36 32 and A37 at dword 46; high bytes from byte
-	 * 160, indexed by counter number as in format 10.
-	 */
+	/* DG2 and MTL's (see oa_platform.h). */
 	[GPUPROF_OA_FORMAT_A24u40_A14u32_B8_C8] = {
 		.name = "A24u40_A14u32_B8_C8", .size = 256,
-		.layout = L(.n_runs = 6,
-			    .a_runs = { RUN(0, 4, U32, 16), RUN(4, 20, U40, 32),
-					RUN(24, 4, U32, 112),
-					RUN(28, 4, U40, 128),
-					RUN(32, 5, U32, 144),
-					RUN(37, 1, U32, 184) },
-			    .a40_high_off = 160,
-			    .n_b = 8, .b_off = 192, .n_c = 8, .c_off = 224),
+		.layout = GPUPROF_OA_LAYOUT_A24U40_A14U32_B8_C8,
 		.gens = { 8, 13 },
 		.i915 = { IP_XEHP, IP_XE2 }, .i915_default = true,
 		.xe = { IP_XE_HPG, IP_XE2 },
@@ -610,7 +593,6 @@ static const struct gpuprof_oa_format gpuprof_oa_formats[GPUPROF_OA_FORMAT_MAX] 
 	},
 };
 
-#undef A32U40_A4U32_B8_C8
 #undef U64
 #undef U40
 #undef U32

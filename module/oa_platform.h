@@ -104,6 +104,8 @@ struct gpuprof_oa_a_run {
  *	used; 0: the id is always used (gen12, where i915 itself squashes
  *	ids it does not trust)
  * @ctx_mask: the bits of the context id field that are the id
+ * @shape: enum gpuprof_oa_shape: which of the layouts below this is, for
+ *	the tools' accumulation (oa_decode.c); 0 for any other
  *
  * A format's row (struct gpuprof_oa_format) holds where it keeps what;
  * gpuprof_oa_layout() adds @size, @gen and the header rules.
@@ -123,7 +125,51 @@ struct gpuprof_oa_layout {
 	__u32 reason_mask;
 	__u32 valid_bit;
 	__u32 ctx_mask;
+	__u8 shape;
 };
+
+/*
+ * The counters of the layouts most GPUs write: gen8 to gen12's format
+ * 10 (and its OAR twin), DG2 and Meteor Lake's format 12.  The format
+ * table (oa_platform.c) gives them to their formats, and oa_decode.c
+ * has the same layouts as constants, so that in the tools its
+ * accumulation of these is built for each, its loops unrolled whole.
+ */
+enum gpuprof_oa_shape {
+	GPUPROF_OA_SHAPE_ANY,
+	GPUPROF_OA_SHAPE_A32U40_A4U32_B8_C8,
+	GPUPROF_OA_SHAPE_A24U40_A14U32_B8_C8,
+	GPUPROF_OA_SHAPES
+};
+
+#define GPUPROF_OA_RUN(f, count, w, o)					\
+	{ .first = (f), .n = (count), .width = (w), .off = (o) }
+
+/* A0-31 40 bits, A32-35 32 bits; high bytes from byte 160. */
+#define GPUPROF_OA_LAYOUT_A32U40_A4U32_B8_C8 {				\
+	.ts_bits = 32, .shape = GPUPROF_OA_SHAPE_A32U40_A4U32_B8_C8,	\
+	.n_runs = 2,							\
+	.a_runs = { GPUPROF_OA_RUN(0, 32, GPUPROF_OA_U40, 16),		\
+		    GPUPROF_OA_RUN(32, 4, GPUPROF_OA_U32, 144) },	\
+	.a40_high_off = 160,						\
+	.n_b = 8, .b_off = 192, .n_c = 8, .c_off = 224 }
+
+/*
+ * DG2 and MTL mix widths: A0-3 32 bits, A4-23 40, A24-27 32, A28-31 40,
+ * A32-36 32 and A37 at dword 46; high bytes from byte 160, indexed by
+ * counter number as in format 10.
+ */
+#define GPUPROF_OA_LAYOUT_A24U40_A14U32_B8_C8 {			\
+	.ts_bits = 32, .shape = GPUPROF_OA_SHAPE_A24U40_A14U32_B8_C8,	\
+	.n_runs = 6,							\
+	.a_runs = { GPUPROF_OA_RUN(0, 4, GPUPROF_OA_U32, 16),		\
+		    GPUPROF_OA_RUN(4, 20, GPUPROF_OA_U40, 32),		\
+		    GPUPROF_OA_RUN(24, 4, GPUPROF_OA_U32, 112),		\
+		    GPUPROF_OA_RUN(28, 4, GPUPROF_OA_U40, 128),		\
+		    GPUPROF_OA_RUN(32, 5, GPUPROF_OA_U32, 144),		\
+		    GPUPROF_OA_RUN(37, 1, GPUPROF_OA_U32, 184) },	\
+	.a40_high_off = 160,						\
+	.n_b = 8, .b_off = 192, .n_c = 8, .c_off = 224 }
 
 /*
  * Which unit writes a format, as xe names the types of its formats

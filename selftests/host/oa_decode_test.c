@@ -428,6 +428,97 @@ TEST(a32u40_deltas_with_40_and_32_bit_wraps)
 	EXPECT_EQ(350, gpuprof_oa_a(&l, r1, 33));
 }
 
+/* A little-endian dword of @r at @off, read a byte at a time. */
+static uint64_t get32(const uint8_t *r, unsigned int off)
+{
+	return r[off] | r[off + 1] << 8 | r[off + 2] << 16 |
+	       (uint64_t)r[off + 3] << 24;
+}
+
+/* The width of counter A@i in @l, in bits; 0 for one it does not carry. */
+static unsigned int a_width(const struct gpuprof_oa_layout *l, unsigned int i)
+{
+	static const unsigned int bits[] = {
+		[GPUPROF_OA_U32] = 32, [GPUPROF_OA_U40] = 40, [GPUPROF_OA_U64] = 64,
+	};
+	unsigned int k;
+
+	for (k = 0; k < l->n_runs; k++)
+		if (i >= l->a_runs[k].first &&
+		    i < l->a_runs[k].first + l->a_runs[k].n)
+			return bits[l->a_runs[k].width];
+	return 0;
+}
+
+static uint64_t mod_width(uint64_t v, unsigned int bits)
+{
+	return bits >= 64 ? v : v & ((1ull << bits) - 1);
+}
+
+/*
+ * Every layout the decoder knows, on reports of random bytes, so that
+ * about half the deltas wrap: the sums of five pairs must be, counter
+ * by counter, the differences of its values read one at a time
+ * (gpuprof_oa_a(), and the B and C dwords read here), each in its
+ * width.  In the tools on a CPU with AVX2 this checks the vector loops
+ * against the counters' own values: whole steps, the counters short of
+ * one (runs of 1, 4, 5 and 20), and each layout built in.
+ */
+TEST(every_layout_sums_each_counter_in_its_width)
+{
+	static const unsigned int gens[] = { 7, 8, 12, 20 };
+	unsigned int g, f, i, k, pair, layouts = 0;
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+
+	for (g = 0; g < sizeof(gens) / sizeof(gens[0]); g++) {
+		for (f = 0; f < GPUPROF_OA_FORMAT_MAX; f++) {
+			uint8_t r[6][GPUPROF_OA_REPORT_MAX];
+			struct gpuprof_oa_deltas d = {}, want = {};
+			struct gpuprof_oa_layout l;
+
+			if (gpuprof_oa_layout(gens[g], f, &l))
+				continue;
+			layouts++;
+			for (k = 0; k < 6; k++)
+				for (i = 0; i < l.size; i++) {
+					seed = seed * 6364136223846793005ull +
+					       1442695040888963407ull;
+					r[k][i] = seed >> 56;
+				}
+			for (pair = 0; pair < 5; pair++) {
+				const uint8_t *r0 = r[pair], *r1 = r[pair + 1];
+
+				gpuprof_oa_accumulate(&l, r0, r1, &d);
+				for (i = 0; i < GPUPROF_OA_A_COUNTERS; i++)
+					want.a[i] += mod_width(gpuprof_oa_a(&l, r1, i) -
+							       gpuprof_oa_a(&l, r0, i),
+							       a_width(&l, i));
+				for (i = 0; i < l.n_b; i++)
+					want.b[i] += mod_width(get32(r1, l.b_off + 4 * i) -
+							       get32(r0, l.b_off + 4 * i), 32);
+				for (i = 0; i < l.n_c; i++)
+					want.c[i] += mod_width(get32(r1, l.c_off + 4 * i) -
+							       get32(r0, l.c_off + 4 * i), 32);
+			}
+			for (i = 0; i < GPUPROF_OA_A_COUNTERS; i++)
+				if (want.a[i] != d.a[i])
+					TH_LOG("gen %u format %u A%u: %llu, want %llu",
+					       gens[g], f, i,
+					       (unsigned long long)d.a[i],
+					       (unsigned long long)want.a[i]);
+			for (i = 0; i < GPUPROF_OA_A_COUNTERS; i++)
+				ASSERT_EQ(want.a[i], d.a[i]);
+			for (i = 0; i < GPUPROF_OA_B_COUNTERS; i++)
+				ASSERT_EQ(want.b[i], d.b[i]);
+			for (i = 0; i < GPUPROF_OA_C_COUNTERS; i++)
+				ASSERT_EQ(want.c[i], d.c[i]);
+			ASSERT_EQ(5, d.deltas);
+		}
+	}
+	/* Seven on Haswell, on gen8 and on gen12 each, two on Xe2. */
+	EXPECT_EQ(23, layouts);
+}
+
 /*
  * DG2's format 12: widths alternate, and bytes 160 to 191 hold both the
  * high bytes of the 40-bit counters and A36 (dword 40) and A37 (dword
