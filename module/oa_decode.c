@@ -400,22 +400,22 @@ gpuprof_oa_add_header(const struct gpuprof_oa_layout *l, const __u8 *r0,
 #include <immintrin.h>
 
 #define GPUPROF_OA_WITH_AVX2
-#pragma GCC push_options
-#pragma GCC target("avx2")
+/* The functions built for AVX2. */
+#define GPUPROF_OA_AVX2 __attribute__((target("avx2")))
 
 /* Unaligned loads of 16 and 32 bytes. */
-static __always_inline __m128i gpuprof_oa_x16(const __u8 *p)
+static __always_inline GPUPROF_OA_AVX2 __m128i gpuprof_oa_x16(const __u8 *p)
 {
 	return _mm_loadu_si128((const __m128i *)p);
 }
 
-static __always_inline __m256i gpuprof_oa_x32(const __u8 *p)
+static __always_inline GPUPROF_OA_AVX2 __m256i gpuprof_oa_x32(const __u8 *p)
 {
 	return _mm256_loadu_si256((const __m256i *)p);
 }
 
 /* Add four 64-bit deltas to @out[0..4). */
-static __always_inline void gpuprof_oa_add4_avx2(__u64 *out, __m256i d)
+static __always_inline GPUPROF_OA_AVX2 void gpuprof_oa_add4_avx2(__u64 *out, __m256i d)
 {
 	__m256i *o = (__m256i *)out;
 
@@ -423,7 +423,7 @@ static __always_inline void gpuprof_oa_add4_avx2(__u64 *out, __m256i d)
 }
 
 /* The deltas of 32-bit counters, 8 and then 4 a step: how many done. */
-static __always_inline unsigned int
+static __always_inline GPUPROF_OA_AVX2 unsigned int
 gpuprof_oa_add32_avx2(const __u8 *p0, const __u8 *p1, unsigned int n,
 		      __u64 *out)
 {
@@ -448,7 +448,7 @@ gpuprof_oa_add32_avx2(const __u8 *p0, const __u8 *p1, unsigned int n,
 }
 
 /* Four 40-bit values: low dwords at @low, high bytes at @high. */
-static __always_inline __m256i
+static __always_inline GPUPROF_OA_AVX2 __m256i
 gpuprof_oa_v40_avx2(const __u8 *low, const __u8 *high)
 {
 	__m256i h;
@@ -461,7 +461,7 @@ gpuprof_oa_v40_avx2(const __u8 *low, const __u8 *high)
 }
 
 /* Add the deltas of four 40-bit counters to @a[0..4). */
-static __always_inline void
+static __always_inline GPUPROF_OA_AVX2 void
 gpuprof_oa_add40x4_avx2(const __u8 *low0, const __u8 *low1,
 			const __u8 *high0, const __u8 *high1, __u64 *a)
 {
@@ -472,7 +472,7 @@ gpuprof_oa_add40x4_avx2(const __u8 *low0, const __u8 *low1,
 }
 
 /* The deltas of 40-bit counters, 8 and then 4 a step: how many done. */
-static __always_inline unsigned int
+static __always_inline GPUPROF_OA_AVX2 unsigned int
 gpuprof_oa_add40_avx2(const __u8 *p0, const __u8 *p1, const __u8 *h0,
 		      const __u8 *h1, unsigned int n, __u64 *a)
 {
@@ -491,7 +491,7 @@ gpuprof_oa_add40_avx2(const __u8 *p0, const __u8 *p1, const __u8 *h0,
 }
 
 /* The deltas of 64-bit counters, 4 a step: how many done. */
-static __always_inline unsigned int
+static __always_inline GPUPROF_OA_AVX2 unsigned int
 gpuprof_oa_add64_avx2(const __u8 *p0, const __u8 *p1, unsigned int n,
 		      __u64 *a)
 {
@@ -505,7 +505,7 @@ gpuprof_oa_add64_avx2(const __u8 *p0, const __u8 *p1, unsigned int n,
 }
 
 /* Add to @a the deltas of A run @r; the counters short of a step in C. */
-static __always_inline void
+static __always_inline GPUPROF_OA_AVX2 void
 gpuprof_oa_run_avx2(const struct gpuprof_oa_layout *l,
 		    const struct gpuprof_oa_a_run *r, const __u8 *r0,
 		    const __u8 *r1, __u64 *a)
@@ -527,7 +527,7 @@ gpuprof_oa_run_avx2(const struct gpuprof_oa_layout *l,
 }
 
 /* gpuprof_oa_add32() for B or C counters, vectors first. */
-static __always_inline void
+static __always_inline GPUPROF_OA_AVX2 void
 gpuprof_oa_add32_all_avx2(const __u8 *p0, const __u8 *p1, unsigned int n,
 			  __u64 *out)
 {
@@ -538,7 +538,7 @@ gpuprof_oa_add32_all_avx2(const __u8 *p0, const __u8 *p1, unsigned int n,
 }
 
 /* gpuprof_oa_accumulate() with AVX2. */
-static __always_inline void
+static __always_inline GPUPROF_OA_AVX2 void
 gpuprof_oa_sum_avx2(const struct gpuprof_oa_layout *l, const __u8 *r0,
 		    const __u8 *r1, struct gpuprof_oa_deltas *acc)
 {
@@ -566,28 +566,28 @@ static const struct gpuprof_oa_layout gpuprof_oa_shapes[GPUPROF_OA_SHAPES] = {
 		GPUPROF_OA_LAYOUT_A24U40_A14U32_B8_C8,
 };
 
-static void gpuprof_oa_sum_any_avx2(const struct gpuprof_oa_layout *l,
-				    const __u8 *r0, const __u8 *r1,
-				    struct gpuprof_oa_deltas *acc)
+static GPUPROF_OA_AVX2 void
+gpuprof_oa_sum_any_avx2(const struct gpuprof_oa_layout *l, const __u8 *r0,
+			const __u8 *r1, struct gpuprof_oa_deltas *acc)
 {
 	gpuprof_oa_sum_avx2(l, r0, r1, acc);
 }
 
-static void gpuprof_oa_sum_a32u40_avx2(const __u8 *r0, const __u8 *r1,
-				       struct gpuprof_oa_deltas *acc)
+static GPUPROF_OA_AVX2 void
+gpuprof_oa_sum_a32u40_avx2(const __u8 *r0, const __u8 *r1,
+			   struct gpuprof_oa_deltas *acc)
 {
 	gpuprof_oa_sum_avx2(&gpuprof_oa_shapes[GPUPROF_OA_SHAPE_A32U40_A4U32_B8_C8],
 			    r0, r1, acc);
 }
 
-static void gpuprof_oa_sum_a24u40_avx2(const __u8 *r0, const __u8 *r1,
-				       struct gpuprof_oa_deltas *acc)
+static GPUPROF_OA_AVX2 void
+gpuprof_oa_sum_a24u40_avx2(const __u8 *r0, const __u8 *r1,
+			   struct gpuprof_oa_deltas *acc)
 {
 	gpuprof_oa_sum_avx2(&gpuprof_oa_shapes[GPUPROF_OA_SHAPE_A24U40_A14U32_B8_C8],
 			    r0, r1, acc);
 }
-
-#pragma GCC pop_options
 
 /* gpuprof_oa_accumulate() on a CPU with AVX2. */
 static void gpuprof_oa_accumulate_avx2(const struct gpuprof_oa_layout *l,
