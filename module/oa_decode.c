@@ -557,7 +557,9 @@ gpuprof_oa_sum_avx2(const struct gpuprof_oa_layout *l, const __u8 *r0,
 
 /*
  * The layouts of enum gpuprof_oa_shape as constants: gpuprof_oa_sum_avx2()
- * is built once for each, with every loop and offset known.
+ * is built once for each, with every loop and offset known.  Their
+ * header rules are gen8 and later's too (a 32-bit header with GPU
+ * ticks): no generation before has either format.
  */
 static const struct gpuprof_oa_layout gpuprof_oa_shapes[GPUPROF_OA_SHAPES] = {
 	[GPUPROF_OA_SHAPE_A32U40_A4U32_B8_C8] =

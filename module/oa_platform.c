@@ -405,7 +405,7 @@ bool gpuprof_oa_gen_known(unsigned int gen)
 #define L(...)		{ .ts_bits = 32, __VA_ARGS__ }
 /* A 64-bit header, its timestamp 56 bits wide. */
 #define L64(...)	{ .hdr64 = 1, .ts_bits = 56, __VA_ARGS__ }
-#define RUN(f, count, w, o) { .first = f, .n = count, .width = w, .off = o }
+#define RUN(f, count, w, o) GPUPROF_OA_RUN(f, count, w, o)
 #define U32 GPUPROF_OA_U32
 #define U40 GPUPROF_OA_U40
 #define U64 GPUPROF_OA_U64

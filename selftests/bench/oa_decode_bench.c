@@ -9,11 +9,10 @@
  * the module taking the same stream through /dev/gpuprof/oa against the
  * userspace rate (run that in the test VM, where the module can be
  * loaded; the reader is not run there).  The module does then what it
- * does for a user: profiling on
- * (time mode), a target bound to each of the simulator's two contexts,
- * so every report of a context is placed, attributed and summed into
- * its target (the idle ones are looked up among running jobs and go to
- * no one).
+ * does for a user: profiling on (time mode), a target bound to each of
+ * the simulator's two contexts, so every report of a context is placed,
+ * attributed and summed into its target (the idle ones are looked up
+ * among running jobs and go to no one).
  *
  * The reader is a process of its own: --startup TINY times it on a
  * recording of a few reports, its start-up, and says which share of its
@@ -155,30 +154,44 @@ static void on_record_segments(void *arg, const struct gpuprof_oa_stream *s,
 }
 
 /*
- * Map @path read-only, as perfdata/read.c maps a recording, and feed it
- * whole to a stream that calls @fn with @arg.  0, or -1.
+ * @path mapped read-only, as perfdata/read.c maps a recording; its size
+ * in *@len.  NULL on failure (or for an empty file).
  */
-static int feed_mapped(const char *path, gpuprof_oa_record_fn fn, void *arg)
+static uint8_t *map_file(const char *path, size_t *len)
 {
-	static uint8_t buf[GPUPROF_OA_RECORD_MAX];
-	struct gpuprof_oa_stream s;
 	struct stat st;
 	void *map;
-	int err, fd = open(path, O_RDONLY);
+	int fd = open(path, O_RDONLY);
 
 	if (fd < 0)
-		return -1;
+		return NULL;
 	if (fstat(fd, &st) || !st.st_size) {
 		close(fd);
-		return -1;
+		return NULL;
 	}
 	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED)
+		return NULL;
+	*len = st.st_size;
+	return map;
+}
+
+/* Map @path and feed it whole to a stream that calls @fn.  0, or -1. */
+static int feed_mapped(const char *path, gpuprof_oa_record_fn fn, void *arg)
+{
+	static uint8_t buf[GPUPROF_OA_RECORD_MAX];
+	struct gpuprof_oa_stream s;
+	uint8_t *map;
+	size_t len;
+	int err;
+
+	map = map_file(path, &len);
+	if (!map)
 		return -1;
 	gpuprof_oa_stream_init(&s, buf);
-	err = gpuprof_oa_stream_feed(&s, map, st.st_size, fn, arg);
-	munmap(map, st.st_size);
+	err = gpuprof_oa_stream_feed(&s, map, len, fn, arg);
+	munmap(map, len);
 	return err;
 }
 
@@ -204,20 +217,15 @@ static double touch_file(const char *path)
 {
 	double t = now_us();
 	volatile uint32_t sink = 0;
-	struct stat st;
 	uint8_t *map;
-	off_t off;
-	int fd = open(path, O_RDONLY);
+	size_t len, off;
 
-	if (fd < 0 || fstat(fd, &st))
+	map = map_file(path, &len);
+	if (!map)
 		return -1;
-	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return -1;
-	for (off = 0; off + 4 <= st.st_size; off += 256)
+	for (off = 0; off + 4 <= len; off += 256)
 		sink += *(const uint32_t *)(map + off);
-	munmap(map, st.st_size);
+	munmap(map, len);
 	(void)sink;
 	return (now_us() - t) / 1e6;
 }
